@@ -1,0 +1,425 @@
+"""Game configurations: Definition 2.9's tuple, rule options, variants and presets.
+
+[2.9] H = (n, k, p, h, S0, t0, f0).  A :class:`GameConfig` holds n (``values``), the k
+suits with their composition (which fixes the multiset of S0; the order of S0 is the
+deck given to :func:`hanabi_ref.transition.initial_state`), p, h, t0 (``hints``),
+f0 (``errors``, ``None`` for f0 = infinity) and the named rule options of
+``spec/rules.md`` section "Rule presets".
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from typing import Any, Final
+
+import attrs
+
+from hanabi_ref.cards import Suit, canonical_deck, identity
+from hanabi_ref.errors import ConfigError
+
+STRIKEOUT_SCORES: Final = ("zero", "fireworks")
+DEALS: Final = ("blocks", "round-robin")
+DRAW_POSITIONS: Final = ("newest-last", "newest-first")
+
+
+@attrs.frozen
+class RuleOptions:
+    """The rule choices on which peers and the thesis' own text differ [P-options].
+
+    empty_hints            [2.16-2a-empty] a hint may touch no card (thesis) or not (hle).
+    discard_at_max_hints   [E-2] discarding with t = t0 is allowed, gaining nothing (thesis).
+    self_hints             [E-4] a player may hint its own hand (the literal 2a).
+    strikeout_score        [2.16-3-strikeout] "zero" (thesis) or "fireworks".
+    end_when_no_points_possible [R-1] stop when no further point can be scored.
+    deal                   [E-1] "blocks" of h per player, or "round-robin".
+    draw_position          [R-2] where a drawn card goes in the hand's slot order.
+    initial_stop_check     [E-6] evaluate step 3 once after step 1 (an empty stack after
+                           the deal starts the last round at once).
+    """
+
+    empty_hints: bool = True
+    discard_at_max_hints: bool = True
+    self_hints: bool = False
+    strikeout_score: str = "zero"
+    end_when_no_points_possible: bool = False
+    deal: str = "blocks"
+    draw_position: str = "newest-last"
+    initial_stop_check: bool = True
+
+
+@attrs.frozen
+class Preset:
+    """A named bundle of rule options with the player counts it admits [P-presets]."""
+
+    name: str
+    options: RuleOptions
+    min_players: int
+    max_players: int | None
+    variants: tuple[str, ...] | None
+
+
+VARIANT_NAMES: Final = {
+    "no-variant": "No Variant",
+    "6-suits": "6 Suits",
+    "black": "Black (6 Suits)",
+    "rainbow": "Rainbow (6 Suits)",
+    "dutch-rainbow": "Dutch Rainbow (Example 2.12)",
+    "custom": "Custom",
+}
+
+PRESETS: Final[Mapping[str, Preset]] = {
+    "thesis": Preset("thesis", RuleOptions(), 1, None, None),
+    "hle": Preset(
+        "hle",
+        RuleOptions(empty_hints=False, discard_at_max_hints=False),
+        2,
+        5,
+        ("No Variant",),
+    ),
+    "hanab-live": Preset(
+        "hanab-live",
+        RuleOptions(
+            empty_hints=False,
+            discard_at_max_hints=False,
+            end_when_no_points_possible=True,
+        ),
+        2,
+        6,
+        ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"),
+    ),
+}
+
+STANDARD_COUNTS: Final = (3, 2, 2, 2, 1)
+SINGLE_COUNTS: Final = (1, 1, 1, 1, 1)
+BASE_SUITS: Final = (("Red", "R"), ("Yellow", "Y"), ("Green", "G"), ("Blue", "B"), ("Purple", "P"))
+
+
+@attrs.frozen(slots=False)
+class GameConfig:
+    """Definition 2.9 with the rule options; validated on construction [2.9].
+
+    Invalid values raise :class:`ConfigError` naming the field.  Derived tables (hint
+    masks, the canonical deck) are computed once per configuration.
+    """
+
+    values: int
+    suits: tuple[Suit, ...]
+    colours: tuple[str, ...]
+    players: int
+    hand_size: int
+    hints: int
+    errors: int | None
+    options: RuleOptions = RuleOptions()
+    preset: str = "thesis"
+    variant: str = "Custom"
+
+    def __attrs_post_init__(self) -> None:
+        validate_config(self)
+
+    @property
+    def suit_count(self) -> int:
+        """k of Definition 2.9 [2.9-k]."""
+        return len(self.suits)
+
+    @functools.cached_property
+    def deck_size(self) -> int:
+        """N, the number of cards in S0 [2.9-S0]."""
+        return sum(sum(suit.counts) for suit in self.suits)
+
+    @functools.cached_property
+    def all_cards_mask(self) -> int:
+        """Cards(H) as a bitmask: every (value, suit), whatever the composition [2.14-initial]."""
+        return (1 << (self.values * self.suit_count)) - 1
+
+    @functools.cached_property
+    def value_masks(self) -> tuple[int, ...]:
+        """For each value a, the identities {(a, y)} a value hint on a touches [2.16-2a-value]."""
+        n, k = self.values, self.suit_count
+        return tuple(
+            sum(1 << identity(a, y, n) for y in range(k)) for a in range(1, n + 1)
+        )
+
+    @functools.cached_property
+    def colour_masks(self) -> tuple[int, ...]:
+        """For each clue colour, the identities of every suit it touches [2.16-2a-suit]."""
+        n = self.values
+        masks = []
+        for colour in range(len(self.colours)):
+            mask = 0
+            for suit_index, suit in enumerate(self.suits):
+                if colour in suit.touched_by:
+                    mask |= sum(1 << identity(a, suit_index, n) for a in range(1, n + 1))
+            masks.append(mask)
+        return tuple(masks)
+
+    @functools.cached_property
+    def canonical_deck(self) -> tuple[int, ...]:
+        """S0's multiset in canonical order [D-canonical]."""
+        return canonical_deck(self.suits, self.values)
+
+    @functools.cached_property
+    def max_score(self) -> int:
+        """n * k, the score of a perfect game [2.16-3-max]."""
+        return self.values * self.suit_count
+
+
+def _fail(field: str, message: str) -> ConfigError:
+    return ConfigError(f"{field}: {message}")
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def validate_config(config: GameConfig) -> None:
+    """Reject a configuration that Definition 2.9 or its preset does not admit [2.9]."""
+    _validate_numbers(config)
+    _validate_suits(config)
+    _validate_options(config.options)
+    if config.deck_size < config.players * config.hand_size:
+        raise _fail(
+            "hand_size",
+            f"{config.players} players x {config.hand_size} cards need more than the "
+            f"{config.deck_size} cards of the deck (Definition 2.9 requires p*h <= N)",
+        )
+    _validate_preset(config)
+
+
+def _validate_numbers(config: GameConfig) -> None:
+    for field, minimum in (("values", 1), ("players", 1), ("hand_size", 1), ("hints", 0)):
+        value = getattr(config, field)
+        if not _is_int(value) or value < minimum:
+            raise _fail(field, f"must be an integer >= {minimum}, got {value!r}")
+    if config.errors is not None and (not _is_int(config.errors) or config.errors < 1):
+        raise _fail("errors", f"must be an integer >= 1 or null (infinite), got {config.errors!r}")
+
+
+def _validate_suits(config: GameConfig) -> None:
+    if not config.suits:
+        raise _fail("suits", "at least one suit is needed (k >= 1)")
+    if len(set(config.colours)) != len(config.colours):
+        raise _fail("colours", "clue colour names must be distinct")
+    names = [suit.name for suit in config.suits]
+    if len(set(names)) != len(names):
+        raise _fail("suits", "suit names must be distinct")
+    for index, suit in enumerate(config.suits):
+        where = f"suits[{index}]"
+        if len(suit.counts) != config.values:
+            raise _fail(
+                f"{where}.counts",
+                f"needs one count per value (n = {config.values}), got {len(suit.counts)}",
+            )
+        for value, count in enumerate(suit.counts, start=1):
+            if not _is_int(count) or count < 0:
+                raise _fail(f"{where}.counts[{value - 1}]", f"must be an integer >= 0, got {count!r}")
+        for colour in suit.touched_by:
+            if not _is_int(colour) or not 0 <= colour < len(config.colours):
+                raise _fail(f"{where}.touched_by", f"clue colour {colour!r} does not exist")
+    if config.deck_size < 1:
+        raise _fail("suits", "the deck is empty (N >= 1 is needed)")
+
+
+def _validate_options(options: RuleOptions) -> None:
+    for field in (
+        "empty_hints",
+        "discard_at_max_hints",
+        "self_hints",
+        "end_when_no_points_possible",
+        "initial_stop_check",
+    ):
+        if not isinstance(getattr(options, field), bool):
+            raise _fail(f"options.{field}", f"must be true or false, got {getattr(options, field)!r}")
+    for field, allowed in (
+        ("strikeout_score", STRIKEOUT_SCORES),
+        ("deal", DEALS),
+        ("draw_position", DRAW_POSITIONS),
+    ):
+        if getattr(options, field) not in allowed:
+            raise _fail(
+                f"options.{field}",
+                f"must be one of {', '.join(allowed)}, got {getattr(options, field)!r}",
+            )
+    if options.self_hints and not options.empty_hints:
+        # [E-4] whether a hint on one's own hand touches a card is hidden from the hinter,
+        # so its legality could not be decided from the hinter's view.
+        raise _fail("options.self_hints", "needs empty_hints = true: a player cannot see whether its own hand holds a touched card")
+
+
+def _validate_preset(config: GameConfig) -> None:
+    preset = PRESETS.get(config.preset)
+    if preset is None:
+        raise _fail("preset", f"unknown preset {config.preset!r} (known: {', '.join(PRESETS)})")
+    if config.players < preset.min_players or (
+        preset.max_players is not None and config.players > preset.max_players
+    ):
+        upper = "any" if preset.max_players is None else str(preset.max_players)
+        raise _fail(
+            "players",
+            f"preset {preset.name} admits {preset.min_players}..{upper} players, got {config.players}",
+        )
+    if preset.variants is not None and config.variant not in preset.variants:
+        raise _fail(
+            "variant",
+            f"preset {preset.name} supports {', '.join(preset.variants)}, not {config.variant!r}",
+        )
+
+
+def resolve_variant(name: str) -> str:
+    """The canonical variant name for a slug or a hanab.live name, case-insensitively [V-names]."""
+    wanted = name.strip().lower()
+    for slug, canonical in VARIANT_NAMES.items():
+        if wanted in (slug, canonical.lower()):
+            return canonical
+    known = ", ".join(f"{slug} ({canonical})" for slug, canonical in VARIANT_NAMES.items() if slug != "custom")
+    raise ConfigError(f"variant: unknown variant {name!r} (known: {known})")
+
+
+def variant_suits(variant: str) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
+    """The suits and clue colours of a named variant [V-no-variant, V-6-suits, V-black,
+    V-rainbow, V-dutch-rainbow]."""
+    base = [Suit(name, abbr, STANDARD_COUNTS, frozenset({i})) for i, (name, abbr) in enumerate(BASE_SUITS)]
+    colours = [name for name, _ in BASE_SUITS]
+    if variant == "No Variant":
+        pass
+    elif variant == "6 Suits":
+        base.append(Suit("Teal", "T", STANDARD_COUNTS, frozenset({5})))
+        colours.append("Teal")
+    elif variant == "Black (6 Suits)":
+        base.append(Suit("Black", "K", SINGLE_COUNTS, frozenset({5})))
+        colours.append("Black")
+    elif variant == "Rainbow (6 Suits)":
+        # [V-rainbow] touched by every colour clue, no clue colour of its own.
+        base.append(Suit("Rainbow", "M", STANDARD_COUNTS, frozenset(range(5))))
+    elif variant == "Dutch Rainbow (Example 2.12)":
+        # [V-dutch-rainbow] Example 2.12: one card per value, a full sixth suit for hints.
+        base.append(Suit("Rainbow", "M", SINGLE_COUNTS, frozenset({5})))
+        colours.append("Rainbow")
+    else:
+        raise ConfigError(f"variant: {variant!r} has no fixed composition; give a composition")
+    return tuple(base), tuple(colours)
+
+
+def composition_suits(composition: list[list[int]] | tuple[tuple[int, ...], ...]) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
+    """Suits for an arbitrary composition: suit i has counts composition[i] and its own
+    clue colour, as in Definition 2.9 [2.9-composition]."""
+    if not isinstance(composition, (list, tuple)) or not composition:
+        raise ConfigError("composition: must be a non-empty list of per-suit count lists")
+    suits = []
+    for index, counts in enumerate(composition):
+        if not isinstance(counts, (list, tuple)) or not counts:
+            raise ConfigError(f"composition[{index}]: must be a non-empty list of counts")
+        suits.append(Suit(f"Suit {index + 1}", f"S{index + 1}", tuple(counts), frozenset({index})))
+    return tuple(suits), tuple(f"Suit {i + 1}" for i in range(len(composition)))
+
+
+def default_hand_size(players: int) -> int:
+    """The usual hand size: 5 for up to 3 players, 4 for 4-5, 3 for 6 or more [2.9-h]."""
+    if players <= 3:
+        return 5
+    if players <= 5:
+        return 4
+    return 3
+
+
+def make_config(
+    players: int,
+    preset: str = "thesis",
+    variant: str = "No Variant",
+    *,
+    hand_size: int | None = None,
+    hints: int = 8,
+    errors: int | None = 3,
+    composition: list[list[int]] | tuple[tuple[int, ...], ...] | None = None,
+    **options: Any,
+) -> GameConfig:
+    """Build a validated configuration from a preset, a variant and overrides [2.9, P-presets].
+
+    ``composition`` (one list of counts per suit) gives an arbitrary deck as in the thesis'
+    single-colour and small games; the variant is then "Custom".  Keyword ``options``
+    override single rule options of the preset.
+    """
+    if preset not in PRESETS:
+        raise ConfigError(f"preset: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    if composition is not None:
+        suits, colours = composition_suits(composition)
+        values, variant_name = len(suits[0].counts), "Custom"
+        if any(len(suit.counts) != values for suit in suits):
+            raise ConfigError("composition: every suit needs the same number of values")
+    else:
+        variant_name = resolve_variant(variant)
+        suits, colours = variant_suits(variant_name)
+        values = 5
+    rule_options = _override_options(PRESETS[preset].options, options)
+    if not _is_int(players):
+        raise ConfigError(f"players: must be an integer >= 1, got {players!r}")
+    return GameConfig(
+        values=values,
+        suits=suits,
+        colours=colours,
+        players=players,
+        hand_size=default_hand_size(players) if hand_size is None else hand_size,
+        hints=hints,
+        errors=errors,
+        options=rule_options,
+        preset=preset,
+        variant=variant_name,
+    )
+
+
+def _override_options(base: RuleOptions, overrides: Mapping[str, Any]) -> RuleOptions:
+    known = {field.name for field in attrs.fields(RuleOptions)}
+    for name in overrides:
+        if name not in known:
+            raise ConfigError(f"options.{name}: unknown rule option (known: {', '.join(sorted(known))})")
+    return attrs.evolve(base, **overrides)
+
+
+def config_to_json(config: GameConfig) -> dict[str, Any]:
+    """A JSON object that :func:`config_from_json` turns back into an equal config."""
+    data: dict[str, Any] = {
+        "preset": config.preset,
+        "variant": config.variant,
+        "players": config.players,
+        "hand_size": config.hand_size,
+        "hints": config.hints,
+        "errors": config.errors,
+        "options": attrs.asdict(config.options),
+    }
+    if config.variant == "Custom":
+        data["composition"] = [list(suit.counts) for suit in config.suits]
+    return data
+
+
+def config_from_json(data: object, where: str = "config") -> GameConfig:
+    """Parse and validate a config object; errors name the field under ``where``."""
+    if not isinstance(data, dict):
+        raise ConfigError(f"{where}: must be an object")
+    allowed = {"preset", "variant", "players", "hand_size", "hints", "errors", "options", "composition"}
+    for key in data:
+        if key not in allowed:
+            raise ConfigError(f"{where}.{key}: unknown field")
+    if "players" not in data:
+        raise ConfigError(f"{where}.players: missing")
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise ConfigError(f"{where}.options: must be an object")
+    try:
+        return make_config(
+            data["players"],
+            preset=_string(data.get("preset", "thesis"), f"{where}.preset"),
+            variant=_string(data.get("variant", "No Variant"), f"{where}.variant"),
+            hand_size=data.get("hand_size"),
+            hints=data.get("hints", 8),
+            errors=data.get("errors", 3),
+            composition=data.get("composition") if data.get("variant") == "Custom" or "composition" in data else None,
+            **options,
+        )
+    except ConfigError as error:
+        raise ConfigError(f"{where}.{error}") from None
+
+
+def _string(value: object, where: str) -> str:
+    if not isinstance(value, str):
+        raise ConfigError(f"{where}: must be a string, got {value!r}")
+    return value

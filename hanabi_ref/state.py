@@ -1,0 +1,179 @@
+"""The immutable game state: the areas of play of Definition 2.13 and the variables of
+Algorithm 2.16 [2.13, 2.14, 2.16-1].
+
+============  ==========================  ==========================================
+thesis        field                       representation
+============  ==========================  ==========================================
+S0            ``deck``                    identities by card id (index in S0)
+S             ``deck[next_card:]``        the remaining stack, top first
+D, M          ``discard``                 card ids, oldest first; M = len(discard)
+P_j           ``hands[j]``                card ids, in slot order [R-2]
+K_c           ``knowledge[j][slot]``      bitmask over Cards(H) [2.14]
+F[i]          ``fields[i]``               height: F[i] = (1, ..., fields[i])
+(F's cards)   ``played``                  card ids on the fields, in play order
+t, f          ``hints``, ``errors``
+C             ``current``                 seat, counted from 0
+R             ``remaining``               ``None`` stands for infinity
+============  ==========================  ==========================================
+
+``history`` is the public record of events; ``terminal`` is what step 3 decided.
+"""
+
+from __future__ import annotations
+
+import attrs
+import icontract
+
+from hanabi_ref.actions import Action
+from hanabi_ref.contracts import ENABLED
+from hanabi_ref.rules import GameConfig
+
+
+@attrs.frozen
+class Event:
+    """The public record of one action and its outcome [2.17-view].
+
+    ``card_id``/``card``: the card played or discarded and its identity (shown face up);
+    ``success``: whether a play succeeded; ``touched``: card ids a hint touched;
+    ``drawn``: the id of the card drawn afterwards (its identity is not public: the
+    drawer cannot see it).
+    """
+
+    turn: int
+    player: int
+    action: Action
+    card_id: int | None = None
+    card: int | None = None
+    success: bool | None = None
+    touched: tuple[int, ...] = ()
+    drawn: int | None = None
+
+
+def is_cards_conserved(state: GameState) -> bool:
+    """[2.13-conservation] stack, discard pile, hands and fields hold each card of S0 once."""
+    ids = list(range(state.next_card, len(state.deck)))
+    ids.extend(state.discard)
+    ids.extend(state.played)
+    for hand in state.hands:
+        ids.extend(hand)
+    return sorted(ids) == list(range(len(state.deck)))
+
+
+def is_fields_gapless(state: GameState) -> bool:
+    """[2.13-4] each field stack F[i] is (1, ..., fields[i]) of suit i, built in order."""
+    n = state.config.values
+    heights = [0] * state.config.suit_count
+    for card_id in state.played:
+        card = state.deck[card_id]
+        suit, value = card // n, card % n + 1
+        if value != heights[suit] + 1:
+            return False
+        heights[suit] = value
+    return tuple(heights) == state.fields
+
+
+def is_hand_size_valid(state: GameState) -> bool:
+    """[2.13-hand-size] h cards while the stack lasts; h or h - 1 once it is empty."""
+    h = state.config.hand_size
+    if state.next_card < len(state.deck):
+        return all(len(hand) == h for hand in state.hands)
+    return all(h - 1 <= len(hand) <= h for hand in state.hands)
+
+
+def is_knowledge_sound(state: GameState) -> bool:
+    """[2.14-sound] every card in hand has a knowledge set that contains its identity."""
+    everything = state.config.all_cards_mask
+    for hand, known in zip(state.hands, state.knowledge, strict=True):
+        if len(hand) != len(known):
+            return False
+        for card_id, mask in zip(hand, known):
+            if mask & ~everything or not mask >> state.deck[card_id] & 1:
+                return False
+    return True
+
+
+def is_errors_within_bound(state: GameState) -> bool:
+    """[2.16-errors] 0 <= f <= f0."""
+    limit = state.config.errors
+    return 0 <= state.errors and (limit is None or state.errors <= limit)
+
+
+@icontract.invariant(lambda self: is_cards_conserved(self), "2.13-conservation: the cards of S0 are each in exactly one area", enabled=ENABLED)
+@icontract.invariant(lambda self: is_fields_gapless(self), "2.13-4: field stacks increase from 1 without gaps", enabled=ENABLED)
+@icontract.invariant(lambda self: is_hand_size_valid(self), "2.13-hand-size: hands hold h cards, h - 1 allowed once the stack is empty", enabled=ENABLED)
+@icontract.invariant(lambda self: is_knowledge_sound(self), "2.14-sound: each card's identity lies in its knowledge set K_c", enabled=ENABLED)
+@icontract.invariant(lambda self: 0 <= self.hints <= self.config.hints, "2.16-tokens: 0 <= t <= t0", enabled=ENABLED)
+@icontract.invariant(lambda self: is_errors_within_bound(self), "2.16-errors: 0 <= f <= f0", enabled=ENABLED)
+@icontract.invariant(lambda self: 0 <= self.current < self.config.players, "2.16-2-next: C is a seat", enabled=ENABLED)
+@icontract.invariant(
+    lambda self: self.remaining is None or -1 <= self.remaining <= self.config.players,
+    "2.16-2-R: R is infinite, -1 or in 0..p",
+    enabled=ENABLED,
+)
+@attrs.frozen(slots=False)
+class GameState:
+    """One moment of a game: every variable of Algorithm 2.16 [2.13, 2.14, 2.16-1]."""
+
+    config: GameConfig
+    deck: tuple[int, ...]
+    next_card: int
+    hands: tuple[tuple[int, ...], ...]
+    knowledge: tuple[tuple[int, ...], ...]
+    fields: tuple[int, ...]
+    played: tuple[int, ...]
+    discard: tuple[int, ...]
+    hints: int
+    errors: int
+    current: int
+    remaining: int | None
+    turn: int
+    history: tuple[Event, ...]
+    terminal: bool
+
+
+def stack(state: GameState) -> tuple[int, ...]:
+    """[2.13-1] the remaining stack S as identities, top card first."""
+    return state.deck[state.next_card:]
+
+
+def stack_size(state: GameState) -> int:
+    """|S|."""
+    return len(state.deck) - state.next_card
+
+
+def hand_cards(state: GameState, seat: int) -> tuple[int, ...]:
+    """[2.13-3] the identities in seat's hand P_j, in slot order."""
+    return tuple(state.deck[card_id] for card_id in state.hands[seat])
+
+
+def fireworks_sum(state: GameState) -> int:
+    """The sum of max F[i] over the suits (max of an empty stack is 0) [2.16-3-R0]."""
+    return sum(state.fields)
+
+
+def score(state: GameState) -> int:
+    """The score step 3 returns, or would return now [2.16-3].
+
+    After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
+    the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
+    """
+    if state.remaining == -1 and state.config.options.strikeout_score == "zero":
+        return 0
+    return fireworks_sum(state)
+
+
+def max_attainable_score(state: GameState) -> int:
+    """[R-1] the best score still reachable given the discard pile: a suit stops below
+    the first value whose every copy has been discarded."""
+    config = state.config
+    n = config.values
+    discarded = [0] * (n * config.suit_count)
+    for card_id in state.discard:
+        discarded[state.deck[card_id]] += 1
+    total = 0
+    for suit_index, suit in enumerate(config.suits):
+        height = state.fields[suit_index]
+        while height < n and discarded[suit_index * n + height] < suit.counts[height]:
+            height += 1
+        total += height
+    return total
