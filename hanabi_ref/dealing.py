@@ -1,0 +1,72 @@
+"""Deterministic decks: a seed fixes S0 through a documented algorithm [D-seed, D-explicit].
+
+The generator is SplitMix64 (64-bit arithmetic, no floating point, nothing from
+Python's ``random`` or ``hash``), so a seed gives the same deck on every Python version
+and platform.  The shuffle is Fisher–Yates from the last index down with unbiased
+bounded draws by rejection.  ``spec/rules.md`` [D-seed] states the algorithm so that
+other engines can reproduce our decks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TypeVar
+
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.rules import GameConfig
+
+MASK64 = (1 << 64) - 1
+GOLDEN = 0x9E3779B97F4A7C15
+T = TypeVar("T")
+
+
+class SplitMix64:
+    """The SplitMix64 generator [D-seed]."""
+
+    def __init__(self, seed: int) -> None:
+        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MASK64:
+            raise ConfigError(f"seed: must be an integer in 0..2^64-1, got {seed!r}")
+        self.state = seed
+
+    def next64(self) -> int:
+        """The next 64-bit output."""
+        self.state = (self.state + GOLDEN) & MASK64
+        z = self.state
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+        return z ^ (z >> 31)
+
+    def below(self, bound: int) -> int:
+        """A uniform integer in 0..bound-1, by rejection of the biased top range [D-seed]."""
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            x = self.next64()
+            if x < limit:
+                return x % bound
+
+    def choice(self, items: Sequence[T]) -> T:
+        """A uniformly chosen element."""
+        return items[self.below(len(items))]
+
+
+def derive_seed(seed: int, *labels: int) -> int:
+    """A seed for a sub-stream (e.g. one seat's strategy) mixed from ``seed`` and labels."""
+    state = seed & MASK64
+    for label in labels:
+        state = SplitMix64((state ^ (label * GOLDEN)) & MASK64).next64()
+    return state
+
+
+def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
+    """Fisher–Yates, last index down: for i = N-1..1 swap items[i], items[below(i+1)] [D-seed]."""
+    rng = SplitMix64(seed)
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        j = rng.below(i + 1)
+        result[i], result[j] = result[j], result[i]
+    return tuple(result)
+
+
+def deck_from_seed(config: GameConfig, seed: int) -> tuple[int, ...]:
+    """S0 for a seed: the canonical deck [D-canonical] shuffled [D-seed]; index 0 is s_1."""
+    return shuffle(config.canonical_deck, seed)

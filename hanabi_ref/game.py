@@ -1,0 +1,111 @@
+"""Playing strategies seat by seat [2.17-view, 2.17-history].
+
+A strategy is one object per seat.  After every action each seat's ``observe`` is called
+with that seat's new view and the public event (so a strategy can keep memory and think
+out of turn); on its own turn ``act`` chooses the action.  Nothing else reaches a
+strategy: no state, no deck, no other strategy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+import attrs
+
+from hanabi_ref.actions import Action, describe
+from hanabi_ref.dealing import deck_from_seed, derive_seed
+from hanabi_ref.errors import HanabiError
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import Event, GameState, score
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.legality import illegality
+from hanabi_ref.view import PlayerView, make_view
+
+
+class Strategy(Protocol):
+    """What the runner asks of a seat's strategy [2.17-view]."""
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        """Called for every seat after every action, with that seat's new view."""
+
+    def act(self, view: PlayerView) -> Action:
+        """Called on the seat's own turn; returns a legal action."""
+
+
+class StrategyFactory(Protocol):
+    """Builds the strategy object for one seat of one game."""
+
+    def __call__(self, config: GameConfig, seat: int, seed: int) -> Strategy: ...
+
+
+class BaseStrategy:
+    """A strategy that ignores observations; subclasses override ``act``."""
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        """Nothing to remember."""
+
+    def act(self, view: PlayerView) -> Action:
+        raise NotImplementedError
+
+
+class StrategyError(HanabiError):
+    """A strategy chose an illegal action; names the turn, the seat and the clause."""
+
+
+@attrs.frozen
+class Trace:
+    """A replayable record: config, the full deck S0 and the actions [T-trace]."""
+
+    config: GameConfig
+    deck: tuple[int, ...]
+    actions: tuple[Action, ...]
+    seed: int | None = None
+
+
+@attrs.frozen
+class GameRecord:
+    """A finished game: its trace and final state."""
+
+    trace: Trace
+    final: GameState
+
+    @property
+    def score(self) -> int:
+        """The score step 3 returned [2.16-3]."""
+        return score(self.final)
+
+
+def _observes(strategy: Strategy) -> bool:
+    return getattr(type(strategy), "observe", None) is not BaseStrategy.observe
+
+
+def play_game(
+    config: GameConfig,
+    factory: StrategyFactory,
+    *,
+    seed: int,
+    deck: Sequence[int] | None = None,
+) -> GameRecord:
+    """Play one game: deck from ``seed`` unless given, seat j's strategy seeded from
+    (seed, j); returns the trace and final state [2.17-view, D-seed]."""
+    deck = deck_from_seed(config, seed) if deck is None else tuple(deck)
+    strategies = [factory(config, seat, derive_seed(seed, seat + 1)) for seat in range(config.players)]
+    observers = [(seat, s) for seat, s in enumerate(strategies) if _observes(s)]
+    state = initial_state(config, deck)
+    actions: list[Action] = []
+    while not state.terminal:
+        seat = state.current
+        action = strategies[seat].act(make_view(state, seat))
+        problem = illegality(state, action)
+        if problem is not None:
+            raise StrategyError(
+                f"turn {state.turn}, seat {seat} ({type(strategies[seat]).__name__}): "
+                f"{describe(action)} is illegal: {problem[0]}: {problem[1]}"
+            )
+        state = apply(state, action)
+        actions.append(action)
+        event = state.history[-1]
+        for observer_seat, strategy in observers:
+            strategy.observe(make_view(state, observer_seat), event)
+    return GameRecord(Trace(config, tuple(deck), tuple(actions), seed), state)

@@ -1,0 +1,177 @@
+"""Trace files: JSON that replays a game exactly [T-trace, T-actions].
+
+A trace holds the configuration, the full deck S0 (top first) and the actions, so
+nobody needs our random number generator to reproduce a game.  Every problem in a file
+is reported as one line naming its place, e.g. ``actions[17].slot: ...``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
+from hanabi_ref.cards import identity, suit_of, value_of
+from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
+from hanabi_ref.game import Trace
+from hanabi_ref.rules import GameConfig, config_from_json, config_to_json
+from hanabi_ref.state import GameState, score
+from hanabi_ref.transition import apply, initial_state
+
+FORMAT = "hanabi-ref/trace"
+VERSION = 1
+
+
+def trace_to_json(trace: Trace) -> dict[str, Any]:
+    """The JSON object of a trace [T-trace]."""
+    n = trace.config.values
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "config": config_to_json(trace.config),
+        "deck": [{"suit": suit_of(c, n), "value": value_of(c, n)} for c in trace.deck],
+        "actions": [action_to_json(a) for a in trace.actions],
+    }
+    if trace.seed is not None:
+        data["seed"] = trace.seed
+    return data
+
+
+def _int(value: object, where: str, low: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TraceError(f"{where}: must be an integer, got {json.dumps(value)}")
+    if low is not None and value < low:
+        raise TraceError(f"{where}: must be >= {low}, got {value}")
+    return value
+
+
+def _object(value: object, where: str, keys: set[str]) -> dict[str, Any]:
+    if not isinstance(value, dict):
+        raise TraceError(f"{where}: must be an object")
+    for key in value:
+        if key not in keys:
+            raise TraceError(f"{where}.{key}: unknown field")
+    for key in keys:
+        if key not in value:
+            raise TraceError(f"{where}.{key}: missing")
+    return value
+
+
+def _card(value: object, where: str, config: GameConfig) -> int:
+    data = _object(value, where, {"suit", "value"})
+    suit = _int(data["suit"], f"{where}.suit", 0)
+    card_value = _int(data["value"], f"{where}.value", 1)
+    if suit >= config.suit_count:
+        raise TraceError(f"{where}.suit: {suit} is not a suit (0..{config.suit_count - 1})")
+    if card_value > config.values:
+        raise TraceError(f"{where}.value: {card_value} is not a value (1..{config.values})")
+    return identity(card_value, suit, config.values)
+
+
+def action_from_json(value: object, where: str) -> Action:
+    """Parse one action [T-actions]."""
+    if not isinstance(value, dict) or "type" not in value:
+        raise TraceError(f"{where}: must be an object with a type")
+    kind = value["type"]
+    if kind == "hint":
+        data = _object(value, where, {"type", "target", "kind", "value"})
+        if data["kind"] not in ("value", "colour"):
+            raise TraceError(f"{where}.kind: must be 'value' or 'colour', got {json.dumps(data['kind'])}")
+        return Hint(_int(data["target"], f"{where}.target", 0), data["kind"], _int(data["value"], f"{where}.value", 0))
+    if kind in ("play", "discard"):
+        data = _object(value, where, {"type", "slot"})
+        slot = _int(data["slot"], f"{where}.slot", 0)
+        return Play(slot) if kind == "play" else Discard(slot)
+    raise TraceError(f"{where}.type: must be 'hint', 'play' or 'discard', got {json.dumps(kind)}")
+
+
+def trace_from_json(data: object) -> Trace:
+    """Parse and validate a trace object (not yet replayed) [T-trace]."""
+    if not isinstance(data, dict):
+        raise TraceError("trace: must be a JSON object")
+    allowed = {"format", "version", "config", "deck", "actions", "seed"}
+    for key in data:
+        if key not in allowed:
+            raise TraceError(f"{key}: unknown field")
+    if data.get("format") != FORMAT:
+        raise TraceError(f"format: must be {json.dumps(FORMAT)}, got {json.dumps(data.get('format'))}")
+    if data.get("version") != VERSION:
+        raise TraceError(f"version: must be {VERSION}, got {json.dumps(data.get('version'))}")
+    for key in ("config", "deck", "actions"):
+        if key not in data:
+            raise TraceError(f"{key}: missing")
+    try:
+        config = config_from_json(data["config"])
+    except ConfigError as error:
+        raise TraceError(str(error)) from None
+    if not isinstance(data["deck"], list):
+        raise TraceError("deck: must be a list of cards")
+    deck = tuple(_card(card, f"deck[{i}]", config) for i, card in enumerate(data["deck"]))
+    if not isinstance(data["actions"], list):
+        raise TraceError("actions: must be a list")
+    actions = tuple(action_from_json(a, f"actions[{i}]") for i, a in enumerate(data["actions"]))
+    seed = data.get("seed")
+    if seed is not None:
+        _int(seed, "seed", 0)
+    return Trace(config, deck, actions, seed)
+
+
+def replay(trace: Trace) -> GameState:
+    """Replay a trace to its final state; an illegal action is reported with its index."""
+    try:
+        state = initial_state(trace.config, trace.deck)
+    except ConfigError as error:
+        raise TraceError(str(error)) from None
+    for index, action in enumerate(trace.actions):
+        try:
+            state = apply(state, action)
+        except IllegalActionError as error:
+            raise TraceError(f"actions[{index}]: {error}") from None
+    return state
+
+
+def load_trace(path: str | Path) -> Trace:
+    """Read and validate a trace file; every problem is one TraceError line."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise TraceError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TraceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    try:
+        return trace_from_json(data)
+    except TraceError as error:
+        raise TraceError(f"{path}: {error}") from None
+
+
+def save_trace(trace: Trace, path: str | Path) -> None:
+    """Write a trace as canonical JSON, atomically (nothing half-written)."""
+    text = json.dumps(trace_to_json(trace), sort_keys=True, indent=1) + "\n"
+    target = Path(path)
+    handle, temporary = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as file:
+            file.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        os.unlink(temporary)
+        raise
+
+
+def summary(state: GameState) -> dict[str, Any]:
+    """The replay summary: score, fireworks by suit index, tokens, strikes, deck size,
+    turns and whether the game is over."""
+    return {
+        "score": score(state),
+        "fireworks": list(state.fields),
+        "clue_tokens": state.hints,
+        "strikes": state.errors,
+        "deck_size": len(state.deck) - state.next_card,
+        "turns": state.turn,
+        "terminal": state.terminal,
+    }
