@@ -8,7 +8,7 @@ acting seat's :class:`~hanabi_ref.view.PlayerView`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
@@ -32,12 +32,15 @@ def _is_index(value: object, size: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
+MaskOf = Callable[[int], "int | None"]
+
+
 def _hint_problem(
     config: GameConfig,
     hints: int,
     current: int,
     hint: Hint,
-    hand_masks: Sequence[int | None],
+    mask_of: MaskOf,
 ) -> Problem | None:
     if not _is_index(hint.target, config.players):
         return ("2.16-2a-target", f"hint target {hint.target!r} is not a seat (0..{config.players - 1})")
@@ -53,8 +56,8 @@ def _hint_problem(
         return ("2.16-2a", f"hint kind {hint.kind!r} is neither 'value' nor 'colour'")
     if hints < 1:
         return ("2.16-2a-token", "no hint token is left (t = 0)")
-    target_mask = hand_masks[hint.target]
-    if not config.options.empty_hints and target_mask is not None and not target_mask & hint_mask(config, hint):
+    target_mask = None if config.options.empty_hints else mask_of(hint.target)
+    if target_mask is not None and not target_mask & hint_mask(config, hint):
         return ("2.16-2a-empty", f"the hint touches no card of seat {hint.target}")
     return None
 
@@ -64,15 +67,15 @@ def action_problem(
     hints: int,
     current: int,
     own_hand_size: int,
-    hand_masks: Sequence[int | None],
+    mask_of: MaskOf,
     action: Action,
 ) -> Problem | None:
     """Why ``action`` is illegal for the seat ``current``, or None [2.16-2].
 
-    ``hand_masks[j]`` is the identity bitmask of seat j's hand (None where unknown: the
+    ``mask_of(j)`` is the identity bitmask of seat j's hand (None where unknown: the
     actor's own hand, whose contents legality never needs)."""
     if isinstance(action, Hint):
-        return _hint_problem(config, hints, current, action, hand_masks)
+        return _hint_problem(config, hints, current, action, mask_of)
     if isinstance(action, (Discard, Play)):
         clause = "2.16-2b" if isinstance(action, Discard) else "2.16-2c"
         if not _is_index(action.slot, own_hand_size):
@@ -98,6 +101,13 @@ def _state_hand_masks(state: GameState) -> list[int | None]:
     ]
 
 
+def _state_mask_of(state: GameState) -> MaskOf:
+    def mask_of(seat: int) -> int | None:
+        return None if seat == state.current else hand_mask(state.deck, state.hands[seat])
+
+    return mask_of
+
+
 def illegality(state: GameState, action: Action) -> Problem | None:
     """(clause, reason) if ``action`` is illegal in ``state``, else None [2.16-2]."""
     if state.terminal:
@@ -107,7 +117,7 @@ def illegality(state: GameState, action: Action) -> Problem | None:
         state.hints,
         state.current,
         len(state.hands[state.current]),
-        _state_hand_masks(state),
+        _state_mask_of(state),
         action,
     )
 
@@ -128,21 +138,19 @@ def enumerate_legal(
     values), then discards by slot, then plays by slot [2.16-actions]."""
     actions: list[Action] = []
     options = config.options
+    catalogue = config.action_catalogue
     if hints >= 1:
-        for target in range(config.players):
+        for target, target_hints in enumerate(catalogue.hints):
             if target == current and not options.self_hints:
                 continue
             target_mask = hand_masks[target]
-            check = not options.empty_hints and target_mask is not None
-            for colour, mask in enumerate(config.colour_masks):
-                if not check or target_mask & mask:  # type: ignore[operator]
-                    actions.append(Hint(target, "colour", colour))
-            for value, mask in enumerate(config.value_masks, start=1):
-                if not check or target_mask & mask:  # type: ignore[operator]
-                    actions.append(Hint(target, "value", value))
+            if options.empty_hints or target_mask is None:
+                actions.extend(hint for hint, _ in target_hints)
+            else:
+                actions.extend(hint for hint, mask in target_hints if target_mask & mask)
     if hints < config.hints or options.discard_at_max_hints:
-        actions.extend(Discard(slot) for slot in range(own_hand_size))
-    actions.extend(Play(slot) for slot in range(own_hand_size))
+        actions.extend(catalogue.discards[:own_hand_size])
+    actions.extend(catalogue.plays[:own_hand_size])
     return actions
 
 

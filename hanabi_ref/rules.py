@@ -15,6 +15,7 @@ from typing import Any, Final
 
 import attrs
 
+from hanabi_ref.actions import Discard, Hint, Play
 from hanabi_ref.cards import Suit, canonical_deck, identity
 from hanabi_ref.errors import ConfigError
 
@@ -95,6 +96,18 @@ SINGLE_COUNTS: Final = (1, 1, 1, 1, 1)
 BASE_SUITS: Final = (("Red", "R"), ("Yellow", "Y"), ("Green", "G"), ("Blue", "B"), ("Purple", "P"))
 
 
+@attrs.frozen
+class ActionCatalogue:
+    """Every action object of a configuration, made once [2.16-actions].
+
+    ``hints[target]`` pairs each hint to that seat (colours, then values) with the
+    identities it touches; ``discards[slot]`` and ``plays[slot]`` for slots 0..h-1."""
+
+    hints: tuple[tuple[tuple[Hint, int], ...], ...]
+    discards: tuple[Discard, ...]
+    plays: tuple[Play, ...]
+
+
 @attrs.frozen(slots=False)
 class GameConfig:
     """Definition 2.9 with the rule options; validated on construction [2.9].
@@ -152,6 +165,17 @@ class GameConfig:
                     mask |= sum(1 << identity(a, suit_index, n) for a in range(1, n + 1))
             masks.append(mask)
         return tuple(masks)
+
+    @functools.cached_property
+    def action_catalogue(self) -> ActionCatalogue:
+        """All action objects, so that listing legal actions creates none [2.16-actions]."""
+        hints = tuple(
+            tuple((Hint(target, "colour", c), mask) for c, mask in enumerate(self.colour_masks))
+            + tuple((Hint(target, "value", v), mask) for v, mask in enumerate(self.value_masks, start=1))
+            for target in range(self.players)
+        )
+        slots = range(self.hand_size)
+        return ActionCatalogue(hints, tuple(Discard(s) for s in slots), tuple(Play(s) for s in slots))
 
     @functools.cached_property
     def canonical_deck(self) -> tuple[int, ...]:

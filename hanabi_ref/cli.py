@@ -1,0 +1,296 @@
+"""The ``hanabi-ref`` command line [C-cli].
+
+    hanabi-ref simulate --strategy NAME --players P --games N --seed S
+                        [--rules PRESET] [--variant NAME] [--hand-size H] [--json]
+    hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] ...
+    hanabi-ref replay   FILE [--json]
+    hanabi-ref bench engine [--players P] [--rules PRESET] [--seconds S] [--repeats R] [--json]
+
+Exit codes [C-exit]: 0 success; 1 an invalid game (an illegal action or a deck that does
+not fit its configuration in a trace, a strategy that chose an illegal action);
+2 a usage error (bad arguments, unknown preset, variant or strategy, a file that cannot
+be read or is not a well-formed trace).  Every error is one line on stderr, never a
+traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from hanabi_ref.errors import ConfigError, HanabiError, TraceError
+
+EXIT_OK = 0
+EXIT_INVALID_GAME = 1
+EXIT_USAGE = 2
+
+
+class UsageError(Exception):
+    """A mistake in the command line itself."""
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with one-line errors and exit code 2 [C-exit]."""
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+    return value
+
+
+def _seed(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..2^64-1, got {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..2^64-1, got {text!r}")
+    return value
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}") from None
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number, got {text!r}")
+    return value
+
+
+def _add_game_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--strategy", required=True, help="strategy name (random, simple)")
+    parser.add_argument("--players", type=_positive, required=True, help="number of players p")
+    parser.add_argument("--seed", type=_seed, default=0, help="seed of game 0 (game i uses seed S+i)")
+    parser.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")
+    parser.add_argument("--variant", default="no-variant", help="variant slug or hanab.live name")
+    parser.add_argument("--hand-size", type=_positive, default=None, help="hand size h (default by p)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of ``hanabi-ref``."""
+    parser = _Parser(prog="hanabi-ref", description="Reference implementation of Hanabi.")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
+    _add_game_options(simulate)
+    simulate.add_argument("--games", type=_positive, required=True, help="number of games N")
+
+    play = commands.add_parser("play", help="play one seeded game and write its trace")
+    _add_game_options(play)
+    play.add_argument("--out", default=None, help="write the trace to this file")
+
+    replay = commands.add_parser("replay", help="replay a trace file and print the final state")
+    replay.add_argument("file", help="trace file (JSON)")
+    replay.add_argument("--json", action="store_true", help="print one JSON object")
+
+    bench = commands.add_parser("bench", help="measure speed")
+    bench.add_argument("target", choices=["engine"], help="what to measure")
+    bench.add_argument("--players", type=_positive, default=3)
+    bench.add_argument("--rules", default="hle")
+    bench.add_argument("--seconds", type=_seconds, default=2.0, help="length of one run")
+    bench.add_argument("--repeats", type=_positive, default=5, help="runs per mode (median reported)")
+    bench.add_argument("--seed", type=_seed, default=0)
+    bench.add_argument("--json", action="store_true")
+    return parser
+
+
+def _config(args: argparse.Namespace) -> Any:
+    from hanabi_ref.rules import make_config
+
+    return make_config(args.players, preset=args.rules, variant=args.variant, hand_size=args.hand_size)
+
+
+def _factory(name: str) -> Any:
+    from hanabi_ref.strategies import STRATEGIES
+
+    if name not in STRATEGIES:
+        raise UsageError(f"hanabi-ref: --strategy: unknown strategy {name!r} (known: {', '.join(STRATEGIES)})")
+    return STRATEGIES[name]
+
+
+def _statistics(scores: Sequence[int], strikeouts: int, max_score: int) -> dict[str, Any]:
+    games = len(scores)
+    mean = sum(scores) / games
+    variance = sum((s - mean) ** 2 for s in scores) / (games - 1) if games > 1 else 0.0
+    histogram = [0] * (max_score + 1)
+    for s in scores:
+        histogram[s] += 1
+    return {
+        "mean_score": mean,
+        "std_error": math.sqrt(variance / games),
+        "perfect_rate": histogram[max_score] / games,
+        "strikeout_rate": strikeouts / games,
+        "score_histogram": histogram,
+    }
+
+
+def command_simulate(args: argparse.Namespace) -> int:
+    """Play games seed S .. S+N-1 and report the statistics [C-simulate]."""
+    from tqdm import tqdm
+
+    from hanabi_ref.contracts import ENABLED
+    from hanabi_ref.game import play_game
+
+    config, factory = _config(args), _factory(args.strategy)
+    if args.seed + args.games > 2**64:
+        raise UsageError("hanabi-ref: --seed: seed + games must stay below 2^64")
+    scores: list[int] = []
+    strikeouts = 0
+    start = time.perf_counter()
+    with tqdm(total=args.games, unit="game", file=sys.stderr, delay=1.0, disable=None) as bar:
+        for game in range(args.games):
+            record = play_game(config, factory, seed=args.seed + game)
+            scores.append(record.score)
+            strikeouts += record.final.remaining == -1
+            bar.update(1)
+    elapsed = time.perf_counter() - start
+    result = {
+        "strategy": args.strategy,
+        "players": config.players,
+        "hand_size": config.hand_size,
+        "games": args.games,
+        "seed": args.seed,
+        "rules": config.preset,
+        "variant": config.variant,
+        "max_score": config.max_score,
+        "contracts": ENABLED,
+        **_statistics(scores, strikeouts, config.max_score),
+        "games_per_second": args.games / elapsed if elapsed > 0 else float("inf"),
+    }
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        _print_table(result)
+    return EXIT_OK
+
+
+def _print_table(result: dict[str, Any]) -> None:
+    rows = [
+        ("strategy", result["strategy"]),
+        ("rules / variant", f"{result['rules']} / {result['variant']}"),
+        ("players / hand size", f"{result['players']} / {result['hand_size']}"),
+        ("games (seeds)", f"{result['games']} ({result['seed']}..{result['seed'] + result['games'] - 1})"),
+        ("mean score", f"{result['mean_score']:.3f} ± {result['std_error']:.3f} (standard error)"),
+        ("perfect games", f"{100 * result['perfect_rate']:.2f} %"),
+        ("strikeouts", f"{100 * result['strikeout_rate']:.2f} %"),
+        ("games per second", f"{result['games_per_second']:.1f}"),
+    ]
+    width = max(len(name) for name, _ in rows)
+    for name, value in rows:
+        print(f"{name:<{width}}  {value}")
+    print("score histogram:")
+    peak = max(result["score_histogram"]) or 1
+    for score, count in enumerate(result["score_histogram"]):
+        if count:
+            print(f"  {score:>3} {count:>8}  {'#' * max(1, round(40 * count / peak))}")
+
+
+def command_play(args: argparse.Namespace) -> int:
+    """Play one game and optionally write its trace [C-play, T-trace]."""
+    from hanabi_ref.game import play_game
+    from hanabi_ref.trace import save_trace, summary
+
+    record = play_game(_config(args), _factory(args.strategy), seed=args.seed)
+    if args.out is not None:
+        try:
+            save_trace(record.trace, args.out)
+        except OSError as error:
+            raise UsageError(f"hanabi-ref: --out: cannot write {args.out}: {error.strerror or error}") from None
+    _print_summary(summary(record.final), args.json)
+    return EXIT_OK
+
+
+def _print_summary(result: dict[str, Any], as_json: bool) -> None:
+    if as_json:
+        print(json.dumps(result, sort_keys=True))
+        return
+    for key, value in result.items():
+        print(f"{key:<12} {value}")
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    """Replay a trace and print the final state [C-replay, T-trace]."""
+    from hanabi_ref.trace import load_trace, replay, summary
+
+    trace = load_trace(args.file)
+    try:
+        final = replay(trace)
+    except TraceError as error:
+        raise InvalidGame(f"{args.file}: {error}") from None
+    _print_summary(summary(final), args.json)
+    return EXIT_OK
+
+
+class InvalidGame(Exception):
+    """A well-formed input that describes a game the rules do not allow."""
+
+
+def command_bench(args: argparse.Namespace) -> int:
+    """Measure random legal play with contracts off and on [B-engine]."""
+    from hanabi_ref.bench import bench_engine
+    from hanabi_ref.rules import make_config
+
+    make_config(args.players, preset=args.rules)  # reject a bad configuration before measuring
+    report = bench_engine(args.players, args.rules, args.seconds, args.repeats, args.seed)
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        off, on = report["contracts_off"], report["contracts_on"]
+        print(f"engine, {args.rules} rules, {args.players} players, random legal moves, median of {args.repeats} x {args.seconds:g} s")
+        print(f"contracts off  {off['median_moves_per_second']:>10.0f} moves/s   runs {off['runs_moves_per_second']}")
+        print(f"contracts on   {on['median_moves_per_second']:>10.0f} moves/s   runs {on['runs_moves_per_second']}")
+        print(f"ratio off/on   {report['ratio_off_to_on']:.2f}")
+    return EXIT_OK
+
+
+COMMANDS = {
+    "simulate": command_simulate,
+    "play": command_play,
+    "replay": command_replay,
+    "bench": command_bench,
+}
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of ``hanabi-ref``; returns the exit code [C-exit]."""
+    try:
+        args = build_parser().parse_args(argv)
+        return COMMANDS[args.command](args)
+    except UsageError as error:
+        return _fail(str(error), EXIT_USAGE)
+    except InvalidGame as error:
+        return _fail(str(error), EXIT_INVALID_GAME)
+    except ConfigError as error:
+        return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
+    except TraceError as error:
+        return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
+    except HanabiError as error:
+        return _fail(f"hanabi-ref: {error}", EXIT_INVALID_GAME)
+    except KeyboardInterrupt:
+        return _fail("hanabi-ref: interrupted", 130)
+    except BrokenPipeError:
+        return EXIT_OK
+
+
+def _fail(message: str, code: int) -> int:
+    print(" ".join(message.split("\n")), file=sys.stderr)
+    return code
+
+
+if __name__ == "__main__":
+    sys.exit(main())
