@@ -60,6 +60,8 @@ def run_isolated(contracts: bool, players: int, preset: str, seconds: float, see
     ]
     output = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
     result: dict[str, Any] = json.loads(output)
+    if result["contracts"] != contracts:
+        raise RuntimeError(f"the child process ran with contracts={result['contracts']}, not {contracts}")
     return result
 
 

@@ -32,7 +32,7 @@ def replace(state: GameState, **changes: object) -> GameState:
     state's invariants are checked as for any state."""
     fields = dict(state.__dict__)
     fields.update(changes)
-    return GameState(**fields)  # type: ignore[arg-type]
+    return GameState(**fields)
 
 
 def _unchanged(old: GameState, new: GameState, *changed: str) -> bool:
@@ -285,7 +285,7 @@ def process_play(state: GameState, play: Play) -> GameState:
         knowledge=knowledge,
         next_card=state.next_card if drawn is None else drawn + 1,
         history=state.history + (event,),
-        **changes,  # type: ignore[arg-type]
+        **changes,
     )
 
 

@@ -1,0 +1,226 @@
+"""The command line: results, determinism, and one-line errors with documented exit codes
+[C-cli, C-exit, C-simulate, C-play, C-replay, B-engine]."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
+from hanabi_ref.game import play_game
+from hanabi_ref.rules import make_config
+from hanabi_ref.strategies import STRATEGIES
+from hanabi_ref.trace import replay as replay_trace
+from hanabi_ref.trace import load_trace
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    code, out, err = run(argv + ["--json"], capsys)
+    assert code == EXIT_OK, err
+    result: dict[str, Any] = json.loads(out)
+    return result
+
+
+def test_simulate_json_fields_and_consistency(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-simulate] the JSON result has the documented keys, and its statistics agree
+    with the per-game scores computed here by playing the same seeds directly."""
+    result = run_json(["simulate", "--strategy", "simple", "--players", "3", "--games", "12", "--seed", "40"], capsys)
+    for key in ("strategy", "players", "games", "seed", "rules", "variant", "mean_score", "std_error",
+                "perfect_rate", "strikeout_rate", "score_histogram", "games_per_second"):
+        assert key in result
+    config = make_config(3)
+    scores = [play_game(config, STRATEGIES["simple"], seed=40 + i).score for i in range(12)]
+    assert result["mean_score"] == pytest.approx(sum(scores) / 12)
+    assert result["score_histogram"] == [scores.count(s) for s in range(26)]
+    mean = sum(scores) / 12
+    std_error = (sum((s - mean) ** 2 for s in scores) / 11 / 12) ** 0.5
+    assert result["std_error"] == pytest.approx(std_error)
+    assert (result["rules"], result["variant"], result["players"]) == ("thesis", "No Variant", 3)
+
+
+def test_simulate_is_deterministic_and_game_i_uses_seed_s_plus_i(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-simulate, D-seed] two runs agree; the run from S minus the run from S+1 is the
+    game of seed S alone."""
+    base = ["simulate", "--strategy", "simple", "--players", "2", "--games", "6", "--rules", "hle"]
+    first = run_json(base + ["--seed", "9"], capsys)
+    second = run_json(base + ["--seed", "9"], capsys)
+    first.pop("games_per_second"), second.pop("games_per_second")
+    assert first == second
+    tail = run_json(["simulate", "--strategy", "simple", "--players", "2", "--games", "5", "--rules", "hle",
+                     "--seed", "10"], capsys)
+    difference = [a - b for a, b in zip(first["score_histogram"], tail["score_histogram"])]
+    alone = play_game(make_config(2, preset="hle"), STRATEGIES["simple"], seed=9).score
+    assert difference == [int(s == alone) for s in range(26)]
+
+
+def test_simulate_counts_strikeouts_and_perfect_games(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-simulate, 2.16-3-strikeout] random play strikes out in almost every game
+    (Example 2.18); the strikeout rate equals the share of games ending with R = -1."""
+    result = run_json(["simulate", "--strategy", "random", "--players", "3", "--games", "10", "--seed", "0"], capsys)
+    config = make_config(3)
+    finals = [play_game(config, STRATEGIES["random"], seed=i).final for i in range(10)]
+    assert result["strikeout_rate"] == sum(f.remaining == -1 for f in finals) / 10
+    assert result["perfect_rate"] == 0.0
+
+
+def test_simulate_table_output(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-simulate] without --json a readable table is printed."""
+    code, out, _ = run(["simulate", "--strategy", "simple", "--players", "4", "--games", "3",
+                        "--rules", "hanab-live", "--variant", "Rainbow (6 Suits)"], capsys)
+    assert code == EXIT_OK
+    assert "mean score" in out and "hanab-live / Rainbow (6 Suits)" in out
+
+
+def test_play_then_replay_reproduces_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-play, C-replay, T-trace] the trace written by play replays to the same summary,
+    and equals replaying it through the library."""
+    path = tmp_path / "game.json"
+    played = run_json(["play", "--strategy", "simple", "--players", "5", "--seed", "3", "--out", str(path),
+                       "--rules", "hanab-live", "--variant", "black"], capsys)
+    replayed = run_json(["replay", str(path)], capsys)
+    assert played == replayed
+    final = replay_trace(load_trace(path))
+    assert replayed["score"] == sum(final.fields) and replayed["turns"] == final.turn
+    assert set(replayed) == {"score", "fireworks", "clue_tokens", "strikes", "deck_size", "turns", "terminal"}
+
+
+def _write_trace_with_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
+    path = tmp_path / "game.json"
+    assert main(["play", "--strategy", "simple", "--players", "3", "--seed", "1", "--out", str(path)]) == EXIT_OK
+    capsys.readouterr()
+    data = json.loads(path.read_text())
+    data["actions"][3] = {"type": "hint", "target": data["actions"][3].get("target", 0), "kind": "value", "value": 1}
+    current = 3 % 3
+    data["actions"][3]["target"] = current  # a hint to oneself breaks 2.16-2a-target
+    path.write_text(json.dumps(data))
+    return path
+
+
+def test_replay_illegal_action_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit, C-replay] an illegal action in a trace: exit 1, one line naming the index."""
+    path = _write_trace_with_illegal_action(tmp_path, capsys)
+    code, out, err = run(["replay", str(path)], capsys)
+    assert code == EXIT_INVALID_GAME
+    assert out == ""
+    assert err.count("\n") == 1 and "actions[3]" in err and "2.16-2a-target" in err
+
+
+@pytest.mark.parametrize(
+    ("content", "fragment"),
+    [
+        ("{", "not valid JSON"),
+        ("[]", "must be a JSON object"),
+        ('{"format": "hanabi-ref/trace", "version": 1}', "config: missing"),
+        ('{"format": "other", "version": 1}', "format"),
+    ],
+)
+def test_replay_malformed_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str) -> None:
+    """[C-exit, C-replay] a malformed trace file: exit 2 and one line naming the problem."""
+    path = tmp_path / "bad.json"
+    path.write_text(content)
+    code, out, err = run(["replay", str(path)], capsys)
+    assert code == EXIT_USAGE and out == ""
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+def test_replay_truncated_trace_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit] a trace cut short is reported, not a traceback."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--strategy", "simple", "--players", "3", "--seed", "1", "--out", str(path)]) == EXIT_OK
+    capsys.readouterr()
+    text = path.read_text()
+    path.write_text(text[: len(text) // 2])
+    code, _, err = run(["replay", str(path)], capsys)
+    assert code == EXIT_USAGE and "not valid JSON" in err and err.count("\n") == 1
+
+
+def test_replay_deck_not_matching_variant_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit, D-explicit] a deck that is not the variant's composition is an invalid game."""
+    path = tmp_path / "game.json"
+    assert main(["play", "--strategy", "simple", "--players", "3", "--seed", "1", "--out", str(path)]) == EXIT_OK
+    capsys.readouterr()
+    data = json.loads(path.read_text())
+    data["deck"][0] = {"suit": 0, "value": 5}
+    data["deck"][1] = {"suit": 0, "value": 5}
+    path.write_text(json.dumps(data))
+    code, _, err = run(["replay", str(path)], capsys)
+    assert code == EXIT_INVALID_GAME and "deck" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["simulate", "--strategy", "nope", "--players", "3", "--games", "2"], "--strategy"),
+        (["simulate", "--strategy", "simple", "--players", "7", "--games", "2", "--rules", "hle"], "players"),
+        (["simulate", "--strategy", "simple", "--players", "3", "--games", "2", "--rules", "nope"], "preset"),
+        (["simulate", "--strategy", "simple", "--players", "3", "--games", "2", "--variant", "nope"], "variant"),
+        (["simulate", "--strategy", "simple", "--players", "3", "--games", "0"], "--games"),
+        (["simulate", "--strategy", "simple", "--players", "x", "--games", "2"], "--players"),
+        (["simulate", "--strategy", "simple", "--players", "3", "--games", "2", "--seed", "-1"], "--seed"),
+        (["simulate", "--strategy", "simple", "--players", "3", "--games", "2", "--hand-size", "30"], "hand_size"),
+        (["simulate", "--players", "3", "--games", "2"], "--strategy"),
+        (["frobnicate"], "invalid choice"),
+        ([], "required"),
+        (["replay"], "file"),
+        (["bench", "engine", "--seconds", "0"], "--seconds"),
+        (["bench", "engine", "--players", "9", "--rules", "hle"], "players"),
+        (["replay", "/nonexistent/trace.json"], "cannot read"),
+    ],
+)
+def test_usage_errors_exit_2_with_one_line(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit] usage errors: exit code 2, one line on stderr naming the argument, no output."""
+    code, out, err = run(argv, capsys)
+    assert code == EXIT_USAGE
+    assert out == ""
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+def test_play_unwritable_output_leaves_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit, C-play] writing into a missing directory fails with exit 2, nothing written."""
+    target = tmp_path / "missing" / "game.json"
+    code, _, err = run(["play", "--strategy", "simple", "--players", "3", "--out", str(target)], capsys)
+    assert code == EXIT_USAGE and "--out" in err
+    assert not target.exists() and not target.parent.exists()
+
+
+def test_console_script_runs_as_module() -> None:
+    """[C-cli] ``python -m hanabi_ref.cli`` behaves like the console script, exit codes included."""
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    ok = subprocess.run([sys.executable, "-m", "hanabi_ref.cli", "simulate", "--strategy", "simple",
+                         "--players", "2", "--games", "2", "--json"], env=env, capture_output=True, text=True)
+    assert ok.returncode == EXIT_OK and json.loads(ok.stdout)["games"] == 2
+    bad = subprocess.run([sys.executable, "-m", "hanabi_ref.cli", "simulate", "--players", "2"],
+                         env=env, capture_output=True, text=True)
+    assert bad.returncode == EXIT_USAGE and bad.stderr.count("\n") == 1
+
+
+def test_bench_engine_reports_both_modes(capsys: pytest.CaptureFixture[str]) -> None:
+    """[B-engine] the benchmark measures in child processes with contracts off and on
+    (speed itself is not asserted: it is measured, never timed in tests)."""
+    env_before = os.environ.get("PYTHONPATH")
+    os.environ["PYTHONPATH"] = str(REPO) + (os.pathsep + env_before if env_before else "")
+    try:
+        code, out, err = run(["bench", "engine", "--seconds", "0.2", "--repeats", "1", "--json"], capsys)
+    finally:
+        if env_before is None:
+            del os.environ["PYTHONPATH"]
+        else:
+            os.environ["PYTHONPATH"] = env_before
+    assert code == EXIT_OK, err
+    report = json.loads(out)
+    assert report["contracts_off"]["moves"] > 0 and report["contracts_on"]["moves"] > 0
+    assert report["ratio_off_to_on"] > 0
