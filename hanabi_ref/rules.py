@@ -37,6 +37,8 @@ class RuleOptions:
     draw_position          [R-2] where a drawn card goes in the hand's slot order.
     initial_stop_check     [E-6] evaluate step 3 once after step 1 (an empty stack after
                            the deal starts the last round at once).
+    draw_after_final_move  [R-3] the move that ends the game still draws a card (thesis:
+                           2b/2c draw before step 3 stops); HLE/OpenSpiel deal no card then.
     """
 
     empty_hints: bool = True
@@ -47,6 +49,7 @@ class RuleOptions:
     deal: str = "blocks"
     draw_position: str = "newest-last"
     initial_stop_check: bool = True
+    draw_after_final_move: bool = True
 
 
 @attrs.frozen
@@ -73,7 +76,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
     "thesis": Preset("thesis", RuleOptions(), 1, None, None),
     "hle": Preset(
         "hle",
-        RuleOptions(empty_hints=False, discard_at_max_hints=False),
+        RuleOptions(empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False),
         2,
         5,
         ("No Variant",),
@@ -251,6 +254,7 @@ def _validate_options(options: RuleOptions) -> None:
         "self_hints",
         "end_when_no_points_possible",
         "initial_stop_check",
+        "draw_after_final_move",
     ):
         if not isinstance(getattr(options, field), bool):
             raise _fail(f"options.{field}", f"must be true or false, got {getattr(options, field)!r}")

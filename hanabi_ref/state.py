@@ -73,9 +73,10 @@ def is_fields_gapless(state: GameState) -> bool:
 
 
 def is_hand_size_valid(state: GameState) -> bool:
-    """[2.13-hand-size] h cards while the stack lasts; h or h - 1 once it is empty."""
+    """[2.13-hand-size] h cards while the stack lasts; h or h - 1 once it is empty, or
+    once the game is over (the final move draws nothing under R-3)."""
     h = state.config.hand_size
-    if state.next_card < len(state.deck):
+    if state.next_card < len(state.deck) and not is_stop_condition(state):
         return all(len(hand) == h for hand in state.hands)
     return all(h - 1 <= len(hand) <= h for hand in state.hands)
 
@@ -100,7 +101,7 @@ def is_errors_within_bound(state: GameState) -> bool:
 
 @icontract.invariant(lambda self: is_cards_conserved(self), "2.13-conservation: the cards of S0 are each in exactly one area", enabled=ENABLED)
 @icontract.invariant(lambda self: is_fields_gapless(self), "2.13-4: field stacks increase from 1 without gaps", enabled=ENABLED)
-@icontract.invariant(lambda self: is_hand_size_valid(self), "2.13-hand-size: hands hold h cards, h - 1 allowed once the stack is empty", enabled=ENABLED)
+@icontract.invariant(lambda self: is_hand_size_valid(self), "2.13-hand-size: hands hold h cards, h - 1 allowed once the stack is empty or the game stops", enabled=ENABLED)
 @icontract.invariant(lambda self: is_knowledge_sound(self), "2.14-sound: each card's identity lies in its knowledge set K_c", enabled=ENABLED)
 @icontract.invariant(lambda self: 0 <= self.hints <= self.config.hints, "2.16-tokens: 0 <= t <= t0", enabled=ENABLED)
 @icontract.invariant(lambda self: is_errors_within_bound(self), "2.16-errors: 0 <= f <= f0", enabled=ENABLED)
@@ -165,15 +166,29 @@ def score(state: GameState) -> int:
 def max_attainable_score(state: GameState) -> int:
     """[R-1] the best score still reachable given the discard pile: a suit stops below
     the first value whose every copy has been discarded."""
-    config = state.config
+    return attainable_score(state.config, state.deck, state.fields, state.discard)
+
+
+def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: tuple[int, ...], discard: tuple[int, ...]) -> int:
+    """[R-1] :func:`max_attainable_score` from the fields and discard pile alone."""
     n = config.values
     discarded = [0] * (n * config.suit_count)
-    for card_id in state.discard:
-        discarded[state.deck[card_id]] += 1
+    for card_id in discard:
+        discarded[deck[card_id]] += 1
     total = 0
     for suit_index, suit in enumerate(config.suits):
-        height = state.fields[suit_index]
+        height = fields[suit_index]
         while height < n and discarded[suit_index * n + height] < suit.counts[height]:
             height += 1
         total += height
     return total
+
+
+def is_stop_condition(state: GameState) -> bool:
+    """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
+    if state.remaining in (-1, 0):
+        return True
+    total = fireworks_sum(state)
+    if total == state.config.max_score:
+        return True
+    return state.config.options.end_when_no_points_possible and max_attainable_score(state) == total

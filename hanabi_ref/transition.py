@@ -24,7 +24,7 @@ from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError, IllegalActionError
 from hanabi_ref.legality import hint_mask, illegality
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, fireworks_sum, max_attainable_score
+from hanabi_ref.state import Event, GameState, attainable_score, is_stop_condition
 
 
 def replace(state: GameState, **changes: object) -> GameState:
@@ -167,10 +167,28 @@ def _remove_slot(state: GameState, slot: int) -> tuple[tuple[tuple[int, ...], ..
     return tuple(hands), tuple(knowledge)
 
 
-def _drawn_into(state: GameState, hands: tuple[tuple[int, ...], ...], knowledge: tuple[tuple[int, ...], ...]) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int | None]:
+def _ends_game(state: GameState, fields: tuple[int, ...], discard: tuple[int, ...], remaining: int | None) -> bool:
+    """Whether step 3 will stop right after this move, before any card would be drawn
+    (needed only under R-3; R = 0 cannot arise here while the stack is non-empty)."""
+    if remaining == -1 or sum(fields) == state.config.max_score:
+        return True
+    if state.config.options.end_when_no_points_possible:
+        return attainable_score(state.config, state.deck, fields, discard) == sum(fields)
+    return False
+
+
+def _drawn_into(
+    state: GameState,
+    hands: tuple[tuple[int, ...], ...],
+    knowledge: tuple[tuple[int, ...], ...],
+    ends_game: bool,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int | None]:
     """[2.16-2b-draw] P_C := P_C with s_1 added, its K = Cards(H), S := S minus s_1;
-    nothing is drawn from an empty stack (erratum E-5)."""
+    nothing is drawn from an empty stack (erratum E-5), nor by the move that ends the
+    game when ``draw_after_final_move`` is off [R-3]."""
     if state.next_card >= len(state.deck):
+        return hands, knowledge, None
+    if ends_game and not state.config.options.draw_after_final_move:
         return hands, knowledge, None
     seat, drawn, fresh = state.current, state.next_card, state.config.all_cards_mask
     new_hands, new_knowledge = list(hands), list(knowledge)
@@ -184,8 +202,12 @@ def _drawn_into(state: GameState, hands: tuple[tuple[int, ...], ...], knowledge:
 
 
 def _drew_one(state: GameState, result: GameState) -> bool:
-    """Postcondition of 2b and 2c: one card was drawn if the stack had one."""
-    if state.next_card < len(state.deck):
+    """Postcondition of 2b and 2c: one card was drawn if the stack had one (and, under
+    R-3, the move did not end the game)."""
+    skipped = not state.config.options.draw_after_final_move and _ends_game(
+        state, result.fields, result.discard, result.remaining
+    )
+    if state.next_card < len(state.deck) and not skipped:
         return result.next_card == state.next_card + 1 and state.next_card in result.hands[state.current]
     return result.next_card == state.next_card
 
@@ -206,14 +228,16 @@ def process_discard(state: GameState, discard: Discard) -> GameState:
     under the option ``discard_at_max_hints = False`` (erratum E-2)."""
     card_id = state.hands[state.current][discard.slot]
     hands, knowledge = _remove_slot(state, discard.slot)
-    hands, knowledge, drawn = _drawn_into(state, hands, knowledge)
+    discard_pile = state.discard + (card_id,)
+    ends = _ends_game(state, state.fields, discard_pile, state.remaining)
+    hands, knowledge, drawn = _drawn_into(state, hands, knowledge, ends)
     event = Event(turn=state.turn, player=state.current, action=discard, card_id=card_id, card=state.deck[card_id], drawn=drawn)
     return replace(
         state,
         hands=hands,
         knowledge=knowledge,
         next_card=state.next_card if drawn is None else drawn + 1,
-        discard=state.discard + (card_id,),
+        discard=discard_pile,
         hints=min(state.hints + 1, state.config.hints),
         history=state.history + (event,),
     )
@@ -263,7 +287,6 @@ def process_play(state: GameState, play: Play) -> GameState:
     card = state.deck[card_id]
     suit, value = card // config.values, card % config.values + 1
     hands, knowledge = _remove_slot(state, play.slot)
-    hands, knowledge, drawn = _drawn_into(state, hands, knowledge)
     changes: dict[str, object] = {}
     success = state.fields[suit] == value - 1
     if success:
@@ -278,6 +301,13 @@ def process_play(state: GameState, play: Play) -> GameState:
         changes["errors"] = state.errors + 1
         if config.errors is not None and state.errors + 1 == config.errors:
             changes["remaining"] = -1
+    ends = _ends_game(
+        state,
+        changes.get("fields", state.fields),  # type: ignore[arg-type]
+        changes.get("discard", state.discard),  # type: ignore[arg-type]
+        changes.get("remaining", state.remaining),  # type: ignore[arg-type]
+    )
+    hands, knowledge, drawn = _drawn_into(state, hands, knowledge, ends)
     event = Event(turn=state.turn, player=state.current, action=play, card_id=card_id, card=card, success=success, drawn=drawn)
     return replace(
         state,
@@ -312,14 +342,7 @@ def process_turn_end(state: GameState) -> GameState:
 # ---------------------------------------------------------------- step 3 [2.16-3]
 
 
-def is_stop(state: GameState) -> bool:
-    """Whether step 3 says STOP [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
-    if state.remaining in (-1, 0):
-        return True
-    if fireworks_sum(state) == state.config.max_score:
-        return True
-    options = state.config.options
-    return options.end_when_no_points_possible and max_attainable_score(state) == fireworks_sum(state)
+is_stop = is_stop_condition
 
 
 @icontract.ensure(lambda state, result: result.terminal == is_stop(state), "2.16-3: STOP exactly when R = -1, R = 0, or every field is complete", enabled=ENABLED)
