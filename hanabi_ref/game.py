@@ -12,8 +12,10 @@ from collections.abc import Sequence
 from typing import Protocol
 
 import attrs
+import icontract
 
 from hanabi_ref.actions import Action, describe
+from hanabi_ref.contracts import ENABLED
 from hanabi_ref.dealing import deck_from_seed, derive_seed
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import GameConfig
@@ -76,10 +78,19 @@ class GameRecord:
         return score(self.final)
 
 
+def move_bound(config: GameConfig) -> int:
+    """[PR-length] no game lasts more than t0 + 2(N - p*h) + p moves (one more under the
+    literal reading of E-6 when the deal empties the stack); see proofs/game_length.md."""
+    bound = config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
+    literal = not config.options.initial_stop_check and config.deck_size == config.players * config.hand_size
+    return bound + 1 if literal else bound
+
+
 def _observes(strategy: Strategy) -> bool:
     return getattr(type(strategy), "observe", None) is not BaseStrategy.observe
 
 
+@icontract.ensure(lambda config, result: result.final.turn <= move_bound(config), "PR-length: the game ended within t0 + 2(N - p*h) + p moves", enabled=ENABLED)
 def play_game(
     config: GameConfig,
     factory: StrategyFactory,

@@ -55,7 +55,9 @@ def _hint_problem(
     else:
         return ("2.16-2a", f"hint kind {hint.kind!r} is neither 'value' nor 'colour'")
     if hints < 1:
+        # [E-21] with t = 0 a hint is not an available action; there is no pass.
         return ("2.16-2a-token", "no hint token is left (t = 0)")
+    # [E-20] a hint touching no card: allowed by step 2a, refused under empty_hints = false.
     target_mask = None if config.options.empty_hints else mask_of(hint.target)
     if target_mask is not None and not target_mask & hint_mask(config, hint):
         return ("2.16-2a-empty", f"the hint touches no card of seat {hint.target}")
@@ -155,7 +157,10 @@ def enumerate_legal(
 
 
 def legal_actions(state: GameState) -> list[Action]:
-    """Every action the current player may take; empty once the game is over [2.16-actions]."""
+    """Every action the current player may take; empty once the game is over [2.16-actions].
+
+    Its size varies with tokens, presets and clue colours: it is (p-1)(n+k)+2h only in
+    the thesis preset with t >= 1 and a clue colour per suit [E-11]."""
     if state.terminal:
         return []
     return enumerate_legal(

@@ -140,7 +140,7 @@ class GameConfig:
 
     @functools.cached_property
     def deck_size(self) -> int:
-        """N, the number of cards in S0 [2.9-S0]."""
+        """N, the number of cards in S0, always finite [2.9-S0, E-17]."""
         return sum(sum(suit.counts) for suit in self.suits)
 
     @functools.cached_property
@@ -210,10 +210,19 @@ def validate_config(config: GameConfig) -> None:
             f"{config.players} players x {config.hand_size} cards need more than the "
             f"{config.deck_size} cards of the deck (Definition 2.9 requires p*h <= N)",
         )
+    if not config.options.initial_stop_check and config.hand_size == 1 and config.deck_size == config.players:
+        # [E-6, PR-legal-action] under the literal reading the first player moves a second
+        # time with h - 1 cards; with h = 1 it would hold none and might have no action.
+        raise _fail(
+            "options.initial_stop_check",
+            "false with hand size 1 and no stack left after the deal would leave the first player without a card",
+        )
     _validate_preset(config)
 
 
 def _validate_numbers(config: GameConfig) -> None:
+    """[2.9-n, 2.9-p, 2.9-h, 2.9-t0, 2.9-f0] n, p, h >= 1; t0 >= 0 finite (E-16);
+    f0 >= 1 or None for infinity (E-18: the thesis' f0 = 0 is written as None)."""
     for field, minimum in (("values", 1), ("players", 1), ("hand_size", 1), ("hints", 0)):
         value = getattr(config, field)
         if not _is_int(value) or value < minimum:
@@ -305,7 +314,8 @@ def resolve_variant(name: str) -> str:
 
 def variant_suits(variant: str) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
     """The suits and clue colours of a named variant [V-no-variant, V-6-suits, V-black,
-    V-rainbow, V-dutch-rainbow]."""
+    V-rainbow, V-dutch-rainbow].  Example 2.11's sixth "rainbow" suit is an ordinary
+    suit, i.e. "6 Suits"; the name Rainbow means the multicolour suit [E-24]."""
     base = [Suit(name, abbr, STANDARD_COUNTS, frozenset({i})) for i, (name, abbr) in enumerate(BASE_SUITS)]
     colours = [name for name, _ in BASE_SUITS]
     if variant == "No Variant":

@@ -5,15 +5,16 @@ Algorithm 2.16 [2.13, 2.14, 2.16-1].
 thesis        field                       representation
 ============  ==========================  ==========================================
 S0            ``deck``                    identities by card id (index in S0)
-S             ``deck[next_card:]``        the remaining stack, top first
-D, M          ``discard``                 card ids, oldest first; M = len(discard)
-P_j           ``hands[j]``                card ids, in slot order [R-2]
-K_c           ``knowledge[j][slot]``      bitmask over Cards(H) [2.14]
-F[i]          ``fields[i]``               height: F[i] = (1, ..., fields[i])
+S             ``deck[next_card:]``        the remaining stack, top first [E-23]
+D, M          ``discard``                 card ids, oldest first; M = len(discard) [2.13-2]
+P_j           ``hands[j]``                card ids, in slot order [R-2, E-15]
+K_c           ``knowledge[j][slot]``      bitmask over Cards(H) [2.14, E-19]
+F[i]          ``fields[i]``               height: F[i] = (1, ..., fields[i]) [E-14]
 (F's cards)   ``played``                  card ids on the fields, in play order
-t, f          ``hints``, ``errors``
+t, f          ``hints``, ``errors``       t is always the token count [E-9]
 C             ``current``                 seat, counted from 0
 R             ``remaining``               ``None`` stands for infinity
+(turn)        ``turn``                    moves made so far [E-9]
 ============  ==========================  ==========================================
 
 ``history`` is the public record of events; ``terminal`` is what step 3 decided.
@@ -78,7 +79,11 @@ def is_hand_size_valid(state: GameState) -> bool:
     h = state.config.hand_size
     if state.next_card < len(state.deck) and not is_stop_condition(state):
         return all(len(hand) == h for hand in state.hands)
-    return all(h - 1 <= len(hand) <= h for hand in state.hands)
+    config = state.config
+    # [E-6] under the literal reading the first player moves twice after an empty deal.
+    literal = not config.options.initial_stop_check and config.deck_size == config.players * h
+    lowest = h - 2 if literal else h - 1
+    return all(lowest <= len(hand) <= h for hand in state.hands)
 
 
 def is_knowledge_sound(state: GameState) -> bool:
@@ -148,7 +153,7 @@ def hand_cards(state: GameState, seat: int) -> tuple[int, ...]:
 
 
 def fireworks_sum(state: GameState) -> int:
-    """The sum of max F[i] over the suits (max of an empty stack is 0) [2.16-3-R0]."""
+    """The sum of max F[i] over the suits (max of an empty stack is 0) [2.16-3-R0, E-13]."""
     return sum(state.fields)
 
 

@@ -52,8 +52,13 @@ def deal_hands(config: GameConfig) -> tuple[tuple[int, ...], ...]:
     first (erratum E-1), or one card at a time round the table (option ``deal``)."""
     p, h = config.players, config.hand_size
     if config.options.deal == "round-robin":
-        return tuple(tuple(range(seat, p * h, p)) for seat in range(p))
-    return tuple(tuple(range(seat * h, (seat + 1) * h)) for seat in range(p))
+        hands = [tuple(range(seat, p * h, p)) for seat in range(p)]
+    else:
+        hands = [tuple(range(seat * h, (seat + 1) * h)) for seat in range(p)]
+    if config.options.draw_position == "newest-first":
+        # [R-2] slot 0 holds the newest card, from the deal on.
+        hands = [hand[::-1] for hand in hands]
+    return tuple(hands)
 
 
 def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
@@ -74,9 +79,10 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
 @icontract.ensure(lambda config, result: result.next_card == config.players * config.hand_size, "2.16-1-deal: S starts after the p*h dealt cards", enabled=ENABLED)
 @icontract.ensure(lambda config, result: all(k == config.all_cards_mask for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
 def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameState:
-    """Step 1: deal the hands, empty D and F, t := t0, f := 0, C := first seat, R := inf
-    [2.16-1, 2.16-1-deal, 2.14-initial].  Step 3 is then evaluated once (erratum E-6):
-    if the stack is already empty, the last round starts at once."""
+    """Step 1: deal the hands, empty D and F, t := t0, f := 0, C := first seat, R := inf,
+    every K_c := Cards(H) [2.16-1, 2.16-1-deal, 2.14-initial, E-22].  Step 3 is then
+    evaluated once (erratum E-6): if the stack is already empty, the last round starts
+    at once."""
     check_deck(config, deck)
     hands = deal_hands(config)
     state = GameState(
@@ -158,7 +164,7 @@ def process_hint(state: GameState, hint: Hint) -> GameState:
 
 
 def _remove_slot(state: GameState, slot: int) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
-    """P_C := P_C minus a, with its knowledge set (2b, 2c)."""
+    """P_C := P_C minus a; its knowledge set leaves the knowledge base with it (2b, 2c) [E-12]."""
     seat = state.current
     hands = list(state.hands)
     knowledge = list(state.knowledge)
@@ -183,9 +189,9 @@ def _drawn_into(
     knowledge: tuple[tuple[int, ...], ...],
     ends_game: bool,
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...], int | None]:
-    """[2.16-2b-draw] P_C := P_C with s_1 added, its K = Cards(H), S := S minus s_1;
-    nothing is drawn from an empty stack (erratum E-5), nor by the move that ends the
-    game when ``draw_after_final_move`` is off [R-3]."""
+    """[2.16-2b-draw] P_C := P_C with the top card added, its K = Cards(H), S := S minus
+    it (s_1 is the current top card, E-23); nothing is drawn from an empty stack (E-5),
+    nor by the move that ends the game when ``draw_after_final_move`` is off [R-3]."""
     if state.next_card >= len(state.deck):
         return hands, knowledge, None
     if ends_game and not state.config.options.draw_after_final_move:
@@ -288,6 +294,7 @@ def process_play(state: GameState, play: Play) -> GameState:
     suit, value = card // config.values, card % config.values + 1
     hands, knowledge = _remove_slot(state, play.slot)
     changes: dict[str, object] = {}
+    # [E-25] one success test: a 1 on an empty field is the case value = 1.
     success = state.fields[suit] == value - 1
     if success:
         fields = list(state.fields)
@@ -297,6 +304,7 @@ def process_play(state: GameState, play: Play) -> GameState:
         if value == config.values and state.hints < config.hints:
             changes["hints"] = state.hints + 1
     else:
+        # [E-10] "Otherwise" is the failure branch of the success test.
         changes["discard"] = state.discard + (card_id,)
         changes["errors"] = state.errors + 1
         if config.errors is not None and state.errors + 1 == config.errors:
@@ -370,6 +378,14 @@ def process_stop_check(state: GameState) -> GameState:
 # ---------------------------------------------------------------- apply [2.16-2]
 
 
+def _has_legal_action(state: GameState) -> bool:
+    """[PR-legal-action] a state that has not stopped offers its player an action."""
+    from hanabi_ref.legality import legal_actions
+
+    return state.terminal or bool(legal_actions(state))
+
+
+@icontract.ensure(lambda result: _has_legal_action(result), "PR-legal-action: the player to move has a legal action", enabled=ENABLED)
 def apply(state: GameState, action: Action) -> GameState:
     """One pass through steps 2 and 3: the action's step, the end of the move, step 3.
 
