@@ -1,0 +1,23 @@
+"""Test session set-up: the contracts of hanabi_ref must be live while the tests run.
+
+The engine's icontract checks (invariants, pre- and postconditions, each citing its
+clause) are part of what the tests exercise: every property test also runs every
+contract on every state it reaches.  ``HANABI_REF_CONTRACTS=0`` removes them for speed,
+so a test run with that setting would silently check much less; we refuse it.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+os.environ.setdefault("HANABI_REF_CONTRACTS", "1")
+
+from hanabi_ref.contracts import ENABLED  # noqa: E402  (after the environment is fixed)
+
+if not ENABLED:
+    raise pytest.UsageError(
+        "tests/: HANABI_REF_CONTRACTS disables the engine's contracts; the tests need them on "
+        f"(got HANABI_REF_CONTRACTS={os.environ.get('HANABI_REF_CONTRACTS')!r})"
+    )

@@ -1,0 +1,150 @@
+"""Legality: which actions a player may take, how many there are, and which clause an
+illegal one breaks [2.16-2, 2.16-actions, 2.16-2a-token, 2.16-2a-target, 2.16-2a-value,
+2.16-2a-suit, 2.16-2a-empty, 2.16-2b, 2.16-2c, E-2, E-4, E-11, E-21, 2.16-3]."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hanabi_ref.actions import Action, Discard, Hint, HintKind, Play
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.errors import IllegalActionError
+from hanabi_ref.legality import illegality, is_legal, legal_actions
+from hanabi_ref.rules import make_config
+from hanabi_ref.state import GameState
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.view import make_view, view_is_legal
+from tests.helpers import Run, reference_hint_mask, runs
+
+
+def catalogue(state: GameState) -> list[Action]:
+    """Every action the engine could be asked for, legal or not: all hint targets (and
+    seats that do not exist), both kinds (and a bogus one), values and colours out of
+    range, slots -1 .. h + 1."""
+    config = state.config
+    top = max(config.values, len(config.colours)) + 1
+    actions: list[Action] = []
+    for target in range(-1, config.players + 1):
+        for kind in ("value", "colour", "shape"):
+            for value in range(-1, top + 1):
+                actions.append(Hint(target, cast(HintKind, kind), value))
+    for slot in range(-1, config.hand_size + 2):
+        actions += [Discard(slot), Play(slot)]
+    return actions
+
+
+def broken_clauses(state: GameState, action: Action) -> set[str]:
+    """Every clause ``action`` breaks in ``state``, read off spec/rules.md section 4."""
+    config, options = state.config, state.config.options
+    if state.terminal:
+        return {"2.16-3"}
+    broken: set[str] = set()
+    if isinstance(action, Hint):
+        if not 0 <= action.target < config.players or (action.target == state.current and not options.self_hints):
+            broken.add("2.16-2a-target")
+        if action.kind == "value" and not 1 <= action.value <= config.values:
+            broken.add("2.16-2a-value")
+        elif action.kind == "colour" and not 0 <= action.value < len(config.colours):
+            broken.add("2.16-2a-suit")
+        elif action.kind not in ("value", "colour"):
+            broken.add("2.16-2a")
+        if state.hints < 1:
+            broken.add("2.16-2a-token")
+        if not broken and not options.empty_hints:
+            mask = reference_hint_mask(config, action)
+            if not any(mask >> state.deck[c] & 1 for c in state.hands[action.target]):
+                broken.add("2.16-2a-empty")
+        return broken
+    assert isinstance(action, (Discard, Play))
+    if not 0 <= action.slot < len(state.hands[state.current]):
+        broken.add("2.16-2b" if isinstance(action, Discard) else "2.16-2c")
+    if isinstance(action, Discard) and state.hints == config.hints and not options.discard_at_max_hints:
+        broken.add("E-2")
+    return broken
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(runs(), st.data())
+def test_every_action_of_the_catalogue(run: Run, data: st.DataObject) -> None:
+    """[2.16-2, 2.16-actions, 2.16-2a-token, 2.16-2a-target, 2.16-2a-value, 2.16-2a-suit,
+    2.16-2a-empty, 2.16-2b, 2.16-2c, E-2, E-4, 2.16-3] for every action of the catalogue:
+    it is legal exactly when it breaks no clause, is_legal agrees with legal_actions and
+    with the acting seat's view, and an illegal action is refused by apply with an
+    IllegalActionError naming one of the clauses it breaks."""
+    state = data.draw(st.sampled_from(run.states))
+    legal = legal_actions(state)
+    view = make_view(state, state.current)
+    for action in catalogue(state):
+        broken = broken_clauses(state, action)
+        assert is_legal(state, action) == (action in legal) == (not broken), action
+        assert view_is_legal(view, action) == (not broken)
+        problem = illegality(state, action)
+        assert (problem is None) == (not broken)
+        if problem is not None:
+            assert problem[0] in broken, (action, problem, broken)
+    illegal = [a for a in catalogue(state) if broken_clauses(state, a)]
+    for action in data.draw(st.lists(st.sampled_from(illegal), max_size=5)) if illegal else []:
+        with pytest.raises(IllegalActionError) as error:
+            apply(state, action)
+        assert error.value.clause in broken_clauses(state, action)
+
+
+@pytest.mark.parametrize("players, count", [(2, 20), (3, 30), (4, 38), (5, 48)])
+def test_action_count_of_example_2_18(players: int, count: int) -> None:
+    """[2.16-actions, E-11] classic Hanabi under the thesis' rules, t >= 1, full hands:
+    10(p - 1) + 2h actions (Example 2.18): 20, 30, 38, 48 for p = 2 .. 5."""
+    config = make_config(players)
+    state = initial_state(config, deck_from_seed(config, players))
+    assert len(legal_actions(state)) == count
+    assert len(set(legal_actions(state))) == count
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@given(runs(), st.data())
+def test_action_count_formula(run: Run, data: st.DataObject) -> None:
+    """[2.16-actions, E-11, E-4] in the thesis preset with empty hints and discards at
+    t0 allowed, t >= 1 and a full hand, there are (p - 1)(n + c) + 2h actions (c clue
+    colours; p targets with self hints); with t = 0, 2h."""
+    state = data.draw(st.sampled_from(run.states))
+    config, options = run.config, run.config.options
+    if state.terminal or len(state.hands[state.current]) < config.hand_size:
+        return
+    if not (options.empty_hints and options.discard_at_max_hints):
+        return
+    targets = config.players if options.self_hints else config.players - 1
+    hints = targets * (config.values + len(config.colours)) if state.hints >= 1 else 0
+    assert len(legal_actions(state)) == hints + 2 * config.hand_size
+
+
+def test_rainbow_action_count() -> None:
+    """[E-11, V-rainbow] Rainbow (6 Suits) with p = 3, t >= 1: 2 (5 + 5) + 10 = 30 actions,
+    not (p - 1)(n + k) + 2h = 32: the rainbow suit has no clue colour."""
+    config = make_config(3, variant="rainbow")
+    assert len(legal_actions(initial_state(config, deck_from_seed(config, 0)))) == 30
+
+
+def test_legal_action_order() -> None:
+    """[2.16-actions] hints by target seat, colours by index then values; then discards by
+    slot; then plays by slot."""
+    config = make_config(3)
+    state = initial_state(config, deck_from_seed(config, 8))
+    expected: list[Action] = []
+    for target in (1, 2):
+        expected += [Hint(target, "colour", c) for c in range(5)]
+        expected += [Hint(target, "value", v) for v in range(1, 6)]
+    expected += [Discard(s) for s in range(5)] + [Play(s) for s in range(5)]
+    assert legal_actions(state) == expected
+
+
+def test_single_player_has_no_hints() -> None:
+    """[E-4, 2.16-2a-target] with p = 1 and no self hints there is nobody to hint: 2h
+    actions; with self hints, n + k + 2h."""
+    config = make_config(1)
+    state = initial_state(config, deck_from_seed(config, 1))
+    assert len(legal_actions(state)) == 10
+    config = make_config(1, self_hints=True)
+    assert len(legal_actions(initial_state(config, deck_from_seed(config, 1)))) == 20

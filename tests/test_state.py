@@ -1,0 +1,120 @@
+"""The state's invariants can fail: each predicate rejects a broken state, and the live
+contracts refuse to build one, naming the clause [2.13, 2.13-1, 2.13-2, 2.13-4,
+2.13-conservation, 2.13-hand-size, 2.14-sound, 2.16-tokens, 2.16-errors, 2.16-2-next,
+2.16-2-R, 2.16-2a]."""
+
+from __future__ import annotations
+
+import types
+from collections.abc import Callable
+from typing import Any, cast
+
+import attrs
+import icontract
+import pytest
+
+from hanabi_ref.actions import Hint
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.rules import make_config
+from hanabi_ref.state import (
+    GameState,
+    is_cards_conserved,
+    is_errors_within_bound,
+    is_fields_gapless,
+    is_hand_size_valid,
+    is_knowledge_sound,
+    stack,
+)
+from hanabi_ref.transition import apply, initial_state, process_hint
+from tests.helpers import greedy_open_action, play_out
+
+
+def mid_game() -> GameState:
+    """A 3-player state after some successful plays and discards."""
+    config = make_config(3)
+    states = play_out(initial_state(config, deck_from_seed(config, 31)), greedy_open_action)
+    state = next(s for s in states if len(s.played) >= 3 and len(s.discard) >= 1 and s.hints < 8)
+    return state
+
+
+def tampered(state: GameState, **changes: Any) -> GameState:
+    """A look-alike of ``state`` with some fields changed, built without the contracts."""
+    fields = {f.name: getattr(state, f.name) for f in attrs.fields(GameState)}
+    fields.update(changes)
+    return cast(GameState, types.SimpleNamespace(**fields))
+
+
+def _swap_played_order(s: GameState) -> dict[str, Any]:
+    return {"played": tuple(reversed(s.played))}
+
+
+def _move_a_card_to_the_discard_pile(s: GameState) -> dict[str, Any]:
+    return {
+        "hands": (s.hands[0][1:],) + s.hands[1:],
+        "knowledge": (s.knowledge[0][1:],) + s.knowledge[1:],
+        "discard": s.discard + s.hands[0][:1],
+    }
+
+
+CASES: list[tuple[str, Callable[[GameState], bool], Callable[[GameState], dict[str, Any]]]] = [
+    ("2.13-conservation", is_cards_conserved, lambda s: {"discard": s.discard + s.discard[:1]}),
+    ("2.13-conservation", is_cards_conserved, lambda s: {"next_card": s.next_card + 1}),
+    ("2.13-4", is_fields_gapless, lambda s: {"fields": (s.fields[0] + 1,) + s.fields[1:]}),
+    ("2.13-4", is_fields_gapless, _swap_played_order),
+    ("2.13-hand-size", is_hand_size_valid, _move_a_card_to_the_discard_pile),
+    ("2.14-sound", is_knowledge_sound, lambda s: {"knowledge": ((0,) + s.knowledge[0][1:],) + s.knowledge[1:]}),
+    ("2.14-sound", is_knowledge_sound, lambda s: {"knowledge": (s.knowledge[0][1:],) + s.knowledge[1:]}),
+    ("2.16-errors", is_errors_within_bound, lambda s: {"errors": 4}),
+    ("2.16-errors", is_errors_within_bound, lambda s: {"errors": -1}),
+]
+
+
+@pytest.mark.parametrize("clause, predicate, change", CASES)
+def test_predicates_reject_broken_states(
+    clause: str, predicate: Callable[[GameState], bool], change: Callable[[GameState], dict[str, Any]]
+) -> None:
+    """[2.13-conservation, 2.13-4, E-14, 2.13-hand-size, 2.14-sound, 2.16-errors] each
+    state predicate holds on a reached state and fails on a broken copy of it (a field
+    height without its played cards, played cards out of order, ...)."""
+    state = mid_game()
+    assert predicate(state)
+    assert not predicate(tampered(state, **change(state)))
+
+
+@pytest.mark.parametrize(
+    "clause, change",
+    [(clause, change) for clause, _, change in CASES]
+    + [
+        ("2.16-tokens", lambda s: {"hints": s.config.hints + 1}),
+        ("2.16-tokens", lambda s: {"hints": -1}),
+        ("2.16-2-next", lambda s: {"current": s.config.players}),
+        ("2.16-2-R", lambda s: {"remaining": s.config.players + 1}),
+        ("2.16-2-R", lambda s: {"remaining": -2}),
+    ],
+)
+def test_contracts_refuse_broken_states(clause: str, change: Callable[[GameState], dict[str, Any]]) -> None:
+    """[2.13, 2.16-tokens, 2.16-2-next, 2.16-2-R] with contracts on (as in every test), a
+    state that breaks an invariant cannot be built; the violation names the clause."""
+    state = mid_game()
+    with pytest.raises(icontract.ViolationError) as error:
+        attrs.evolve(state, **change(state))
+    assert clause in str(error.value)
+
+
+def test_preconditions_are_live() -> None:
+    """[2.16-2a] calling a step directly with an illegal action breaks its precondition
+    (a bug in the caller, not a user error): the contracts are switched on."""
+    config = make_config(2)
+    state = initial_state(config, deck_from_seed(config, 0))
+    with pytest.raises(icontract.ViolationError) as error:
+        process_hint(state, Hint(0, "value", 1))
+    assert "2.16-2a" in str(error.value)
+
+
+def test_stack_is_the_rest_of_s0() -> None:
+    """[2.13-1, 2.13-2, E-23] the stack is S0 from the top card not yet drawn, in order;
+    the discard pile grows at its end, oldest first."""
+    state = mid_game()
+    assert stack(state) == state.deck[state.next_card :]
+    after = apply(state, greedy_open_action(state))
+    assert after.discard[: len(state.discard)] == state.discard
