@@ -1,0 +1,139 @@
+"""Executable documentation: every ```python block in docs/*.md runs as a test.
+
+The blocks of one file run in order in one shared namespace, so a later block can use
+the names an earlier one defined; the assertions in the blocks are the checks.  A block
+whose info string is ``python no-run`` is shown but not run, and ``console`` blocks
+(command lines such as ``$ hanabi-ref simulate ...``) are never run.  A failure is
+reported at its line in the markdown file.
+
+Clause links of the form ``[2.16-2b-token](../spec/rules.md)`` must name a clause that
+spec/rules.md defines.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import attrs
+import pytest
+
+DOCS = Path(__file__).resolve().parent
+SPEC = DOCS.parent / "spec" / "rules.md"
+FENCE = re.compile(r"^(?P<indent> {0,3})(?P<fence>`{3,})(?P<info>[^`]*)$")
+CLAUSE_LINK = re.compile(r"\[(?P<id>[A-Z0-9][\w.\-]*)\]\(\.\./spec/rules\.md(?:#[^)]*)?\)")
+
+
+@attrs.frozen
+class Block:
+    """One fenced code block: its info string, the line its code starts on, its code."""
+
+    info: str
+    line: int
+    code: str
+
+    @property
+    def runs(self) -> bool:
+        """Whether the block is executed: ```python, but not ```python no-run."""
+        words = self.info.split()
+        return bool(words) and words[0] == "python" and "no-run" not in words[1:]
+
+
+def code_blocks(text: str) -> list[Block]:
+    """The fenced code blocks of a markdown text, in order.  An unclosed fence is an
+    error rather than a block silently dropped."""
+    blocks: list[Block] = []
+    lines = text.splitlines()
+    index = 0
+    while index < len(lines):
+        opening = FENCE.match(lines[index])
+        index += 1
+        if opening is None:
+            continue
+        fence, start, body = opening["fence"], index, []
+        while index < len(lines) and not lines[index].strip().startswith(fence):
+            body.append(lines[index])
+            index += 1
+        if index == len(lines):
+            raise ValueError(f"line {start}: code block opened with {fence} is never closed")
+        index += 1
+        blocks.append(Block(opening["info"].strip(), start + 1, "\n".join(body) + "\n"))
+    return blocks
+
+
+def run_blocks(path: Path) -> int:
+    """Execute the runnable blocks of one file in one namespace; return how many ran."""
+    namespace: dict[str, object] = {"__name__": f"docs.{path.stem}"}
+    ran = 0
+    for block in code_blocks(path.read_text(encoding="utf-8")):
+        if not block.runs:
+            continue
+        # Pad with blank lines so that tracebacks point at the markdown line.
+        source = "\n" * (block.line - 1) + block.code
+        exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - the docs are ours
+        ran += 1
+    return ran
+
+
+MARKDOWN = sorted(DOCS.glob("*.md"))
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=[path.name for path in MARKDOWN])
+def test_python_blocks_run(path: Path) -> None:
+    """Every ```python block of the file runs without error, in order."""
+    run_blocks(path)
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=[path.name for path in MARKDOWN])
+def test_clause_links_exist(path: Path) -> None:
+    """Every [id](../spec/rules.md) link names a clause defined in spec/rules.md."""
+    spec = SPEC.read_text(encoding="utf-8")
+    defined = set(re.findall(r"\*\*\[([^\]]+)\]\*\*", spec))
+    cited = {match["id"] for match in CLAUSE_LINK.finditer(path.read_text(encoding="utf-8"))}
+    assert cited <= defined, f"{path.name} links to undefined clauses: {sorted(cited - defined)}"
+
+
+def test_the_walkthroughs_have_code() -> None:
+    """The quick start and the rules walk-through really run code (a renamed fence
+    would otherwise turn them into prose silently)."""
+    for name, least in (("quickstart.md", 8), ("rules-walkthrough.md", 10)):
+        blocks = code_blocks((DOCS / name).read_text(encoding="utf-8"))
+        assert sum(block.runs for block in blocks) >= least, name
+
+
+def test_block_extraction() -> None:
+    """The extractor: python blocks run, no-run and console blocks do not, longer
+    fences work, and an unclosed fence is an error."""
+    text = (
+        "intro\n```python\nx = 1\n```\n"
+        "```python no-run\nraise SystemExit\n```\n"
+        "```console\n$ hanabi-ref replay game.json\n```\n"
+        "````python\ny = x + 1\nassert y == 2\n````\n"
+    )
+    blocks = code_blocks(text)
+    assert [block.info for block in blocks] == ["python", "python no-run", "console", "python"]
+    assert [block.runs for block in blocks] == [True, False, False, True]
+    assert blocks[3].line == 12 and blocks[3].code == "y = x + 1\nassert y == 2\n"
+    with pytest.raises(ValueError, match="never closed"):
+        code_blocks("```python\nx = 1\n")
+
+
+def test_blocks_share_one_namespace(tmp_path: Path) -> None:
+    """Names defined by one block are seen by the next; skipped blocks do not run."""
+    page = tmp_path / "page.md"
+    page.write_text(
+        "```python\nvalue = 2\n```\n```python no-run\nvalue = 5\n```\n"
+        "```console\n$ false\n```\n```python\nassert value == 2\n```\n",
+        encoding="utf-8",
+    )
+    assert run_blocks(page) == 2
+
+
+def test_failing_block_is_reported_at_its_line(tmp_path: Path) -> None:
+    """A false assertion in a block fails the file, with the markdown line in the
+    traceback."""
+    page = tmp_path / "page.md"
+    page.write_text("text\n\n```python\nvalue = 2\nassert value == 3\n```\n", encoding="utf-8")
+    with pytest.raises(AssertionError) as failure:
+        run_blocks(page)
+    assert failure.traceback[-1].lineno + 1 == 5
