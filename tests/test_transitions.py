@@ -175,6 +175,36 @@ def test_self_hints_option() -> None:
     assert after.knowledge[1] == state.knowledge[1]
 
 
+SIXTH = 5
+SIXTH_HAND = ((1, SIXTH), (2, RED), (3, YELLOW), (4, GREEN), (5, BLUE))
+
+
+def test_rainbow_cards_are_touched_by_every_colour() -> None:
+    """[V-rainbow, 2.16-2a-suit] a colour hint on c touches the cards of suit c and every
+    rainbow card; a touched card keeps the identities of both suits."""
+    config = make_config(2, variant="rainbow")
+    state = start(config, MARY, SIXTH_HAND)
+    hand = state.hands[1]
+    for colour in range(5):
+        after = apply(state, Hint(1, "colour", colour))
+        expected = tuple(c for c, (_, suit) in zip(hand, SIXTH_HAND) if suit in (colour, SIXTH))
+        assert after.history[-1].touched == expected
+        assert after.knowledge[1][0] == suit_set(config, colour) | suit_set(config, SIXTH)
+    assert apply(state, Hint(1, "value", 1)).history[-1].touched == (hand[0],)
+
+
+@pytest.mark.parametrize("variant", ["black", "dutch-rainbow", "6-suits"])
+def test_a_sixth_suit_with_its_own_colour(variant: str) -> None:
+    """[V-black, V-dutch-rainbow, V-6-suits, V-suit] the sixth suit's card is touched by
+    its own clue colour (index 5) and by no other."""
+    config = make_config(2, variant=variant)
+    state = start(config, MARY, SIXTH_HAND)
+    hand = state.hands[1]
+    touched = {colour: apply(state, Hint(1, "colour", colour)).history[-1].touched for colour in range(6)}
+    assert touched[SIXTH] == (hand[0],)
+    assert all(hand[0] not in touched[colour] for colour in range(5))
+
+
 # ------------------------------------------------------------------ step 2b
 
 

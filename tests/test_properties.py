@@ -1,0 +1,231 @@
+"""Properties of every state reached by legal play, across presets, variants, player
+counts (thesis p = 1 .. 6, hanab-live p = 6) and small custom compositions
+[2.13, 2.14, 2.16, 2.17-view, PR-length, PR-legal-action, T-trace]."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from hanabi_ref.actions import Hint
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.game import play_game
+from hanabi_ref.legality import is_legal, legal_actions
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import (
+    GameState,
+    is_cards_conserved,
+    is_errors_within_bound,
+    is_fields_gapless,
+    is_hand_size_valid,
+    is_knowledge_sound,
+    max_attainable_score,
+    score,
+    stack_size,
+)
+from hanabi_ref.strategies import STRATEGIES
+from hanabi_ref.trace import replay, trace_from_json, trace_to_json
+from hanabi_ref.transition import initial_state
+from hanabi_ref.view import make_view, view_legal_actions
+from tests.helpers import (
+    Run,
+    configs,
+    expected_counts,
+    expected_multiset,
+    hidden_rearrangement,
+    play_all,
+    reference_hint_mask,
+    reference_knowledge,
+    runs,
+    suit_and_value,
+    visible_swap,
+    with_deck,
+)
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+
+def reference_attainable(state: GameState) -> int:
+    """[R-1] for each suit go up from its height while some copy of the next value is not
+    in the discard pile (counts from the variant table)."""
+    counts = expected_counts(state.config)
+    discarded = Counter(suit_and_value(state.config, state.deck[c]) for c in state.discard)
+    total = 0
+    for suit, height in enumerate(state.fields):
+        while height < state.config.values and discarded[(suit, height + 1)] < counts[suit][height]:
+            height += 1
+        total += height
+    return total
+
+
+def identities_in_areas(state: GameState) -> Counter[int]:
+    """The multiset of S ∪ D ∪ hands ∪ fields, read area by area."""
+    ids = list(range(state.next_card, len(state.deck))) + list(state.discard) + list(state.played)
+    for hand in state.hands:
+        ids.extend(hand)
+    return Counter(state.deck[c] for c in ids)
+
+
+# ------------------------------------------------------------------ (c) invariants
+
+
+@SETTINGS
+@given(runs())
+def test_invariants_after_every_step(run: Run) -> None:
+    """[2.13-conservation, 2.13-4, 2.13-hand-size, 2.14-sound, 2.16-tokens, 2.16-errors,
+    2.16-2-next, 2.16-2-R, 2.9-S0, R-1] after every move: the state predicates hold, the
+    cards of S0 (as a multiset, from the variant table) are exactly the areas' union,
+    0 <= t <= t0, 0 <= f <= f0, R in {inf, -1, 0..p}, the score never exceeds the
+    attainable score (recomputed independently), which never grows, and only the final
+    state may be terminal."""
+    config = run.config
+    previous_attainable = config.max_score
+    for index, state in enumerate(run.states):
+        assert is_cards_conserved(state) and is_fields_gapless(state)
+        assert is_hand_size_valid(state) and is_knowledge_sound(state) and is_errors_within_bound(state)
+        assert identities_in_areas(state) == expected_multiset(config)
+        assert len(state.deck) == sum(map(sum, expected_counts(config)))
+        assert 0 <= state.hints <= config.hints
+        assert 0 <= state.errors and (config.errors is None or state.errors <= config.errors)
+        assert state.remaining is None or -1 <= state.remaining <= config.players
+        assert state.current == index % config.players and state.turn == index
+        attainable = max_attainable_score(state)
+        assert attainable == reference_attainable(state) <= previous_attainable
+        assert sum(state.fields) <= attainable <= config.max_score
+        assert score(state) <= sum(state.fields)
+        previous_attainable = attainable
+    assert not any(state.terminal for state in run.states[:-1])
+
+
+# ------------------------------------------------------------------ (d) knowledge
+
+
+@SETTINGS
+@given(runs())
+def test_knowledge_is_exactly_the_hint_record(run: Run) -> None:
+    """[2.14, 2.14-sound, 2.14-initial, 2.16-2a-value, 2.16-2a-suit, 2.16-2a-empty,
+    V-rainbow, E-12, E-19] every K_c equals Cards(H) intersected, for each hint its holder
+    received since the card was dealt or drawn, with the hint's identities or their
+    complement (recomputed from the history with the variant's own colour table); each
+    card's identity lies in its K_c; a hint touches exactly the target's cards whose
+    identity it names."""
+    for before, after in zip(run.states, run.states[1:]):
+        event = after.history[-1]
+        if isinstance(event.action, Hint):
+            mask = reference_hint_mask(run.config, event.action)
+            target = before.hands[event.action.target]
+            assert event.touched == tuple(c for c in target if mask >> before.deck[c] & 1)
+    for state in run.states[-3:]:
+        for seat in range(run.config.players):
+            assert state.knowledge[seat] == reference_knowledge(state, seat)
+            for card_id, known in zip(state.hands[seat], state.knowledge[seat]):
+                assert known >> state.deck[card_id] & 1
+
+
+# ------------------------------------------------------------------ (a), (b) hidden information
+
+
+@SETTINGS
+@given(runs(max_moves=120), st.data())
+def test_hidden_cards_do_not_reach_the_view(run: Run, data: st.DataObject) -> None:
+    """[2.17-view, E-8, 2.16-2] rearranging the identities seat j cannot see (its own
+    hand and the stack) in any way consistent with its knowledge sets leaves j's view
+    equal, and the legal actions too when j is to move; the same actions on the
+    rearranged deck reach the rearranged state (the public history does not change).
+    Negative control: exchanging a card j can see changes j's view."""
+    index = data.draw(st.integers(0, len(run.states) - 1))
+    state = run.states[index]
+    seat = data.draw(st.integers(0, run.config.players - 1))
+    hidden = len(state.hands[seat]) + stack_size(state)
+    order = data.draw(st.permutations(range(hidden)))
+    deck = hidden_rearrangement(state, seat, order)
+    assert Counter(deck) == Counter(state.deck)
+    visible = set(range(len(deck))) - set(state.hands[seat]) - set(range(state.next_card, len(deck)))
+    assert all(deck[c] == state.deck[c] for c in visible)
+    rearranged = with_deck(state, deck)
+    assert make_view(rearranged, seat) == make_view(state, seat)
+    if seat == state.current:
+        assert legal_actions(rearranged) == legal_actions(state)
+    replayed = play_all(initial_state(run.config, deck), run.actions[:index])[-1]
+    assert replayed == rearranged
+
+    swapped = visible_swap(state, seat)
+    if swapped is not None:
+        assert make_view(with_deck(state, swapped), seat) != make_view(state, seat)
+
+
+@SETTINGS
+@given(runs(max_moves=120), st.data())
+def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) -> None:
+    """[2.17-view, E-8] a strategy shown equal views chooses equal actions: the random
+    strategy with the same seed and the simple strategy act the same in a state and in a
+    rearrangement of the cards its seat cannot see, and the action is legal in both."""
+    states = [s for s in run.states if not s.terminal]
+    if not states:
+        return
+    state = data.draw(st.sampled_from(states))
+    seat = state.current
+    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
+    rearranged = with_deck(state, hidden_rearrangement(state, seat, order))
+    seed = data.draw(st.integers(0, 2**64 - 1))
+    for name, factory in STRATEGIES.items():
+        first = factory(run.config, seat, seed).act(make_view(state, seat))
+        second = factory(run.config, seat, seed).act(make_view(rearranged, seat))
+        assert first == second, name
+        assert is_legal(state, first) and is_legal(rearranged, second)
+
+
+# ------------------------------------------------------------------ legality from the view
+
+
+@SETTINGS
+@given(runs())
+def test_legal_actions_from_the_view_equal_those_from_the_state(run: Run) -> None:
+    """[2.16-actions, 2.17-view, 2.16-2] for every state the acting seat's view lists the
+    same legal actions, in the same order, as the state; a terminal state has none."""
+    for state in run.states:
+        view = make_view(state, state.current)
+        assert view_legal_actions(view) == legal_actions(state)
+        assert (legal_actions(state) == []) == state.terminal
+
+
+# ------------------------------------------------------------------ (e) PR-length, PR-legal-action
+
+
+def move_bound(config: GameConfig) -> int:
+    """t0 + 2 (N - p h) + p, plus one under the literal E-6 reading when N = p h."""
+    size = sum(map(sum, expected_counts(config)))
+    dealt = config.players * config.hand_size
+    literal = not config.options.initial_stop_check and size == dealt
+    return config.hints + 2 * (size - dealt) + config.players + (1 if literal else 0)
+
+
+@SETTINGS
+@given(runs(max_moves=None))
+def test_games_end_in_time_and_always_offer_an_action(run: Run) -> None:
+    """[PR-length, PR-legal-action, E-6] played to the end, every game stops within
+    t0 + 2(N - p h) + p moves; every state before that offers the player to move a legal
+    action and a card in hand."""
+    assert run.final.terminal
+    assert len(run.actions) <= move_bound(run.config)
+    for state in run.states[:-1]:
+        assert legal_actions(state) and state.hands[state.current]
+
+
+# ------------------------------------------------------------------ (f) traces
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(configs(), st.integers(0, 2**64 - 1), st.sampled_from(sorted(STRATEGIES)))
+def test_recorded_games_replay_exactly(config: GameConfig, seed: int, strategy: str) -> None:
+    """[T-trace, T-actions, D-seed] play_game's trace, written as JSON text and read back,
+    is the same trace and replays to the identical final state."""
+    record = play_game(config, STRATEGIES[strategy], seed=seed)
+    text = json.dumps(trace_to_json(record.trace))
+    trace = trace_from_json(json.loads(text))
+    assert trace == record.trace
+    assert replay(trace) == record.final
+    assert trace.seed == seed and deck_from_seed(config, seed) == trace.deck
