@@ -1,0 +1,173 @@
+"""Decks: the canonical order, seeded shuffles with SplitMix64 and Fisher–Yates, and
+explicit decks [D-canonical, D-seed, D-explicit, 2.9-S0]."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanabi_ref.dealing import SplitMix64, deck_from_seed, derive_seed, shuffle
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.game import play_game
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.strategies import STRATEGIES
+from hanabi_ref.transition import initial_state
+from tests.helpers import card, configs, expected_multiset
+
+MASK = (1 << 64) - 1
+Deck = tuple[int, ...]
+
+
+def reference_splitmix64(seed: int, count: int) -> list[int]:
+    """SplitMix64 as published (Steele, Lea and Flood 2014; Vigna's splitmix64.c)."""
+    outputs, x = [], seed
+    for _ in range(count):
+        x = (x + 0x9E3779B97F4A7C15) & MASK
+        z = x
+        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK
+        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK
+        outputs.append(z ^ (z >> 31))
+    return outputs
+
+
+def test_splitmix64_reference_values() -> None:
+    """[D-seed] the first outputs for seed 0 are the published SplitMix64 values
+    0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, and seed 1234567 gives the
+    values quoted in spec/rules.md."""
+    rng = SplitMix64(0)
+    assert [rng.next64() for _ in range(3)] == [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F]
+    rng = SplitMix64(1234567)
+    assert [rng.next64() for _ in range(5)] == [
+        6457827717110365317,
+        3203168211198807973,
+        9817491932198370423,
+        4593380528125082431,
+        16408922859458223821,
+    ]
+
+
+@given(st.integers(0, MASK))
+def test_splitmix64_matches_the_published_algorithm(seed: int) -> None:
+    """[D-seed] for any seed, the generator's outputs are those of the published algorithm."""
+    rng = SplitMix64(seed)
+    assert [rng.next64() for _ in range(4)] == reference_splitmix64(seed, 4)
+
+
+@given(st.integers(0, MASK), st.integers(1, 1 << 64))
+def test_bounded_draws_are_in_range(seed: int, bound: int) -> None:
+    """[D-seed] below(m) is in 0..m-1 and is x mod m for the first output x below
+    2^64 - (2^64 mod m) (rejection sampling as specified)."""
+    value = SplitMix64(seed).below(bound)
+    assert 0 <= value < bound
+    limit = (1 << 64) - (1 << 64) % bound
+    expected = next(x for x in reference_splitmix64(seed, 64) if x < limit) % bound
+    assert value == expected
+
+
+def test_below_one_is_always_zero() -> None:
+    """[D-seed] below(1) = 0."""
+    rng = SplitMix64(99)
+    assert {rng.below(1) for _ in range(20)} == {0}
+
+
+@pytest.mark.parametrize("seed", [-1, 1 << 64, True, 1.5])
+def test_invalid_seeds(seed: object) -> None:
+    """[D-seed] a seed is an integer in 0..2^64-1; anything else is a ConfigError on 'seed'."""
+    with pytest.raises(ConfigError) as error:
+        SplitMix64(seed)  # type: ignore[arg-type]
+    assert str(error.value).startswith("seed:")
+
+
+def reference_shuffle(items: list[int], seed: int) -> list[int]:
+    """Fisher–Yates from the last index down, j = below(i + 1), as spec/rules.md D-seed says."""
+    outputs = iter(reference_splitmix64(seed, 10_000))
+    result = list(items)
+    for i in range(len(result) - 1, 0, -1):
+        bound = i + 1
+        limit = (1 << 64) - (1 << 64) % bound
+        x = next(outputs)
+        while x >= limit:
+            x = next(outputs)
+        j = x % bound
+        result[i], result[j] = result[j], result[i]
+    return result
+
+
+@settings(max_examples=50, deadline=None)
+@given(configs(), st.integers(0, MASK))
+def test_deck_from_seed_is_the_specified_shuffle(config: GameConfig, seed: int) -> None:
+    """[D-seed, D-canonical, 2.9-S0] deck_from_seed is the canonical order shuffled by the
+    specified algorithm, a permutation of the composition, and the same on every call."""
+    deck = deck_from_seed(config, seed)
+    assert Counter(deck) == expected_multiset(config)
+    assert list(deck) == reference_shuffle(list(config.canonical_deck), seed)
+    assert deck_from_seed(config, seed) == deck
+
+
+def test_decks_differ_across_seeds() -> None:
+    """[D-seed] 200 seeds give 200 different classic decks."""
+    config = make_config(2)
+    assert len({deck_from_seed(config, seed) for seed in range(200)}) == 200
+
+
+def test_shuffle_keeps_the_items() -> None:
+    """[D-seed] a shuffle is a permutation; empty and one-element lists are unchanged."""
+    assert shuffle([], 3) == ()
+    assert shuffle(["a"], 3) == ("a",)
+    assert sorted(shuffle(list(range(30)), 3)) == list(range(30))
+
+
+def test_derived_seeds() -> None:
+    """[D-seed, 2.17-history] each seat's strategy seed is derived from the game seed and
+    the seat: reproducible, different per seat and per game seed."""
+    seeds = {derive_seed(s, seat) for s in range(10) for seat in range(1, 7)}
+    assert len(seeds) == 60
+    assert derive_seed(5, 2) == derive_seed(5, 2)
+    assert all(0 <= s <= MASK for s in seeds)
+
+
+def test_canonical_order() -> None:
+    """[D-canonical] suit by suit, value by value, copies together: No Variant begins
+    R1 R1 R1 R2 R2 R3 R3 and ends P4 P4 P5."""
+    config = make_config(2)
+    expected = [
+        card(config, value, suit)
+        for suit in range(5)
+        for value, copies in zip(range(1, 6), (3, 2, 2, 2, 1))
+        for _ in range(copies)
+    ]
+    assert list(config.canonical_deck) == expected
+
+
+def test_explicit_deck_is_used() -> None:
+    """[D-explicit] an explicit deck is dealt as given, and play_game records it."""
+    config = make_config(2)
+    deck = tuple(reversed(config.canonical_deck))
+    assert initial_state(config, deck).deck == deck
+    record = play_game(config, STRATEGIES["simple"], seed=4, deck=deck)
+    assert record.trace.deck == deck and record.final.deck == deck
+
+
+@pytest.mark.parametrize(
+    "change, prefix",
+    [
+        (lambda d: d[:-1], "deck:"),
+        (lambda d: d + (0,), "deck:"),
+        (lambda d: (d[-1],) + d[1:], "deck:"),
+        (lambda d: d[:3] + (25,) + d[4:], "deck[3]:"),
+        (lambda d: d[:3] + (-1,) + d[4:], "deck[3]:"),
+    ],
+)
+def test_explicit_deck_must_be_the_composition(change: Callable[[Deck], Deck], prefix: str) -> None:
+    """[D-explicit, 2.9-S0, E-17] a deck that is not a permutation of the composition (a card
+    missing, one too many, a copy replaced, an identity outside Cards(H)) is refused with
+    a message naming the deck or the offending index."""
+    config = make_config(2)
+    deck = change(config.canonical_deck)
+    with pytest.raises(ConfigError) as error:
+        initial_state(config, deck)
+    assert str(error.value).startswith(prefix), str(error.value)

@@ -1,0 +1,209 @@
+"""Player views and the strategy runner: what a seat may know, and that every seat
+observes every move [2.17-view, 2.17-history, E-8]."""
+
+from __future__ import annotations
+
+import attrs
+import pytest
+
+from hanabi_ref.actions import Action, Hint
+from hanabi_ref.dealing import GOLDEN, deck_from_seed, derive_seed
+from hanabi_ref.game import BaseStrategy, Strategy, StrategyError, play_game
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import Event, stack_size
+from hanabi_ref.strategies.random import RandomStrategy
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.view import PlayerView, make_view, view_legal_actions
+from tests.helpers import greedy_open_action, play_out
+
+
+def test_views_cannot_be_built_directly() -> None:
+    """[2.17-view] a PlayerView comes only from make_view: direct construction (with any
+    key but the module's own) raises TypeError."""
+    config = make_config(2)
+    view = make_view(initial_state(config, deck_from_seed(config, 0)), 0)
+    fields = {f.name: getattr(view, f.name) for f in attrs.fields(PlayerView) if f.name != "key"}
+    with pytest.raises(TypeError):
+        PlayerView(**fields)
+    with pytest.raises(TypeError):
+        PlayerView(**fields, key=object())
+    with pytest.raises(TypeError):
+        attrs.evolve(view, key=None)
+
+
+def test_view_contents() -> None:
+    """[2.17-view, E-8] seat j's view: its own cards as ids with knowledge and no
+    identities, every other hand's identities, all knowledge sets, the stack as a size
+    only, fields, played and discarded cards with identities, t, f, R, whose turn it is
+    and the public history; no deck."""
+    config = make_config(3)
+    states = play_out(initial_state(config, deck_from_seed(config, 5)), greedy_open_action)
+    state = states[len(states) // 2]
+    for seat in range(3):
+        view = make_view(state, seat)
+        assert view.seat == seat and view.current_player == state.current and view.turn == state.turn
+        assert view.hands == state.hands and view.own_hand == state.hands[seat]
+        assert view.cards[seat] == (None,) * len(state.hands[seat])
+        for other in range(3):
+            if other != seat:
+                assert view.cards[other] == tuple(state.deck[c] for c in state.hands[other])
+        assert view.knowledge == state.knowledge and view.own_knowledge == state.knowledge[seat]
+        assert view.stack_size == stack_size(state)
+        assert view.fields == state.fields
+        assert view.played == tuple((c, state.deck[c]) for c in state.played)
+        assert view.discard == tuple((c, state.deck[c]) for c in state.discard)
+        assert (view.hints, view.errors, view.remaining, view.terminal) == (
+            state.hints,
+            state.errors,
+            state.remaining,
+            state.terminal,
+        )
+        assert view.history == state.history
+        assert not hasattr(view, "deck") and not hasattr(view, "next_card")
+
+
+@attrs.define
+class Recorder:
+    """Remembers every (seat, view, event) it observes; acts like the random strategy."""
+
+    log: list[tuple[int, PlayerView, Event]]
+    seat: int
+    inner: RandomStrategy
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        self.log.append((self.seat, view, event))
+
+    def act(self, view: PlayerView) -> Action:
+        assert view.seat == self.seat == view.current_player
+        assert all(card is None for card in view.cards[self.seat])
+        return self.inner.act(view)
+
+
+@pytest.mark.parametrize("players, preset", [(1, "thesis"), (3, "thesis"), (5, "hle"), (6, "hanab-live")])
+def test_every_seat_observes_every_move(players: int, preset: str) -> None:
+    """[2.17-history, 2.17-view] after every move, every seat's observe is called once,
+    in seat order, with that seat's new view and the move's public record."""
+    config = make_config(players, preset)
+    log: list[tuple[int, PlayerView, Event]] = []
+
+    def factory(config: GameConfig, seat: int, seed: int) -> Strategy:
+        return Recorder(log, seat, RandomStrategy(config, seat, seed))
+
+    record = play_game(config, factory, seed=17)
+    history = record.final.history
+    assert len(history) == len(record.trace.actions) > 0
+    assert len(log) == len(history) * config.players
+    for index, event in enumerate(history):
+        calls = log[index * config.players : (index + 1) * config.players]
+        assert [seat for seat, _, _ in calls] == list(range(config.players))
+        for seat, view, observed in calls:
+            assert observed == event and view.seat == seat
+            assert view.turn == index + 1 and view.history[-1] == event
+            assert event.action == record.trace.actions[index] and event.turn == index
+
+
+def test_history_records() -> None:
+    """[2.17-history] one record per move: move number, seat, action; for plays and
+    discards the card id, its identity and (plays) the success; for hints the touched card
+    ids; the id of the card drawn (its identity is not shown to the drawer)."""
+    config = make_config(2)
+    states = play_out(initial_state(config, deck_from_seed(config, 2)), greedy_open_action)
+    for index, (before, after) in enumerate(zip(states, states[1:])):
+        event = after.history[-1]
+        assert after.history[:-1] == before.history
+        assert (event.turn, event.player) == (index, before.current)
+        if event.card_id is not None:
+            assert event.card == before.deck[event.card_id]
+            assert event.card_id in before.hands[before.current]
+        if event.drawn is not None:
+            assert event.drawn == before.next_card
+            assert make_view(after, before.current).cards[before.current] == (None,) * len(after.hands[before.current])
+
+
+class SelfHinter(BaseStrategy):
+    """Always hints its own seat: illegal without self hints."""
+
+    def __init__(self, config: GameConfig, seat: int, seed: int) -> None:
+        self.seat = seat
+
+    def act(self, view: PlayerView) -> Action:
+        return Hint(self.seat, "value", 1)
+
+
+def test_illegal_strategy_action_is_a_strategy_error() -> None:
+    """[2.16-2, 2.16-2a-target] a strategy that chooses an illegal action stops the game
+    with a StrategyError naming the turn, the seat and the clause."""
+    with pytest.raises(StrategyError) as error:
+        play_game(make_config(2), SelfHinter, seed=0)
+    message = str(error.value)
+    assert message.startswith("turn 0, seat 0 (SelfHinter):") and "2.16-2a-target" in message
+
+
+MASK = (1 << 64) - 1
+
+
+def _undo_xorshift(x: int, shift: int) -> int:
+    y = x
+    for _ in range(64 // shift + 1):
+        y = x ^ (y >> shift)
+    return y
+
+
+def recover_game_seed(seed: int, label: int) -> int:
+    """Invert derive_seed(game_seed, label): SplitMix64's output function is a bijection
+    (xor-shifts and multiplications by odd constants), so nothing stops a strategy from
+    undoing it."""
+    z = _undo_xorshift(seed, 31)
+    z = (z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK
+    z = _undo_xorshift(z, 27)
+    z = (z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK
+    z = _undo_xorshift(z, 30)
+    return ((z - GOLDEN) & MASK) ^ ((label * GOLDEN) & MASK)
+
+
+def test_seed_recovery_helper() -> None:
+    """(The helper of the next test inverts derive_seed.)"""
+    assert all(recover_game_seed(derive_seed(s, j), j) == s for s in (0, 5, MASK) for j in (1, 2, 6))
+
+
+class DeckReader(BaseStrategy):
+    """Names its own cards from nothing but what play_game hands it: its seat and seed."""
+
+    def __init__(self, config: GameConfig, seat: int, seed: int) -> None:
+        self.deck = deck_from_seed(config, recover_game_seed(seed, seat + 1))
+        self.guesses: list[tuple[int, int]] = []
+
+    def act(self, view: PlayerView) -> Action:
+        self.guesses += [(card_id, self.deck[card_id]) for card_id in view.own_hand]
+        return view_legal_actions(view)[-1]
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: a strategy's seed is derive_seed(game seed, seat + 1), an invertible function, so a "
+    "strategy can recover the game seed and rebuild the whole deck, its own cards included",
+)
+def test_strategy_seed_does_not_reveal_the_deck() -> None:
+    """[2.17-view, 2.17-history, D-seed] the deck order and a seat's own identities never
+    reach its strategy: a strategy that tries to read its own cards out of its seed must
+    get some of them wrong."""
+    strategies: list[DeckReader] = []
+
+    def factory(config: GameConfig, seat: int, seed: int) -> Strategy:
+        strategies.append(DeckReader(config, seat, seed))
+        return strategies[-1]
+
+    record = play_game(make_config(3), factory, seed=2024)
+    guesses = [guess for strategy in strategies for guess in strategy.guesses]
+    assert len(guesses) > 50
+    assert any(record.final.deck[card_id] != identity for card_id, identity in guesses)
+
+
+def test_view_legal_actions_only_for_the_player_to_move() -> None:
+    """[2.16-actions, 2.17-view] the acting seat's view lists the state's legal actions;
+    a state after a move lists the next seat's."""
+    config = make_config(3, "hle")
+    state = initial_state(config, deck_from_seed(config, 9))
+    assert view_legal_actions(make_view(state, 0))
+    after = apply(state, view_legal_actions(make_view(state, 0))[0])
+    assert view_legal_actions(make_view(after, 1)) and after.current == 1
