@@ -118,7 +118,7 @@ def test_knowledge_is_exactly_the_hint_record(run: Run) -> None:
             mask = reference_hint_mask(run.config, event.action)
             target = before.hands[event.action.target]
             assert event.touched == tuple(c for c in target if mask >> before.deck[c] & 1)
-    for state in run.states[-3:]:
+    for state in run.states:
         for seat in range(run.config.players):
             assert state.knowledge[seat] == reference_knowledge(state, seat)
             for card_id, known in zip(state.hands[seat], state.knowledge[seat]):

@@ -122,9 +122,15 @@ def test_malformed_and_truncated_files(tmp_path: Path) -> None:
         with pytest.raises(TraceError) as error:
             load_trace(path)
         assert str(error.value).startswith(f"{path}: not valid JSON"), str(error.value)
+    for unreadable in (tmp_path / "absent.json", tmp_path):
+        with pytest.raises(TraceError) as error:
+            load_trace(unreadable)
+        assert str(error.value).startswith(f"{unreadable}: cannot read"), str(error.value)
+    latin = tmp_path / "latin.json"
+    latin.write_bytes("{\"format\": \"é\"}".encode("latin-1"))
     with pytest.raises(TraceError) as error:
-        load_trace(tmp_path / "absent.json")
-    assert str(error.value).startswith(f"{tmp_path / 'absent.json'}: cannot read")
+        load_trace(latin)
+    assert str(error.value).startswith(f"{latin}: cannot read"), str(error.value)
     listing = tmp_path / "list.json"
     listing.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(TraceError) as error:

@@ -73,15 +73,18 @@ def test_initialisation_deals_blocks(players: int) -> None:
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
-def test_initialisation_round_robin(players: int) -> None:
-    """[E-1, 2.16-1-deal] under deal = "round-robin" seat j receives s_{j+1}, s_{j+1+p},
-    ... one card at a time around the table; the stack still starts at s_{ph+1}."""
-    config = make_config(players, deal="round-robin")
+@pytest.mark.parametrize("draw_position", ["newest-last", "newest-first"])
+def test_initialisation_round_robin(players: int, draw_position: str) -> None:
+    """[E-1, 2.16-1-deal, R-2] under deal = "round-robin" seat j receives s_{j+1},
+    s_{j+1+p}, ... one card at a time around the table (in reverse slot order under
+    newest-first); the stack still starts at s_{ph+1}."""
+    config = make_config(players, deal="round-robin", draw_position=draw_position)
     deck = deck_from_seed(config, 5)
     state = initial_state(config, deck)
     h = config.hand_size
     for seat in range(players):
-        assert hand_cards(state, seat) == tuple(deck[seat + i * players] for i in range(h))
+        dealt = tuple(deck[seat + i * players] for i in range(h))
+        assert hand_cards(state, seat) == (dealt if draw_position == "newest-last" else dealt[::-1])
     assert stack(state) == deck[players * h :]
 
 
