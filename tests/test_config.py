@@ -365,6 +365,25 @@ def test_direct_construction_is_validated(changes: dict[str, Any], field: str) -
     assert str(error.value).startswith(field + ":"), str(error.value)
 
 
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: GameConfig does not check that a named variant has that variant's suits; "
+    "attrs.evolve(make_config(2, variant='6-suits'), variant='No Variant') is accepted with 6 suits, "
+    "and config_to_json/config_from_json turns it into a 5-suit configuration",
+)
+def test_named_variant_must_have_its_composition() -> None:
+    """[2.9-composition, V-names, T-trace] a named variant has a fixed composition: a
+    configuration that names No Variant but holds six suits is refused (else its JSON
+    form would describe a different game)."""
+    six = make_config(2, variant="6-suits")
+    try:
+        mislabelled = attrs.evolve(six, variant="No Variant")
+    except ConfigError as error:
+        assert str(error).startswith(("variant:", "suits:"))
+        return
+    assert config_from_json(config_to_json(mislabelled)) == mislabelled
+
+
 # ------------------------------------------------------------------ JSON form
 
 

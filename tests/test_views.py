@@ -8,6 +8,7 @@ import pytest
 
 from hanabi_ref.actions import Action, Hint
 from hanabi_ref.dealing import GOLDEN, deck_from_seed, derive_seed
+from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.game import BaseStrategy, Strategy, StrategyError, play_game
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import Event, stack_size
@@ -137,6 +138,38 @@ def test_illegal_strategy_action_is_a_strategy_error() -> None:
         play_game(make_config(2), SelfHinter, seed=0)
     message = str(error.value)
     assert message.startswith("turn 0, seat 0 (SelfHinter):") and "2.16-2a-target" in message
+
+
+class NotAnAction(BaseStrategy):
+    """Returns something that is not an action."""
+
+    def __init__(self, config: GameConfig, seat: int, seed: int) -> None:
+        pass
+
+    def act(self, view: PlayerView) -> Action:
+        return "play 0"  # type: ignore[return-value]
+
+
+def test_apply_refuses_a_non_action() -> None:
+    """[2.16-2] apply refuses an object that is not an action with IllegalActionError 2.16-2."""
+    config = make_config(2)
+    state = initial_state(config, deck_from_seed(config, 0))
+    with pytest.raises(IllegalActionError) as error:
+        apply(state, "play 0")  # type: ignore[arg-type]
+    assert error.value.clause == "2.16-2"
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="BUG: play_game formats the refused action with actions.describe, which raises "
+    "AttributeError ('str' object has no attribute 'slot') for a non-action, so no StrategyError",
+)
+def test_strategy_returning_a_non_action_is_a_strategy_error() -> None:
+    """[2.16-2] a strategy that returns something that is not an action stops the game with
+    a StrategyError naming the turn, the seat and clause 2.16-2 (not a crash)."""
+    with pytest.raises(StrategyError) as error:
+        play_game(make_config(2), NotAnAction, seed=0)
+    assert str(error.value).startswith("turn 0, seat 0 (NotAnAction):") and "2.16-2" in str(error.value)
 
 
 MASK = (1 << 64) - 1
