@@ -195,7 +195,7 @@ def recover_game_seed(seed: int, label: int) -> int:
 
 
 def test_seed_recovery_helper() -> None:
-    """(The helper of the next test inverts derive_seed.)"""
+    """[D-seed] (the helper of the next test) derive_seed(s, label) can be inverted."""
     assert all(recover_game_seed(derive_seed(s, j), j) == s for s in (0, 5, MASK) for j in (1, 2, 6))
 
 
