@@ -9,6 +9,7 @@ other engines can reproduce our decks.
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import TypeVar
 
@@ -50,11 +51,15 @@ class SplitMix64:
 
 
 def derive_seed(seed: int, *labels: int) -> int:
-    """A seed for a sub-stream (e.g. one seat's strategy) mixed from ``seed`` and labels."""
-    state = seed & MASK64
-    for label in labels:
-        state = SplitMix64((state ^ (label * GOLDEN)) & MASK64).next64()
-    return state
+    """A seed for a sub-stream (e.g. one seat's strategy), one-way from ``seed`` and labels
+    [D-derive]: the first 8 bytes (little-endian) of BLAKE2b-64 keyed with
+    ``b"hanabi_ref/derive"`` over the seed and labels as 8-byte little-endian words.
+
+    One-way, so a strategy cannot compute the game seed (and from it the deck) from its
+    own seed by inverting the derivation."""
+    data = b"".join((value & MASK64).to_bytes(8, "little") for value in (seed, *labels))
+    digest = hashlib.blake2b(data, digest_size=8, key=b"hanabi_ref/derive").digest()
+    return int.from_bytes(digest, "little")
 
 
 def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:

@@ -14,7 +14,7 @@ from typing import Protocol
 import attrs
 import icontract
 
-from hanabi_ref.actions import Action, describe
+from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.dealing import deck_from_seed, derive_seed
 from hanabi_ref.errors import HanabiError
@@ -100,6 +100,7 @@ def play_game(
 ) -> GameRecord:
     """Play one game: deck from ``seed`` unless given, seat j's strategy seeded from
     (seed, j); returns the trace and final state [2.17-view, D-seed]."""
+    dealt_from_seed = deck is None
     deck = deck_from_seed(config, seed) if deck is None else tuple(deck)
     strategies = [factory(config, seat, derive_seed(seed, seat + 1)) for seat in range(config.players)]
     observers = [(seat, s) for seat, s in enumerate(strategies) if _observes(s)]
@@ -110,13 +111,15 @@ def play_game(
         action = strategies[seat].act(make_view(state, seat))
         problem = illegality(state, action)
         if problem is not None:
+            shown = describe(action) if isinstance(action, (Hint, Discard, Play)) else repr(action)
             raise StrategyError(
                 f"turn {state.turn}, seat {seat} ({type(strategies[seat]).__name__}): "
-                f"{describe(action)} is illegal: {problem[0]}: {problem[1]}"
+                f"{shown} is illegal: {problem[0]}: {problem[1]}"
             )
         state = apply(state, action)
         actions.append(action)
         event = state.history[-1]
         for observer_seat, strategy in observers:
             strategy.observe(make_view(state, observer_seat), event)
-    return GameRecord(Trace(config, tuple(deck), tuple(actions), seed), state)
+    # [T-trace] the trace names a seed only if the deck came from it.
+    return GameRecord(Trace(config, tuple(deck), tuple(actions), seed if dealt_from_seed else None), state)

@@ -218,6 +218,17 @@ def validate_config(config: GameConfig) -> None:
             "false with hand size 1 and no stack left after the deal would leave the first player without a card",
         )
     _validate_preset(config)
+    _validate_variant(config)
+
+
+def _validate_variant(config: GameConfig) -> None:
+    """[V-names, 2.9-composition] a named variant has exactly that variant's suits and colours."""
+    if config.variant == "Custom":
+        return
+    if config.variant not in VARIANT_NAMES.values():
+        raise _fail("variant", f"unknown variant {config.variant!r}")
+    if (config.values, (config.suits, config.colours)) != (5, variant_suits(config.variant)):
+        raise _fail("variant", f"the suits and clue colours are not those of {config.variant!r}; name it 'Custom'")
 
 
 def _validate_numbers(config: GameConfig) -> None:
@@ -442,11 +453,13 @@ def config_from_json(data: object, where: str = "config") -> GameConfig:
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise ConfigError(f"{where}.options: must be an object")
+    preset = _string(data.get("preset", "thesis"), f"{where}.preset")
+    variant = _string(data.get("variant", "No Variant"), f"{where}.variant")
     try:
         return make_config(
             data["players"],
-            preset=_string(data.get("preset", "thesis"), f"{where}.preset"),
-            variant=_string(data.get("variant", "No Variant"), f"{where}.variant"),
+            preset=preset,
+            variant=variant,
             hand_size=data.get("hand_size"),
             hints=data.get("hints", 8),
             errors=data.get("errors", 3),

@@ -365,12 +365,6 @@ def test_direct_construction_is_validated(changes: dict[str, Any], field: str) -
     assert str(error.value).startswith(field + ":"), str(error.value)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: GameConfig does not check that a named variant has that variant's suits; "
-    "attrs.evolve(make_config(2, variant='6-suits'), variant='No Variant') is accepted with 6 suits, "
-    "and config_to_json/config_from_json turns it into a 5-suit configuration",
-)
 def test_named_variant_must_have_its_composition() -> None:
     """[2.9-composition, V-names, T-trace] a named variant has a fixed composition: a
     configuration that names No Variant but holds six suits is refused (else its JSON
@@ -414,12 +408,10 @@ def test_config_json_round_trip(kwargs: dict[str, Any]) -> None:
         pytest.param(
             {"players": 2, "preset": 3},
             "config.preset:",
-            marks=pytest.mark.xfail(strict=True, reason="BUG: config_from_json prefixes 'config.' twice: 'config.config.preset: ...'"),
         ),
         pytest.param(
             {"players": 2, "variant": ["No Variant"]},
             "config.variant:",
-            marks=pytest.mark.xfail(strict=True, reason="BUG: config_from_json prefixes 'config.' twice: 'config.config.variant: ...'"),
         ),
         ({"players": "2"}, "config.players:"),
         ({"players": 2, "errors": 0}, "config.errors:"),

@@ -79,11 +79,6 @@ def test_trace_seed_is_the_deck_origin_for_seeded_games() -> None:
     assert record.trace.seed == 77 and deck_from_seed(record.trace.config, 77) == record.trace.deck
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="BUG: play_game records seed= in the trace even when an explicit deck was given, so the "
-    "trace names a seed the deck did not come from",
-)
 def test_trace_seed_is_the_deck_origin_for_explicit_decks() -> None:
     """[T-trace, D-explicit, D-seed] T-trace: the optional seed is "the seed the deck came
     from"; a game played on an explicit deck must not claim a seed that does not give it."""
