@@ -41,24 +41,22 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _positive(text: str) -> int:
+def _integer(text: str, low: int, high: int | None, meaning: str) -> int:
     try:
         value = int(text)
     except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}")
+        value = low - 1
+    if value < low or (high is not None and value > high):
+        raise argparse.ArgumentTypeError(f"must be {meaning}, got {text!r}")
     return value
+
+
+def _positive(text: str) -> int:
+    return _integer(text, 1, None, "a positive integer")
 
 
 def _seed(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer in 0..2^64-1, got {text!r}") from None
-    if not 0 <= value < 2**64:
-        raise argparse.ArgumentTypeError(f"must be an integer in 0..2^64-1, got {text!r}")
-    return value
+    return _integer(text, 0, 2**64 - 1, "an integer in 0..2^64-1")
 
 
 def _seconds(text: str) -> float:

@@ -96,13 +96,6 @@ def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
     return mask
 
 
-def _state_hand_masks(state: GameState) -> list[int | None]:
-    return [
-        None if seat == state.current else hand_mask(state.deck, hand)
-        for seat, hand in enumerate(state.hands)
-    ]
-
-
 def _state_mask_of(state: GameState) -> MaskOf:
     def mask_of(seat: int) -> int | None:
         return None if seat == state.current else hand_mask(state.deck, state.hands[seat])
@@ -134,10 +127,12 @@ def enumerate_legal(
     hints: int,
     current: int,
     own_hand_size: int,
-    hand_masks: Sequence[int | None],
+    mask_of: MaskOf,
 ) -> list[Action]:
     """Every legal action, in a fixed order: hints by target seat (colours, then
-    values), then discards by slot, then plays by slot [2.16-actions]."""
+    values), then discards by slot, then plays by slot [2.16-actions].
+
+    ``mask_of`` is as for :func:`action_problem`."""
     actions: list[Action] = []
     options = config.options
     catalogue = config.action_catalogue
@@ -145,8 +140,8 @@ def enumerate_legal(
         for target, target_hints in enumerate(catalogue.hints):
             if target == current and not options.self_hints:
                 continue
-            target_mask = hand_masks[target]
-            if options.empty_hints or target_mask is None:
+            target_mask = None if options.empty_hints else mask_of(target)
+            if target_mask is None:
                 actions.extend(hint for hint, _ in target_hints)
             else:
                 actions.extend(hint for hint, mask in target_hints if target_mask & mask)
@@ -168,5 +163,5 @@ def legal_actions(state: GameState) -> list[Action]:
         state.hints,
         state.current,
         len(state.hands[state.current]),
-        _state_hand_masks(state),
+        _state_mask_of(state),
     )

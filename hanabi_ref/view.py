@@ -134,20 +134,19 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
-        _view_hand_masks(view),
+        _view_hand_masks(view).__getitem__,
     )
 
 
 @icontract.require(lambda view: view.seat == view.current_player, "2.16-2: legality is decided from the acting seat's view", enabled=ENABLED)
 def view_is_legal(view: PlayerView, action: Action) -> bool:
     """Whether the player to move may take ``action``, decided from its own view [2.16-2]."""
-    masks = _view_hand_masks(view)
     return not view.terminal and action_problem(
         view.config,
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
-        masks.__getitem__,
+        _view_hand_masks(view).__getitem__,
         action,
     ) is None
 
