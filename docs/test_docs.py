@@ -2,9 +2,11 @@
 
 The blocks of one file run in order in one shared namespace, so a later block can use
 the names an earlier one defined; the assertions in the blocks are the checks.  A block
-whose info string is ``python no-run`` is shown but not run, and ``console`` blocks
-(command lines such as ``$ hanabi-ref simulate ...``) are never run.  A failure is
-reported at its line in the markdown file.
+whose info string is ``python no-run`` is shown but not run.  In ``console`` blocks every
+``$ hanabi-ref ...`` line runs as a command (in a fresh interpreter, in a temporary
+folder shared by the file's blocks, with any ``VAR=value`` prefix in its environment) and
+must exit 0; a ``console no-run`` block (installation, the test run itself) is shown only.
+A failure is reported at its line in the markdown file.
 
 Clause links of the form ``[2.16-2b-token](../spec/rules.md)`` must name a clause that
 spec/rules.md defines.
@@ -12,7 +14,11 @@ spec/rules.md defines.
 
 from __future__ import annotations
 
+import os
 import re
+import shlex
+import subprocess
+import sys
 from pathlib import Path
 
 import attrs
@@ -75,6 +81,32 @@ def run_blocks(path: Path) -> int:
     return ran
 
 
+def run_console_blocks(path: Path, folder: Path) -> int:
+    """Run every ``$ hanabi-ref`` line of the file's console blocks; return how many ran."""
+    ran = 0
+    for block in code_blocks(path.read_text(encoding="utf-8")):
+        words = block.info.split()
+        if not words or words[0] != "console" or "no-run" in words[1:]:
+            continue
+        for offset, line in enumerate(block.code.splitlines()):
+            if not line.startswith("$ "):
+                continue
+            where = f"{path.name}:{block.line + offset}"
+            tokens = shlex.split(line[2:], comments=True)
+            env = dict(os.environ, PYTHONPATH=str(DOCS.parent))
+            while tokens and re.fullmatch(r"[A-Z_]+=\S*", tokens[0]):
+                name, _, value = tokens.pop(0).partition("=")
+                env[name] = value
+            assert tokens[:1] == ["hanabi-ref"], f"{where}: only hanabi-ref runs here; mark the block 'console no-run'"
+            result = subprocess.run(
+                [sys.executable, "-m", "hanabi_ref.cli", *tokens[1:]],
+                cwd=folder, env=env, capture_output=True, text=True,
+            )
+            assert result.returncode == 0, f"{where}: exit {result.returncode}: {result.stderr.strip()}"
+            ran += 1
+    return ran
+
+
 MARKDOWN = sorted(DOCS.glob("*.md"))
 
 
@@ -82,6 +114,20 @@ MARKDOWN = sorted(DOCS.glob("*.md"))
 def test_python_blocks_run(path: Path) -> None:
     """Every ```python block of the file runs without error, in order."""
     run_blocks(path)
+
+
+@pytest.mark.parametrize("path", MARKDOWN, ids=[path.name for path in MARKDOWN])
+def test_console_commands_run(path: Path, tmp_path: Path) -> None:
+    """Every ``$ hanabi-ref ...`` line of a console block exits 0, in order."""
+    run_console_blocks(path, tmp_path)
+
+
+def test_console_runner_reports_a_failing_command(tmp_path: Path) -> None:
+    """A console line whose command fails is reported with its line (so the test can fail)."""
+    page = tmp_path / "page.md"
+    page.write_text("```console\n$ hanabi-ref replay missing.json\n```\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="page.md:2: exit 2"):
+        run_console_blocks(page, tmp_path)
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=[path.name for path in MARKDOWN])
