@@ -82,8 +82,7 @@ def move_bound(config: GameConfig) -> int:
     """[PR-length] no game lasts more than t0 + 2(N - p*h) + p moves (one more under the
     literal reading of E-6 when the deal empties the stack); see proofs/game_length.md."""
     bound = config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
-    literal = not config.options.initial_stop_check and config.deck_size == config.players * config.hand_size
-    return bound + 1 if literal else bound
+    return bound + 1 if config.is_literal_empty_deal else bound
 
 
 def _observes(strategy: Strategy) -> bool:

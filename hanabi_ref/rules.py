@@ -170,6 +170,12 @@ class GameConfig:
         return tuple(masks)
 
     @functools.cached_property
+    def is_literal_empty_deal(self) -> bool:
+        """[E-6] the literal reading applies: step 3 is not checked after the deal and the
+        deal takes the whole stack, so the first player moves twice."""
+        return not self.options.initial_stop_check and self.deck_size == self.players * self.hand_size
+
+    @functools.cached_property
     def action_catalogue(self) -> ActionCatalogue:
         """All action objects, so that listing legal actions creates none [2.16-actions]."""
         hints = tuple(
@@ -210,7 +216,7 @@ def validate_config(config: GameConfig) -> None:
             f"{config.players} players x {config.hand_size} cards need more than the "
             f"{config.deck_size} cards of the deck (Definition 2.9 requires p*h <= N)",
         )
-    if not config.options.initial_stop_check and config.hand_size == 1 and config.deck_size == config.players:
+    if config.is_literal_empty_deal and config.hand_size == 1:
         # [E-6, PR-legal-action] under the literal reading the first player moves a second
         # time with h - 1 cards; with h = 1 it would hold none and might have no action.
         raise _fail(

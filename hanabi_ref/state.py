@@ -79,10 +79,8 @@ def is_hand_size_valid(state: GameState) -> bool:
     h = state.config.hand_size
     if state.next_card < len(state.deck) and not is_stop_condition(state):
         return all(len(hand) == h for hand in state.hands)
-    config = state.config
     # [E-6] under the literal reading the first player moves twice after an empty deal.
-    literal = not config.options.initial_stop_check and config.deck_size == config.players * h
-    lowest = h - 2 if literal else h - 1
+    lowest = h - 2 if state.config.is_literal_empty_deal else h - 1
     return all(lowest <= len(hand) <= h for hand in state.hands)
 
 
@@ -191,9 +189,21 @@ def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: tuple[in
 
 def is_stop_condition(state: GameState) -> bool:
     """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
-    if state.remaining in (-1, 0):
+    return is_stop(state.config, state.deck, state.fields, state.discard, state.remaining)
+
+
+def is_stop(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    fields: tuple[int, ...],
+    discard: tuple[int, ...],
+    remaining: int | None,
+) -> bool:
+    """:func:`is_stop_condition` from the variables step 3 reads, so that a move can ask
+    before its state is built whether it ends the game (R-3)."""
+    if remaining in (-1, 0):
         return True
-    total = fireworks_sum(state)
-    if total == state.config.max_score:
+    total = sum(fields)
+    if total == config.max_score:
         return True
-    return state.config.options.end_when_no_points_possible and max_attainable_score(state) == total
+    return config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard) == total

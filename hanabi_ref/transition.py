@@ -22,9 +22,9 @@ import icontract
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError, IllegalActionError
-from hanabi_ref.legality import hint_mask, illegality
+from hanabi_ref.legality import hint_mask, illegality, legal_actions
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, attainable_score, is_stop_condition
+from hanabi_ref.state import Event, GameState, is_stop, is_stop_condition
 
 
 def replace(state: GameState, **changes: object) -> GameState:
@@ -174,13 +174,8 @@ def _remove_slot(state: GameState, slot: int) -> tuple[tuple[tuple[int, ...], ..
 
 
 def _ends_game(state: GameState, fields: tuple[int, ...], discard: tuple[int, ...], remaining: int | None) -> bool:
-    """Whether step 3 will stop right after this move, before any card would be drawn
-    (needed only under R-3; R = 0 cannot arise here while the stack is non-empty)."""
-    if remaining == -1 or sum(fields) == state.config.max_score:
-        return True
-    if state.config.options.end_when_no_points_possible:
-        return attainable_score(state.config, state.deck, fields, discard) == sum(fields)
-    return False
+    """Whether step 3 will stop right after this move (asked before the draw, for R-3)."""
+    return is_stop(state.config, state.deck, fields, discard, remaining)
 
 
 def _drawn_into(
@@ -350,13 +345,10 @@ def process_turn_end(state: GameState) -> GameState:
 # ---------------------------------------------------------------- step 3 [2.16-3]
 
 
-is_stop = is_stop_condition
-
-
-@icontract.ensure(lambda state, result: result.terminal == is_stop(state), "2.16-3: STOP exactly when R = -1, R = 0, or every field is complete", enabled=ENABLED)
+@icontract.ensure(lambda state, result: result.terminal == is_stop_condition(state), "2.16-3: STOP exactly when R = -1, R = 0, or every field is complete", enabled=ENABLED)
 @icontract.ensure(
     lambda state, result: result.remaining
-    == (state.config.players if not is_stop(state) and state.remaining is None and state.next_card == len(state.deck) else state.remaining),
+    == (state.config.players if not is_stop_condition(state) and state.remaining is None and state.next_card == len(state.deck) else state.remaining),
     "2.16-3-last-round: R := p when R is infinite and S is empty",
     enabled=ENABLED,
 )
@@ -368,7 +360,7 @@ def process_stop_check(state: GameState) -> GameState:
 
     Under the option ``end_when_no_points_possible`` the game also stops once no
     further point can be scored [R-1]."""
-    if is_stop(state):
+    if is_stop_condition(state):
         return replace(state, terminal=True)
     if state.remaining is None and state.next_card == len(state.deck):
         return replace(state, remaining=state.config.players)
@@ -380,8 +372,6 @@ def process_stop_check(state: GameState) -> GameState:
 
 def _has_legal_action(state: GameState) -> bool:
     """[PR-legal-action] a state that has not stopped offers its player an action."""
-    from hanabi_ref.legality import legal_actions
-
     return state.terminal or bool(legal_actions(state))
 
 
