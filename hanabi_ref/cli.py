@@ -3,13 +3,19 @@
     hanabi-ref simulate --strategy NAME --players P --games N --seed S
                         [--rules PRESET] [--variant NAME] [--hand-size H] [--json]
     hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] ...
-    hanabi-ref replay   FILE [--json]
+    hanabi-ref replay   FILE [--format trace|hanab-live] [--rules PRESET] [--json]
+    hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
+                        [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
+                        [--out FILE] [--json]
+    hanabi-ref serve    [--engine reference|PEER]
+    hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P] [--rules PRESET] [--seconds S] [--repeats R] [--json]
 
-Exit codes [C-exit]: 0 success; 1 an invalid game (an illegal action or a deck that does
-not fit its configuration in a trace, a strategy that chose an illegal action);
-2 a usage error (bad arguments, unknown preset, variant or strategy, a file that cannot
-be read or is not a well-formed trace).  Every error is one line on stderr, never a
+Exit codes [C-exit]: 0 success; 1 invalid input or a failed check: a file that is not
+JSON, breaks the schema or describes a game the rules do not allow, a strategy that chose
+an illegal action, an engine under verification that diverges, hangs, crashes or breaks
+the protocol; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
+a file that cannot be read or written).  Every error is one line on stderr, never a
 traceback.
 """
 
@@ -21,9 +27,11 @@ import math
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any, NoReturn
 
-from hanabi_ref.errors import ConfigError, HanabiError, TraceError
+from hanabi_ref.errors import ConfigError, FileReadError, HanabiError
+from hanabi_ref.verify.cli import VerifyUsageError
 
 EXIT_OK = 0
 EXIT_INVALID_GAME = 1
@@ -91,10 +99,22 @@ def build_parser() -> argparse.ArgumentParser:
     play = commands.add_parser("play", help="play one seeded game and write its trace")
     _add_game_options(play)
     play.add_argument("--out", default=None, help="write the trace to this file")
+    play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
 
-    replay = commands.add_parser("replay", help="replay a trace file and print the final state")
-    replay.add_argument("file", help="trace file (JSON)")
+    replay = commands.add_parser("replay", help="replay a game file and print the final state")
+    replay.add_argument("file", help="game file (JSON)")
+    replay.add_argument("--format", choices=["trace", "hanab-live"], default="trace", help="file format")
+    replay.add_argument("--rules", default=None, help="rule preset for hanab.live files (default hanab-live)")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+
+    _add_verify_parser(commands)
+
+    serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
+    serve.add_argument("--engine", default="reference", help="reference (ours) or a built-in peer adapter")
+
+    vectors = commands.add_parser("vectors", help="conformance vectors")
+    vectors.add_argument("action", choices=["generate"])
+    vectors.add_argument("directory", help="directory to write (replaced atomically)")
 
     bench = commands.add_parser("bench", help="measure speed")
     bench.add_argument("target", choices=["engine"], help="what to measure")
@@ -105,6 +125,26 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seed", type=_seed, default=0)
     bench.add_argument("--json", action="store_true")
     return parser
+
+
+def _add_verify_parser(commands: Any) -> None:
+    verify = commands.add_parser("verify", help="check another engine against the reference")
+    target = verify.add_mutually_exclusive_group(required=True)
+    target.add_argument("--engine", help="command line of an engine speaking spec/engine-protocol.md")
+    target.add_argument("--against", help="built-in peer adapter: openspiel, hle, hanabython")
+    verify.add_argument("--rules", default=None, help="presets of the random games, comma-separated")
+    verify.add_argument("--players", default=None, help="player counts of the random games, e.g. 2,3 or 2-5")
+    verify.add_argument("--variant", default="no-variant", help="variant of the random games")
+    verify.add_argument("--games", type=_count, default=200, help="random games (0: vectors only)")
+    verify.add_argument("--seed", type=_seed, default=0, help="seed of the random games")
+    verify.add_argument("--timeout", type=_seconds, default=10.0, help="seconds the engine may take per answer")
+    verify.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors")
+    verify.add_argument("--out", default="hanabi-ref-divergence.json", help="where to write a divergence's trace")
+    verify.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _count(text: str) -> int:
+    return _integer(text, 0, None, "a non-negative integer")
 
 
 def _config(args: argparse.Namespace) -> Any:
@@ -206,7 +246,7 @@ def command_play(args: argparse.Namespace) -> int:
     record = play_game(_config(args), _factory(args.strategy), seed=args.seed)
     if args.out is not None:
         try:
-            save_trace(record.trace, args.out)
+            save_trace(record.trace, args.out, with_states=args.states)
         except OSError as error:
             raise UsageError(f"hanabi-ref: --out: cannot write {args.out}: {error.strerror or error}") from None
     _print_summary(summary(record.final), args.json)
@@ -222,15 +262,58 @@ def _print_summary(result: dict[str, Any], as_json: bool) -> None:
 
 
 def command_replay(args: argparse.Namespace) -> int:
-    """Replay a trace and print the final state [C-replay, T-trace]."""
+    """Replay a trace or a hanab.live game and print the final state [C-replay, T-trace,
+    T-schema]."""
+    from hanabi_ref.errors import TraceError
     from hanabi_ref.trace import load_trace, replay, summary
 
-    trace = load_trace(args.file)
+    if args.format == "hanab-live":
+        from hanabi_ref.hanablive import load_hanablive
+
+        trace = load_hanablive(args.file, args.rules or "hanab-live")
+    elif args.rules is not None:
+        raise UsageError("hanabi-ref: --rules: only for --format hanab-live (a trace names its own rules)")
+    else:
+        trace = load_trace(args.file)
     try:
         final = replay(trace)
     except TraceError as error:
         raise InvalidGame(f"{args.file}: {error}") from None
     _print_summary(summary(final), args.json)
+    return EXIT_OK
+
+
+def command_verify(args: argparse.Namespace) -> int:
+    """Drive another engine through the vectors and random games [C-verify, EP-vectors, EP-random]."""
+    from hanabi_ref.verify.cli import run_verify
+
+    return run_verify(args)
+
+
+def command_serve(args: argparse.Namespace) -> int:
+    """Serve an engine over the JSON-lines protocol [C-serve, EP-serve]."""
+    from hanabi_ref.verify.cli import make_engine
+    from hanabi_ref.verify.serve import serve
+
+    engine = make_engine(args.engine)
+    try:
+        serve(engine, sys.stdin, sys.stdout)
+    finally:
+        engine.close()
+    return EXIT_OK
+
+
+def command_vectors(args: argparse.Namespace) -> int:
+    """Write the conformance vectors [C-vectors, VEC-generate]."""
+    from hanabi_ref.vectors import VectorsError, generate
+
+    try:
+        count = generate(Path(args.directory))
+    except VectorsError as error:
+        raise UsageError(f"hanabi-ref: {error}") from None
+    except OSError as error:
+        raise UsageError(f"hanabi-ref: {args.directory}: cannot write: {error.strerror or error}") from None
+    print(f"wrote {count} vectors to {args.directory}")
     return EXIT_OK
 
 
@@ -260,6 +343,9 @@ COMMANDS = {
     "simulate": command_simulate,
     "play": command_play,
     "replay": command_replay,
+    "verify": command_verify,
+    "serve": command_serve,
+    "vectors": command_vectors,
     "bench": command_bench,
 }
 
@@ -271,11 +357,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return COMMANDS[args.command](args)
     except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
+    except VerifyUsageError as error:
+        return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
     except InvalidGame as error:
         return _fail(str(error), EXIT_INVALID_GAME)
     except ConfigError as error:
         return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
-    except TraceError as error:
+    except FileReadError as error:
         return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
     except HanabiError as error:
         return _fail(f"hanabi-ref: {error}", EXIT_INVALID_GAME)

@@ -23,3 +23,7 @@ class IllegalActionError(HanabiError):
 
 class TraceError(HanabiError):
     """A malformed trace or game file; the message names the place (``actions[17].slot``)."""
+
+
+class FileReadError(TraceError):
+    """An input file that cannot be read at all (missing, a directory, not UTF-8)."""

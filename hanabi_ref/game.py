@@ -9,7 +9,7 @@ strategy: no state, no deck, no other strategy.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Any, Protocol
 
 import attrs
 import icontract
@@ -57,12 +57,14 @@ class StrategyError(HanabiError):
 
 @attrs.frozen
 class Trace:
-    """A replayable record: config, the full deck S0 and the actions [T-trace]."""
+    """A replayable record: config, the full deck S0 and the actions [T-trace], and
+    optionally the expected state after the deal and after each action [T-states]."""
 
     config: GameConfig
     deck: tuple[int, ...]
     actions: tuple[Action, ...]
     seed: int | None = None
+    states: tuple[dict[str, Any], ...] | None = None
 
 
 @attrs.frozen

@@ -15,9 +15,11 @@ from typing import Any
 
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.cards import identity, suit_of, value_of
-from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
+from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
 from hanabi_ref.game import Trace
 from hanabi_ref.rules import GameConfig, config_from_json, config_to_json
+from hanabi_ref.schema import validate_trace_json
+from hanabi_ref.serial import canonical_json, state_to_json
 from hanabi_ref.state import GameState, score
 from hanabi_ref.transition import apply, initial_state
 
@@ -25,8 +27,9 @@ FORMAT = "hanabi-ref/trace"
 VERSION = 1
 
 
-def trace_to_json(trace: Trace) -> dict[str, Any]:
-    """The JSON object of a trace [T-trace]."""
+def trace_to_json(trace: Trace, *, with_states: bool = False) -> dict[str, Any]:
+    """The JSON object of a trace [T-trace]; ``with_states`` adds the state after the deal
+    and after every action, computed by replaying [T-states]."""
     n = trace.config.values
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -37,6 +40,10 @@ def trace_to_json(trace: Trace) -> dict[str, Any]:
     }
     if trace.seed is not None:
         data["seed"] = trace.seed
+    if with_states:
+        data["states"] = [state_to_json(s) for s in replay_states(trace)]
+    elif trace.states is not None:
+        data["states"] = list(trace.states)
     return data
 
 
@@ -60,7 +67,8 @@ def _object(value: object, where: str, keys: set[str]) -> dict[str, Any]:
     return value
 
 
-def _card(value: object, where: str, config: GameConfig) -> int:
+def card_from_json(value: object, where: str, config: GameConfig) -> int:
+    """A card object of a trace as an identity [T-state]."""
     data = _object(value, where, {"suit", "value"})
     suit = _int(data["suit"], f"{where}.suit", 0)
     card_value = _int(data["value"], f"{where}.value", 1)
@@ -90,9 +98,10 @@ def action_from_json(value: object, where: str) -> Action:
 
 def trace_from_json(data: object) -> Trace:
     """Parse and validate a trace object (not yet replayed) [T-trace]."""
+    validate_trace_json(data)
     if not isinstance(data, dict):
         raise TraceError("trace: must be a JSON object")
-    allowed = {"format", "version", "config", "deck", "actions", "seed"}
+    allowed = {"format", "version", "config", "deck", "actions", "seed", "states"}
     for key in data:
         if key not in allowed:
             raise TraceError(f"{key}: unknown field")
@@ -109,49 +118,85 @@ def trace_from_json(data: object) -> Trace:
         raise TraceError(str(error)) from None
     if not isinstance(data["deck"], list):
         raise TraceError("deck: must be a list of cards")
-    deck = tuple(_card(card, f"deck[{i}]", config) for i, card in enumerate(data["deck"]))
+    deck = tuple(card_from_json(card, f"deck[{i}]", config) for i, card in enumerate(data["deck"]))
     if not isinstance(data["actions"], list):
         raise TraceError("actions: must be a list")
     actions = tuple(action_from_json(a, f"actions[{i}]") for i, a in enumerate(data["actions"]))
     seed = data.get("seed")
     if seed is not None:
         _int(seed, "seed", 0)
-    return Trace(config, deck, actions, seed)
+    states = data.get("states")
+    if states is not None and len(states) != len(actions) + 1:
+        raise TraceError(f"states: {len(states)} states for {len(actions)} actions (expected {len(actions) + 1})")
+    return Trace(config, deck, actions, seed, None if states is None else tuple(states))
 
 
 def replay(trace: Trace) -> GameState:
-    """Replay a trace to its final state; an illegal action is reported with its index."""
+    """Replay a trace to its final state; an illegal action is reported with its index,
+    a state that differs from the trace's expected state with its index and field [T-states]."""
+    return replay_states(trace)[-1]
+
+
+def replay_states(trace: Trace) -> list[GameState]:
+    """The state after the deal and after each action of a trace [T-trace, T-states]."""
     try:
-        state = initial_state(trace.config, trace.deck)
+        states = [initial_state(trace.config, trace.deck)]
     except ConfigError as error:
         raise TraceError(str(error)) from None
+    _check_expected(trace, 0, states[0])
     for index, action in enumerate(trace.actions):
         try:
-            state = apply(state, action)
+            states.append(apply(states[-1], action))
         except IllegalActionError as error:
             raise TraceError(f"actions[{index}]: {error}") from None
-    return state
+        _check_expected(trace, index + 1, states[-1])
+    return states
+
+
+def _check_expected(trace: Trace, index: int, state: GameState) -> None:
+    """[T-states] the replayed state must equal the trace's expected state, field by field."""
+    if trace.states is None:
+        return
+    expected, actual = trace.states[index], state_to_json(state)
+    for key in sorted(set(expected) | set(actual)):
+        if expected.get(key) != actual.get(key):
+            raise TraceError(
+                f"states[{index}].{key}: the trace expects {json.dumps(expected.get(key))}, "
+                f"the replay gives {json.dumps(actual.get(key))}"
+            )
 
 
 def load_trace(path: str | Path) -> Trace:
     """Read and validate a trace file; every problem is one TraceError line."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
-        raise TraceError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TraceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    data = read_json_file(path)
     try:
         return trace_from_json(data)
     except TraceError as error:
         raise TraceError(f"{path}: {error}") from None
 
 
-def save_trace(trace: Trace, path: str | Path) -> None:
-    """Write a trace as canonical JSON, atomically (nothing half-written)."""
-    text = json.dumps(trace_to_json(trace), sort_keys=True, indent=1) + "\n"
+def read_json_file(path: str | Path) -> object:
+    """The JSON value in a file; an unreadable file is a :class:`FileReadError`, text that
+    is not JSON a :class:`TraceError`, each one line naming the file."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise FileReadError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise TraceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    except RecursionError:
+        raise TraceError(f"{path}: not valid JSON (nested too deeply)") from None
+
+
+def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:
+    """Write a trace as canonical JSON [T-canonical], atomically (nothing half-written)."""
+    write_text_atomically(path, canonical_json(trace_to_json(trace, with_states=with_states)) + "\n")
+
+
+def write_text_atomically(path: str | Path, text: str) -> None:
+    """Write ``text`` to a temporary file beside ``path`` and rename it into place."""
     target = Path(path)
     handle, temporary = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
     try:

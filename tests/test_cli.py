@@ -128,16 +128,16 @@ def test_replay_illegal_action_exit_1(tmp_path: Path, capsys: pytest.CaptureFixt
         ('{"format": "other", "version": 1}', "format"),
     ],
 )
-def test_replay_malformed_file_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str) -> None:
-    """[C-exit, C-replay] a malformed trace file: exit 2 and one line naming the problem."""
+def test_replay_malformed_file_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str) -> None:
+    """[C-exit, C-replay] a malformed trace file: exit 1 and one line naming the problem."""
     path = tmp_path / "bad.json"
     path.write_text(content)
     code, out, err = run(["replay", str(path)], capsys)
-    assert code == EXIT_USAGE and out == ""
+    assert code == EXIT_INVALID_GAME and out == ""
     assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
 
 
-def test_replay_truncated_trace_exit_2(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_replay_truncated_trace_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-exit] a trace cut short is reported, not a traceback."""
     path = tmp_path / "game.json"
     assert main(["play", "--strategy", "simple", "--players", "3", "--seed", "1", "--out", str(path)]) == EXIT_OK
@@ -145,7 +145,7 @@ def test_replay_truncated_trace_exit_2(tmp_path: Path, capsys: pytest.CaptureFix
     text = path.read_text()
     path.write_text(text[: len(text) // 2])
     code, _, err = run(["replay", str(path)], capsys)
-    assert code == EXIT_USAGE and "not valid JSON" in err and err.count("\n") == 1
+    assert code == EXIT_INVALID_GAME and "not valid JSON" in err and err.count("\n") == 1
 
 
 def test_replay_deck_not_matching_variant_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

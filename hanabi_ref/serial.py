@@ -1,0 +1,71 @@
+"""Canonical JSON, cards and states as JSON [T-canonical, T-state].
+
+The JSON forms here are what trace files, conformance vectors and the engine protocol
+share (``spec/trace.md``): cards as ``{"suit": i, "value": v}``, knowledge sets as the
+suits and values still possible, and a state object that any engine can report.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from hanabi_ref.cards import suit_of, value_of
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import GameState, score, stack_size
+
+
+def canonical_json(data: object) -> str:
+    """[T-canonical] sorted keys, no insignificant whitespace, no floats, UTF-8 text."""
+    _reject_floats(data, "$")
+    return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
+
+
+def _reject_floats(data: object, where: str) -> None:
+    if isinstance(data, float):
+        raise ValueError(f"T-canonical: {where} is a float; canonical JSON holds integers only")
+    if isinstance(data, dict):
+        for key, value in data.items():
+            _reject_floats(value, f"{where}.{key}")
+    elif isinstance(data, (list, tuple)):
+        for index, value in enumerate(data):
+            _reject_floats(value, f"{where}[{index}]")
+
+
+def card_to_json(card: int, config: GameConfig) -> dict[str, int]:
+    """[T-state] a card identity as ``{"suit": suit index, "value": 1..n}``."""
+    return {"suit": suit_of(card, config.values), "value": value_of(card, config.values)}
+
+
+def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, list[int]]:
+    """[T-state, 2.14] a knowledge set as the suits and values it still allows.
+
+    Hints constrain either suits or values, so every knowledge set is the product of
+    its suits and its values; the product is checked, never assumed.
+    """
+    n = config.values
+    cards = [c for c in range(n * config.suit_count) if mask >> c & 1]
+    suits = sorted({c // n for c in cards})
+    values = sorted({c % n + 1 for c in cards})
+    if len(cards) != len(suits) * len(values):
+        raise ValueError(f"2.14: knowledge set {mask:#x} is not a product of suits and values")
+    return {"suits": suits, "values": values}
+
+
+def state_to_json(state: GameState) -> dict[str, Any]:
+    """[T-state] everything an engine can be compared on, as one JSON object."""
+    config = state.config
+    return {
+        "current": state.current,
+        "hands": [[card_to_json(state.deck[c], config) for c in hand] for hand in state.hands],
+        "knowledge": [[knowledge_to_json(m, config) for m in known] for known in state.knowledge],
+        "fireworks": list(state.fields),
+        "discard": [card_to_json(state.deck[c], config) for c in state.discard],
+        "clue_tokens": state.hints,
+        "strikes": state.errors,
+        "deck_size": stack_size(state),
+        "turns": state.turn,
+        "remaining": state.remaining,
+        "terminal": state.terminal,
+        "score": score(state),
+    }

@@ -1,0 +1,279 @@
+"""The clauses' own properties, checked on the JSON forms a vector records [VEC-cases].
+
+Every check here is stated from ``spec/rules.md`` and computed from the vector's JSON
+(state objects, the deck, the action), never by calling the engine function that made
+the state: Algorithm 2.16's steps as before/after conditions, the invariants of the
+areas of play, the stop check and the list of legal actions.  The case functions run
+them on every vector they yield, so a wrong engine fails the case.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.serial import card_to_json
+from hanabi_ref.vectors.model import expect
+
+State = dict[str, Any]
+RAINBOW_VARIANT = "Rainbow (6 Suits)"
+RAINBOW_SUIT = 5
+
+
+# ------------------------------------------------------------------ Cards(H) and hints
+
+
+def full_knowledge(config: GameConfig) -> dict[str, list[int]]:
+    """Cards(H) as a knowledge object: every suit, every value [2.14-initial, 2.9-cards]."""
+    return {"suits": list(range(config.suit_count)), "values": list(range(1, config.values + 1))}
+
+
+def touched_suits(config: GameConfig, colour: int) -> set[int]:
+    """The suits a clue colour touches, transcribed from spec section 6 [V-suit,
+    V-rainbow]: colour c touches suit c, and under Rainbow (6 Suits) also suit 5."""
+    suits = {colour}
+    if config.variant == RAINBOW_VARIANT:
+        suits.add(RAINBOW_SUIT)
+    return suits
+
+
+def is_touched(config: GameConfig, hint: Hint, card: dict[str, int]) -> bool:
+    """Whether a hint describes a card: its value, or a suit its colour touches
+    [2.16-2a-value, 2.16-2a-suit]."""
+    if hint.kind == "value":
+        return card["value"] == hint.value
+    return card["suit"] in touched_suits(config, hint.value)
+
+
+def is_literal_empty_deal(config: GameConfig) -> bool:
+    """[E-6] step 3 skipped after the deal while the deal takes the whole stack."""
+    return not config.options.initial_stop_check and config.deck_size == config.players * config.hand_size
+
+
+# ------------------------------------------------------------------ one state
+
+
+def check_state(config: GameConfig, deck: Sequence[int], state: State) -> None:
+    """The invariants of every state object [VEC-state, 2.13-conservation,
+    2.13-hand-size, 2.14-sound, 2.16-tokens, 2.16-errors, 2.13-4, 2.16-2-R]."""
+    _check_conservation(config, deck, state)
+    _check_hand_sizes(config, state)
+    for hand, known in zip(state["hands"], state["knowledge"], strict=True):
+        expect(len(hand) == len(known), "2.14: one knowledge set per card in hand")
+        for card, k in zip(hand, known):
+            expect(card["suit"] in k["suits"] and card["value"] in k["values"], "2.14-sound: a card's identity is in K_c")
+    expect(0 <= state["clue_tokens"] <= config.hints, "2.16-tokens: 0 <= t <= t0")
+    limit = config.errors
+    expect(0 <= state["strikes"] and (limit is None or state["strikes"] <= limit), "2.16-errors: 0 <= f <= f0")
+    expect(all(0 <= height <= config.values for height in state["fireworks"]), "2.13-4: 0 <= m <= n")
+    remaining = state["remaining"]
+    expect(remaining is None or -1 <= remaining <= config.players, "2.16-2-R: R is infinite, -1 or 0..p")
+    expect(state["score"] == expected_score(config, state), "2.16-3-strikeout, 2.16-3-R0: the score")
+
+
+def _check_conservation(config: GameConfig, deck: Sequence[int], state: State) -> None:
+    """[2.13-conservation, 2.13-1, E-23] hands, D, the fields' cards and the stack (the
+    last deck_size cards of S0: cards leave only from the top) make up S0."""
+    def key(card: dict[str, int]) -> tuple[int, int]:
+        return card["suit"], card["value"]
+
+    areas: Counter[tuple[int, int]] = Counter(key(card) for hand in state["hands"] for card in hand)
+    areas.update(key(card) for card in state["discard"])
+    areas.update((suit, value) for suit, height in enumerate(state["fireworks"]) for value in range(1, height + 1))
+    stack = deck[len(deck) - state["deck_size"]:] if state["deck_size"] else ()
+    areas.update(key(card_to_json(card, config)) for card in stack)
+    expect(areas == Counter(key(card_to_json(card, config)) for card in deck), "2.13-conservation: every card of S0 is in one area")
+
+
+def _check_hand_sizes(config: GameConfig, state: State) -> None:
+    """[2.13-hand-size] h cards while the stack lasts and the game goes on; h - 1 allowed
+    afterwards (h - 2 under the literal reading of E-6)."""
+    h = config.hand_size
+    sizes = [len(hand) for hand in state["hands"]]
+    if state["deck_size"] > 0 and not state["terminal"]:
+        expect(all(size == h for size in sizes), "2.13-hand-size: every hand holds h cards")
+    else:
+        lowest = h - 2 if is_literal_empty_deal(config) else h - 1
+        expect(all(lowest <= size <= h for size in sizes), "2.13-hand-size: hands hold h or h - 1 cards")
+
+
+def expected_score(config: GameConfig, state: State) -> int:
+    """[2.16-3-strikeout, 2.16-3-R0, E-13] 0 after the last allowed error (or the
+    fireworks' sum under strikeout_score = "fireworks"), else the sum of the heights."""
+    if state["remaining"] == -1 and config.options.strikeout_score == "zero":
+        return 0
+    return sum(state["fireworks"])
+
+
+def reachable_score(config: GameConfig, state: State) -> int:
+    """[R-1] per suit: climb from the current height while a copy of the next value is
+    not in the discard pile; the sum of the heights reached."""
+    discarded = Counter((card["suit"], card["value"]) for card in state["discard"])
+    total = 0
+    for suit, counts in enumerate(suit.counts for suit in config.suits):
+        height = state["fireworks"][suit]
+        while height < config.values and discarded[(suit, height + 1)] < counts[height]:
+            height += 1
+        total += height
+    return total
+
+
+# ------------------------------------------------------------------ legal actions
+
+
+def expected_legal(config: GameConfig, state: State) -> list[dict[str, object]]:
+    """The legal actions in the order of 2.16-actions, from the state JSON alone
+    [2.16-actions, 2.16-2a-token, 2.16-2a-target, 2.16-2a-empty, E-2, E-11]."""
+    if state["terminal"]:
+        return []
+    options, current, tokens = config.options, state["current"], state["clue_tokens"]
+    actions: list[Action] = []
+    if tokens >= 1:
+        for target in range(config.players):
+            if target != current or options.self_hints:
+                # [2.16-2] the actor cannot see its own hand: no touch test there.
+                must_touch = not options.empty_hints and target != current
+                actions.extend(_hints_for(config, target, state["hands"][target], must_touch))
+    slots = range(len(state["hands"][current]))
+    if tokens < config.hints or options.discard_at_max_hints:
+        actions.extend(Discard(slot) for slot in slots)
+    actions.extend(Play(slot) for slot in slots)
+    return [action_to_json(action) for action in actions]
+
+
+def _hints_for(config: GameConfig, target: int, hand: list[dict[str, int]], must_touch: bool) -> list[Action]:
+    hints: list[Hint] = [Hint(target, "colour", c) for c in range(len(config.colours))]
+    hints += [Hint(target, "value", v) for v in range(1, config.values + 1)]
+    return [h for h in hints if not must_touch or any(is_touched(config, h, card) for card in hand)]
+
+
+def check_legal(config: GameConfig, state: State, legal: list[dict[str, object]]) -> None:
+    """[2.16-actions, PR-legal-action] the listed legal actions are exactly those of the
+    rules, in the fixed order; a game that goes on offers at least one."""
+    expect(legal == expected_legal(config, state), "2.16-actions: the legal actions and their order")
+    expect(state["terminal"] or bool(legal), "PR-legal-action: the player to move has a legal action")
+
+
+# ------------------------------------------------------------------ one move
+
+
+def check_move(config: GameConfig, deck: Sequence[int], pre: State, action: Action, post: State) -> None:
+    """One pass through steps 2 and 3, checked clause by clause on the JSON [2.16,
+    2.16-2a, 2.16-2b, 2.16-2c, 2.16-2-next, 2.16-2-R, 2.16-3]."""
+    expect(not pre["terminal"], "2.16-3: no move after the game stopped")
+    if isinstance(action, Hint):
+        check_hint(config, pre, action, post)
+    elif isinstance(action, Discard):
+        check_discard(config, deck, pre, action, post)
+    else:
+        check_play(config, deck, pre, action, post)
+    check_turn_end(config, pre, post)
+    check_state(config, deck, post)
+
+
+def check_hint(config: GameConfig, pre: State, hint: Hint, post: State) -> None:
+    """[2.16-2a-value, 2.16-2a-suit, 2.16-2a-cost, 2.16-2a-empty, E-19] t := t - 1; a
+    touched card keeps only what the hint names, an untouched card loses it; only the
+    target's knowledge changes; no card moves."""
+    expect(post["clue_tokens"] == pre["clue_tokens"] - 1, "2.16-2a-cost: t := t - 1")
+    for key in ("hands", "discard", "fireworks", "deck_size", "strikes"):
+        expect(post[key] == pre[key], f"2.16-2a-cost: a hint changes nothing but K and t ({key})")
+    for seat, known in enumerate(pre["knowledge"]):
+        if seat != hint.target:
+            expect(post["knowledge"][seat] == known, "2.16-2a: only the target's knowledge changes")
+    for card, old, new in zip(pre["hands"][hint.target], pre["knowledge"][hint.target], post["knowledge"][hint.target], strict=True):
+        expect(new == _hinted(config, hint, old, is_touched(config, hint, card)), "2.16-2a-value, 2.16-2a-suit: K_c after the hint")
+
+
+def _hinted(config: GameConfig, hint: Hint, known: dict[str, list[int]], touched: bool) -> dict[str, list[int]]:
+    """K_c intersected with (touched) or stripped of (untouched) the named identities."""
+    if hint.kind == "value":
+        values = [v for v in known["values"] if (v == hint.value) == touched]
+        return {"suits": known["suits"], "values": values}
+    named = touched_suits(config, hint.value)
+    return {"suits": [s for s in known["suits"] if (s in named) == touched], "values": known["values"]}
+
+
+def _after_leaving(config: GameConfig, deck: Sequence[int], pre: State, slot: int, post: State) -> None:
+    """[2.16-2b-draw, 2.16-2c-draw, R-2, R-3, E-5, E-12, E-23, 2.14-initial] the card
+    leaves its slot with its K_c; the top card of S is drawn with K = Cards(H) (at the
+    end, or the front under newest-first) unless S is empty or, under R-3, the move ends
+    the game; the other hands do not change."""
+    current = pre["current"]
+    hand = pre["hands"][current][:slot] + pre["hands"][current][slot + 1:]
+    known = pre["knowledge"][current][:slot] + pre["knowledge"][current][slot + 1:]
+    draws = pre["deck_size"] > 0 and (config.options.draw_after_final_move or not post["terminal"])
+    if draws:
+        top, fresh = card_to_json(deck[len(deck) - pre["deck_size"]], config), full_knowledge(config)
+        newest_first = config.options.draw_position == "newest-first"
+        hand, known = ([top] + hand, [fresh] + known) if newest_first else (hand + [top], known + [fresh])
+    expect(post["hands"][current] == hand, "2.16-2b-draw: the hand after the move and the draw")
+    expect(post["knowledge"][current] == known, "2.16-2b-draw: K_c moves with its card; the drawn card has Cards(H)")
+    expect(post["deck_size"] == pre["deck_size"] - draws, "2.16-2b-draw: S loses its top card")
+    for seat in range(config.players):
+        if seat != current:
+            expect(post["hands"][seat] == pre["hands"][seat], "2.16-2: other hands do not change")
+            expect(post["knowledge"][seat] == pre["knowledge"][seat], "2.16-2: other knowledge does not change")
+
+
+def check_discard(config: GameConfig, deck: Sequence[int], pre: State, discard: Discard, post: State) -> None:
+    """[2.16-2b-discard, 2.16-2b-token, E-2] D := (d_1, ..., d_M, a); t := t + 1 if t < t0."""
+    card = pre["hands"][pre["current"]][discard.slot]
+    expect(post["discard"] == pre["discard"] + [card], "2.16-2b-discard: the card is appended to D")
+    expect(post["clue_tokens"] == min(pre["clue_tokens"] + 1, config.hints), "2.16-2b-token: t := t + 1 if t < t0")
+    expect(post["fireworks"] == pre["fireworks"] and post["strikes"] == pre["strikes"], "2.16-2b: F and f unchanged")
+    _after_leaving(config, deck, pre, discard.slot, post)
+
+
+def check_play(config: GameConfig, deck: Sequence[int], pre: State, play: Play, post: State) -> None:
+    """[2.16-2c-success, 2.16-2c-five, 2.16-2c-fail, E-3, E-10, E-25] the card extends
+    its suit's field if that has height value - 1 (a completed suit regains a token if
+    t < t0); otherwise it goes to D and f := f + 1."""
+    card = pre["hands"][pre["current"]][play.slot]
+    suit, value = card["suit"], card["value"]
+    fields = list(pre["fireworks"])
+    if fields[suit] == value - 1:
+        fields[suit] = value
+        bonus = int(value == config.values and pre["clue_tokens"] < config.hints)
+        expect(post["fireworks"] == fields, "2.16-2c-success: F[x] := (1, ..., y)")
+        expect(post["clue_tokens"] == pre["clue_tokens"] + bonus, "2.16-2c-five: a completed suit regains a token if t < t0")
+        expect(post["discard"] == pre["discard"] and post["strikes"] == pre["strikes"], "2.16-2c-success: D and f unchanged")
+    else:
+        expect(post["fireworks"] == fields and post["clue_tokens"] == pre["clue_tokens"], "2.16-2c-fail: F and t unchanged")
+        expect(post["discard"] == pre["discard"] + [card], "2.16-2c-fail: the card is appended to D")
+        expect(post["strikes"] == pre["strikes"] + 1, "2.16-2c-fail: f := f + 1")
+    _after_leaving(config, deck, pre, play.slot, post)
+
+
+def is_strikeout(config: GameConfig, pre: State, post: State) -> bool:
+    """[2.16-2c-strikeout] this move's error made f = f0."""
+    return config.errors is not None and post["strikes"] == config.errors > pre["strikes"]
+
+
+def check_turn_end(config: GameConfig, pre: State, post: State) -> None:
+    """[2.16-2-next, 2.16-2-R, E-7, E-9, 2.16-3, 2.16-3-last-round, R-1] C := C + 1 mod p;
+    R := -1 at a strikeout, else R := R - 1 if R > 0; the move counter grows by one;
+    then step 3 stops or, with R infinite and S empty, sets R := p."""
+    expect(post["current"] == (pre["current"] + 1) % config.players, "2.16-2-next: C := C + 1 (mod p)")
+    expect(post["turns"] == pre["turns"] + 1, "2.16-2-R: the move counter grows by one")
+    remaining = pre["remaining"]
+    if is_strikeout(config, pre, post):
+        remaining = -1
+    elif remaining is not None and remaining > 0:
+        remaining -= 1
+    stop = is_stop(config, post, remaining)
+    expect(post["terminal"] == stop, "2.16-3: the stop check")
+    if not stop and remaining is None and post["deck_size"] == 0:
+        remaining = config.players
+    expect(post["remaining"] == remaining, "2.16-3-last-round: R after the move")
+
+
+def is_stop(config: GameConfig, state: State, remaining: int | None) -> bool:
+    """Step 3's test [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
+    total = sum(state["fireworks"])
+    if remaining in (-1, 0) or total == config.values * config.suit_count:
+        return True
+    return config.options.end_when_no_points_possible and reachable_score(config, state) == total

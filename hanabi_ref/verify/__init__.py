@@ -1,0 +1,1 @@
+"""Checking other Hanabi engines against the reference [EP-protocol, EP-compare]."""

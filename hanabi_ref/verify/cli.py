@@ -1,0 +1,152 @@
+"""The ``verify`` and ``serve`` commands [C-verify, C-serve].
+
+``verify`` drives an engine (an external command, or a built-in peer adapter) through
+the conformance vectors and then through Hypothesis-generated random games.  On the
+first divergence it writes the shrunk game as a trace file (with our expected state
+after every action) and exits with code 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from typing import Any
+
+from hanabi_ref.actions import action_to_json
+from hanabi_ref.errors import HanabiError
+from hanabi_ref.rules import PRESETS, GameConfig, make_config
+from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
+
+EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
+
+
+class VerifyUsageError(HanabiError):
+    """A bad ``verify``/``serve`` argument (exit code 2)."""
+
+
+def make_engine(name: str) -> Engine:
+    """``reference`` (our engine) or a built-in peer adapter by name."""
+    if name == "reference":
+        return ReferenceEngine()
+    from hanabi_ref.peers import PEERS
+
+    if name not in PEERS:
+        raise VerifyUsageError(f"--engine: unknown engine {name!r} (known: reference, {', '.join(PEERS)})")
+    engine: Engine = PEERS[name]()
+    return engine
+
+
+def parse_players(text: str) -> list[int]:
+    """``3``, ``2,3`` or ``2-5``."""
+    players: list[int] = []
+    for part in text.split(","):
+        low, _, high = part.partition("-")
+        try:
+            first, last = int(low), int(high or low)
+        except ValueError:
+            raise VerifyUsageError(f"--players: expected counts such as 3, 2,4 or 2-5, got {text!r}") from None
+        if not 1 <= first <= last <= 64:
+            raise VerifyUsageError(f"--players: expected counts in 1..64, got {text!r}")
+        players.extend(range(first, last + 1))
+    return sorted(set(players))
+
+
+def random_game_configs(args: argparse.Namespace) -> list[GameConfig]:
+    """The configurations random games draw from: presets x player counts x variant."""
+    if args.against is not None:
+        from hanabi_ref.peers import peer_config
+
+        players = parse_players(args.players or "2-5")
+        return [peer_config(args.against, p) for p in players]
+    presets = (args.rules or ",".join(PRESETS)).split(",")
+    for preset in presets:
+        if preset not in PRESETS:
+            raise VerifyUsageError(f"--rules: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
+    players = parse_players(args.players or "2-5")
+    return [make_config(p, preset=r, variant=args.variant) for r in presets for p in players]
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    """The whole ``verify`` command; returns the exit code."""
+    configs = random_game_configs(args)
+    if args.against is not None:
+        engine = make_engine(args.against)
+        label = args.against
+    else:
+        from hanabi_ref.verify.process import ProcessEngine
+
+        engine = ProcessEngine(args.engine, timeout=args.timeout)
+        label = engine.name
+    try:
+        result = _verify(engine, configs, args)
+    finally:
+        engine.close()
+    result["engine"] = label
+    return _report(result, args)
+
+
+def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace) -> dict[str, Any]:
+    from hanabi_ref.verify.run import Report, verify_random_games, verify_vectors
+
+    result: dict[str, Any] = {"vectors": None, "random_games": None, "divergence": None}
+    report: Report | None = None
+    if not args.no_vectors:
+        from hanabi_ref.vectors import iter_vectors
+
+        report = verify_vectors(engine, iter_vectors())
+        result["vectors"] = {"checked": report.checked, "skipped": report.skipped}
+    if (report is None or report.divergence is None) and args.games > 0:
+        start = time.perf_counter()
+        report = verify_random_games(engine, configs, args.games, args.seed)
+        elapsed = time.perf_counter() - start
+        result["random_games"] = {
+            "games": report.checked, "skipped": report.skipped, "seed": args.seed, "seconds": round(elapsed, 3),
+            "games_per_second": round(report.checked / elapsed, 2) if elapsed > 0 else None,
+        }
+        if report.checked == 0 and report.divergence is None:
+            raise EngineFailure("the engine refused every configuration of the random games (see --rules, --players)")
+    if report is not None and report.divergence is not None:
+        result["divergence"] = _write_divergence(report, args.out)
+    return result
+
+
+def _write_divergence(report: Any, out: str) -> dict[str, Any]:
+    from hanabi_ref.trace import save_trace
+
+    divergence = report.divergence
+    assert divergence is not None
+    try:
+        save_trace(divergence.trace, out, with_states=True)
+    except OSError as error:
+        raise VerifyUsageError(f"--out: cannot write {out}: {error.strerror or error}") from None
+    offending = divergence.offending
+    return {
+        "where": report.where,
+        "what": divergence.what,
+        "actions": len(divergence.trace.actions),
+        "then": None if offending is None else action_to_json(offending),
+        "trace": out,
+    }
+
+
+def _report(result: dict[str, Any], args: argparse.Namespace) -> int:
+    divergence = result["divergence"]
+    if args.json:
+        print(json.dumps(result, sort_keys=True))
+    else:
+        print(f"engine          {result['engine']}")
+        if result["vectors"] is not None:
+            print(f"vectors         {result['vectors']['checked']} checked, {result['vectors']['skipped']} unsupported")
+        games = result["random_games"]
+        if games is not None:
+            print(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} games/s")
+        if divergence is None:
+            print("divergences     0")
+        else:
+            then = "" if divergence["then"] is None else f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
+            print(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
+            print(f"reproduction    {divergence['trace']} ({divergence['actions']} actions{then})")
+    return EXIT_OK if divergence is None else EXIT_FAILED
+
+

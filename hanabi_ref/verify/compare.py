@@ -1,0 +1,168 @@
+"""Playing one game on the reference and on an engine, comparing every turn [EP-compare].
+
+After the deal and after every action the engine's state object is compared with ours
+field by field (fields the engine does not report are skipped), and so is the set of
+legal actions.  A chooser picks each move; it may also offer an illegal *probe*, which
+the engine must refuse as we do.  The first difference ends the game and is returned
+as a :class:`Divergence` holding a replayable trace.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Callable
+from typing import Any
+
+import attrs
+
+from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json, describe
+from hanabi_ref.game import Trace
+from hanabi_ref.legality import illegality, legal_actions
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.serial import canonical_json, state_to_json
+from hanabi_ref.state import GameState
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.verify.engine import Engine
+
+STATE_FIELDS = (
+    "current", "hands", "knowledge", "fireworks", "discard", "clue_tokens",
+    "strikes", "deck_size", "turns", "remaining", "terminal", "score",
+)
+
+
+@attrs.frozen
+class Divergence:
+    """The first difference between the reference and an engine [EP-compare].
+
+    ``trace`` replays to the reference state at which the difference was seen (for a
+    refused or accepted action, the state before it; the action is ``offending``)."""
+
+    what: str
+    trace: Trace
+    offending: Action | None = None
+
+
+class Chooser:
+    """Picks the moves of a compared game; ``probe`` may offer an illegal action."""
+
+    def choose(self, state: GameState, legal: list[Action]) -> Action:
+        raise NotImplementedError
+
+    def probe(self, state: GameState) -> Action | None:
+        return None
+
+
+class RandomChooser(Chooser):
+    """Uniformly random legal moves, and every fifth turn or so an illegal probe."""
+
+    def __init__(self, seed: int, probe_rate: float = 0.2) -> None:
+        self._random = random.Random(seed)
+        self._probe_rate = probe_rate
+
+    def choose(self, state: GameState, legal: list[Action]) -> Action:
+        return legal[self._random.randrange(len(legal))]
+
+    def probe(self, state: GameState) -> Action | None:
+        if self._random.random() >= self._probe_rate:
+            return None
+        illegal = illegal_candidates(state)
+        return illegal[self._random.randrange(len(illegal))] if illegal else None
+
+
+def candidate_actions(config: GameConfig) -> list[Action]:
+    """Every action an engine could be asked to take: hints to every seat (the player's
+    own included) with every value and clue colour, plays and discards of every slot and
+    of the slot just past a full hand."""
+    actions: list[Action] = []
+    for target in range(config.players):
+        actions += [Hint(target, "colour", c) for c in range(len(config.colours))]
+        actions += [Hint(target, "value", v) for v in range(1, config.values + 1)]
+    for slot in range(config.hand_size + 1):
+        actions += [Discard(slot), Play(slot)]
+    return actions
+
+
+def illegal_candidates(state: GameState) -> list[Action]:
+    """The candidate actions the reference refuses in ``state``."""
+    return [a for a in candidate_actions(state.config) if illegality(state, a) is not None]
+
+
+def state_difference(ours: dict[str, Any], theirs: object) -> str | None:
+    """The first field (in :data:`STATE_FIELDS` order) where the states differ [EP-compare]."""
+    if not isinstance(theirs, dict):
+        return f"state: expected an object, got {_short(theirs)}"
+    for key in theirs:
+        if key not in ours:
+            return f"state.{key}: not a state field (known: {', '.join(STATE_FIELDS)})"
+    for key in STATE_FIELDS:
+        if key in theirs and theirs[key] != ours[key]:
+            return f"state.{key}: reference {_short(ours[key])}, engine {_short(theirs[key])}"
+    return None
+
+
+def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:
+    """The actions only one side lists as legal [EP-compare]."""
+    mine = {canonical_json(action_to_json(a)) for a in ours}
+    other = {canonical_json(action_to_json(a)) for a in theirs}
+    if mine == other:
+        return None
+    missing, extra = sorted(mine - other), sorted(other - mine)
+    parts = []
+    if missing:
+        parts.append(f"engine lacks {len(missing)} legal action(s), e.g. {missing[0]}")
+    if extra:
+        parts.append(f"engine lists {len(extra)} illegal action(s), e.g. {extra[0]}")
+    return "legal actions: " + "; ".join(parts)
+
+
+def _short(value: object, limit: int = 200) -> str:
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def play_compared(
+    engine: Engine,
+    config: GameConfig,
+    deck: tuple[int, ...],
+    chooser: Chooser,
+    *,
+    compare_legal: bool = True,
+) -> Divergence | None:
+    """Play one game on both sides, comparing after the deal and after every action."""
+    state = initial_state(config, deck)
+    engine.new_game(config, deck)
+    actions: list[Action] = []
+
+    def diverged(what: str, offending: Action | None = None) -> Divergence:
+        return Divergence(what, Trace(config, deck, tuple(actions)), offending)
+
+    while True:
+        where = "after the deal" if not actions else f"after actions[{len(actions) - 1}] ({describe(actions[-1])})"
+        difference = state_difference(state_to_json(state), engine.state())
+        legal = legal_actions(state)
+        if difference is None and compare_legal:
+            difference = legal_difference(legal, engine.legal_actions())
+        if difference is not None:
+            return diverged(f"{where}: {difference}")
+        if state.terminal:
+            return None
+        probe = chooser.probe(state)
+        if probe is not None:
+            problem = illegality(state, probe)
+            if problem is not None and engine.apply(probe) is None:
+                return diverged(f"{where}: engine accepted {describe(probe)}, illegal by {problem[0]}: {problem[1]}", probe)
+        action = chooser.choose(state, legal)
+        refusal = engine.apply(action)
+        if refusal is not None:
+            return diverged(f"{where}: engine refused legal {describe(action)}: {refusal}", action)
+        state = apply(state, action)
+        actions.append(action)
+
+
+def compare_random_game(engine: Engine, config: GameConfig, deck: tuple[int, ...], seed: int) -> Divergence | None:
+    """One game of random legal moves with illegal probes, seeded by ``seed``."""
+    return play_compared(engine, config, deck, RandomChooser(seed))
+
+
+ChooserFactory = Callable[[int], Chooser]

@@ -1,0 +1,89 @@
+"""The interface every engine under test is driven through [EP-protocol].
+
+An engine is anything that can start a game from a configuration and a full deck,
+apply actions, report its state as the JSON object of ``spec/trace.md`` (T-state) and
+list the legal actions.  Our own engine, the built-in peer adapters and external
+processes speaking the JSON-lines protocol all implement :class:`Engine`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+from hanabi_ref.actions import Action
+from hanabi_ref.errors import HanabiError, IllegalActionError
+from hanabi_ref.legality import legal_actions
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.serial import state_to_json
+from hanabi_ref.state import GameState
+from hanabi_ref.transition import apply, initial_state
+
+
+class EngineFailure(HanabiError):
+    """The engine under test hung, crashed, or answered outside the protocol."""
+
+
+class Engine(Protocol):
+    """What ``hanabi-ref verify`` asks of an engine [EP-protocol]."""
+
+    name: str
+
+    def unsupported(self, config: GameConfig) -> str | None:
+        """``None`` if the engine can play this configuration, else the reason it cannot."""
+
+    def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
+        """Start a game whose stack S0 is ``deck`` (card identities, top first)."""
+
+    def apply(self, action: Action) -> str | None:
+        """Apply ``action``; ``None`` if accepted, else the engine's reason for refusing it."""
+
+    def state(self) -> dict[str, Any]:
+        """The current state as a T-state object (fields the engine cannot report omitted)."""
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the player to move (empty once the game is over)."""
+
+    def close(self) -> None:
+        """Release the engine (end its process)."""
+
+
+class ReferenceEngine:
+    """hanabi_ref itself behind the :class:`Engine` interface."""
+
+    name = "hanabi-ref"
+
+    def __init__(self) -> None:
+        self._state: GameState | None = None
+
+    def unsupported(self, config: GameConfig) -> str | None:
+        return None
+
+    def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
+        self._state = initial_state(config, deck)
+
+    def apply(self, action: Action) -> str | None:
+        try:
+            self._state = apply(self.current, action)
+        except IllegalActionError as error:
+            return str(error)
+        return None
+
+    def state(self) -> dict[str, Any]:
+        return state_to_json(self.current)
+
+    def legal_actions(self) -> list[Action]:
+        return list(legal_actions(self.current))
+
+    def close(self) -> None:
+        self._state = None
+
+    @property
+    def current(self) -> GameState:
+        """The game state (a game must have been started)."""
+        if self._state is None:
+            raise EngineFailure("no game started")
+        return self._state
+
+
+class UnsupportedConfig(HanabiError):
+    """The engine cannot play this configuration (it said so); verification skips it."""

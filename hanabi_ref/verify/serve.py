@@ -1,0 +1,82 @@
+"""Serving an engine over the JSON-lines protocol [EP-requests, EP-serve].
+
+``hanabi-ref serve`` puts our engine (or a built-in peer adapter) behind the protocol, so
+that an engine author can read a working server, and so that ``verify --engine`` can be
+checked end to end.  A malformed request gets ``{"ok": false, "error": ...}``; the loop
+ends at ``quit`` or at the end of input.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import IO, Any
+
+from hanabi_ref.errors import ConfigError, HanabiError, TraceError
+from hanabi_ref.rules import config_from_json
+from hanabi_ref.serial import canonical_json
+from hanabi_ref.actions import action_to_json
+from hanabi_ref.trace import action_from_json, card_from_json
+from hanabi_ref.verify.engine import Engine, UnsupportedConfig
+from hanabi_ref.verify.process import PROTOCOL, PROTOCOL_VERSION
+
+
+def serve(engine: Engine, requests: IO[str], answers: IO[str]) -> None:
+    """Answer requests line by line until ``quit`` or end of input [EP-serve]."""
+    for line in requests:
+        try:
+            request = json.loads(line)
+        except (json.JSONDecodeError, RecursionError):
+            request = None
+        answer = answer_request(engine, request)
+        answers.write(canonical_json(answer) + "\n")
+        answers.flush()
+        if isinstance(request, dict) and request.get("op") == "quit":
+            return
+
+
+def answer_request(engine: Engine, request: object) -> dict[str, Any]:
+    """The answer to one request [EP-requests]."""
+    if not isinstance(request, dict) or not isinstance(request.get("op"), str):
+        return {"ok": False, "error": "a request is a JSON object with a string \"op\""}
+    op = request["op"]
+    try:
+        if op == "hello":
+            return _hello(engine, request)
+        if op == "new_game":
+            return _new_game(engine, request)
+        if op == "apply":
+            refusal = engine.apply(action_from_json(request.get("action"), "action"))
+            return {"ok": True} if refusal is None else {"ok": False, "illegal": refusal}
+        if op == "state":
+            return {"ok": True, "state": engine.state()}
+        if op == "legal_actions":
+            return {"ok": True, "actions": [action_to_json(a) for a in engine.legal_actions()]}
+        if op == "quit":
+            return {"ok": True}
+    except HanabiError as error:
+        return {"ok": False, "error": str(error)}
+    return {"ok": False, "error": f"op: unknown request {op!r}"}
+
+
+def _hello(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    if request.get("protocol") != PROTOCOL or request.get("version") != PROTOCOL_VERSION:
+        return {"ok": False, "error": f"only protocol {PROTOCOL} version {PROTOCOL_VERSION} is spoken"}
+    return {"ok": True, "name": engine.name, "protocol": PROTOCOL, "version": PROTOCOL_VERSION}
+
+
+def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    try:
+        config = config_from_json(request.get("config"))
+    except ConfigError as error:
+        return {"ok": False, "error": str(error)}
+    reason = engine.unsupported(config)
+    if reason is not None:
+        return {"ok": False, "unsupported": reason}
+    deck = request.get("deck")
+    if not isinstance(deck, list):
+        raise TraceError("deck: must be a list of cards")
+    try:
+        engine.new_game(config, tuple(card_from_json(c, f"deck[{i}]", config) for i, c in enumerate(deck)))
+    except UnsupportedConfig as error:
+        return {"ok": False, "unsupported": str(error)}
+    return {"ok": True}

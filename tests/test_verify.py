@@ -1,0 +1,327 @@
+"""``verify``: comparing engines turn by turn, the JSON-lines protocol, failures and
+shrinking [EP-protocol, EP-compare, EP-random, EP-shrink, EP-transport, EP-requests,
+EP-failures, EP-serve, C-verify, C-serve].
+
+The negative controls are engines broken on purpose: each must be caught, and the
+reported game must replay under our engine and still show the divergence.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.rules import make_config
+from hanabi_ref.state import GameState
+from hanabi_ref.trace import load_trace, replay
+from hanabi_ref.verify.compare import Chooser, RandomChooser, play_compared, state_difference
+from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
+from hanabi_ref.verify.process import ProcessEngine
+from hanabi_ref.verify.run import verify_random_games
+from hanabi_ref.verify.serve import answer_request, serve
+
+SCRIPTED = Path(__file__).resolve().parent / "engines" / "scripted.py"
+SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
+CONFIGS = [make_config(p, preset=r) for r in ("thesis", "hle", "hanab-live") for p in (2, 3, 5)]
+
+
+# ------------------------------------------------------------------ engines broken on purpose
+
+
+class ExtraTokenAfterSecondStrike(ReferenceEngine):
+    """Reports one clue token too many once two errors were made and tokens are low."""
+
+    def state(self) -> dict[str, Any]:
+        state = super().state()
+        if state["strikes"] == 2 and state["clue_tokens"] < 3:
+            state["clue_tokens"] += 1
+        return state
+
+
+class AcceptsSelfHints(ReferenceEngine):
+    """Accepts a hint to the player's own hand (2.16-2a-target) without changing anything."""
+
+    def apply(self, action: Action) -> str | None:
+        if isinstance(action, Hint) and action.target == self.current.current:
+            return None
+        return super().apply(action)
+
+
+class RefusesPlayingSlotZeroLate(ReferenceEngine):
+    """Refuses to play slot 0 once the stack is down to ten cards."""
+
+    def apply(self, action: Action) -> str | None:
+        if action == Play(0) and len(self.current.deck) - self.current.next_card <= 10:
+            return "slot 0 is stuck"
+        return super().apply(action)
+
+
+class HidesDiscards(ReferenceEngine):
+    """Omits discards from its legal actions when it has all 8 tokens minus one."""
+
+    def legal_actions(self) -> list[Action]:
+        actions = super().legal_actions()
+        if self.current.hints == self.current.config.hints - 1:
+            return [a for a in actions if not isinstance(a, Discard)]
+        return actions
+
+
+class PlaysOnlyHle(ReferenceEngine):
+    """Declares every configuration but the hle preset unsupported."""
+
+    def new_game(self, config: Any, deck: tuple[int, ...]) -> None:
+        if config.preset != "hle":
+            raise UnsupportedConfig("hle rules only")
+        super().new_game(config, deck)
+
+
+class Replay(Chooser):
+    """Follows a fixed list of actions, then the given action."""
+
+    def __init__(self, actions: tuple[Action, ...], then: Action | None) -> None:
+        self._actions = list(actions) + ([then] if then is not None else [])
+
+    def choose(self, state: GameState, legal: list[Action]) -> Action:
+        return self._actions.pop(0) if self._actions else legal[0]
+
+    def probe(self, state: GameState) -> Action | None:
+        # The offending action is offered as a probe when it is illegal for the reference.
+        if len(self._actions) == 1 and state.turn == len(state.history):
+            from hanabi_ref.legality import illegality
+
+            if illegality(state, self._actions[0]) is not None:
+                return self._actions.pop(0)
+        return None
+
+
+# ------------------------------------------------------------------ in-process comparisons
+
+
+def test_reference_agrees_with_itself_over_random_games() -> None:
+    """[EP-random, EP-compare] our engine behind the Engine interface never diverges from itself."""
+    report = verify_random_games(ReferenceEngine(), CONFIGS, games=60, seed=1)
+    assert report.divergence is None and report.checked == 60 and report.skipped == 0
+
+
+@pytest.mark.parametrize("broken", [ExtraTokenAfterSecondStrike, AcceptsSelfHints, RefusesPlayingSlotZeroLate, HidesDiscards])
+def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> None:
+    """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; the shrunk game
+    replays under our rules and still diverges when played again on the broken engine."""
+    report = verify_random_games(broken(), CONFIGS, games=300, seed=2)
+    divergence = report.divergence
+    assert divergence is not None, f"{broken.__name__} was not caught"
+    replay(divergence.trace)  # the reproduction is a legal game of ours
+    again = play_compared(broken(), divergence.trace.config, divergence.trace.deck,
+                          Replay(divergence.trace.actions, divergence.offending))
+    assert again is not None and again.what == divergence.what
+
+
+def test_shrinking_makes_the_game_short() -> None:
+    """[EP-shrink] the token bug needs two strikes and a few hints: the shrunk game is
+    far shorter than a random game."""
+    report = verify_random_games(ExtraTokenAfterSecondStrike(), CONFIGS, games=300, seed=3)
+    assert report.divergence is not None
+    assert len(report.divergence.trace.actions) <= 12
+
+
+def test_unsupported_configurations_are_skipped() -> None:
+    """[EP-requests] configurations an engine declares unsupported are counted, not failures."""
+    report = verify_random_games(PlaysOnlyHle(), CONFIGS, games=40, seed=4)
+    assert report.divergence is None and report.skipped > 0 and report.checked > 0
+
+
+def test_state_difference_reports_first_field_and_unknown_fields() -> None:
+    """[EP-compare, T-state] omitted fields are skipped; an unknown field is a divergence."""
+    config = make_config(3, preset="hle")
+    engine = ReferenceEngine()
+    engine.new_game(config, deck_from_seed(config, 5))
+    ours = engine.state()
+    assert state_difference(ours, {"score": 0}) is None
+    assert state_difference(ours, {**ours, "strikes": 1}) == "state.strikes: reference 0, engine 1"
+    assert state_difference(ours, {"lives": 3}) is not None
+    assert state_difference(ours, []) is not None
+
+
+# ------------------------------------------------------------------ the protocol, in and out of process
+
+
+def test_serve_answers_every_request_kind() -> None:
+    """[EP-serve, EP-requests] a scripted session through serve(): hello, new game, state,
+    legal actions, an illegal action refused, a legal one accepted, quit."""
+    config = make_config(2, preset="hle")
+    deck = [{"suit": c // 5, "value": c % 5 + 1} for c in deck_from_seed(config, 9)]
+    requests = [
+        {"op": "hello", "protocol": "hanabi-ref/engine", "version": 1},
+        {"op": "new_game", "config": {"players": 2, "preset": "hle"}, "deck": deck},
+        {"op": "legal_actions"},
+        {"op": "apply", "action": {"type": "hint", "target": 0, "kind": "value", "value": 1}},
+        {"op": "apply", "action": {"type": "discard", "slot": 0}},
+        {"op": "state"},
+        {"op": "quit"},
+        {"op": "state"},
+    ]
+    out = io.StringIO()
+    serve(ReferenceEngine(), io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out)
+    answers = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert len(answers) == 7  # nothing after quit
+    assert answers[0]["ok"] and answers[1] == {"ok": True}
+    partner = deck[5:10]  # blocks of h = 5: seat 1 holds deck[5..9] (2.16-1-deal)
+    touching_hints = len({c["suit"] for c in partner}) + len({c["value"] for c in partner})
+    # hle at 8 tokens: only hints touching a card (2.16-2a-empty), no discard (E-2), 5 plays.
+    assert len(answers[2]["actions"]) == touching_hints + 5
+    assert answers[3]["ok"] is False and answers[3]["illegal"].startswith("2.16-2a-target")
+    assert answers[4]["ok"] is False and answers[4]["illegal"].startswith("E-2")
+    assert answers[5]["state"]["clue_tokens"] == 8 and answers[5]["state"]["turns"] == 0
+
+
+@pytest.mark.parametrize("request_", [None, 5, [], {}, {"op": 3}, {"op": "fly"}, {"op": "apply", "action": {"type": "play"}},
+                                      {"op": "new_game", "config": {"players": 0}, "deck": []},
+                                      {"op": "new_game", "config": {"players": 2}, "deck": "x"},
+                                      {"op": "hello", "protocol": "other", "version": 1}, {"op": "state"}])
+def test_serve_reports_malformed_requests(request_: object) -> None:
+    """[EP-serve] a malformed request is answered with ok false and an error, never an exception."""
+    answer = answer_request(ReferenceEngine(), request_)
+    assert answer["ok"] is False and isinstance(answer["error"], str)
+
+
+def test_process_engine_through_serve_agrees() -> None:
+    """[EP-transport, EP-requests, C-serve] our engine behind `hanabi-ref serve`, driven as
+    an external process, agrees over random games and refuses an unsupported config."""
+    engine = ProcessEngine(SERVE, timeout=20)
+    try:
+        report = verify_random_games(engine, [make_config(3, preset="hle"), make_config(4)], games=8, seed=6)
+        assert report.divergence is None and report.checked == 8
+        assert engine.name == "hanabi-ref"
+    finally:
+        engine.close()
+
+
+def _scripted(tmp_path: Path, lines: list[str]) -> str:
+    answers = tmp_path / "answers.txt"
+    answers.write_text("\n".join(lines), encoding="utf-8")
+    return f"{sys.executable} {SCRIPTED} {answers}"
+
+
+HELLO = '{"ok": true, "name": "scripted"}'
+
+
+@pytest.mark.parametrize(
+    ("lines", "fragment"),
+    [
+        (["HANG"], "no answer to hello within 1 s"),
+        ([HELLO, "HANG"], "no answer to new_game within 1 s"),
+        ([HELLO, "EXIT"], "exited with code 3 while answering new_game; last stderr line: scripted engine"),
+        ([HELLO, "Segmentation fault"], "printed garbage in answer to new_game"),
+        ([HELLO, "[1, 2]"], "is not an object with \"ok\""),
+        ([HELLO, '{"ok": false, "error": "kaputt"}'], "failed to answer new_game: 'kaputt'"),
+        ([HELLO, '{"ok": true}', '{"ok": true, "state": 5}'], "has no state object"),
+        ([HELLO, '{"ok": true}', '{"ok": true, "state": {}}', '{"ok": true, "actions": [{"type": "jump"}]}'],
+         "answer to legal_actions: actions[0].type"),
+    ],
+)
+def test_failing_engines_exit_1_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], fragment: str) -> None:
+    """[EP-failures, C-verify, C-exit] hangs, crashes, garbage and protocol breaches end
+    the run with exit 1 and one line naming the request; nothing is waited on forever."""
+    code = main(["verify", "--engine", _scripted(tmp_path, lines), "--no-vectors", "--games", "2",
+                 "--timeout", "1", "--rules", "hle", "--players", "2", "--out", str(tmp_path / "d.json")])
+    err = capsys.readouterr().err
+    assert code == EXIT_INVALID_GAME, err
+    assert err.count("\n") == 1 and fragment in err and "Traceback" not in err
+
+
+ANSWER = st.one_of(
+    st.text(max_size=30).map(lambda t: t.replace("\n", " ")),
+    st.recursive(st.none() | st.booleans() | st.integers() | st.text(max_size=5),
+                 lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.sampled_from(["ok", "state", "actions", "illegal", "unsupported", "error"]), inner, max_size=3),
+                 max_leaves=8).map(json.dumps),
+)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.lists(ANSWER, min_size=1, max_size=6))
+def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
+    """[EP-failures] whatever an engine prints after a valid hello, verify ends with a
+    one-line EngineFailure, an unsupported configuration or a divergence, never another
+    exception."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory() as directory:
+        command = _scripted(Path(directory), [HELLO, *answers])
+        try:
+            engine = ProcessEngine(command, timeout=5)
+        except EngineFailure:
+            return
+        try:
+            config = make_config(2, preset="hle")
+            divergence = play_compared(engine, config, deck_from_seed(config, 0), RandomChooser(0))
+            assert divergence is not None  # a fake engine cannot play a whole game right
+        except (EngineFailure, UnsupportedConfig) as failure:
+            assert "\n" not in str(failure)
+        finally:
+            engine.close()
+
+
+# ------------------------------------------------------------------ the command
+
+
+def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """[C-verify, EP-shrink, T-states] a diverging engine: exit 1, the report names the
+    divergence, the trace file replays and carries our expected states."""
+    import hanabi_ref.verify.cli as verify_cli
+
+    monkeypatch.setattr(verify_cli, "make_engine", lambda name: ExtraTokenAfterSecondStrike())
+    monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
+    out = tmp_path / "divergence.json"
+    code = main(["verify", "--against", "openspiel", "--no-vectors", "--games", "300", "--players", "2,3", "--out", str(out), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_INVALID_GAME
+    assert "clue_tokens" in report["divergence"]["what"] and report["divergence"]["trace"] == str(out)
+    trace = load_trace(out)
+    assert trace.states is not None and len(trace.states) == len(trace.actions) + 1
+    replay(trace)
+
+
+@pytest.mark.parametrize(
+    ("argv", "fragment"),
+    [
+        (["verify", "--engine", "x", "--players", "two"], "--players"),
+        (["verify", "--engine", "x", "--players", "0-3"], "--players"),
+        (["verify", "--engine", "x", "--rules", "chess"], "--rules"),
+        (["verify", "--engine", "x", "--against", "openspiel"], "not allowed with"),
+        (["verify"], "one of the arguments"),
+        (["verify", "--engine", "x", "--games", "-1"], "--games"),
+        (["verify", "--engine", "x", "--timeout", "0"], "--timeout"),
+        (["serve", "--engine", "chess"], "--engine"),
+        (["replay", "game.json", "--rules", "hle"], "--rules"),
+    ],
+)
+def test_verify_and_serve_usage_errors_exit_2(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit, C-verify, C-serve] bad arguments: exit 2, one line naming the argument."""
+    code = main(argv)
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and err.count("\n") == 1 and fragment in err, err
+
+
+def test_verify_engine_that_cannot_start_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-failures] a command that does not exist is reported in one line."""
+    code = main(["verify", "--engine", "/nonexistent/engine --flag", "--no-vectors"])
+    assert code == EXIT_INVALID_GAME and "cannot start" in capsys.readouterr().err
+
+
+def test_verify_serve_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[C-verify, C-serve] `verify --engine "hanabi-ref serve"` reports 0 divergences."""
+    code = main(["verify", "--engine", SERVE, "--no-vectors", "--games", "5", "--players", "2", "--rules", "hle",
+                 "--out", str(tmp_path / "d.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None and report["random_games"]["games"] == 5
+    assert not (tmp_path / "d.json").exists()
