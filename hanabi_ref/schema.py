@@ -35,7 +35,10 @@ def _validator() -> jsonschema.Draft202012Validator:
 
 def validate_trace_json(data: object) -> None:
     """Raise one TraceError line for the most relevant schema violation [T-schema]."""
-    error = _most_relevant(_validator().iter_errors(data))
+    errors = list(_validator().iter_errors(data))
+    # A file of another kind is told so first: its format and version before anything else.
+    identity = [e for e in errors if list(e.absolute_path)[:1] in (["format"], ["version"])]
+    error = _most_relevant(identity or errors)
     if error is not None:
         raise TraceError(describe_violation(error))
 

@@ -126,12 +126,15 @@ def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> 
     assert again is not None and again.what == divergence.what
 
 
-def test_shrinking_makes_the_game_short() -> None:
-    """[EP-shrink] the token bug needs two strikes and a few hints: the shrunk game is
-    far shorter than a random game."""
-    report = verify_random_games(ExtraTokenAfterSecondStrike(), CONFIGS, games=300, seed=3)
-    assert report.divergence is not None
-    assert len(report.divergence.trace.actions) <= 12
+def test_shrinking_shortens_a_late_divergence() -> None:
+    """[EP-shrink] a bug that shows only once the stack is down to ten cards is first met
+    in a long game; shrinking (budget 400 games) reports a strictly shorter one, which
+    still needs the stack run down: at least 50 - 5*4 - 10 = 20 draws (5 players deal
+    the most cards)."""
+    report = verify_random_games(RefusesPlayingSlotZeroLate(), CONFIGS, games=300, seed=2)
+    assert report.divergence is not None and report.first_length is not None
+    shrunk = len(report.divergence.trace.actions)
+    assert 20 <= shrunk < report.first_length
 
 
 def test_unsupported_configurations_are_skipped() -> None:
@@ -325,3 +328,19 @@ def test_verify_serve_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: P
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK and report["divergence"] is None and report["random_games"]["games"] == 5
     assert not (tmp_path / "d.json").exists()
+
+
+def test_vectors_pass_on_the_reference_and_catch_a_broken_engine() -> None:
+    """[EP-vectors] every transition and game vector passes on our engine; an engine that
+    accepts self-hints is caught by a vector that expects the refusal; vectors of presets
+    an engine does not play are skipped and counted."""
+    from hanabi_ref.vectors import iter_vectors
+    from hanabi_ref.verify.run import verify_vectors
+
+    vectors = list(iter_vectors())
+    report = verify_vectors(ReferenceEngine(), vectors)
+    assert report.divergence is None and report.checked > 100 and report.skipped == 0
+    broken = verify_vectors(AcceptsSelfHints(), vectors)
+    assert broken.divergence is not None and "2.16-2a-target" in broken.divergence.what
+    hle_only = verify_vectors(PlaysOnlyHle(), vectors)
+    assert hle_only.divergence is None and hle_only.skipped > 0 and hle_only.checked > 0

@@ -103,11 +103,10 @@ def state_difference(ours: dict[str, Any], theirs: object) -> str | None:
 
 def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:
     """The actions only one side lists as legal [EP-compare]."""
-    mine = {canonical_json(action_to_json(a)) for a in ours}
-    other = {canonical_json(action_to_json(a)) for a in theirs}
-    if mine == other:
+    if set(ours) == set(theirs):
         return None
-    missing, extra = sorted(mine - other), sorted(other - mine)
+    missing = sorted(canonical_json(action_to_json(a)) for a in set(ours) - set(theirs))
+    extra = sorted(canonical_json(action_to_json(a)) for a in set(theirs) - set(ours))
     parts = []
     if missing:
         parts.append(f"engine lacks {len(missing)} legal action(s), e.g. {missing[0]}")

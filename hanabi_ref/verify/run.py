@@ -33,6 +33,7 @@ class Report:
     skipped: int
     divergence: Divergence | None = None
     where: str = ""
+    first_length: int | None = None  # actions of the divergence first found, before shrinking
 
 
 # ------------------------------------------------------------------ vectors
@@ -144,11 +145,19 @@ class _Diverged(Exception):
     """Raised inside the Hypothesis test when a game diverges."""
 
 
-def verify_random_games(engine: Engine, configs: Sequence[GameConfig], games: int, seed: int, probe_rate: int = 5) -> Report:
-    """Play ``games`` Hypothesis-generated games over ``configs`` [EP-random, EP-shrink]."""
+SHRINK_BUDGET = 400
+
+
+def verify_random_games(
+    engine: Engine, configs: Sequence[GameConfig], games: int, seed: int, probe_rate: int = 5, shrink_budget: int = SHRINK_BUDGET
+) -> Report:
+    """Play ``games`` Hypothesis-generated games over ``configs`` [EP-random, EP-shrink].
+
+    Shrinking tries at most ``shrink_budget`` games after the first divergence (a fixed
+    count, so that the reproduction is the same on every machine)."""
     found: list[Divergence] = []
     failures: list[EngineFailure] = []
-    counts = {"checked": 0, "skipped": 0}
+    counts = {"checked": 0, "skipped": 0, "shrinking": 0}
 
     @hypothesis_seed(seed)
     @settings(
@@ -159,6 +168,10 @@ def verify_random_games(engine: Engine, configs: Sequence[GameConfig], games: in
     def one_game(data: st.DataObject) -> None:
         if failures:
             raise _Diverged  # the engine is gone: let the run end at once
+        if found:
+            counts["shrinking"] += 1
+            if counts["shrinking"] > shrink_budget:
+                return  # budget spent: no smaller example can win any more
         config = data.draw(st.sampled_from(configs), label="config")
         deck = tuple(data.draw(st.permutations(config.canonical_deck), label="deck"))
         try:
@@ -169,7 +182,7 @@ def verify_random_games(engine: Engine, configs: Sequence[GameConfig], games: in
         except EngineFailure as failure:
             failures.append(failure)
             raise _Diverged from None
-        counts["checked"] += 1
+        counts["checked"] += 0 if found else 1
         if divergence is not None:
             found.append(divergence)
             raise _Diverged
@@ -179,11 +192,14 @@ def verify_random_games(engine: Engine, configs: Sequence[GameConfig], games: in
     except _Diverged:
         pass
     except Exception:
-        # After an engine failure the remaining examples end early, which Hypothesis may
-        # report as inconsistent generation: the engine failure is what counts.
-        if not failures:
+        # After an engine failure, or once the shrink budget is spent, examples end early
+        # and Hypothesis may report inconsistent or flaky runs: what we recorded counts.
+        if not failures and not found:
             raise
     if failures:
         raise failures[0]
-    # Hypothesis replays the minimal failing example last, so the last divergence is the shrunk one.
-    return Report(counts["checked"], counts["skipped"], found[-1] if found else None, "random game")
+    # Hypothesis orders examples by their choices, not by game length: report the
+    # diverging game with the fewest actions (the later one on a tie).
+    first = len(found[0].trace.actions) if found else None
+    shortest = min(reversed(found), key=lambda d: len(d.trace.actions)) if found else None
+    return Report(counts["checked"], counts["skipped"], shortest, "random game", first)

@@ -1,0 +1,501 @@
+"""Differential tests: real peer engines play our decks move for move [PE-differential].
+
+Each peer plays random decks (D-seed) under the configuration of ours it must match
+[PE-peers], compared after the deal and after every move by ``play_compared``: every
+reported state field, the legal actions, and the refusal of illegal probes.  The moves
+mix uniformly random play with a cheating driver; the situations the comparison must
+cover (strikeouts, the last round after the stack runs out, hints touching several
+cards, 5s played with every token) are counted here from our own states, independently
+of the engines, and each must reach a minimum.  Broken engines must be caught.
+
+Peers and the clauses of spec/peers.md they exercise:
+
+* OpenSpiel [PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state],
+  under HLE's rules [PE-hle-empty-hints, PE-hle-discard-max, PE-hle-final-draw,
+  PE-hle-no-points, PE-hle-players, PE-hle-variants];
+* pyhanabi [PE-hle, PE-hle-deal, PE-hle-actions, PE-hle-state];
+* hanabython [PE-hanabython, PE-hanabython-deal, PE-hanabython-slots,
+  PE-hanabython-no-points, PE-hanabython-final-draw, PE-hanabython-empty-hints,
+  PE-hanabython-discard-max, PE-hanabython-hand-size, PE-hanabython-variants,
+  PE-hanabython-actions, PE-hanabython-state].
+
+Each peer's tests skip when its library is not installed.
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any
+
+import attrs
+import pytest
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.peers import PEERS, peer_config
+from hanabi_ref.peers.choosers import DriverChooser
+from hanabi_ref.peers.hanabython import hanabython_options, hanabython_unsupported
+from hanabi_ref.peers.hle_rules import hle_unsupported
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import GameState
+from hanabi_ref.transition import apply
+from hanabi_ref.verify.compare import play_compared
+from hanabi_ref.verify.engine import Engine, EngineFailure
+
+OPENSPIEL_GAMES = 300  # per player count: "a few hundred"
+HLE_GAMES = 60
+HANABYTHON_GAMES = 40
+
+# Minimum counts per player count, about half of what the fixed seeds produce, so the
+# test fails when the sample stops covering a situation.
+OPENSPIEL_MINIMUM = {"strikeout": 50, "last round": 40, "wide hint": 500, "five at full tokens": 60}
+HLE_MINIMUM = {"strikeout": 8, "last round": 6, "wide hint": 100, "five at full tokens": 12}
+HANABYTHON_MINIMUM = {"strikeout": 6, "last round": 1, "wide hint": 70, "five at full tokens": 10}
+HANABYTHON_RULES = attrs.asdict(hanabython_options(empty_hints=False))
+
+
+# ------------------------------------------------------------------ independent counting
+
+
+def _identity(state: GameState, card_id: int) -> tuple[int, int]:
+    """(suit, value) of a card, read from the deck (identity = suit * n + value - 1)."""
+    card = state.deck[card_id]
+    return card // state.config.values, card % state.config.values + 1
+
+
+def situations(state: GameState, action: Action) -> list[str]:
+    """Which of the situations to cover the move ``action`` in ``state`` is, computed
+    from the rules directly (not from the engine's legality or transition code)."""
+    found = []
+    config = state.config
+    if isinstance(action, Play):
+        suit, value = _identity(state, state.hands[state.current][action.slot])
+        succeeds = state.fields[suit] == value - 1
+        if not succeeds and config.errors is not None and state.errors + 1 == config.errors:
+            found.append("strikeout")
+        if succeeds and value == config.values and state.hints == config.hints:
+            found.append("five at full tokens")
+    if isinstance(action, Hint) and _touched(state, action) >= 2:
+        found.append("wide hint")
+    if state.remaining == 1 and len(state.deck) == state.next_card:
+        found.append("last round")  # the final move of the last round (2.16-3-last-round)
+    return found
+
+
+def _touched(state: GameState, hint: Hint) -> int:
+    """Cards of the target a hint touches: those of that value, or of a suit the clue
+    colour touches (the variant's definition, V-suit)."""
+    cards = [_identity(state, card_id) for card_id in state.hands[hint.target]]
+    if hint.kind == "value":
+        return sum(1 for _, value in cards if value == hint.value)
+    return sum(1 for suit, _ in cards if hint.value in state.config.suits[suit].touched_by)
+
+
+class RecordingChooser(DriverChooser):
+    """The driver of [PE-differential], keeping every (state, action) it chose."""
+
+    def __init__(self, seed: int, random_rate: float) -> None:
+        super().__init__(seed, random_rate=random_rate)
+        self.moves: list[tuple[GameState, Action]] = []
+
+    def choose(self, state: GameState, legal: list[Action]) -> Action:
+        action = super().choose(state, legal)
+        self.moves.append((state, action))
+        return action
+
+    def final_state(self) -> GameState:
+        """Our state after the last move."""
+        state, action = self.moves[-1]
+        return apply(state, action)
+
+
+def chooser_for(seed: int) -> RecordingChooser:
+    """One game in three uniformly random (strikeouts), the others driven (long games)."""
+    return RecordingChooser(seed, random_rate=1.0 if seed % 3 == 0 else 0.1)
+
+
+def play_many(engine: Engine, config: GameConfig, games: int, first_seed: int = 0) -> Counter[str]:
+    """Play ``games`` compared games; fail at the first divergence; count situations."""
+    counts: Counter[str] = Counter()
+    for seed in range(first_seed, first_seed + games):
+        chooser = chooser_for(seed)
+        divergence = play_compared(engine, config, deck_from_seed(config, seed), chooser)
+        assert divergence is None, f"{engine.name}, {config.players} players, seed {seed}: {divergence.what}"
+        for state, action in chooser.moves:
+            counts.update(situations(state, action))
+        counts["games"] += 1
+    return counts
+
+
+def assert_covered(counts: Counter[str], minimum: dict[str, int]) -> None:
+    """Each situation occurred at least its minimum number of times."""
+    short = {name: counts[name] for name, least in minimum.items() if counts[name] < least}
+    assert not short, f"the sample no longer covers {short} (minimums {minimum})"
+
+
+# ------------------------------------------------------------------ fixtures
+
+
+def _engine(module: str, name: str) -> Iterator[Engine]:
+    pytest.importorskip(module)
+    engine = PEERS[name]()
+    yield engine
+    engine.close()
+
+
+@pytest.fixture(scope="module")
+def openspiel() -> Iterator[Engine]:
+    yield from _engine("pyspiel", "openspiel")
+
+
+@pytest.fixture(scope="module")
+def hle() -> Iterator[Engine]:
+    yield from _engine("hanabi_learning_environment.pyhanabi", "hle")
+
+
+@pytest.fixture(scope="module")
+def hanabython() -> Iterator[Engine]:
+    yield from _engine("hanabython", "hanabython")
+
+
+# ------------------------------------------------------------------ OpenSpiel
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_openspiel_plays_the_hle_preset(openspiel: Engine, players: int) -> None:
+    """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] a few
+    hundred games per player count agree with the hle preset move by move, and cover
+    strikeouts, last rounds, wide hints and 5s at full tokens [PE-differential]."""
+    config = peer_config("openspiel", players)
+    assert openspiel.unsupported(config) is None
+    assert_covered(play_many(openspiel, config, OPENSPIEL_GAMES), OPENSPIEL_MINIMUM)
+
+
+@pytest.mark.parametrize(
+    "config",
+    [
+        make_config(3, "hle", hand_size=3, hints=2, errors=1),
+        make_config(2, "hle", hints=0, errors=None),
+        make_config(4, "hle", hand_size=8, hints=12, errors=5),
+        make_config(
+            3, composition=[[3, 2, 2, 1]] * 3, empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False
+        ),
+    ],
+    ids=["h3-t2-f1", "t0-unbounded-errors", "h8-t12-f5", "custom-3x4"],
+)
+def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig) -> None:
+    """[PE-openspiel, PE-hle-variants] hand size, t0, f0 (infinity as N + 1 lives) and
+    HLE-shaped custom decks are expressed by OpenSpiel's parameters and agree."""
+    assert openspiel.unsupported(config) is None
+    counts = play_many(openspiel, config, 30)
+    assert counts["games"] == 30
+
+
+def test_openspiel_refuses_by_its_own_guard(openspiel: Engine) -> None:
+    """[PE-openspiel-actions] with ``check_refusals`` the illegal probes reach
+    OpenSpiel's ``apply_action``, whose SpielError must refuse each of them."""
+    from hanabi_ref.peers.openspiel import OpenSpielEngine
+
+    checking = OpenSpielEngine(check_refusals=True)
+    config = peer_config("openspiel", 3)
+    play_many(checking, config, 20)
+
+
+def test_hle_unsupported_configurations() -> None:
+    """[PE-hle-players, PE-hle-variants, PE-hle-empty-hints, PE-hle-discard-max,
+    PE-hle-final-draw, PE-hle-no-points] every configuration HLE cannot play identically
+    gets a reason; the hle preset's get none."""
+    assert hle_unsupported(make_config(5, "hle", errors=None, hints=0)) is None
+    refused = {
+        "thesis": make_config(3, "thesis"),
+        "hanab-live": make_config(3, "hanab-live"),
+        "empty hints": make_config(3, "hle", empty_hints=True),
+        "final draw": make_config(3, "hle", draw_after_final_move=True),
+        "no points": make_config(3, "hle", end_when_no_points_possible=True),
+        "six players": make_config(6, "hanab-live", empty_hints=False, end_when_no_points_possible=False, draw_after_final_move=False),
+        "hand of 9": make_config(2, "hle", hand_size=9),
+        "6 suits": make_config(3, "thesis", "6 Suits", empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False),
+        "classic counts, 4 values": make_config(3, composition=[[3, 2, 2, 1, 1]] * 2, empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False),
+    }
+    reasons = {name: hle_unsupported(config) for name, config in refused.items()}
+    assert all(reasons.values()), reasons
+    assert "empty_hints" in str(reasons["thesis"]) and "discard_at_max_hints" in str(reasons["thesis"])
+    assert "end_when_no_points_possible" in str(reasons["hanab-live"])
+    assert "draw_after_final_move" in str(reasons["hanab-live"])
+
+
+# ------------------------------------------------------------------ negative controls
+
+
+class _Wrapper:
+    """Passes everything to the OpenSpiel adapter; subclasses break one thing."""
+
+    name = "broken openspiel"
+
+    def __init__(self, inner: Engine) -> None:
+        self.inner = inner
+
+    def unsupported(self, config: GameConfig) -> str | None:
+        return self.inner.unsupported(config)
+
+    def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
+        self.inner.new_game(config, deck)
+
+    def apply(self, action: Action) -> str | None:
+        return self.inner.apply(action)
+
+    def state(self) -> dict[str, Any]:
+        return self.inner.state()
+
+    def legal_actions(self) -> list[Action]:
+        return self.inner.legal_actions()
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+class ExtraTokenAfterDiscard(_Wrapper):
+    """Reports one hint token too many once a card has been discarded."""
+
+    def __init__(self, inner: Engine) -> None:
+        super().__init__(inner)
+        self.discarded = False
+
+    def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
+        self.discarded = False
+        super().new_game(config, deck)
+
+    def apply(self, action: Action) -> str | None:
+        refusal = super().apply(action)
+        self.discarded |= refusal is None and isinstance(action, Discard)
+        return refusal
+
+    def state(self) -> dict[str, Any]:
+        report = super().state()
+        if self.discarded:
+            report["clue_tokens"] += 1
+        return report
+
+
+class AcceptsIllegal(_Wrapper):
+    """Answers "accepted" to every action OpenSpiel refuses (and ignores it)."""
+
+    def apply(self, action: Action) -> str | None:
+        super().apply(action)
+        return None
+
+
+class ListsDiscardsAtFullTokens(_Wrapper):
+    """Lists discards as legal even when every hint token is in hand."""
+
+    def legal_actions(self) -> list[Action]:
+        legal = super().legal_actions()
+        if legal and not any(isinstance(action, Discard) for action in legal):
+            legal.append(Discard(0))
+        return legal
+
+
+@pytest.mark.parametrize(
+    ("broken", "symptom"),
+    [
+        (ExtraTokenAfterDiscard, "state.clue_tokens"),
+        (AcceptsIllegal, "engine accepted"),
+        (ListsDiscardsAtFullTokens, "legal actions"),
+    ],
+)
+def test_play_compared_catches_a_broken_engine(openspiel: Engine, broken: type[_Wrapper], symptom: str) -> None:
+    """[PE-differential] negative controls: each deliberately broken OpenSpiel adapter
+    diverges within a few games, at the broken field."""
+    engine = broken(openspiel)
+    config = peer_config("openspiel", 3)
+    for seed in range(5):
+        divergence = play_compared(engine, config, deck_from_seed(config, seed), chooser_for(seed + 1))
+        if divergence is not None:
+            assert symptom in divergence.what, divergence.what
+            return
+    pytest.fail(f"{broken.__name__} went unnoticed in 5 games")
+
+
+# ------------------------------------------------------------------ pyhanabi (HLE)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_hle_plays_the_hle_preset(hle: Engine, players: int) -> None:
+    """[PE-hle, PE-hle-deal, PE-hle-actions, PE-hle-state] pyhanabi, dealt our deck card
+    by card, agrees with the hle preset move by move [PE-differential]."""
+    config = peer_config("hle", players)
+    assert hle.unsupported(config) is None
+    assert_covered(play_many(hle, config, HLE_GAMES), HLE_MINIMUM)
+
+
+def test_hle_plays_other_parameters(hle: Engine) -> None:
+    """[PE-hle, PE-hle-variants] non-default parameters and a custom HLE-shaped deck."""
+    for config in (
+        make_config(4, "hle", hand_size=2, hints=1, errors=None),
+        make_config(2, composition=[[3, 1]] * 4, empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False),
+    ):
+        assert hle.unsupported(config) is None
+        assert play_many(hle, config, 15)["games"] == 15
+
+
+def test_hle_deal_is_checked(hle: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
+    """[PE-hle-deal] a deal move built with the wrong layout is caught, not trusted."""
+    import hanabi_ref.peers.hle as adapter
+
+    monkeypatch.setattr(adapter, "DEAL_MOVE_LAYOUT", ">ibbbb")  # the move type's bytes reversed
+    config = peer_config("hle", 2)
+    with pytest.raises(EngineFailure, match="hle adapter"):
+        hle.new_game(config, deck_from_seed(config, 0))
+
+
+# ------------------------------------------------------------------ hanabython
+
+
+def _card(identity: int, values: int) -> dict[str, int]:
+    return {"suit": identity // values, "value": identity % values + 1}
+
+
+def _check_final_draw(engine: Engine, chooser: RecordingChooser) -> bool:
+    """[PE-hanabython-final-draw] if hanabython drew after the move that made more points
+    impossible, its full final state differs from ours by exactly that card: in the
+    mover's slot 0, with full knowledge, one card fewer in the deck.  Returns whether
+    this game ended so."""
+    if "hands" in engine.state():
+        return False
+    ours, full = chooser.final_state(), engine.raw_state()  # type: ignore[attr-defined]
+    config, mover = ours.config, chooser.moves[-1][0].current
+    # Our game ended neither by the last error, nor at the maximum, nor by R = 0 (R-1).
+    assert ours.terminal and ours.remaining is None and ours.errors != config.errors
+    assert sum(ours.fields) < config.max_score
+    hands = [[_card(ours.deck[card_id], config.values) for card_id in hand] for hand in ours.hands]
+    hands[mover].insert(0, _card(ours.deck[ours.next_card], config.values))
+    assert full["hands"] == hands
+    assert full["deck_size"] == len(ours.deck) - ours.next_card - 1
+    everything = {"suits": list(range(config.suit_count)), "values": list(range(1, config.values + 1))}
+    assert full["knowledge"][mover][0] == everything
+    assert len(full["knowledge"][mover]) == len(ours.hands[mover]) + 1
+    return True
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_hanabython_plays_its_peer_config(hanabython: Engine, players: int) -> None:
+    """[PE-hanabython, PE-hanabython-deal, PE-hanabython-slots, PE-hanabython-no-points,
+    PE-hanabython-discard-max, PE-hanabython-hand-size, PE-hanabython-actions,
+    PE-hanabython-state] hanabython agrees with hanab-live plus its deal, slot order and
+    final draw, move by move, including R as remaining_turns [PE-differential]."""
+    config = peer_config("hanabython", players)
+    assert hanabython.unsupported(config) is None
+    counts: Counter[str] = Counter()
+    for seed in range(HANABYTHON_GAMES):
+        chooser = chooser_for(seed)
+        divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
+        assert divergence is None, f"hanabython, {players} players, seed {seed}: {divergence.what}"
+        for state, action in chooser.moves:
+            counts.update(situations(state, action))
+        _check_final_draw(hanabython, chooser)
+    assert_covered(counts, HANABYTHON_MINIMUM)
+
+
+class FiveDiscarder(RecordingChooser):
+    """The driver, but with no playable card it discards a 5 if it holds one: suits then
+    end below 5, and games often end by R-1 while the stack still holds cards."""
+
+    def drive(self, state: GameState, legal: list[Action]) -> Action:
+        hand = state.hands[state.current]
+        fives = [
+            action for action in legal
+            if isinstance(action, Discard) and _identity(state, hand[action.slot])[1] == state.config.values
+        ]
+        playable = any(state.fields[suit] == value - 1 for suit, value in (_identity(state, c) for c in hand))
+        return fives[0] if fives and not playable else super().drive(state, legal)
+
+
+def test_hanabython_final_draw_is_the_only_difference(hanabython: Engine) -> None:
+    """[PE-hanabython-final-draw, PE-hanabython-no-points] games ended by R-1 with cards
+    left: hanabython's final state differs from ours exactly by the card it drew."""
+    config = peer_config("hanabython", 3)
+    ended_with_draw = 0
+    for seed in range(30):
+        chooser = FiveDiscarder(seed, random_rate=0.1)
+        divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
+        assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
+        ended_with_draw += _check_final_draw(hanabython, chooser)
+    assert ended_with_draw >= 10, f"only {ended_with_draw} games ended by R-1 with a draw"
+
+
+@pytest.mark.parametrize(
+    "variant", ["Rainbow (6 Suits)", "Black (6 Suits)", "6 Suits", "Dutch Rainbow (Example 2.12)"]
+)
+def test_hanabython_plays_variants(hanabython: Engine, variant: str) -> None:
+    """[PE-hanabython-variants] the sixth suit as hanabython's sixth colour or Multicolor."""
+    config = make_config(3, "thesis", variant, **HANABYTHON_RULES)
+    assert hanabython.unsupported(config) is None
+    assert play_many(hanabython, config, 15)["games"] == 15
+
+
+def test_hanabython_plays_empty_clues(hanabython: Engine) -> None:
+    """[PE-hanabython-empty-hints] with empty clues allowed on both sides."""
+    config = peer_config("hanabython", 3, empty_hints=True)
+    assert hanabython.unsupported(config) is None
+    assert play_many(hanabython, config, 15)["games"] == 15
+
+
+def test_hanabython_unsupported_configurations() -> None:
+    """[PE-hanabython-deal, PE-hanabython-slots, PE-hanabython-no-points,
+    PE-hanabython-final-draw, PE-hanabython-discard-max, PE-hanabython-variants] the
+    presets themselves, and decks with a value without copies, are refused with reasons."""
+    assert hanabython_unsupported(peer_config("hanabython", 6)) is None
+    for preset in ("thesis", "hle", "hanab-live"):
+        reason = hanabython_unsupported(make_config(3, preset))
+        assert reason is not None and "deal" in reason and "draw_position" in reason, reason
+    holes = make_config(3, composition=[[3, 0, 2, 2, 1]] * 5, **HANABYTHON_RULES)
+    assert "without copies" in str(hanabython_unsupported(holes))
+
+
+# ------------------------------------------------------------------ the registry
+
+
+def test_peer_registry_and_configs() -> None:
+    """[PE-peers] the three peers and the configurations they must match."""
+    assert set(PEERS) == {"openspiel", "hle", "hanabython"}
+    assert peer_config("openspiel", 4).preset == "hle"
+    assert peer_config("hle", 2, hand_size=3).hand_size == 3
+    assert peer_config("hanabython", 3).options == hanabython_options(False)
+    with pytest.raises(ConfigError, match="unknown peer"):
+        peer_config("hanabi.rs", 3)
+
+
+@pytest.mark.parametrize(
+    ("name", "module", "package"),
+    [
+        ("openspiel", "pyspiel", "open-spiel"),
+        ("hle", "hanabi_learning_environment.pyhanabi", "hanabi-learning-environment"),
+        ("hanabython", "hanabython", "hanabython"),
+    ],
+)
+def test_missing_peer_library_is_one_clear_line(
+    monkeypatch: pytest.MonkeyPatch, name: str, module: str, package: str
+) -> None:
+    """[PE-peers] without its library an adapter fails with one line naming the extra."""
+    monkeypatch.setitem(sys.modules, module, None)  # makes the import fail
+    with pytest.raises(EngineFailure) as failure:
+        PEERS[name]()
+    message = str(failure.value)
+    assert "\n" not in message
+    assert message.startswith(f"{name} adapter: {package}") and f"hanabi_ref[{name}]" in message
+
+
+def test_importing_hanabi_ref_loads_no_peer_library() -> None:
+    """[PE-peers] the peer libraries are optional: importing our modules imports none."""
+    code = (
+        "import sys, hanabi_ref, hanabi_ref.peers, hanabi_ref.peers.openspiel, hanabi_ref.peers.hle, "
+        "hanabi_ref.peers.hanabython, hanabi_ref.peers.choosers, hanabi_ref.peers.hle_rules\n"
+        "loaded = {'pyspiel', 'hanabython', 'hanabi_learning_environment'} & set(sys.modules)\n"
+        "print(sorted(loaded))\n"
+    )
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert result.stdout.strip() == "[]", result.stdout + result.stderr
