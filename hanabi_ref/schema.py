@@ -53,8 +53,19 @@ def json_path(parts: Iterable[str | int]) -> str:
     """``deck[3].value`` from the path parts ("deck", 3, "value")."""
     text = ""
     for part in parts:
-        text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif not part.isidentifier():
+            text += f"[{json.dumps(part)}]"  # an odd key stays on one line, quoted
+        else:
+            text += f".{part}" if text else part
     return text
+
+
+TYPE_WORDS = {
+    "array": "a list", "object": "an object", "integer": "an integer", "string": "a string",
+    "boolean": "a boolean", "null": "null", "number": "a number",
+}
 
 
 def _short(value: object) -> str:
@@ -70,7 +81,7 @@ def describe_violation(error: ValidationError) -> str:
     got: Any = error.instance
     schema: Any = error.schema
     if kind == "oneOf":
-        return _describe_action(path, got) if isinstance(got, dict) else f"{path}: must be an action object, got {_short(got)}"
+        return _describe_action(path, got) if isinstance(got, dict) else f"{path}: must be an object with a type, got {_short(got)}"
     if kind == "required":
         missing = next(key for key in expected if key not in got)
         return f"{json_path([*error.absolute_path, missing])}: missing"
@@ -80,8 +91,8 @@ def describe_violation(error: ValidationError) -> str:
         return f"{json_path([*error.absolute_path, extra])}: unknown field"
     where = path or "trace"
     if kind == "type":
-        wanted = " or ".join(expected) if isinstance(expected, list) else expected
-        return f"{where}: must be of type {wanted}, got {_short(got)}" if path else "trace: must be a JSON object"
+        wanted = " or ".join(TYPE_WORDS[t] for t in (expected if isinstance(expected, list) else [expected]))
+        return f"{where}: must be {wanted}, got {_short(got)}" if path else "trace: must be a JSON object"
     if kind in ("const", "enum"):
         choices = [expected] if kind == "const" else expected
         return f"{where}: must be {' or '.join(_short(c) for c in choices)}, got {_short(got)}"
@@ -94,6 +105,8 @@ def describe_violation(error: ValidationError) -> str:
 
 def _describe_action(path: str, action: dict[str, Any]) -> str:
     """An action matched no branch: report against the branch its ``type`` selects."""
+    if "type" not in action:
+        return f"{path}: must be an object with a type"
     kind = action.get("type")
     branches = trace_schema()["$defs"]["action"]["oneOf"]
     if kind == "hint":

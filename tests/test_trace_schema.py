@@ -56,7 +56,7 @@ def test_written_traces_satisfy_the_schema(preset: str, variant: str, players: i
         (lambda d: d.pop("deck"), "deck: missing"),
         (lambda d: d.__setitem__("version", 2), "version: must be 1, got 2"),
         (lambda d: d["deck"][3].__setitem__("value", 0), "deck[3].value: must be >= 1, got 0"),
-        (lambda d: d["config"].__setitem__("players", "3"), "config.players: must be of type integer"),
+        (lambda d: d["config"].__setitem__("players", "3"), "config.players: must be an integer"),
         (lambda d: d["config"]["options"].__setitem__("deal", "shuffled"), "config.options.deal: must be"),
         (lambda d: d["actions"].__setitem__(2, {"type": "play", "slot": -1}), "actions[2].slot: must be >= 0, got -1"),
         (lambda d: d["actions"].__setitem__(2, {"type": "fly"}), "actions[2].type: must be"),
