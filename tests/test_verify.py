@@ -25,7 +25,7 @@ from hanabi_ref.rules import make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import load_trace, replay
 from hanabi_ref.verify.compare import Chooser, RandomChooser, play_compared, state_difference
-from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
+from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, UnsupportedConfig, check_supported
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
@@ -82,6 +82,17 @@ class PlaysOnlyHle(ReferenceEngine):
     def new_game(self, config: Any, deck: tuple[int, ...]) -> None:
         if config.preset != "hle":
             raise UnsupportedConfig("hle rules only")
+        super().new_game(config, deck)
+
+
+class DeclaresOnlyHle(ReferenceEngine):
+    """Says through ``unsupported`` (as the peer adapters do) that it plays hle only."""
+
+    def unsupported(self, config: Any) -> str | None:
+        return None if config.preset == "hle" else "hle rules only"
+
+    def new_game(self, config: Any, deck: tuple[int, ...]) -> None:
+        check_supported(self, config)
         super().new_game(config, deck)
 
 
@@ -342,5 +353,17 @@ def test_vectors_pass_on_the_reference_and_catch_a_broken_engine() -> None:
     assert report.divergence is None and report.checked > 100 and report.skipped == 0
     broken = verify_vectors(AcceptsSelfHints(), vectors)
     assert broken.divergence is not None and "2.16-2a-target" in broken.divergence.what
-    hle_only = verify_vectors(PlaysOnlyHle(), vectors)
-    assert hle_only.divergence is None and hle_only.skipped > 0 and hle_only.checked > 0
+    for engine in (PlaysOnlyHle(), DeclaresOnlyHle()):
+        hle_only = verify_vectors(engine, vectors)
+        assert hle_only.divergence is None and hle_only.skipped > 0 and hle_only.checked > 0
+
+
+def test_verify_against_openspiel_runs_the_vectors_it_supports(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[C-verify, EP-vectors] `verify --against openspiel` with its vectors: those under
+    other presets are skipped, the hle ones pass, and a few random games agree."""
+    pytest.importorskip("pyspiel")
+    code = main(["verify", "--against", "openspiel", "--games", "3", "--players", "2",
+                 "--out", str(tmp_path / "d.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None
+    assert report["vectors"]["checked"] > 0 and report["vectors"]["skipped"] > 0

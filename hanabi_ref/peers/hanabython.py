@@ -22,7 +22,7 @@ import attrs
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.peers import HANABYTHON_OPTIONS, import_peer
 from hanabi_ref.rules import PRESETS, GameConfig, RuleOptions
-from hanabi_ref.verify.engine import EngineFailure
+from hanabi_ref.verify.engine import EngineFailure, check_supported, started
 
 # [PE-hanabython-variants] hanabython's colours that can be clued, given to our clue
 # colours in order (Purple has no hanabython colour: White stands in for it).
@@ -181,16 +181,12 @@ class HanabythonEngine:
     @property
     def config(self) -> GameConfig:
         """The configuration of the game being played."""
-        if self._config is None:
-            raise EngineFailure("hanabython adapter: no game started")
-        return self._config
+        return started(self._config, "hanabython adapter")
 
     @property
     def link(self) -> _Link:
         """The hand-over to the game thread of the game being played."""
-        if self._link is None:
-            raise EngineFailure("hanabython adapter: no game started")
-        return self._link
+        return started(self._link, "hanabython adapter")
 
     def _colour(self, name: str) -> Any:
         return getattr(self._hb.Colors, name)
@@ -224,9 +220,7 @@ class HanabythonEngine:
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
         """Start ``Game.play()`` on ``deck`` in a thread; wait for the first request [PE-hanabython-deal]."""
-        reason = self.unsupported(config)
-        if reason is not None:
-            raise EngineFailure(f"hanabython adapter: cannot play this configuration: {reason}")
+        check_supported(self, config)
         self.close()
         link = _Link(self._timeout)
         seats = [self._seat(f"seat {j}", link) for j in range(config.players)]

@@ -28,7 +28,7 @@ from hanabi_ref.peers.hle_rules import (
     to_hle_move,
 )
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.verify.engine import EngineFailure
+from hanabi_ref.verify.engine import EngineFailure, check_supported, started
 
 # hanabi_lib/hanabi_move.h: ``HanabiMove`` holds ``Type move_type_`` (an int-sized enum),
 # then int8 card_index_, target_offset_, color_, rank_; kDeal is type 5.
@@ -59,9 +59,7 @@ class HLEEngine:
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
         """A new ``HanabiGame`` with HLE's parameters for ``config``; deal ``deck`` [PE-hle-deal]."""
-        reason = self.unsupported(config)
-        if reason is not None:
-            raise EngineFailure(f"hle adapter: cannot play this configuration: {reason}")
+        check_supported(self, config)
         parameters: dict[str, object] = {**hle_parameters(config), "seed": 0, "random_start_player": 0}
         # observation_type 1 is CARD_KNOWLEDGE: observations carry each card's knowledge.
         parameters["observation_type"] = 1
@@ -73,16 +71,12 @@ class HLEEngine:
     @property
     def config(self) -> GameConfig:
         """The configuration of the game being played."""
-        if self._config is None:
-            raise EngineFailure("hle adapter: no game started")
-        return self._config
+        return started(self._config, "hle adapter")
 
     @property
     def game_state(self) -> Any:
         """The peer's state object of the game being played."""
-        if self._state is None:
-            raise EngineFailure("hle adapter: no game started")
-        return self._state
+        return started(self._state, "hle adapter")
 
     def _deal(self) -> None:
         """[PE-hle-deal] while HLE waits for a chance move, deal it the next card of S0."""

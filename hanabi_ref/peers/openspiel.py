@@ -28,7 +28,7 @@ from hanabi_ref.peers.hle_rules import (
     to_hle_move,
 )
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.verify.engine import EngineFailure
+from hanabi_ref.verify.engine import EngineFailure, check_supported, started
 
 CARD_LINE: Final = re.compile(r"^([RYGWB])(\d) \|\| \S\S\|([RYGWB]*)(\d*)$")
 NUMBER_LINE: Final = re.compile(r"^(Life tokens|Info tokens|Deck size): (\d+)$")
@@ -61,9 +61,7 @@ class OpenSpielEngine:
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
         """Load the game with HLE's parameters for ``config`` and deal ``deck`` [PE-openspiel-deal]."""
-        reason = self.unsupported(config)
-        if reason is not None:
-            raise EngineFailure(f"openspiel adapter: cannot play this configuration: {reason}")
+        check_supported(self, config)
         if config != self._config:
             self._actions = {}
         self._config, self._deck, self._dealt = config, tuple(deck), 0
@@ -97,16 +95,12 @@ class OpenSpielEngine:
     @property
     def config(self) -> GameConfig:
         """The configuration of the game being played."""
-        if self._config is None:
-            raise EngineFailure("openspiel adapter: no game started")
-        return self._config
+        return started(self._config, "openspiel adapter")
 
     @property
     def game_state(self) -> Any:
         """The peer's state object of the game being played."""
-        if self._state is None:
-            raise EngineFailure("openspiel adapter: no game started")
-        return self._state
+        return started(self._state, "openspiel adapter")
 
     def apply(self, action: Action) -> str | None:
         """Apply ``action`` as its OpenSpiel move id, then deal [PE-openspiel-actions]."""

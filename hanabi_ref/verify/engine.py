@@ -8,7 +8,7 @@ processes speaking the JSON-lines protocol all implement :class:`Engine`.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from hanabi_ref.actions import Action
 from hanabi_ref.errors import HanabiError, IllegalActionError
@@ -32,7 +32,8 @@ class Engine(Protocol):
         """``None`` if the engine can play this configuration, else the reason it cannot."""
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
-        """Start a game whose stack S0 is ``deck`` (card identities, top first)."""
+        """Start a game whose stack S0 is ``deck`` (card identities, top first); raise
+        :class:`UnsupportedConfig` for a configuration the engine cannot play."""
 
     def apply(self, action: Action) -> str | None:
         """Apply ``action``; ``None`` if accepted, else the engine's reason for refusing it."""
@@ -80,10 +81,26 @@ class ReferenceEngine:
     @property
     def current(self) -> GameState:
         """The game state (a game must have been started)."""
-        if self._state is None:
-            raise EngineFailure("no game started")
-        return self._state
+        return started(self._state, self.name)
 
 
 class UnsupportedConfig(HanabiError):
     """The engine cannot play this configuration (it said so); verification skips it."""
+
+
+T = TypeVar("T")
+
+
+def started(value: T | None, engine: str) -> T:
+    """``value`` (a game's config or state), or an EngineFailure if no game was started."""
+    if value is None:
+        raise EngineFailure(f"{engine}: no game started")
+    return value
+
+
+def check_supported(engine: Engine, config: GameConfig) -> None:
+    """[EP-requests] raise UnsupportedConfig if ``engine`` says it cannot play ``config``,
+    so that verification skips and counts the case instead of failing."""
+    reason = engine.unsupported(config)
+    if reason is not None:
+        raise UnsupportedConfig(f"{engine.name}: cannot play this configuration: {reason}")

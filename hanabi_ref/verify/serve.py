@@ -69,9 +69,6 @@ def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         config = config_from_json(request.get("config"))
     except ConfigError as error:
         return {"ok": False, "error": str(error)}
-    reason = engine.unsupported(config)
-    if reason is not None:
-        return {"ok": False, "unsupported": reason}
     deck = request.get("deck")
     if not isinstance(deck, list):
         raise TraceError("deck: must be a list of cards")
