@@ -287,7 +287,7 @@ def command_verify(args: argparse.Namespace) -> int:
     """Drive another engine through the vectors and random games [C-verify, EP-vectors, EP-random]."""
     from hanabi_ref.verify.cli import run_verify
 
-    return run_verify(args)
+    return EXIT_OK if run_verify(args) else EXIT_INVALID_GAME
 
 
 def command_serve(args: argparse.Namespace) -> int:

@@ -29,6 +29,7 @@ from hanabi_ref.game import Trace
 from hanabi_ref.legality import illegality
 from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config
 from hanabi_ref.state import GameState, fireworks_sum
+from hanabi_ref.trace import read_json_file
 from hanabi_ref.transition import apply, initial_state
 
 # [HL-colours] the variants we read and write, by their exact hanab.live names.
@@ -536,16 +537,7 @@ def trace_from_hanablive(data: object, preset: str = "hanab-live", where: str = 
 
 def load_hanablive(path: str | Path, preset: str = "hanab-live") -> Trace:
     """Read a hanab.live game file; every problem is one line starting with the path [HL-errors]."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as error:
-        raise TraceError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise TraceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
-    except (ValueError, RecursionError) as error:
-        raise TraceError(f"{path}: not valid JSON ({' '.join(str(error).splitlines()) or 'nested too deeply'})") from None
+    data = read_json_file(path)
     try:
         return trace_from_hanablive(data, preset)
     except TraceError as error:

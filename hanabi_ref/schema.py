@@ -18,6 +18,7 @@ import jsonschema
 from jsonschema.exceptions import ValidationError, relevance
 
 from hanabi_ref.errors import TraceError
+from hanabi_ref.serial import short_json
 
 
 @functools.cache
@@ -69,8 +70,7 @@ TYPE_WORDS = {
 
 
 def _short(value: object) -> str:
-    text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= 60 else text[:57] + "..."
+    return short_json(value, 60)
 
 
 def describe_violation(error: ValidationError) -> str:

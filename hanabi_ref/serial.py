@@ -21,6 +21,12 @@ def canonical_json(data: object) -> str:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
+def short_json(value: object, limit: int) -> str:
+    """``value`` as JSON for a one-line message, cut to ``limit`` characters."""
+    text = json.dumps(value, sort_keys=True)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
 def _reject_floats(data: object, where: str) -> None:
     if isinstance(data, float):
         raise ValueError(f"T-canonical: {where} is a float; canonical JSON holds integers only")

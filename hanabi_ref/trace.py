@@ -180,14 +180,15 @@ def read_json_file(path: str | Path) -> object:
     is not JSON a :class:`TraceError`, each one line naming the file."""
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as error:
+    except (OSError, UnicodeDecodeError, ValueError) as error:
         raise FileReadError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as error:
         raise TraceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
-    except RecursionError:
-        raise TraceError(f"{path}: not valid JSON (nested too deeply)") from None
+    except (ValueError, RecursionError) as error:
+        # e.g. an integer beyond Python's digit limit, or nesting beyond the recursion limit
+        raise TraceError(f"{path}: not valid JSON ({' '.join(str(error).splitlines()) or 'nested too deeply'})") from None
 
 
 def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:

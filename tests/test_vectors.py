@@ -11,7 +11,6 @@ import copy
 import filecmp
 import hashlib
 import json
-import re
 from collections import Counter
 from collections.abc import Callable
 from functools import cache
@@ -44,6 +43,7 @@ from hanabi_ref.vectors import (
 from hanabi_ref.vectors.checks import check_move, check_state
 from hanabi_ref.vectors.writer import INDEX
 from hanabi_ref.view import make_view
+from tests.test_spec_coverage import clause_markers
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "spec" / "rules.md"
@@ -52,8 +52,6 @@ REGENERATE = (
     "run `hanabi-ref vectors generate spec/vectors` (or, in Python, "
     "`hanabi_ref.vectors.generate('spec/vectors')`) and commit the result"
 )
-MARKER = re.compile(r"^(?:#{1,6}\s+|[-*]\s+)?\*\*\[([^\]]+)\]\*\*")
-HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
 
 
 # ------------------------------------------------------------------ running the cases
@@ -112,20 +110,12 @@ def test_names_are_unique() -> None:
 
 
 def rule_clauses() -> dict[str, bool]:
-    """Every clause id of spec/rules.md, mapped to whether it is outside "Not formalized"."""
+    """Every clause id of spec/rules.md, mapped to whether it is outside "Not formalized"
+    (read by the spec coverage test's own marker reader)."""
     clauses: dict[str, bool] = {}
-    exempt_level: int | None = None
-    for line in RULES.read_text(encoding="utf-8").splitlines():
-        heading = HEADING.match(line)
-        if heading:
-            level = len(heading.group(1))
-            if exempt_level is not None and level <= exempt_level:
-                exempt_level = None
-            if exempt_level is None and "not formalized" in heading.group(2).lower():
-                exempt_level = level
-        marker = MARKER.match(line)
-        if marker:
-            clauses[marker.group(1)] = exempt_level is None
+    for path, _, clause, _, exempt in clause_markers():
+        if path == RULES:
+            clauses.setdefault(clause, not exempt)
     return clauses
 
 

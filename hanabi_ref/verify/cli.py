@@ -18,9 +18,6 @@ from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
 from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
 
-EXIT_OK, EXIT_FAILED, EXIT_USAGE = 0, 1, 2
-
-
 class VerifyUsageError(HanabiError):
     """A bad ``verify``/``serve`` argument (exit code 2)."""
 
@@ -67,8 +64,8 @@ def random_game_configs(args: argparse.Namespace) -> list[GameConfig]:
     return [make_config(p, preset=r, variant=args.variant) for r in presets for p in players]
 
 
-def run_verify(args: argparse.Namespace) -> int:
-    """The whole ``verify`` command; returns the exit code."""
+def run_verify(args: argparse.Namespace) -> bool:
+    """The whole ``verify`` command; whether the engine agreed (no divergence)."""
     configs = random_game_configs(args)
     if args.against is not None:
         engine = make_engine(args.against)
@@ -130,7 +127,7 @@ def _write_divergence(report: Any, out: str) -> dict[str, Any]:
     }
 
 
-def _report(result: dict[str, Any], args: argparse.Namespace) -> int:
+def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
     divergence = result["divergence"]
     if args.json:
         print(json.dumps(result, sort_keys=True))
@@ -147,6 +144,6 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> int:
             then = "" if divergence["then"] is None else f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
             print(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
             print(f"reproduction    {divergence['trace']} ({divergence['actions']} actions{then})")
-    return EXIT_OK if divergence is None else EXIT_FAILED
+    return divergence is None
 
 

@@ -9,9 +9,7 @@ as a :class:`Divergence` holding a replayable trace.
 
 from __future__ import annotations
 
-import json
 import random
-from collections.abc import Callable
 from typing import Any
 
 import attrs
@@ -20,7 +18,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json, desc
 from hanabi_ref.game import Trace
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.serial import canonical_json, state_to_json
+from hanabi_ref.serial import canonical_json, short_json, state_to_json
 from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.verify.engine import Engine
@@ -115,9 +113,8 @@ def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:
     return "legal actions: " + "; ".join(parts)
 
 
-def _short(value: object, limit: int = 200) -> str:
-    text = json.dumps(value, sort_keys=True)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _short(value: object) -> str:
+    return short_json(value, 200)
 
 
 def play_compared(
@@ -157,11 +154,3 @@ def play_compared(
             return diverged(f"{where}: engine refused legal {describe(action)}: {refusal}", action)
         state = apply(state, action)
         actions.append(action)
-
-
-def compare_random_game(engine: Engine, config: GameConfig, deck: tuple[int, ...], seed: int) -> Divergence | None:
-    """One game of random legal moves with illegal probes, seeded by ``seed``."""
-    return play_compared(engine, config, deck, RandomChooser(seed))
-
-
-ChooserFactory = Callable[[int], Chooser]
