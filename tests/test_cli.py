@@ -224,3 +224,11 @@ def test_bench_engine_reports_both_modes(capsys: pytest.CaptureFixture[str]) -> 
     report = json.loads(out)
     assert report["contracts_off"]["moves"] > 0 and report["contracts_on"]["moves"] > 0
     assert report["ratio_off_to_on"] > 0
+
+
+@pytest.mark.parametrize("file_format", ["trace", "hanab-live"])
+def test_unreadable_game_file_exit_2_in_every_format(tmp_path: Path, capsys: pytest.CaptureFixture[str], file_format: str) -> None:
+    """[C-exit, C-replay] a file that cannot be read at all is a usage error (exit 2) in
+    both formats; its content is never half-reported."""
+    code, out, err = run(["replay", str(tmp_path / "absent.json"), "--format", file_format], capsys)
+    assert code == EXIT_USAGE and out == "" and "cannot read" in err and err.count("\n") == 1
