@@ -91,3 +91,19 @@ def bench_engine(players: int, preset: str, seconds: float, repeats: int, seed: 
 
 if __name__ == "__main__":
     print(json.dumps(measure(int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), int(sys.argv[4]))))
+
+
+def bench_playability_table(repeats: int) -> dict[str, Any]:
+    """Seconds to compute the whole of Appendix A from scratch, one core [PL-table].
+
+    Each run builds fresh memo tables, so no run profits from an earlier one.
+    """
+    from hanabi_ref.playability.table import appendix_a
+
+    runs = []
+    for _ in range(repeats):
+        start = time.perf_counter()
+        rows = appendix_a()
+        runs.append(time.perf_counter() - start)
+        assert len(rows) == 126
+    return {"runs_seconds": runs, "median_seconds": statistics.median(runs), "rows": 126, "hand_sizes": 5}

@@ -10,6 +10,9 @@
     hanabi-ref serve    [--engine reference|PEER]
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P] [--rules PRESET] [--seconds S] [--repeats R] [--json]
+    hanabi-ref bench playability-table [--repeats R] [--json]
+    hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
+    hanabi-ref playability table [--json]
 
 Exit codes [C-exit]: 0 success; 1 invalid input or a failed check: a file that is not
 JSON, breaks the schema or describes a game the rules do not allow, a strategy that chose
@@ -117,14 +120,30 @@ def build_parser() -> argparse.ArgumentParser:
     vectors.add_argument("directory", help="directory to write (replaced atomically)")
 
     bench = commands.add_parser("bench", help="measure speed")
-    bench.add_argument("target", choices=["engine"], help="what to measure")
+    bench.add_argument("target", choices=["engine", "playability-table"], help="what to measure")
     bench.add_argument("--players", type=_positive, default=3)
     bench.add_argument("--rules", default="hle")
     bench.add_argument("--seconds", type=_seconds, default=2.0, help="length of one run")
     bench.add_argument("--repeats", type=_positive, default=5, help="runs per mode (median reported)")
     bench.add_argument("--seed", type=_seed, default=0)
     bench.add_argument("--json", action="store_true")
+
+    _add_playability_parser(commands)
     return parser
+
+
+def _add_playability_parser(commands: Any) -> None:
+    """[PL-cli] ``playability count`` and ``playability table``."""
+    playability = commands.add_parser("playability", help="which deck orders can be played perfectly (thesis §3)")
+    questions = playability.add_subparsers(dest="question", required=True, parser_class=_Parser)
+    count = questions.add_parser("count", help="count (or estimate) the playable orders of a deck")
+    count.add_argument("--counts", required=True, help="cards per value, colours separated by /: 3,2,2,2,1 or 2,1,1/2,1,1")
+    count.add_argument("--hand-size", type=_positive, required=True, help="hand size m of the single player")
+    count.add_argument("--samples", type=_positive, default=None, help="estimate from N random shuffles instead of counting")
+    count.add_argument("--seed", type=_seed, default=None, help="seed of the shuffles (with --samples; default 0)")
+    count.add_argument("--json", action="store_true", help="print one JSON object")
+    table = questions.add_parser("table", help="print Appendix A of the thesis, computed")
+    table.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _add_verify_parser(commands: Any) -> None:
@@ -322,7 +341,10 @@ class InvalidGame(Exception):
 
 
 def command_bench(args: argparse.Namespace) -> int:
-    """Measure random legal play with contracts off and on [B-engine]."""
+    """Measure random legal play with contracts off and on [B-engine], or the time to
+    compute Appendix A [PL-table]."""
+    if args.target == "playability-table":
+        return _bench_playability_table(args)
     from hanabi_ref.bench import bench_engine
     from hanabi_ref.rules import make_config
 
@@ -339,6 +361,30 @@ def command_bench(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _bench_playability_table(args: argparse.Namespace) -> int:
+    from hanabi_ref.bench import bench_playability_table
+
+    report = bench_playability_table(args.repeats)
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        runs = ", ".join(f"{seconds:.2f}" for seconds in report["runs_seconds"])
+        print(f"Appendix A (126 compositions x 5 hand sizes), one core, median of {args.repeats}: "
+              f"{report['median_seconds']:.2f} s   runs {runs}")
+    return EXIT_OK
+
+
+def command_playability(args: argparse.Namespace) -> int:
+    """[PL-cli] Exact or sampled playability counts, and Appendix A."""
+    from hanabi_ref.playability import cli as playability_cli
+
+    if args.question == "table":
+        return playability_cli.print_table(args.json)
+    if args.seed is not None and args.samples is None:
+        raise UsageError("hanabi-ref playability count: --seed only applies with --samples")
+    return playability_cli.print_count(args.counts, args.hand_size, args.samples, args.seed or 0, args.json)
+
+
 COMMANDS = {
     "simulate": command_simulate,
     "play": command_play,
@@ -347,6 +393,7 @@ COMMANDS = {
     "serve": command_serve,
     "vectors": command_vectors,
     "bench": command_bench,
+    "playability": command_playability,
 }
 
 

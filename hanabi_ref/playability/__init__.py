@@ -1,0 +1,1 @@
+"""Playability of deck orders: the thesis' §3 (spec/playability.md)."""
