@@ -174,12 +174,12 @@ def test_two_colour_words(length: int) -> None:
 
 def conjectured(k: int, m: int) -> int:
     """Conjecture 5.1 as printed: m! (m + 1)^(k − m) [5.1]."""
-    return math.factorial(m) * (m + 1) ** (k - m)
+    return math.factorial(m) * int(pow(m + 1, k - m))
 
 
 def proven(k: int, m: int) -> int:
     """Theorem 3 of playability_search.md: m! · m^(k − m) for k ≥ m [5.1]."""
-    return math.factorial(m) * m ** (k - m)
+    return math.factorial(m) * int(pow(m, k - m))
 
 
 def count_without_end(k: int, m: int) -> int:

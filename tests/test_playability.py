@@ -387,4 +387,4 @@ def test_counter_is_shared_across_compositions() -> None:
 def test_permutations_helper_is_complete() -> None:
     """distinct_orders lists each distinct order once (it is the brute-force side above)."""
     deck = [1, 1, 2, 3]
-    assert sorted(distinct_orders(deck)) == sorted(set(permutations(deck)))  # type: ignore[arg-type]
+    assert sorted(distinct_orders(deck)) == sorted(set(permutations(deck)))
