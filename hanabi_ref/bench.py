@@ -94,7 +94,7 @@ if __name__ == "__main__":
 
 
 def bench_playability_table(repeats: int) -> dict[str, Any]:
-    """Seconds to compute the whole of Appendix A from scratch, one core [PL-table].
+    """Seconds to compute the whole of Appendix A from scratch, one core [PL-bench, PL-table].
 
     Each run builds fresh memo tables, so no run profits from an earlier one.
     """

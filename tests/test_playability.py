@@ -388,3 +388,11 @@ def test_permutations_helper_is_complete() -> None:
     """distinct_orders lists each distinct order once (it is the brute-force side above)."""
     deck = [1, 1, 2, 3]
     assert sorted(distinct_orders(deck)) == sorted(set(permutations(deck)))
+
+
+def test_bench_playability_table_reports_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    """[PL-bench] The benchmark reports every run and their median (no timing asserted)."""
+    code, out, _ = run_cli(["bench", "playability-table", "--repeats", "1", "--json"], capsys)
+    report = json.loads(out)
+    assert code == 0 and report["rows"] == 126 and len(report["runs_seconds"]) == 1
+    assert report["median_seconds"] == report["runs_seconds"][0] > 0

@@ -19,6 +19,7 @@ from itertools import combinations
 from typing import TypeVar
 
 from hanabi_ref.playability.composition import Card
+from hanabi_ref.playability.formulas import contains_run
 
 Item = TypeVar("Item", int, Card)
 
@@ -141,13 +142,8 @@ def has_enough_turns(length: int, k: int, m: int) -> bool:
     return length - m + 1 >= k
 
 
-def contains_subsequence(sequence: Sequence[int], k: int) -> bool:
-    """(1, …, k) is a subsequence of S, i.e. S is (k, 1)-playable [3.13-2]."""
-    wanted = 1
-    for value in sequence:
-        if value == wanted:
-            wanted += 1
-    return wanted > k
+contains_subsequence = contains_run
+"""(1, …, k) is a subsequence of S, i.e. S is (k, 1)-playable [3.13-2]."""
 
 
 # ------------------------------------------------------------------ Theorem 3.33, Corollary 3.34

@@ -8,13 +8,15 @@ colours counted from 1.
 
 from __future__ import annotations
 
-import math
 import re
 from collections.abc import Iterator, Sequence
 
 import attrs
 
 from hanabi_ref.errors import ConfigError
+from hanabi_ref.playability.formulas import multinomial
+
+__all__ = ["Card", "Composition", "CompositionError", "distinct_orders", "multinomial", "parse_composition", "single_colour"]
 
 Card = tuple[int, int]
 """A card of a multi-colour sequence: (value, colour), as in Definition 3.32."""
@@ -24,15 +26,6 @@ _COUNT = re.compile(r"[0-9]+")
 
 class CompositionError(ConfigError):
     """[PL-composition] A malformed composition; the message names colour and position."""
-
-
-def multinomial(counts: Sequence[int]) -> int:
-    """N! / (x_1! ... x_r!) with N = sum of the counts: distinct orders of a multiset [3.15-T]."""
-    result, placed = 1, 0
-    for count in counts:
-        placed += count
-        result *= math.comb(placed, count)
-    return result
 
 
 @attrs.frozen
