@@ -181,18 +181,18 @@ def _factory(name: str) -> Any:
 
 
 def _statistics(scores: Sequence[int], strikeouts: int, max_score: int) -> dict[str, Any]:
+    from hanabi_ref.sim.stats import histogram, mean, mean_interval, standard_error, wilson_interval
+
     games = len(scores)
-    mean = sum(scores) / games
-    variance = sum((s - mean) ** 2 for s in scores) / (games - 1) if games > 1 else 0.0
-    histogram = [0] * (max_score + 1)
-    for s in scores:
-        histogram[s] += 1
+    counts = histogram(scores, max_score)
     return {
-        "mean_score": mean,
-        "std_error": math.sqrt(variance / games),
-        "perfect_rate": histogram[max_score] / games,
+        "mean_score": mean(scores),
+        "std_error": standard_error(scores),
+        "mean_score_ci95": list(mean_interval(scores)),
+        "perfect_rate": counts[max_score] / games,
+        "perfect_rate_ci95": list(wilson_interval(counts[max_score], games)),
         "strikeout_rate": strikeouts / games,
-        "score_histogram": histogram,
+        "score_histogram": counts,
     }
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 import random
 
 import attrs
@@ -10,10 +9,9 @@ import attrs
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.playability.composition import Composition
 from hanabi_ref.playability.solver import solve
+from hanabi_ref.sim.stats import wilson_interval
 
-Z_95 = 1.959963984540054
-"""The 97.5% quantile of the standard normal distribution."""
-
+__all__ = ["Estimate", "estimate", "wilson_interval"]
 
 @attrs.frozen
 class Estimate:
@@ -27,17 +25,6 @@ class Estimate:
     @property
     def fraction(self) -> float:
         return self.playable_samples / self.samples
-
-
-def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float, float]:
-    """The Wilson score interval for a binomial proportion [PL-sample]."""
-    if trials <= 0 or not 0 <= successes <= trials:
-        raise ValueError(f"need 0 <= successes <= trials and trials > 0, got {successes}/{trials}")
-    phat = successes / trials
-    denominator = 1 + z * z / trials
-    centre = (phat + z * z / (2 * trials)) / denominator
-    spread = z * math.sqrt(phat * (1 - phat) / trials + z * z / (4 * trials * trials)) / denominator
-    return max(0.0, centre - spread), min(1.0, centre + spread)
 
 
 def estimate(composition: Composition, hand_size: int, samples: int, seed: int) -> Estimate:

@@ -1,0 +1,1 @@
+"""Simulation at scale: statistics of many seeded games."""
