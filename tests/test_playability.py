@@ -39,7 +39,7 @@ from hanabi_ref.playability.composition import (
 )
 from hanabi_ref.playability.exact import STATE_LIMIT, TooLargeError, exact_count
 from hanabi_ref.playability.opengame import is_sequence_playable_by_search
-from hanabi_ref.playability.sampling import estimate, wilson_interval
+from hanabi_ref.playability.sampling import estimate
 from hanabi_ref.playability.solver import Counter, count_playable, solve
 from hanabi_ref.playability.table import appendix_a, appendix_a_counts
 from tests.playability_appendix_a import APPENDIX_A
@@ -277,16 +277,6 @@ def test_exact_counting_refuses_large_decks() -> None:
         exact_count(classic, 2)
     assert exact_count(classic, 1).playable == multinomial([10] * 5) * 5934**5
     assert STATE_LIMIT >= 216**2  # two colours of the classic deck are counted exactly
-
-
-def test_wilson_interval_known_values() -> None:
-    """Published Wilson 95% intervals: 5/10 → (0.2366, 0.7634); 0/10 → (0, 0.2775) [PL-sample]."""
-    low, high = wilson_interval(5, 10)
-    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
-    low, high = wilson_interval(0, 10)
-    assert low == 0.0 and round(high, 4) == 0.2775
-    with pytest.raises(ValueError):
-        wilson_interval(3, 2)
 
 
 def test_sampled_estimate_covers_the_exact_fraction() -> None:

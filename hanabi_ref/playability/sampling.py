@@ -8,10 +8,8 @@ import attrs
 
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.playability.composition import Composition
-from hanabi_ref.playability.solver import solve
+from hanabi_ref.playability.solver import solve_types, table_for
 from hanabi_ref.sim.stats import wilson_interval
-
-__all__ = ["Estimate", "estimate", "wilson_interval"]
 
 @attrs.frozen
 class Estimate:
@@ -38,10 +36,12 @@ def estimate(composition: Composition, hand_size: int, samples: int, seed: int) 
     if samples < 1:
         raise ConfigError(f"--samples: must be at least 1, got {samples}")
     rng = random.Random(seed)
-    deck = list(composition.deck)
+    # One table for every shuffle: the card types are those of the composition.
+    table = table_for(composition.cards, hand_size, composition.target)
+    deck = [index for index, count in enumerate(composition.counts) for _ in range(count)]
     playable = 0
     for _ in range(samples):
         rng.shuffle(deck)
-        playable += solve(deck, composition.target, hand_size)
+        playable += solve_types(table, deck)
     low, high = wilson_interval(playable, samples)
     return Estimate(samples, playable, low, high)

@@ -74,6 +74,12 @@ class Table:
         )
 
 
+def table_for(cards: Sequence[Card], hand_size: int, target: int, end_on_empty_stack: bool = True) -> Table:
+    """The table of a deck whose card identities are (value, colour) with colours from 1,
+    type t being ``cards[t]`` (as in :attr:`Composition.cards`)."""
+    return Table.build([(value, colour - 1) for value, colour in cards], hand_size, target, end_on_empty_stack)
+
+
 # ------------------------------------------------------------------ one turn
 
 
@@ -197,11 +203,20 @@ def solve(
     if score <= 0:
         return True
     kinds, types = _types(sequence, score)
-    table = Table.build(kinds, hand_size, score, end_on_empty_stack)
-    remaining = [types.count(t) for t in range(len(kinds))]
+    return solve_types(Table.build(kinds, hand_size, score, end_on_empty_stack), types)
+
+
+def solve_types(table: Table, types: Sequence[int]) -> bool:
+    """PL-solve on a sequence already given as card types of ``table`` (−1: never playable),
+    so that many orders of one deck share one table [PL-solve]."""
+    score, hand_size = table.target, table.hand_size
+    remaining = [0] * len(table.value)
+    for card_type in types:
+        if card_type >= 0:
+            remaining[card_type] += 1
     start: Position = ((0,) * table.colours, 0)
     if len(types) < hand_size:  # 3.10-turns
-        if end_on_empty_stack:
+        if table.end_on_empty_stack:
             return False
         for card_type in types:
             start = read(table, start, card_type)
@@ -214,7 +229,7 @@ def solve(
         if index < hand_size - 1:  # the opening hand is still being dealt
             positions = drawn
             continue
-        if not end_on_empty_stack and index == len(types) - 1:
+        if not table.end_on_empty_stack and index == len(types) - 1:
             return any(final_score_without_end(table, p) >= score for p in drawn)
         actions_left = len(types) - 1 - index
         successors = {s for position in drawn for s in act(table, position)}
@@ -234,8 +249,7 @@ class Counter:
     [PL-count].  One counter may serve many compositions (Appendix A shares one per m)."""
 
     def __init__(self, cards: Sequence[Card], hand_size: int, target: int, *, end_on_empty_stack: bool = True):
-        zero_based = [(value, colour - 1) for value, colour in cards]
-        self.table = Table.build(zero_based, hand_size, target, end_on_empty_stack)
+        self.table = table_for(cards, hand_size, target, end_on_empty_stack)
         self.memo: dict[tuple[tuple[int, ...], Positions, int], int] = {}
 
     def count(self, counts: Sequence[int]) -> int:
