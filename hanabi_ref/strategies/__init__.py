@@ -1,7 +1,11 @@
 """Strategies: each is a factory ``(config, seat, seed) -> Strategy`` [2.17-view].
 
 ``random`` plays uniformly random legal actions; ``simple`` plays a card it knows to be
-playable, else hints a playable card, else discards.
+playable, else hints a playable card, else discards; ``thesis`` is the thesis' rule-of-thumb
+strategy (Algorithm 4.6) with its six parameters (``spec/strategies.md``).
+
+:data:`SPECS` describes every named strategy with its parameters [S-params];
+:data:`STRATEGIES` maps each name to its factory with default parameters.
 """
 
 from __future__ import annotations
@@ -9,10 +13,44 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from hanabi_ref.game import StrategyFactory
+from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value, parse_assignments
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.strategies.simple import SimpleStrategy
+from hanabi_ref.strategies.thesis import THESIS_SPEC
 
-STRATEGIES: Mapping[str, StrategyFactory] = {
-    "random": RandomStrategy,
-    "simple": SimpleStrategy,
+
+SPECS: Mapping[str, StrategySpec] = {
+    "random": StrategySpec("random", "uniformly random legal actions", (), lambda values: RandomStrategy),
+    "simple": StrategySpec(
+        "simple", "play a card known playable, else hint a playable card, else discard", (), lambda values: SimpleStrategy
+    ),
+    "thesis": THESIS_SPEC,
 }
+
+STRATEGIES: Mapping[str, StrategyFactory] = {name: spec.factory() for name, spec in SPECS.items()}
+
+
+def strategy_spec(name: str) -> StrategySpec:
+    """The named strategy, or :class:`ParamError` listing the known names [S-params]."""
+    if name not in SPECS:
+        raise ParamError(f"unknown strategy {name!r} (known: {', '.join(SPECS)})")
+    return SPECS[name]
+
+
+def factory_for(name: str, values: Mapping[str, object] | None = None) -> StrategyFactory:
+    """The factory of strategy ``name`` with parameter ``values`` (text or Python values,
+    checked; defaults for the rest) [S-params]."""
+    return strategy_spec(name).factory(values)
+
+
+__all__ = [
+    "SPECS",
+    "STRATEGIES",
+    "Param",
+    "ParamError",
+    "StrategySpec",
+    "Value",
+    "factory_for",
+    "parse_assignments",
+    "strategy_spec",
+]

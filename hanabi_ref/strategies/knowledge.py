@@ -1,0 +1,218 @@
+"""What a seat knows about its own cards, as exact probabilities [S-know].
+
+A seat's knowledge (spec/strategies.md, S-know): the composition of the deck, the cards it
+sees (the other hands, the discard pile, the fields) and the knowledge set K_c of each of
+its own cards.  The cards it does not see, its own hand and the stack, are a uniformly
+random arrangement of the *unseen* cards: for identity x, r_x = copies of x in the deck
+minus the copies it sees.  Conditioned on the knowledge sets, every assignment of
+distinct unseen physical cards to the own slots with each slot's card in its K_c is
+equally likely [S-posterior].
+
+:class:`HandPosterior` counts those assignments exactly (integers, no sampling) with the
+Moebius inversion over set partitions of the slots:
+
+    #injective = sum over partitions pi of the slots of
+                 prod over blocks B of (-1)^(|B|-1) (|B|-1)! c(A_B),
+
+where A_B is the intersection of the slots' sets and c(A) the number of unseen physical
+cards with identity in A.  P(slot i has an identity in E) is the count with slot i's set
+cut to E, divided by the total.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from fractions import Fraction
+
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.view import PlayerView
+
+
+@functools.lru_cache(maxsize=64)
+def composition_counts(config: GameConfig) -> tuple[int, ...]:
+    """Copies of each identity in the deck, indexed by identity [2.9-cards]."""
+    return tuple(count for suit in config.suits for count in suit.counts)
+
+
+def unseen_counts(view: PlayerView, composition: Sequence[int], include_hands: bool = True) -> list[int]:
+    """r_x: copies of each identity the seat does not see (own hand and stack) [S-know].
+
+    With ``include_hands=False`` the other hands are not subtracted: the counts of the
+    cards outside D and F, what Definition 2.17's arguments alone tell [S-know-public]."""
+    remaining = list(composition)
+    if include_hands:
+        for seat, cards in enumerate(view.cards):
+            if seat != view.seat:
+                for card in cards:
+                    remaining[card] -= 1  # type: ignore[index]
+    for _, card in view.discard:
+        remaining[card] -= 1
+    for _, card in view.played:
+        remaining[card] -= 1
+    return remaining
+
+
+class CardWeights:
+    """c(A) = sum of r_x over x in A, for bitmasks A, via bit planes of the counts."""
+
+    __slots__ = ("planes", "low", "high")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        top = max(counts, default=0).bit_length()
+        self.planes = tuple(
+            (bit, sum(1 << x for x, r in enumerate(counts) if r >> bit & 1)) for bit in range(top)
+        )
+        # The usual decks have at most 3 copies of a card: two planes, no loop.
+        self.low = self.planes[0][1] if top >= 1 else 0
+        self.high = self.planes[1][1] if top >= 2 else 0
+
+    def __call__(self, mask: int) -> int:
+        if len(self.planes) <= 2:
+            return (mask & self.low).bit_count() + ((mask & self.high).bit_count() << 1)
+        return sum((mask & plane).bit_count() << bit for bit, plane in self.planes)
+
+
+@functools.lru_cache(maxsize=None)
+def _blocks(size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For every subset T of range(size) (as a bitmask): the blocks B of T that contain
+    T's lowest slot, each as (B, coefficient of B, T without B)."""
+    table: list[tuple[tuple[int, int, int], ...]] = [()]
+    for subset in range(1, 1 << size):
+        low = subset & -subset
+        rest = subset ^ low
+        entries = []
+        sub = rest
+        while True:
+            block = sub | low
+            k = block.bit_count()
+            entries.append((block, (-1) ** (k - 1) * _factorial(k - 1), subset ^ block))
+            if sub == 0:
+                break
+            sub = (sub - 1) & rest
+        table.append(tuple(entries))
+    return tuple(table)
+
+
+@functools.lru_cache(maxsize=None)
+def _containing(size: int, slot: int) -> tuple[tuple[int, int, int], ...]:
+    """The blocks B of range(size) that contain ``slot``: (B, coefficient, complement)."""
+    full = (1 << size) - 1
+    bit = 1 << slot
+    rest = full ^ bit
+    entries = []
+    sub = rest
+    while True:
+        block = sub | bit
+        k = block.bit_count()
+        entries.append((block, (-1) ** (k - 1) * _factorial(k - 1), full ^ block))
+        if sub == 0:
+            break
+        sub = (sub - 1) & rest
+    return tuple(entries)
+
+
+def _factorial(k: int) -> int:
+    result = 1
+    for i in range(2, k + 1):
+        result *= i
+    return result
+
+
+class HandPosterior:
+    """Exact counts of the own-hand assignments consistent with the seat's knowledge
+    [S-posterior].
+
+    ``masks[i]`` is slot i's knowledge set K_c; ``counts[x]`` is r_x.  ``total`` is the
+    number of consistent assignments of distinct unseen physical cards to the slots;
+    :meth:`count` the number in which slot i's card has an identity in ``event``."""
+
+    def __init__(self, masks: Sequence[int], counts: Sequence[int]) -> None:
+        self.weights = weight = CardWeights(counts)
+        self.size = size = len(masks)
+        self.masks = tuple(masks)
+        full = 1 << size
+        inter = [-1] * full
+        weights = [0] * full
+        for subset in range(1, full):
+            low = subset & -subset
+            common = inter[subset ^ low] & self.masks[low.bit_length() - 1]
+            inter[subset] = common
+            weights[subset] = weight(common)
+        self.inter = inter
+        ways = [1] * full
+        for subset, entries in enumerate(_blocks(size)):
+            if subset:
+                total = 0
+                for block, coef, rest in entries:
+                    total += coef * weights[block] * ways[rest]
+                ways[subset] = total
+        self.ways = ways
+        self.total = ways[-1]
+
+    def count(self, slot: int, event: int) -> int:
+        """Assignments in which slot ``slot`` holds an identity in ``event`` (a bitmask)."""
+        inter, ways, weight = self.inter, self.ways, self.weights
+        total = 0
+        for block, coef, rest in _containing(self.size, slot):
+            total += coef * weight(inter[block] & event) * ways[rest]
+        return total
+
+    def probability(self, slot: int, event: int) -> Fraction:
+        """P(slot ``slot`` holds an identity in ``event``) given the seat's knowledge."""
+        return Fraction(self.count(slot, event), self.total)
+
+
+def probability_bounds(slot_weight_in: int, slot_weight_out: int, others: int) -> tuple[Fraction, Fraction]:
+    """Bounds on P(slot in E) from its own set alone [S-bounds]: with a unseen cards of the
+    slot's set inside E, b outside, and d other own slots, the conditional probability
+    given the other slots is a'/(a'+b') with a - d <= a' <= a and b - d <= b' <= b."""
+    a, b, d = slot_weight_in, slot_weight_out, others
+    low_a, low_b = max(0, a - d), max(0, b - d)
+    lower = Fraction(low_a, low_a + b) if low_a + b else Fraction(0)
+    upper = Fraction(a, a + low_b) if a + low_b else Fraction(1)
+    return lower, upper
+
+
+def component(masks: Sequence[int], slot: int) -> tuple[tuple[int, ...], int]:
+    """The sets of the slots connected to ``slot`` through shared identities, in slot
+    order, and ``slot``'s index among them [S-components].
+
+    Slots in different components draw from disjoint sets of unseen cards, so the
+    posterior of one component does not depend on the others."""
+    members = 1 << slot
+    reach = masks[slot]
+    grew = True
+    while grew:
+        grew = False
+        for other, mask in enumerate(masks):
+            if not members >> other & 1 and mask & reach:
+                members |= 1 << other
+                reach |= mask
+                grew = True
+    group = tuple(mask for other, mask in enumerate(masks) if members >> other & 1)
+    local = (members & ((1 << slot) - 1)).bit_count()
+    return group, local
+
+
+def exact_count(masks: tuple[int, ...], local: int, event: int, weights: CardWeights) -> tuple[int, int]:
+    """(assignments with slot ``local``'s card in ``event``, all assignments) for the slot
+    sets ``masks``; memoized on the masks, the event and the counts of the identities the
+    masks allow (the only counts the answer depends on)."""
+    union = 0
+    for mask in masks:
+        union |= mask
+    return _exact_count(masks, local, event & union, tuple(plane & union for _, plane in weights.planes))
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _exact_count(masks: tuple[int, ...], local: int, event: int, planes: tuple[int, ...]) -> tuple[int, int]:
+    posterior = _posterior(masks, planes)
+    return posterior.count(local, event), posterior.total
+
+
+@functools.lru_cache(maxsize=1 << 12)
+def _posterior(masks: tuple[int, ...], planes: tuple[int, ...]) -> HandPosterior:
+    size = max((plane.bit_length() for plane in planes), default=0)
+    counts = [sum((plane >> x & 1) << bit for bit, plane in enumerate(planes)) for x in range(size)]
+    return HandPosterior(masks, counts)

@@ -1,0 +1,397 @@
+"""The thesis' rule-of-thumb strategy, Algorithm 4.6 with its decision rule
+omega = (omega_p, omega_s, omega_d, omega_h, rho_h, rho_d) [4.6].
+
+Every turn the player to move:
+
+  (a) plays a random one of the cards it marks playable (P(playable) >= omega_p, or
+      certain when omega_s = 1 and one more error would end the game) [4.6-a];
+  (b) else discards a random one of the cards it marks worthless (P >= omega_d) [4.6-b];
+  (c) else, if a hint token is left, with probability omega_h gives the hint chosen by
+      the hint rule rho_h [4.6-c];
+  (d) else discards the card chosen by the discard rule rho_d [4.6-d].
+
+Probabilities are exact and use only the view (knowledge.py, S-know).  Every choice the
+thesis leaves open is a clause of spec/strategies.md and is cited where it is made.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.dealing import SplitMix64
+from hanabi_ref.game import BaseStrategy, StrategyFactory
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategies.knowledge import CardWeights, component, exact_count, composition_counts, unseen_counts
+from hanabi_ref.strategies.params import Param, StrategySpec, Value
+from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions
+
+HINT_RULES = {1: "random", 2: "most voluminous", 3: "first playable, then most voluminous",
+              4: "first playable, then first worthless, then most voluminous"}
+DISCARD_RULES = {1: "random", 2: "most worthless", 3: "oldest", 4: "least unique"}
+
+THESIS_PARAMS = (
+    Param("omega_p", "real", 0.6, "play a card when P(playable) >= omega_p [4.6-omega-p]", 0.0, 1.0),
+    Param("omega_s", "int", 1, "1: play only certain cards when one more error ends the game [4.6-omega-s]", choices=(0, 1)),
+    Param("omega_d", "real", 1.0, "discard a card when P(worthless) >= omega_d [4.6-omega-d]", 0.0, 1.0),
+    Param("omega_h", "real", 1.0, "give a hint (when one is left) with probability omega_h [4.6-omega-h]", 0.0, 1.0),
+    Param("rho_h", "int", 3, "hint rule: " + "; ".join(f"{k} {v}" for k, v in HINT_RULES.items()) + " [4.6-hint]", choices=(1, 2, 3, 4)),
+    Param("rho_d", "int", 2, "discard rule: " + "; ".join(f"{k} {v}" for k, v in DISCARD_RULES.items()) + " [4.6-discard]", choices=(1, 2, 3, 4)),
+    Param(
+        "volume",
+        "word",
+        "new",
+        "what 'most voluminous' counts: cards the hint touches, or cards whose K_c it changes [S-volume]",
+        choices=("touched", "new", "informed"),
+    ),
+    Param(
+        "rehint",
+        "word",
+        "never",
+        "rule 3/4 'if not yet given': hint a card's unknown attribute, or pass over any card an earlier hint touched [S-first-card]",
+        choices=("attribute", "never"),
+    ),
+    Param(
+        "knowledge",
+        "word",
+        "view",
+        "what the probabilities condition on: the whole view, or only D, F and the knowledge sets (Definition 2.17) [S-know-public]",
+        choices=("view", "public"),
+    ),
+)
+"""The parameters; defaults are the thesis' best rule (rho_h = 3, rho_d = 2, omega_p = 0.6,
+omega_s = omega_d = omega_h = 1, section 4.3)."""
+
+
+def _exact(value: Value) -> Fraction:
+    """A parameter as an exact fraction: 0.1 is 1/10, not the nearest binary float."""
+    return Fraction(repr(value)) if isinstance(value, float) else Fraction(int(value))
+
+
+class Tables:
+    """Identity sets that depend only on the public part of the view: Definitions 4.2-4.4."""
+
+    __slots__ = ("playable", "worthless", "unique")
+
+    def __init__(self, values: int, composition: Sequence[int], fields: Sequence[int], discard: Sequence[int]) -> None:
+        """The tables for the field heights ``fields`` and the discarded identities."""
+        n = values
+        discarded = [0] * len(composition)
+        for card in discard:
+            discarded[card] += 1
+        # The fields hold exactly one copy of each identity up to their height.
+        played = [int(card % n < fields[card // n]) for card in range(len(composition))]
+        playable = worthless = unique = 0
+        for suit, height in enumerate(fields):
+            base = suit * n
+            if height < n:
+                playable |= 1 << (base + height)  # [4.2] value = #F[y] + 1
+            dead = False
+            for value in range(1, n + 1):
+                card = base + value - 1
+                # [4.3] on the field already, or some z with #F[y] < z < value has no copy
+                # left in the stack or the hands (all its copies discarded).
+                if value <= height or dead:
+                    worthless |= 1 << card
+                elif composition[card] - discarded[card] == 0:
+                    dead = True
+                # [4.4] exactly one copy in the stack and the hands.
+                if composition[card] - discarded[card] - played[card] == 1:
+                    unique |= 1 << card
+        self.playable, self.worthless, self.unique = playable, worthless, unique
+
+
+def public_tables(config: GameConfig, view: PlayerView) -> Tables:
+    """:class:`Tables` of the view's fields and discard pile (memoized: every seat of a
+    game, and many games, share them)."""
+    return _tables(config.values, composition_counts(config), view.fields, tuple(sorted(card for _, card in view.discard)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _tables(values: int, composition: tuple[int, ...], fields: tuple[int, ...], discard: tuple[int, ...]) -> Tables:
+    return Tables(values, composition, fields, discard)
+
+
+def is_playable(config: GameConfig, fields: Sequence[int], card: int) -> bool:
+    """[4.2] (x, y) is playable: #F[y] = x - 1."""
+    return fields[card // config.values] == card % config.values
+
+
+def is_worthless(config: GameConfig, composition: Sequence[int], fields: Sequence[int], discarded: Sequence[int], card: int) -> bool:
+    """[4.3] (x, y) is worthless: #F[y] >= x, or some (z, y) with #F[y] < z < x has no copy in
+    the stack or the hands."""
+    n = config.values
+    suit, value = divmod(card, n)
+    value += 1
+    height = fields[suit]
+    if height >= value:
+        return True
+    return any(composition[suit * n + z - 1] - discarded[suit * n + z - 1] == 0 for z in range(height + 1, value))
+
+
+def is_unique(composition: Sequence[int], discarded: Sequence[int], played: Sequence[int], card: int) -> bool:
+    """[4.4] exactly one copy of (x, y) is in the stack or the hands."""
+    return composition[card] - discarded[card] - played[card] == 1
+
+
+class ThesisStrategy(BaseStrategy):
+    """Algorithm 4.6 for one seat [4.6]."""
+
+    def __init__(self, config: GameConfig, seat: int, seed: int, params: Mapping[str, Value]) -> None:
+        self.config = config
+        self.seat = seat
+        self.rng = SplitMix64(seed)
+        self.composition = composition_counts(config)
+        self.omega_p = _exact(params["omega_p"])
+        self.omega_s = int(params["omega_s"])
+        self.omega_d = _exact(params["omega_d"])
+        self.omega_h = _exact(params["omega_h"])
+        self.rho_h = int(params["rho_h"])
+        self.rho_d = int(params["rho_d"])
+        self.volume = params["volume"]
+        self.public = params["knowledge"] == "public"
+        self.rehint = params["rehint"] == "attribute"
+
+    # ------------------------------------------------------------------ the turn
+
+    def act(self, view: PlayerView) -> Action:
+        tables = public_tables(self.config, view)
+        counts = unseen_counts(view, self.composition, include_hands=not self.public)
+        hand = _OwnHand(view.own_knowledge, counts)
+        # [4.6-a] play a random card marked playable.
+        errors_left = None if self.config.errors is None else self.config.errors - view.errors
+        threshold = Fraction(1) if self.omega_s == 1 and errors_left == 1 else self.omega_p
+        marked = hand.marked(tables.playable, threshold)
+        if marked:
+            return Play(self._pick(marked))
+        can_discard = view_is_legal(view, Discard(0)) if hand.size else False
+        # [4.6-b] discard a random card marked worthless.
+        if can_discard:
+            marked = hand.marked(tables.worthless, self.omega_d)
+            if marked:
+                return Discard(self._pick(marked))
+        # [4.6-c] a hint, with probability omega_h, chosen by rho_h.
+        if view.hints > 0 and (not can_discard or self._chance(self.omega_h)):
+            hint = self._hint(view, tables)
+            if hint is not None:
+                return hint
+        # [4.6-d] discard the card chosen by rho_d.
+        if can_discard:
+            return Discard(self._discard_slot(view, hand, tables))
+        return view_legal_actions(view)[0]  # [S-fallback] nothing above is legal
+
+    # ------------------------------------------------------------------ randomness
+
+    def _pick(self, items: Sequence[int]) -> int:
+        """A uniform choice from the seat's own stream; one item draws nothing [S-random]."""
+        return items[0] if len(items) == 1 else items[self.rng.below(len(items))]
+
+    def _chance(self, probability: Fraction) -> bool:
+        """True with probability ``probability``, exactly; draws nothing at 0 or 1."""
+        if probability >= 1:
+            return True
+        if probability <= 0:
+            return False
+        return self.rng.below(probability.denominator) < probability.numerator
+
+    # ------------------------------------------------------------------ discard rules
+
+    def _discard_slot(self, view: PlayerView, hand: "_OwnHand", tables: Tables) -> int:
+        size = hand.size
+        if self.rho_d == 1:  # [4.6-discard-1] a uniformly random card
+            return self.rng.below(size)
+        if self.rho_d == 3:  # [4.6-discard-3] the oldest card: the lowest card id
+            own = view.own_hand
+            return min(range(size), key=own.__getitem__)
+        if self.rho_d == 2:  # [4.6-discard-2] highest P(worthless), ties at random
+            return self._pick(hand.extreme(tables.worthless, highest=True))
+        return self._pick(hand.extreme(tables.unique, highest=False))  # [4.6-discard-4]
+
+    # ------------------------------------------------------------------ hint rules
+
+    def _hint(self, view: PlayerView, tables: Tables) -> Hint | None:
+        if self.rho_h == 1:
+            return self._random_hint(view)
+        if self.rho_h >= 3:
+            hint = self._first_hint(view, tables.playable)
+            if hint is None and self.rho_h == 4:  # [4.6-hint-4] then the first worthless card
+                hint = self._first_hint(view, tables.worthless)
+            if hint is not None:
+                return hint
+        return self._voluminous_hint(view)
+
+    def _others(self, view: PlayerView) -> list[int]:
+        """The other seats in turn order, starting with the next one [S-turn-order]."""
+        players = self.config.players
+        return [(view.seat + offset) % players for offset in range(1, players)]
+
+    def _hint_options(self, view: PlayerView, target: int) -> list[tuple[Hint, int]]:
+        """The legal hints to ``target``, values 1..n first, then colours [S-hint-order]."""
+        config = self.config
+        held = 0
+        for card in _visible(view, target):
+            held |= 1 << card
+        options = [(Hint(target, "value", v), m) for v, m in enumerate(config.value_masks, start=1)]
+        options += [(Hint(target, "colour", c), m) for c, m in enumerate(config.colour_masks)]
+        if not config.options.empty_hints:
+            options = [(hint, mask) for hint, mask in options if held & mask]
+        return options
+
+    def _random_hint(self, view: PlayerView) -> Hint | None:
+        """[4.6-hint-1] a random other player, then a random legal value or colour hint."""
+        targets = [t for t in self._others(view) if view.cards[t] and self._hint_options(view, t)]
+        if not targets:
+            return None
+        options = self._hint_options(view, targets[self.rng.below(len(targets))])
+        return options[self.rng.below(len(options))][0]
+
+    def _voluminous_hint(self, view: PlayerView) -> Hint | None:
+        """[4.6-hint-2] the hint about the most cards; the first such in turn order, values
+        before colours [S-hint-order]; counted as S-volume says."""
+        best: Hint | None = None
+        best_volume = -1
+        for target in self._others(view):
+            cards, knowledge = _visible(view, target), view.knowledge[target]
+            for hint, mask in self._hint_options(view, target):
+                if self.volume == "informed":
+                    volume = sum(
+                        1 for card, known in zip(cards, knowledge)
+                        if (known & mask if mask >> card & 1 else known & ~mask) != known
+                    )
+                elif self.volume == "new":
+                    volume = sum(1 for card, known in zip(cards, knowledge) if mask >> card & 1 and known & ~mask)
+                else:
+                    volume = sum(1 for card in cards if mask >> card & 1)
+                if volume > best_volume:
+                    best, best_volume = hint, volume
+        return best
+
+    def _first_hint(self, view: PlayerView, wanted: int) -> Hint | None:
+        """[4.6-hint-3] in turn order, the first player holding a card of ``wanted`` whose
+        value or colour its holder does not know yet; among its cards the lowest value
+        (then the oldest); a value hint if the value is not known, else a colour hint
+        [S-first-card]."""
+        config = self.config
+        n = config.values
+        touched: set[int] = set()
+        if not self.rehint:
+            for event in view.history:
+                touched.update(event.touched)
+        for target in self._others(view):
+            candidates = sorted(
+                (card % n, slot, card, known)
+                for slot, (card, known) in enumerate(zip(_visible(view, target), view.knowledge[target]))
+                if wanted >> card & 1 and view.hands[target][slot] not in touched
+            )
+            for value, _, card, known in candidates:
+                if known & ~config.value_masks[value]:
+                    return Hint(target, "value", value + 1)
+                suit_mask = ((1 << n) - 1) << (card - value)
+                if known & ~suit_mask:
+                    colours = sorted(config.suits[card // n].touched_by)
+                    if colours:
+                        return Hint(target, "colour", colours[0])
+        return None
+
+
+def _visible(view: PlayerView, seat: int) -> tuple[int, ...]:
+    """The identities of another seat's cards (all visible to the viewer)."""
+    return tuple(card for card in view.cards[seat] if card is not None)
+
+
+class _OwnHand:
+    """The seat's own slots with their unseen sets, deciding thresholds exactly and
+    cheaply: a slot's own set settles most questions (S-bounds); otherwise the exact
+    posterior of the slots that share cards with it (S-posterior, S-components)."""
+
+    __slots__ = ("masks", "counts", "weight", "size")
+
+    def __init__(self, knowledge: Sequence[int], counts: Sequence[int]) -> None:
+        unseen = 0
+        for x, r in enumerate(counts):
+            if r > 0:
+                unseen |= 1 << x
+        self.masks = [known & unseen for known in knowledge]
+        self.counts = counts
+        self.weight = CardWeights(counts)
+        self.size = len(self.masks)
+
+    def exact(self, slot: int, event: int) -> tuple[int, int]:
+        """(assignments with slot's card in ``event``, all assignments), over the slots
+        connected to ``slot`` by shared possible identities [S-components]."""
+        group, local = component(self.masks, slot)
+        return exact_count(group, local, event, self.weight)
+
+    def marked(self, event: int, threshold: Fraction) -> list[int]:
+        """The slots whose P(card in ``event``) >= ``threshold``, decided exactly [S-bounds].
+
+        A slot's own unseen set gives a (inside the event) and b (outside); given the
+        other slots, its probability is a'/(a'+b') with a - d_a <= a' <= a and
+        b - d_b <= b' <= b, where d_a (d_b) counts the other slots that could take a
+        card inside (outside).  Only when these bounds straddle the threshold is the
+        exact posterior consulted."""
+        num, den = threshold.numerator, threshold.denominator
+        masks = self.masks
+        weight = self.weight
+        result = []
+        for slot, mask in enumerate(masks):
+            outside = mask & ~event
+            b = weight(outside)
+            if b == 0:
+                result.append(slot)  # P = 1
+                continue
+            inside = mask & event
+            a = weight(inside)
+            if a == 0:
+                if num <= 0:
+                    result.append(slot)  # P = 0 >= 0
+                continue
+            d_a = d_b = 0
+            for other, other_mask in enumerate(masks):
+                if other != slot:
+                    if other_mask & inside:
+                        d_a += 1
+                    if other_mask & outside:
+                        d_b += 1
+            low_a = a - d_a if a > d_a else 0
+            if low_a * den >= num * (low_a + b):
+                result.append(slot)  # the lower bound reaches the threshold
+                continue
+            low_b = b - d_b if b > d_b else 0
+            if a * den < num * (a + low_b):
+                continue  # the upper bound stays below it
+            count, total = self.exact(slot, event)
+            if count * den >= num * total:
+                result.append(slot)
+        return result
+
+    def extreme(self, event: int, highest: bool) -> list[int]:
+        """The slots with the highest (or lowest) P(card in ``event``), exactly."""
+        weights = [self.weight(mask & event) for mask in self.masks]
+        if not highest and 0 in weights:
+            return [slot for slot, w in enumerate(weights) if w == 0]
+        if highest and not any(weights):
+            return list(range(self.size))
+        probabilities = [Fraction(*self.exact(slot, event)) if w else Fraction(0) for slot, w in enumerate(weights)]
+        target = max(probabilities) if highest else min(probabilities)
+        return [slot for slot, p in enumerate(probabilities) if p == target]
+
+
+def build(params: Mapping[str, Value]) -> StrategyFactory:
+    """The factory of :class:`ThesisStrategy` with resolved ``params``."""
+    frozen = dict(params)
+
+    def factory(config: GameConfig, seat: int, seed: int) -> ThesisStrategy:
+        return ThesisStrategy(config, seat, seed, frozen)
+
+    return factory
+
+
+THESIS_SPEC = StrategySpec(
+    "thesis",
+    "Algorithm 4.6: play if P(playable) >= omega_p, discard worthless, hint by rho_h, discard by rho_d",
+    THESIS_PARAMS,
+    build,
+)
