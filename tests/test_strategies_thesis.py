@@ -20,7 +20,15 @@ from hanabi_ref.game import play_game
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.strategies import SPECS, STRATEGIES, ParamError, factory_for, parse_assignments
-from hanabi_ref.strategies.knowledge import CardWeights, HandPosterior, component, composition_counts, exact_count, unseen_counts
+from hanabi_ref.strategies.knowledge import (
+    CardWeights,
+    HandPosterior,
+    component,
+    composition_counts,
+    exact_count,
+    slot_probability,
+    unseen_counts,
+)
 from hanabi_ref.strategies.thesis import (
     ThesisStrategy,
     _OwnHand,
@@ -33,6 +41,7 @@ from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import Run, card, hidden_rearrangement, runs, stacked_deck, with_deck
 
+MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 CLASSIC = make_config(3)
 
@@ -127,7 +136,7 @@ def small_hands(draw: st.DrawFn) -> tuple[list[int], list[int], int]:
     return masks, counts, event
 
 
-@SETTINGS
+@MANY
 @given(small_hands())
 def test_posterior_counts_equal_brute_force(hand: tuple[list[int], list[int], int]) -> None:
     """[S-posterior] the Moebius-inversion counts equal the enumeration of assignments of
@@ -139,24 +148,29 @@ def test_posterior_counts_equal_brute_force(hand: tuple[list[int], list[int], in
     assert [posterior.count(slot, event) for slot in range(len(masks))] == inside
 
 
-@SETTINGS
+@MANY
 @given(small_hands())
-def test_components_give_the_same_probabilities(hand: tuple[list[int], list[int], int]) -> None:
-    """[S-components] the probability computed over a slot's component equals the one
-    over the whole hand."""
+def test_reductions_give_the_probabilities_of_the_whole_hand(hand: tuple[list[int], list[int], int]) -> None:
+    """[S-components, S-peel] the probability after dropping other components and
+    superset slots, and with the superset formula, equals the whole hand's count, and the
+    general count over a component equals it too."""
     masks, counts, event = hand
     unseen = sum(1 << x for x, r in enumerate(counts) if r)
     masks = [m & unseen for m in masks]
     full = HandPosterior(masks, counts)
     if full.total == 0:
         return
+    weights = CardWeights(counts)
     for slot in range(len(masks)):
-        group, local = component(masks, slot)
-        count, total = exact_count(group, local, event, CardWeights(counts))
-        assert Fraction(count, total) == Fraction(full.count(slot, event), full.total)
+        expected = Fraction(full.count(slot, event), full.total)
+        assert slot_probability(masks, slot, event, weights) == expected
+        members = component(masks, slot)
+        group = [k for k in range(len(masks)) if members >> k & 1]
+        count, total = exact_count(tuple(masks[k] for k in group), group.index(slot), event, weights)
+        assert Fraction(count, total) == expected
 
 
-@SETTINGS
+@MANY
 @given(small_hands(), st.fractions(0, 1, max_denominator=12))
 def test_threshold_decisions_are_those_of_the_exact_probabilities(hand: tuple[list[int], list[int], int], threshold: Fraction) -> None:
     """[S-bounds] the marked slots are exactly those whose brute-force probability is at
@@ -222,8 +236,7 @@ def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, le
                 hits[s] += event >> x & 1
     own = _OwnHand(knowledge, unseen_counts(view, composition_counts(config)))
     for slot in range(len(knowledge)):
-        count, whole = own.exact(slot, event)
-        assert Fraction(count, whole) == Fraction(hits[slot], total)
+        assert own.exact(slot, event) == Fraction(hits[slot], total)
 
 
 # ------------------------------------------------------------------ hidden information

@@ -174,9 +174,9 @@ def probability_bounds(slot_weight_in: int, slot_weight_out: int, others: int) -
     return lower, upper
 
 
-def component(masks: Sequence[int], slot: int) -> tuple[tuple[int, ...], int]:
-    """The sets of the slots connected to ``slot`` through shared identities, in slot
-    order, and ``slot``'s index among them [S-components].
+def component(masks: Sequence[int], slot: int, active: int = -1) -> int:
+    """The slots (a bitmask over slot indices, within ``active``) connected to ``slot``
+    through shared identities [S-components].
 
     Slots in different components draw from disjoint sets of unseen cards, so the
     posterior of one component does not depend on the others."""
@@ -186,13 +186,58 @@ def component(masks: Sequence[int], slot: int) -> tuple[tuple[int, ...], int]:
     while grew:
         grew = False
         for other, mask in enumerate(masks):
-            if not members >> other & 1 and mask & reach:
+            if active >> other & 1 and not members >> other & 1 and mask & reach:
                 members |= 1 << other
                 reach |= mask
                 grew = True
-    group = tuple(mask for other, mask in enumerate(masks) if members >> other & 1)
-    local = (members & ((1 << slot) - 1)).bit_count()
-    return group, local
+    return members
+
+
+def _slots(members: int) -> list[int]:
+    return [index for index in range(members.bit_length()) if members >> index & 1]
+
+
+def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWeights, active: int = -1) -> Fraction:
+    """P(slot ``slot`` holds an identity in ``event``), exactly [S-posterior, S-peel].
+
+    ``masks`` are the slots' sets restricted to unseen identities; only the slots in
+    ``active`` (a bitmask) take part.  Three exact reductions come before the general
+    count: other components are dropped (S-components); a slot whose set contains the
+    sets of all the other slots of the component is dropped, since whatever they hold it
+    has the same number of choices (S-peel); and a component of equal sets is uniform."""
+    while True:
+        members = component(masks, slot, active)
+        group = _slots(members)
+        peeled = False
+        for j in group:
+            if j == slot:
+                continue
+            others = 0
+            for k in group:
+                if k != j:
+                    others |= masks[k]
+            if masks[j] & others == others:
+                active &= ~(1 << j)
+                peeled = True
+                break
+        if not peeled:
+            break
+    mask = masks[slot]
+    if len(group) == 1 or all(masks[k] == mask for k in group):
+        return Fraction(weight(mask & event), weight(mask))
+    others = 0
+    for k in group:
+        if k != slot:
+            others |= masks[k]
+    if mask & others == others:
+        # The slot's set contains all the others: they hold m - 1 distinct cards of it,
+        # the slot is uniform over the rest.
+        rest = members & ~(1 << slot)
+        expected = sum((slot_probability(masks, k, event, weight, rest) for k in group if k != slot), Fraction(0))
+        return (weight(mask & event) - expected) / (weight(mask) - (len(group) - 1))
+    local = group.index(slot)
+    count, total = exact_count(tuple(masks[k] for k in group), local, event, weight)
+    return Fraction(count, total)
 
 
 def exact_count(masks: tuple[int, ...], local: int, event: int, weights: CardWeights) -> tuple[int, int]:

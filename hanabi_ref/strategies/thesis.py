@@ -24,7 +24,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import SplitMix64
 from hanabi_ref.game import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.strategies.knowledge import CardWeights, component, exact_count, composition_counts, unseen_counts
+from hanabi_ref.strategies.knowledge import CardWeights, slot_probability, composition_counts, unseen_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions
 
@@ -318,11 +318,9 @@ class _OwnHand:
         self.weight = CardWeights(counts)
         self.size = len(self.masks)
 
-    def exact(self, slot: int, event: int) -> tuple[int, int]:
-        """(assignments with slot's card in ``event``, all assignments), over the slots
-        connected to ``slot`` by shared possible identities [S-components]."""
-        group, local = component(self.masks, slot)
-        return exact_count(group, local, event, self.weight)
+    def exact(self, slot: int, event: int) -> Fraction:
+        """P(slot's card in ``event``), exactly [S-posterior]."""
+        return slot_probability(self.masks, slot, event, self.weight)
 
     def marked(self, event: int, threshold: Fraction) -> list[int]:
         """The slots whose P(card in ``event``) >= ``threshold``, decided exactly [S-bounds].
@@ -362,8 +360,8 @@ class _OwnHand:
             low_b = b - d_b if b > d_b else 0
             if a * den < num * (a + low_b):
                 continue  # the upper bound stays below it
-            count, total = self.exact(slot, event)
-            if count * den >= num * total:
+            probability = self.exact(slot, event)
+            if probability.numerator * den >= num * probability.denominator:
                 result.append(slot)
         return result
 
@@ -374,7 +372,7 @@ class _OwnHand:
             return [slot for slot, w in enumerate(weights) if w == 0]
         if highest and not any(weights):
             return list(range(self.size))
-        probabilities = [Fraction(*self.exact(slot, event)) if w else Fraction(0) for slot, w in enumerate(weights)]
+        probabilities = [self.exact(slot, event) if w else Fraction(0) for slot, w in enumerate(weights)]
         target = max(probabilities) if highest else min(probabilities)
         return [slot for slot, p in enumerate(probabilities) if p == target]
 
