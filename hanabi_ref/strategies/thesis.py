@@ -367,11 +367,22 @@ class _OwnHand:
 
     def extreme(self, event: int, highest: bool) -> list[int]:
         """The slots with the highest (or lowest) P(card in ``event``), exactly."""
-        weights = [self.weight(mask & event) for mask in self.masks]
+        masks, weight = self.masks, self.weight
+        weights = [weight(mask & event) for mask in masks]
+        if not any(weights):
+            return list(range(self.size))  # all at probability 0
         if not highest and 0 in weights:
-            return [slot for slot, w in enumerate(weights) if w == 0]
-        if highest and not any(weights):
-            return list(range(self.size))
+            # The minimum is 0; a slot with cards inside E is at 0 only if the other
+            # slots must take all of them, impossible when there are more than can.
+            lowest = []
+            for slot, (mask, w) in enumerate(zip(masks, weights)):
+                if w:
+                    inside = mask & event
+                    takers = sum(1 for other, m in enumerate(masks) if other != slot and m & inside)
+                    if w > takers or self.exact(slot, event):
+                        continue
+                lowest.append(slot)
+            return lowest
         probabilities = [self.exact(slot, event) if w else Fraction(0) for slot, w in enumerate(weights)]
         target = max(probabilities) if highest else min(probabilities)
         return [slot for slot, p in enumerate(probabilities) if p == target]
