@@ -1,7 +1,13 @@
 """The ``hanabi-ref`` command line [C-cli].
 
     hanabi-ref simulate --strategy NAME --players P --games N --seed S
-                        [--rules PRESET] [--variant NAME] [--hand-size H] [--json]
+                        [--rules PRESET] [--variant NAME] [--hand-size H] [--param K=V ...]
+                        [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR] [--json]
+    hanabi-ref sweep    --strategy NAME --players P --games N --grid K=V1,V2,... [--grid ...]
+                        [--param K=V ...] [--seed S] [--rules PRESET] [--variant NAME] [--hand-size H]
+                        [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR]
+                        [--format table|csv|json] [--out FILE] [--plot FILE.png|FILE.svg]
+                        [--plot-kind mean|distribution]
     hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] ...
     hanabi-ref replay   FILE [--format trace|hanab-live] [--rules PRESET] [--json]
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
@@ -16,8 +22,8 @@
 
 Exit codes [C-exit]: 0 success; 1 invalid input or a failed check: a file that is not
 JSON, breaks the schema or describes a game the rules do not allow, a strategy that chose
-an illegal action, an engine under verification that diverges, hangs, crashes or breaks
-the protocol; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
+an illegal action, a game of ``simulate`` or ``sweep`` that failed, an engine under
+verification that diverges, hangs, crashes or breaks the protocol; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
 a file that cannot be read or written).  Every error is one line on stderr, never a
 traceback.
 """
@@ -28,7 +34,6 @@ import argparse
 import json
 import math
 import sys
-import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
@@ -80,14 +85,30 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--strategy", required=True, help="strategy name (random, simple)")
+def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
+    parser.add_argument("--strategy", required=True, help="strategy name (random, simple, thesis)")
     parser.add_argument("--players", type=_positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=_seed, default=0, help="seed of game 0 (game i uses seed S+i)")
     parser.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")
     parser.add_argument("--variant", default="no-variant", help="variant slug or hanab.live name")
     parser.add_argument("--hand-size", type=_positive, default=None, help="hand size h (default by p)")
-    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    if json_option:
+        parser.add_argument("--json", action="store_true", help="print one JSON object")
+
+
+def _add_run_options(parser: argparse.ArgumentParser) -> None:
+    """Options of simulate and sweep: games, parameters, workers [SIM-jobs, SIM-param, SIM-dask]."""
+    parser.add_argument("--games", type=_positive, required=True, help="number of games N (per grid point)")
+    parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
+                        help="a strategy parameter (repeatable); the others keep their defaults")
+    parser.add_argument("--jobs", type=_positive, default=None,
+                        help="worker processes (default: all cores; 1: play in this process)")
+    parser.add_argument("--chunk-size", type=_positive, default=None,
+                        help="games per task (default: automatic; results do not depend on it)")
+    parser.add_argument("--executor", choices=["local", "dask"], default="local",
+                        help="local processes (default) or a dask.distributed cluster")
+    parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                        help="address of the dask scheduler, e.g. tcp://host:8786 (with --executor dask)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -97,7 +118,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
     _add_game_options(simulate)
-    simulate.add_argument("--games", type=_positive, required=True, help="number of games N")
+    _add_run_options(simulate)
+    _add_sweep_parser(commands)
 
     play = commands.add_parser("play", help="play one seeded game and write its trace")
     _add_game_options(play)
@@ -130,6 +152,20 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_playability_parser(commands)
     return parser
+
+
+def _add_sweep_parser(commands: Any) -> None:
+    """[SIM-sweep, SIM-plot] ``sweep``: simulate's options plus the grid and the outputs."""
+    sweep = commands.add_parser("sweep", help="simulate every point of a grid of strategy parameters")
+    _add_game_options(sweep, json_option=False)
+    _add_run_options(sweep)
+    sweep.add_argument("--grid", action="append", required=True, metavar="KEY=V1,V2,...",
+                       help="a parameter and its values (repeatable: the grid is the product, in the order given)")
+    sweep.add_argument("--format", choices=["table", "csv", "json"], default="table", help="output format")
+    sweep.add_argument("--out", default=None, help="write the table to this file (default: standard output)")
+    sweep.add_argument("--plot", default=None, metavar="FILE", help="draw a chart to FILE.png or FILE.svg (needs matplotlib)")
+    sweep.add_argument("--plot-kind", choices=["mean", "distribution"], default=None,
+                       help="mean score per point with 95%% intervals (default), or score distributions")
 
 
 def _add_playability_parser(commands: Any) -> None:
@@ -180,81 +216,19 @@ def _factory(name: str) -> Any:
     return STRATEGIES[name]
 
 
-def _statistics(scores: Sequence[int], strikeouts: int, max_score: int) -> dict[str, Any]:
-    from hanabi_ref.sim.stats import histogram, mean, mean_interval, standard_error, wilson_interval
-
-    games = len(scores)
-    counts = histogram(scores, max_score)
-    return {
-        "mean_score": mean(scores),
-        "std_error": standard_error(scores),
-        "mean_score_ci95": list(mean_interval(scores)),
-        "perfect_rate": counts[max_score] / games,
-        "perfect_rate_ci95": list(wilson_interval(counts[max_score], games)),
-        "strikeout_rate": strikeouts / games,
-        "score_histogram": counts,
-    }
-
-
 def command_simulate(args: argparse.Namespace) -> int:
-    """Play games seed S .. S+N-1 and report the statistics [C-simulate]."""
-    from tqdm import tqdm
+    """Play games seed S .. S+N-1, in parallel, and report the statistics [C-simulate,
+    SIM-jobs, SIM-param, SIM-progress, SIM-crash, SIM-dask]."""
+    from hanabi_ref.sim.commands import command_simulate as simulate
 
-    from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.game import play_game
-
-    config, factory = _config(args), _factory(args.strategy)
-    if args.seed + args.games > 2**64:
-        raise UsageError("hanabi-ref: --seed: seed + games must stay below 2^64")
-    scores: list[int] = []
-    strikeouts = 0
-    start = time.perf_counter()
-    with tqdm(total=args.games, unit="game", file=sys.stderr, delay=1.0, disable=None) as bar:
-        for game in range(args.games):
-            record = play_game(config, factory, seed=args.seed + game)
-            scores.append(record.score)
-            strikeouts += record.final.remaining == -1
-            bar.update(1)
-    elapsed = time.perf_counter() - start
-    result = {
-        "strategy": args.strategy,
-        "players": config.players,
-        "hand_size": config.hand_size,
-        "games": args.games,
-        "seed": args.seed,
-        "rules": config.preset,
-        "variant": config.variant,
-        "max_score": config.max_score,
-        "contracts": ENABLED,
-        **_statistics(scores, strikeouts, config.max_score),
-        "games_per_second": args.games / elapsed if elapsed > 0 else float("inf"),
-    }
-    if args.json:
-        print(json.dumps(result, sort_keys=True))
-    else:
-        _print_table(result)
-    return EXIT_OK
+    return simulate(args)
 
 
-def _print_table(result: dict[str, Any]) -> None:
-    rows = [
-        ("strategy", result["strategy"]),
-        ("rules / variant", f"{result['rules']} / {result['variant']}"),
-        ("players / hand size", f"{result['players']} / {result['hand_size']}"),
-        ("games (seeds)", f"{result['games']} ({result['seed']}..{result['seed'] + result['games'] - 1})"),
-        ("mean score", f"{result['mean_score']:.3f} ± {result['std_error']:.3f} (standard error)"),
-        ("perfect games", f"{100 * result['perfect_rate']:.2f} %"),
-        ("strikeouts", f"{100 * result['strikeout_rate']:.2f} %"),
-        ("games per second", f"{result['games_per_second']:.1f}"),
-    ]
-    width = max(len(name) for name, _ in rows)
-    for name, value in rows:
-        print(f"{name:<{width}}  {value}")
-    print("score histogram:")
-    peak = max(result["score_histogram"]) or 1
-    for score, count in enumerate(result["score_histogram"]):
-        if count:
-            print(f"  {score:>3} {count:>8}  {'#' * max(1, round(40 * count / peak))}")
+def command_sweep(args: argparse.Namespace) -> int:
+    """Simulate every point of a grid of strategy parameters [SIM-sweep, SIM-plot]."""
+    from hanabi_ref.sim.commands import command_sweep as sweep
+
+    return sweep(args)
 
 
 def command_play(args: argparse.Namespace) -> int:
@@ -387,6 +361,7 @@ def command_playability(args: argparse.Namespace) -> int:
 
 COMMANDS = {
     "simulate": command_simulate,
+    "sweep": command_sweep,
     "play": command_play,
     "replay": command_replay,
     "verify": command_verify,

@@ -17,11 +17,10 @@ import icontract
 from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.dealing import deck_from_seed, derive_seed
-from hanabi_ref.errors import HanabiError
+from hanabi_ref.errors import HanabiError, IllegalActionError
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, score
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.legality import illegality
 from hanabi_ref.view import PlayerView, make_view
 
 
@@ -110,14 +109,13 @@ def play_game(
     while not state.terminal:
         seat = state.current
         action = strategies[seat].act(make_view(state, seat))
-        problem = illegality(state, action)
-        if problem is not None:
+        try:
+            state = apply(state, action)  # apply checks legality [2.16-2]
+        except IllegalActionError as error:
             shown = describe(action) if isinstance(action, (Hint, Discard, Play)) else repr(action)
             raise StrategyError(
-                f"turn {state.turn}, seat {seat} ({type(strategies[seat]).__name__}): "
-                f"{shown} is illegal: {problem[0]}: {problem[1]}"
-            )
-        state = apply(state, action)
+                f"turn {state.turn}, seat {seat} ({type(strategies[seat]).__name__}): {shown} is illegal: {error}"
+            ) from None
         actions.append(action)
         event = state.history[-1]
         for observer_seat, strategy in observers:

@@ -1,1 +1,10 @@
-"""Simulation at scale: statistics of many seeded games."""
+"""Simulation at scale: many seeded games in parallel, and their statistics
+(spec/simulation.md).
+
+``stats`` (means, standard errors, Wilson intervals, histograms), ``chunks`` (the unit of
+work a process plays) [SIM-jobs], ``executors`` (this process, local worker processes, a
+dask.distributed cluster) [SIM-dask], ``runner`` (cells of games back in seed order, the
+progress bar) [SIM-progress], ``sweep`` (grids of strategy parameters and their tables)
+[SIM-sweep], ``plot`` (charts) [SIM-plot], ``files`` (atomic output) and ``commands``
+(``hanabi-ref simulate`` and ``sweep``).
+"""

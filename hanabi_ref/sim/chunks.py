@@ -1,0 +1,143 @@
+"""Chunks of seeded games: the unit of work a worker process plays [SIM-jobs, SIM-crash].
+
+A :class:`Chunk` names consecutive seeds and a :class:`GameSetup` from which any process
+rebuilds the configuration and the strategy (by name and resolved parameters: strategy
+factories are closures and cannot be pickled).  :func:`play_chunk` plays the chunk's games
+in seed order and records a game that raises as a :class:`Failure` of its seed instead of
+losing the chunk.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator, Mapping
+
+import attrs
+
+from hanabi_ref.game import StrategyFactory, play_game
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.strategies import Value, factory_for
+
+MAX_CHUNK_GAMES = 50
+"""Games per chunk at most (local processes): a chunk of the slowest strategy (~150
+games/s) takes a third of a second, so the progress bar moves and the last chunks balance
+across workers, while handing a chunk to a process costs well under a millisecond."""
+
+MAX_CHUNK_GAMES_CLUSTER = 200
+"""Games per chunk at most on a cluster, where a task costs the scheduler about a
+millisecond and a big run would otherwise flood it with tasks."""
+
+CHUNKS_PER_WORKER = 8
+"""Aim for this many chunks per worker, so that workers finish close together."""
+
+
+@attrs.frozen
+class GameSetup:
+    """Everything a process needs to rebuild a game's configuration and strategy [SIM-jobs]."""
+
+    players: int
+    rules: str
+    variant: str
+    hand_size: int | None
+    strategy: str
+    params: tuple[tuple[str, Value], ...] = ()
+
+    @classmethod
+    def of(cls, players: int, rules: str, variant: str, hand_size: int | None, strategy: str,
+           params: Mapping[str, Value]) -> GameSetup:
+        """A setup with ``params`` (resolved values) in their given order."""
+        return cls(players, rules, variant, hand_size, strategy, tuple(params.items()))
+
+    def config(self) -> GameConfig:
+        """The configuration (raises :class:`~hanabi_ref.errors.ConfigError` if invalid)."""
+        return make_config(self.players, preset=self.rules, variant=self.variant, hand_size=self.hand_size)
+
+    def factory(self) -> StrategyFactory:
+        """The strategy's factory, rebuilt from its name and parameters [S-params]."""
+        return factory_for(self.strategy, dict(self.params))
+
+
+@attrs.frozen
+class Chunk:
+    """Games with seeds ``first_seed`` .. ``first_seed + games - 1`` of one setup."""
+
+    setup: GameSetup
+    first_seed: int
+    games: int
+
+    def seeds(self) -> range:
+        """The seeds of the chunk's games, in order."""
+        return range(self.first_seed, self.first_seed + self.games)
+
+    def single_games(self) -> list[Chunk]:
+        """The chunk as one chunk per game (to find the game that kills a worker)."""
+        return [Chunk(self.setup, seed, 1) for seed in self.seeds()]
+
+
+@attrs.frozen
+class Failure:
+    """[SIM-crash] A game that did not finish: its seed and what went wrong, on one line."""
+
+    seed: int
+    error: str
+
+
+@attrs.frozen
+class ChunkResult:
+    """The outcome of a chunk: score and strikeout of each finished game in seed order,
+    and the games that failed."""
+
+    scores: tuple[int, ...]
+    strikeouts: tuple[bool, ...]
+    failures: tuple[Failure, ...] = ()
+
+    @classmethod
+    def failed(cls, chunk: Chunk, error: str) -> ChunkResult:
+        """[SIM-crash] Every game of ``chunk`` lost for the same reason."""
+        return cls((), (), tuple(Failure(seed, error) for seed in chunk.seeds()))
+
+    @classmethod
+    def join(cls, parts: list[ChunkResult]) -> ChunkResult:
+        """Results of consecutive seed ranges as one result, still in seed order."""
+        return cls(
+            tuple(score for part in parts for score in part.scores),
+            tuple(flag for part in parts for flag in part.strikeouts),
+            tuple(failure for part in parts for failure in part.failures),
+        )
+
+
+def describe_error(error: BaseException) -> str:
+    """An exception as one line: its type and message."""
+    text = " ".join(str(error).split())
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
+def play_chunk(chunk: Chunk) -> ChunkResult:
+    """Play the chunk's games in seed order; a game that raises is recorded as a failure of
+    its seed and the others still count [SIM-jobs, SIM-crash]."""
+    config, factory = chunk.setup.config(), chunk.setup.factory()
+    scores: list[int] = []
+    strikeouts: list[bool] = []
+    failures: list[Failure] = []
+    for seed in chunk.seeds():
+        try:
+            record = play_game(config, factory, seed=seed)
+        except Exception as error:  # a strategy or engine bug: keep the seed, go on
+            failures.append(Failure(seed, describe_error(error)))
+            continue
+        scores.append(record.score)
+        # [2.16-3-strikeout] the game ended by the last allowed error
+        strikeouts.append(record.final.remaining == -1)
+    return ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures))
+
+
+def chunk_size_for(games: int, workers: int, largest: int = MAX_CHUNK_GAMES) -> int:
+    """Games per chunk: about :data:`CHUNKS_PER_WORKER` chunks per worker, at most
+    ``largest`` games each [SIM-jobs]."""
+    return max(1, min(largest, math.ceil(games / (CHUNKS_PER_WORKER * max(1, workers)))))
+
+
+def split_games(setup: GameSetup, seed: int, games: int, size: int) -> Iterator[Chunk]:
+    """Seeds ``seed`` .. ``seed + games - 1`` as chunks of ``size`` games, in seed order."""
+    for first in range(seed, seed + games, size):
+        yield Chunk(setup, first, min(size, seed + games - first))

@@ -1,0 +1,151 @@
+"""Running cells of seeded games on an executor and summarizing them [SIM-jobs,
+SIM-progress, SIM-crash].
+
+A *cell* is one setup (configuration, strategy and parameters) played on seeds
+S .. S+N-1.  ``simulate`` runs one cell; ``sweep`` runs one per point of its grid, all
+on the same seeds and all in one pool so that workers stay busy across cells.  Results
+are put back in seed order before anything is summed, so the statistics are the same
+for every executor, number of workers and chunk size; only the timing differs.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Sequence
+from contextlib import closing
+from typing import Any, TextIO
+
+import attrs
+
+from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup, chunk_size_for, split_games
+from hanabi_ref.sim.executors import Executor
+from hanabi_ref.sim.stats import histogram, mean, mean_interval, standard_error, wilson_interval
+
+
+@attrs.frozen
+class Cell:
+    """One setup played on seeds ``seed`` .. ``seed + games - 1``."""
+
+    setup: GameSetup
+    seed: int
+    games: int
+
+
+@attrs.frozen
+class CellResult:
+    """The games of one cell in seed order: scores and strikeouts of the finished ones,
+    and the failures [SIM-crash]."""
+
+    cell: Cell
+    max_score: int
+    scores: tuple[int, ...]
+    strikeouts: int
+    failures: tuple[Failure, ...]
+
+    @property
+    def failed_seeds(self) -> list[int]:
+        """The seeds of the games that did not finish, ascending."""
+        return [failure.seed for failure in self.failures]
+
+    def statistics(self) -> dict[str, Any]:
+        """Mean score with its standard error and 95% interval, perfect-game rate with its
+        Wilson interval, strikeout rate, lowest and highest score and score histogram, over the finished games
+        [C-simulate]; ``None`` where no game finished."""
+        finished = len(self.scores)
+        counts = histogram(self.scores, self.max_score)
+        if finished == 0:
+            empty = {key: None for key in ("mean_score", "std_error", "mean_score_ci95", "perfect_rate",
+                                           "perfect_rate_ci95", "strikeout_rate", "lowest_score", "highest_score")}
+            return {**empty, "score_histogram": counts, "games_completed": 0}
+        return {
+            "mean_score": mean(self.scores),
+            "std_error": standard_error(self.scores),
+            "mean_score_ci95": list(mean_interval(self.scores)),
+            "perfect_rate": counts[self.max_score] / finished,
+            "perfect_rate_ci95": list(wilson_interval(counts[self.max_score], finished)),
+            "strikeout_rate": self.strikeouts / finished,
+            "lowest_score": min(self.scores),
+            "highest_score": max(self.scores),
+            "score_histogram": counts,
+            "games_completed": finished,
+        }
+
+
+@attrs.frozen
+class RunResult:
+    """The results of every cell, in the order of the cells, and the wall-clock time."""
+
+    cells: tuple[CellResult, ...]
+    seconds: float
+    chunk_size: int
+    workers: int
+
+    @property
+    def failures(self) -> list[Failure]:
+        return [failure for cell in self.cells for failure in cell.failures]
+
+
+class Progress:
+    """[SIM-progress] A tqdm bar on stderr (hidden when stderr is not a terminal) with the
+    games per second and the running mean score of the games finished so far."""
+
+    def __init__(self, total: int, stream: TextIO | None = None, enabled: bool | None = None) -> None:
+        from tqdm import tqdm
+
+        class Bar(tqdm):  # type: ignore[type-arg]
+            monitor_interval = 0  # no monitor thread: worker processes are forked after this
+
+        self.bar = Bar(total=total, unit="game", file=stream or sys.stderr, delay=0 if enabled else 1.0,
+                       disable=None if enabled is None else not enabled, smoothing=0.1)
+        self.games = 0
+        self.total_score = 0
+
+    def add(self, result: ChunkResult, games: int) -> None:
+        """Count a finished chunk of ``games`` games."""
+        self.games += len(result.scores)
+        self.total_score += sum(result.scores)
+        if self.games:
+            self.bar.set_postfix_str(f"mean {self.total_score / self.games:.3f}", refresh=False)
+        self.bar.update(games)
+
+    def close(self) -> None:
+        self.bar.close()
+
+
+def plan(cells: Sequence[Cell], chunk_size: int) -> list[tuple[int, Chunk]]:
+    """Every cell's seeds in chunks, as (cell index, chunk), cell by cell in seed order."""
+    return [(number, chunk) for number, cell in enumerate(cells)
+            for chunk in split_games(cell.setup, cell.seed, cell.games, chunk_size)]
+
+
+def run_cells(cells: Sequence[Cell], executor: Executor, *, chunk_size: int | None = None,
+              progress: Progress | None = None) -> RunResult:
+    """Play every cell on ``executor`` and gather the results in seed order [SIM-jobs].
+
+    The configurations are built here first, so a bad one fails before any game runs."""
+    max_scores = [cell.setup.config().max_score for cell in cells]
+    size = chunk_size or chunk_size_for(sum(cell.games for cell in cells), executor.workers, executor.largest_chunk)
+    planned = plan(cells, size)
+    chunks = [chunk for _, chunk in planned]
+    results: list[ChunkResult | None] = [None] * len(planned)
+    start = time.perf_counter()
+    with closing(executor.run(chunks)) as finished:
+        for index, result in finished:
+            results[index] = result
+            if progress is not None:
+                progress.add(result, chunks[index].games)
+    seconds = time.perf_counter() - start
+    gathered = tuple(
+        _gather(cell, max_scores[number], [r for (n, _), r in zip(planned, results) if n == number])
+        for number, cell in enumerate(cells)
+    )
+    return RunResult(gathered, seconds, size, executor.workers)
+
+
+def _gather(cell: Cell, max_score: int, parts: Sequence[ChunkResult | None]) -> CellResult:
+    if any(part is None for part in parts):
+        raise RuntimeError("an executor did not return every chunk")  # a bug in an executor
+    joined = ChunkResult.join([part for part in parts if part is not None])
+    failures = tuple(sorted(joined.failures, key=lambda failure: failure.seed))
+    return CellResult(cell, max_score, joined.scores, sum(joined.strikeouts), failures)
