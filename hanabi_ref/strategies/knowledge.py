@@ -163,17 +163,6 @@ class HandPosterior:
         return Fraction(self.count(slot, event), self.total)
 
 
-def probability_bounds(slot_weight_in: int, slot_weight_out: int, others: int) -> tuple[Fraction, Fraction]:
-    """Bounds on P(slot in E) from its own set alone [S-bounds]: with a unseen cards of the
-    slot's set inside E, b outside, and d other own slots, the conditional probability
-    given the other slots is a'/(a'+b') with a - d <= a' <= a and b - d <= b' <= b."""
-    a, b, d = slot_weight_in, slot_weight_out, others
-    low_a, low_b = max(0, a - d), max(0, b - d)
-    lower = Fraction(low_a, low_a + b) if low_a + b else Fraction(0)
-    upper = Fraction(a, a + low_b) if a + low_b else Fraction(1)
-    return lower, upper
-
-
 def component(masks: Sequence[int], slot: int, active: int = -1) -> int:
     """The slots (a bitmask over slot indices, within ``active``) connected to ``slot``
     through shared identities [S-components].
