@@ -59,13 +59,25 @@ class CardWeights:
     __slots__ = ("planes", "low", "high")
 
     def __init__(self, counts: Sequence[int]) -> None:
-        top = max(counts, default=0).bit_length()
-        self.planes = tuple(
-            (bit, sum(1 << x for x, r in enumerate(counts) if r >> bit & 1)) for bit in range(top)
-        )
+        low = high = 0
+        top = 0
+        for x, r in enumerate(counts):
+            if r:
+                if r & 1:
+                    low |= 1 << x
+                if r & 2:
+                    high |= 1 << x
+                if r > top:
+                    top = r
+        top = top.bit_length()
+        if top <= 2:
+            self.planes: tuple[tuple[int, int], ...] = tuple((bit, plane) for bit, plane in ((0, low), (1, high))[:top])
+        else:
+            self.planes = tuple(
+                (bit, sum(1 << x for x, r in enumerate(counts) if r >> bit & 1)) for bit in range(top)
+            )
         # The usual decks have at most 3 copies of a card: two planes, no loop.
-        self.low = self.planes[0][1] if top >= 1 else 0
-        self.high = self.planes[1][1] if top >= 2 else 0
+        self.low, self.high = low, high
 
     def __call__(self, mask: int) -> int:
         if len(self.planes) <= 2:
@@ -182,10 +194,6 @@ def component(masks: Sequence[int], slot: int, active: int = -1) -> int:
     return members
 
 
-def _slots(members: int) -> list[int]:
-    return [index for index in range(members.bit_length()) if members >> index & 1]
-
-
 def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWeights, active: int = -1) -> Fraction:
     """P(slot ``slot`` holds an identity in ``event``), exactly [S-posterior, S-peel].
 
@@ -194,25 +202,28 @@ def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWe
     count: other components are dropped (S-components); a slot whose set contains the
     sets of all the other slots of the component is dropped, since whatever they hold it
     has the same number of choices (S-peel); and a component of equal sets is uniform."""
+    mask = masks[slot]
     while True:
         members = component(masks, slot, active)
-        group = _slots(members)
-        peeled = False
-        for j in group:
-            if j == slot:
-                continue
-            others = 0
-            for k in group:
-                if k != j:
-                    others |= masks[k]
-            if masks[j] & others == others:
-                active &= ~(1 << j)
-                peeled = True
+        group = [k for k in range(len(masks)) if members >> k & 1]
+        if len(group) == 1:
+            return Fraction(weight(mask & event), weight(mask))
+        # prefix and suffix unions give each slot the union of the others' sets
+        unions = [0] * (len(group) + 1)
+        for index in range(len(group) - 1, -1, -1):
+            unions[index] = unions[index + 1] | masks[group[index]]
+        before = 0
+        peel = -1
+        for index, k in enumerate(group):
+            others = before | unions[index + 1]
+            before |= masks[k]
+            if k != slot and masks[k] & others == others:
+                peel = k
                 break
-        if not peeled:
+        if peel < 0:
             break
-    mask = masks[slot]
-    if len(group) == 1 or all(masks[k] == mask for k in group):
+        active &= ~(1 << peel)
+    if all(masks[k] == mask for k in group):
         return Fraction(weight(mask & event), weight(mask))
     others = 0
     for k in group:

@@ -103,10 +103,12 @@ class Tables:
         self.playable, self.worthless, self.unique = playable, worthless, unique
 
 
-def public_tables(config: GameConfig, view: PlayerView) -> Tables:
+def public_tables(config: GameConfig, view: PlayerView, composition: tuple[int, ...] | None = None) -> Tables:
     """:class:`Tables` of the view's fields and discard pile (memoized: every seat of a
     game, and many games, share them)."""
-    return _tables(config.values, composition_counts(config), view.fields, tuple(sorted(card for _, card in view.discard)))
+    if composition is None:
+        composition = composition_counts(config)
+    return _tables(config.values, composition, view.fields, tuple(sorted([card for _, card in view.discard])))
 
 
 @functools.lru_cache(maxsize=1 << 14)
@@ -157,7 +159,7 @@ class ThesisStrategy(BaseStrategy):
     # ------------------------------------------------------------------ the turn
 
     def act(self, view: PlayerView) -> Action:
-        tables = public_tables(self.config, view)
+        tables = public_tables(self.config, view, self.composition)
         counts = unseen_counts(view, self.composition, include_hands=not self.public)
         hand = _OwnHand(view.own_knowledge, counts)
         # [4.6-a] play a random card marked playable.
@@ -306,7 +308,7 @@ class _OwnHand:
     cheaply: a slot's own set settles most questions (S-bounds); otherwise the exact
     posterior of the slots that share cards with it (S-posterior, S-components)."""
 
-    __slots__ = ("masks", "counts", "weight", "size")
+    __slots__ = ("masks", "counts", "weight", "size", "_exact")
 
     def __init__(self, knowledge: Sequence[int], counts: Sequence[int]) -> None:
         unseen = 0
@@ -317,10 +319,31 @@ class _OwnHand:
         self.counts = counts
         self.weight = CardWeights(counts)
         self.size = len(self.masks)
+        self._exact: dict[tuple[int, int], Fraction] = {}
 
     def exact(self, slot: int, event: int) -> Fraction:
-        """P(slot's card in ``event``), exactly [S-posterior]."""
-        return slot_probability(self.masks, slot, event, self.weight)
+        """P(slot's card in ``event``), exactly [S-posterior].  Slots with equal sets are
+        exchangeable, so they share one computation [S-peel]."""
+        key = (self.masks[slot], event)
+        found = self._exact.get(key)
+        if found is None:
+            found = self._exact[key] = slot_probability(self.masks, slot, event, self.weight)
+        return found
+
+    def bounds(self, slot: int, event: int) -> tuple[int, int, int, int]:
+        """(a, b, low_a, low_b) of S-bounds: P lies in [low_a/(low_a + b), a/(a + low_b)]."""
+        masks, weight = self.masks, self.weight
+        mask = masks[slot]
+        inside, outside = mask & event, mask & ~event
+        a, b = weight(inside), weight(outside)
+        d_a = d_b = 0
+        for other, other_mask in enumerate(masks):
+            if other != slot:
+                if other_mask & inside:
+                    d_a += 1
+                if other_mask & outside:
+                    d_b += 1
+        return a, b, (a - d_a if a > d_a else 0), (b - d_b if b > d_b else 0)
 
     def marked(self, event: int, threshold: Fraction) -> list[int]:
         """The slots whose P(card in ``event``) >= ``threshold``, decided exactly [S-bounds].
@@ -334,58 +357,81 @@ class _OwnHand:
         masks = self.masks
         weight = self.weight
         result = []
+        decided: dict[int, bool] = {}
         for slot, mask in enumerate(masks):
+            known = decided.get(mask)
+            if known is not None:
+                if known:
+                    result.append(slot)
+                continue
             outside = mask & ~event
             b = weight(outside)
             if b == 0:
-                result.append(slot)  # P = 1
-                continue
-            inside = mask & event
-            a = weight(inside)
-            if a == 0:
-                if num <= 0:
-                    result.append(slot)  # P = 0 >= 0
-                continue
-            d_a = d_b = 0
-            for other, other_mask in enumerate(masks):
-                if other != slot:
-                    if other_mask & inside:
-                        d_a += 1
-                    if other_mask & outside:
-                        d_b += 1
-            low_a = a - d_a if a > d_a else 0
-            if low_a * den >= num * (low_a + b):
-                result.append(slot)  # the lower bound reaches the threshold
-                continue
-            low_b = b - d_b if b > d_b else 0
-            if a * den < num * (a + low_b):
-                continue  # the upper bound stays below it
-            probability = self.exact(slot, event)
-            if probability.numerator * den >= num * probability.denominator:
+                verdict = True  # P = 1
+            else:
+                inside = mask & event
+                a = weight(inside)
+                if a == 0:
+                    verdict = num <= 0  # P = 0
+                else:
+                    d_a = d_b = 0
+                    for other, other_mask in enumerate(masks):
+                        if other != slot:
+                            if other_mask & inside:
+                                d_a += 1
+                            if other_mask & outside:
+                                d_b += 1
+                    low_a = a - d_a if a > d_a else 0
+                    low_b = b - d_b if b > d_b else 0
+                    if low_a * den >= num * (low_a + b):
+                        verdict = True  # the lower bound reaches the threshold
+                    elif a * den < num * (a + low_b):
+                        verdict = False  # the upper bound stays below it
+                    else:
+                        probability = self.exact(slot, event)
+                        verdict = probability.numerator * den >= num * probability.denominator
+            decided[mask] = verdict
+            if verdict:
                 result.append(slot)
         return result
 
     def extreme(self, event: int, highest: bool) -> list[int]:
-        """The slots with the highest (or lowest) P(card in ``event``), exactly."""
-        masks, weight = self.masks, self.weight
-        weights = [weight(mask & event) for mask in masks]
-        if not any(weights):
-            return list(range(self.size))  # all at probability 0
-        if not highest and 0 in weights:
-            # The minimum is 0; a slot with cards inside E is at 0 only if the other
-            # slots must take all of them, impossible when there are more than can.
-            lowest = []
-            for slot, (mask, w) in enumerate(zip(masks, weights)):
-                if w:
-                    inside = mask & event
-                    takers = sum(1 for other, m in enumerate(masks) if other != slot and m & inside)
-                    if w > takers or self.exact(slot, event):
-                        continue
-                lowest.append(slot)
-            return lowest
-        probabilities = [self.exact(slot, event) if w else Fraction(0) for slot, w in enumerate(weights)]
-        target = max(probabilities) if highest else min(probabilities)
-        return [slot for slot, p in enumerate(probabilities) if p == target]
+        """The slots with the highest (or lowest) P(card in ``event``), exactly.
+
+        Bounds (S-bounds) rule out slots that cannot reach the extreme; the others are
+        compared by their exact probabilities."""
+        # Each slot's interval as integer fractions (num, den) [S-bounds].
+        lows: list[tuple[int, int]] = []
+        highs: list[tuple[int, int]] = []
+        for slot in range(self.size):
+            a, b, low_a, low_b = self.bounds(slot, event)
+            if a == 0:
+                lows.append((0, 1))
+                highs.append((0, 1))
+            elif b == 0:
+                lows.append((1, 1))
+                highs.append((1, 1))
+            else:
+                lows.append((low_a, low_a + b))
+                highs.append((a, a + low_b))
+        if highest:
+            best = lows[0]
+            for num, den in lows[1:]:
+                if num * best[1] > best[0] * den:
+                    best = (num, den)
+            candidates = [s for s, (num, den) in enumerate(highs) if num * best[1] >= best[0] * den]
+        else:
+            best = highs[0]
+            for num, den in highs[1:]:
+                if num * best[1] < best[0] * den:
+                    best = (num, den)
+            candidates = [s for s, (num, den) in enumerate(lows) if num * best[1] <= best[0] * den]
+        values = {
+            slot: Fraction(*lows[slot]) if lows[slot][0] * highs[slot][1] == highs[slot][0] * lows[slot][1] else self.exact(slot, event)
+            for slot in candidates
+        }
+        target = max(values.values()) if highest else min(values.values())
+        return [slot for slot in candidates if values[slot] == target]
 
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:
