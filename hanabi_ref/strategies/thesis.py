@@ -308,7 +308,7 @@ class _OwnHand:
     cheaply: a slot's own set settles most questions (S-bounds); otherwise the exact
     posterior of the slots that share cards with it (S-posterior, S-components)."""
 
-    __slots__ = ("masks", "counts", "weight", "size", "_exact")
+    __slots__ = ("masks", "counts", "weight", "size", "_exact", "covering")
 
     def __init__(self, knowledge: Sequence[int], counts: Sequence[int]) -> None:
         unseen = 0
@@ -320,6 +320,20 @@ class _OwnHand:
         self.weight = CardWeights(counts)
         self.size = len(self.masks)
         self._exact: dict[tuple[int, int], Fraction] = {}
+        # Slots whose set contains every other slot's set; they never change another
+        # slot's probability (S-peel), so other slots' bounds ignore them.
+        masks = self.masks
+        after = [0] * (len(masks) + 1)
+        for index in range(len(masks) - 1, -1, -1):
+            after[index] = after[index + 1] | masks[index]
+        covering = 0
+        before = 0
+        for slot, mask in enumerate(masks):
+            others = before | after[slot + 1]
+            before |= mask
+            if mask & others == others:
+                covering |= 1 << slot
+        self.covering = covering
 
     def exact(self, slot: int, event: int) -> Fraction:
         """P(slot's card in ``event``), exactly [S-posterior].  Slots with equal sets are
@@ -331,19 +345,31 @@ class _OwnHand:
         return found
 
     def bounds(self, slot: int, event: int) -> tuple[int, int, int, int]:
-        """(a, b, low_a, low_b) of S-bounds: P lies in [low_a/(low_a + b), a/(a + low_b)]."""
-        masks, weight = self.masks, self.weight
-        mask = masks[slot]
+        """(a, b, low_a, low_b) of S-bounds: P lies in [low_a/(low_a + b), a/(a + low_b)];
+        when the slots sharing identities with this one all have its set, P = a/(a + b)
+        and the interval is that point."""
+        mask = self.masks[slot]
         inside, outside = mask & event, mask & ~event
-        a, b = weight(inside), weight(outside)
+        a, b = self.weight(inside), self.weight(outside)
+        low_a, low_b = self._lows(slot, inside, outside, a, b)
+        return a, b, low_a, low_b
+
+    def _lows(self, slot: int, inside: int, outside: int, a: int, b: int) -> tuple[int, int]:
+        mask = inside | outside
         d_a = d_b = 0
-        for other, other_mask in enumerate(masks):
-            if other != slot:
+        alike = True
+        covering = self.covering
+        for other, other_mask in enumerate(self.masks):
+            if other != slot and not covering >> other & 1 and other_mask & mask:
+                if other_mask != mask:
+                    alike = False
                 if other_mask & inside:
                     d_a += 1
                 if other_mask & outside:
                     d_b += 1
-        return a, b, (a - d_a if a > d_a else 0), (b - d_b if b > d_b else 0)
+        if alike:
+            return a, b
+        return (a - d_a if a > d_a else 0), (b - d_b if b > d_b else 0)
 
     def marked(self, event: int, threshold: Fraction) -> list[int]:
         """The slots whose P(card in ``event``) >= ``threshold``, decided exactly [S-bounds].
@@ -374,15 +400,7 @@ class _OwnHand:
                 if a == 0:
                     verdict = num <= 0  # P = 0
                 else:
-                    d_a = d_b = 0
-                    for other, other_mask in enumerate(masks):
-                        if other != slot:
-                            if other_mask & inside:
-                                d_a += 1
-                            if other_mask & outside:
-                                d_b += 1
-                    low_a = a - d_a if a > d_a else 0
-                    low_b = b - d_b if b > d_b else 0
+                    low_a, low_b = self._lows(slot, inside, outside, a, b)
                     if low_a * den >= num * (low_a + b):
                         verdict = True  # the lower bound reaches the threshold
                     elif a * den < num * (a + low_b):
