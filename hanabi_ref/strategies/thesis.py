@@ -154,6 +154,12 @@ class ThesisStrategy(BaseStrategy):
         self.rho_d = int(params["rho_d"])
         self.volume = params["volume"]
         self.public = params["knowledge"] == "public"
+        catalogue = config.action_catalogue.hints
+        self._options = [
+            tuple(option for option in catalogue[target] if option[0].kind == "value")
+            + tuple(option for option in catalogue[target] if option[0].kind == "colour")
+            for target in range(config.players)
+        ]
         self.rehint = params["rehint"] == "attribute"
 
     # ------------------------------------------------------------------ the turn
@@ -229,17 +235,16 @@ class ThesisStrategy(BaseStrategy):
         players = self.config.players
         return [(view.seat + offset) % players for offset in range(1, players)]
 
-    def _hint_options(self, view: PlayerView, target: int) -> list[tuple[Hint, int]]:
+    def _hint_options(self, view: PlayerView, target: int) -> list[tuple[Hint, int]] | tuple[tuple[Hint, int], ...]:
         """The legal hints to ``target``, values 1..n first, then colours [S-hint-order]."""
         config = self.config
+        options = self._options[target]
+        if config.options.empty_hints:
+            return options
         held = 0
         for card in _visible(view, target):
             held |= 1 << card
-        options = [(Hint(target, "value", v), m) for v, m in enumerate(config.value_masks, start=1)]
-        options += [(Hint(target, "colour", c), m) for c, m in enumerate(config.colour_masks)]
-        if not config.options.empty_hints:
-            options = [(hint, mask) for hint, mask in options if held & mask]
-        return options
+        return [(hint, mask) for hint, mask in options if held & mask]
 
     def _random_hint(self, view: PlayerView) -> Hint | None:
         """[4.6-hint-1] a random other player, then a random legal value or colour hint."""
