@@ -108,12 +108,20 @@ def public_tables(config: GameConfig, view: PlayerView, composition: tuple[int, 
     game, and many games, share them)."""
     if composition is None:
         composition = composition_counts(config)
-    return _tables(config.values, composition, view.fields, tuple(sorted([card for _, card in view.discard])))
+    cache = _table_cache(config.values, composition)
+    key = (view.fields, tuple(sorted([card for _, card in view.discard])))
+    tables = cache.get(key)
+    if tables is None:
+        if len(cache) >= 1 << 14:
+            cache.clear()
+        tables = cache[key] = Tables(config.values, composition, *key)
+    return tables
 
 
-@functools.lru_cache(maxsize=1 << 14)
-def _tables(values: int, composition: tuple[int, ...], fields: tuple[int, ...], discard: tuple[int, ...]) -> Tables:
-    return Tables(values, composition, fields, discard)
+@functools.lru_cache(maxsize=64)
+def _table_cache(values: int, composition: tuple[int, ...]) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Tables]:
+    """One memo of :class:`Tables` per deck composition."""
+    return {}
 
 
 def is_playable(config: GameConfig, fields: Sequence[int], card: int) -> bool:
@@ -405,6 +413,10 @@ class _OwnHand:
                 if a == 0:
                     verdict = num <= 0  # P = 0
                 else:
+                    crude = b - self.size + 1  # at most size - 1 other slots take cards
+                    if crude > 0 and a * den < num * (a + crude):
+                        decided[mask] = False  # even the crude upper bound stays below
+                        continue
                     low_a, low_b = self._lows(slot, inside, outside, a, b)
                     if low_a * den >= num * (low_a + b):
                         verdict = True  # the lower bound reaches the threshold
