@@ -111,9 +111,14 @@ def test_example_4_5() -> None:
 # ------------------------------------------------------------------ exact probabilities
 
 
-def brute_force(masks: list[int], counts: list[int], event: int) -> tuple[list[int], int]:
+def brute_force(masks: list[int] | tuple[int, ...], counts: list[int], event: int) -> tuple[list[int], int]:
     """Counts by listing every assignment of distinct physical cards to the slots."""
-    physical = [x for x, r in enumerate(counts) for _ in range(r)]
+    return enumerate_assignments([x for x, r in enumerate(counts) for _ in range(r)], masks, event)
+
+
+def enumerate_assignments(physical: list[int], masks: list[int] | tuple[int, ...], event: int) -> tuple[list[int], int]:
+    """(per slot, the assignments with its card in ``event``; all assignments) over every
+    way to give the slots distinct cards of ``physical`` (identities) within their sets."""
     inside = [0] * len(masks)
     total = 0
     for chosen in itertools.permutations(range(len(physical)), len(masks)):
@@ -226,14 +231,7 @@ def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, le
     knowledge = state.knowledge[seat]
     tables = public_tables(config, view)
     event = tables.worthless if worthless else tables.playable
-    hits = [0] * len(knowledge)
-    total = 0
-    for chosen in itertools.permutations(range(len(physical)), len(knowledge)):
-        ids = [physical[i] for i in chosen]
-        if all(knowledge[s] >> x & 1 for s, x in enumerate(ids)):
-            total += 1
-            for s, x in enumerate(ids):
-                hits[s] += event >> x & 1
+    hits, total = enumerate_assignments(physical, knowledge, event)
     own = _OwnHand(knowledge, unseen_counts(view, composition_counts(config)))
     for slot in range(len(knowledge)):
         assert own.exact(slot, event) == Fraction(hits[slot], total)

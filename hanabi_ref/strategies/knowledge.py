@@ -85,43 +85,33 @@ class CardWeights:
         return sum((mask & plane).bit_count() << bit for bit, plane in self.planes)
 
 
-@functools.lru_cache(maxsize=None)
-def _blocks(size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
-    """For every subset T of range(size) (as a bitmask): the blocks B of T that contain
-    T's lowest slot, each as (B, coefficient of B, T without B)."""
-    table: list[tuple[tuple[int, int, int], ...]] = [()]
-    for subset in range(1, 1 << size):
-        low = subset & -subset
-        rest = subset ^ low
-        entries = []
-        sub = rest
-        while True:
-            block = sub | low
-            k = block.bit_count()
-            entries.append((block, (-1) ** (k - 1) * _factorial(k - 1), subset ^ block))
-            if sub == 0:
-                break
-            sub = (sub - 1) & rest
-        table.append(tuple(entries))
-    return tuple(table)
-
-
-@functools.lru_cache(maxsize=None)
-def _containing(size: int, slot: int) -> tuple[tuple[int, int, int], ...]:
-    """The blocks B of range(size) that contain ``slot``: (B, coefficient, complement)."""
-    full = (1 << size) - 1
-    bit = 1 << slot
-    rest = full ^ bit
+def _blocks_with(subset: int, bit: int) -> tuple[tuple[int, int, int], ...]:
+    """The blocks B of ``subset`` that contain slot bit ``bit``, each as (B, the Moebius
+    coefficient (-1)^(|B|-1) (|B|-1)!, ``subset`` without B)."""
+    rest = subset ^ bit
     entries = []
     sub = rest
     while True:
         block = sub | bit
         k = block.bit_count()
-        entries.append((block, (-1) ** (k - 1) * _factorial(k - 1), full ^ block))
+        entries.append((block, (-1) ** (k - 1) * _factorial(k - 1), subset ^ block))
         if sub == 0:
             break
         sub = (sub - 1) & rest
     return tuple(entries)
+
+
+@functools.lru_cache(maxsize=None)
+def _blocks(size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
+    """For every subset T of range(size) (as a bitmask): the blocks of T that contain
+    T's lowest slot."""
+    return ((),) + tuple(_blocks_with(subset, subset & -subset) for subset in range(1, 1 << size))
+
+
+@functools.lru_cache(maxsize=None)
+def _containing(size: int, slot: int) -> tuple[tuple[int, int, int], ...]:
+    """The blocks of range(size) that contain ``slot``."""
+    return _blocks_with((1 << size) - 1, 1 << slot)
 
 
 def _factorial(k: int) -> int:
