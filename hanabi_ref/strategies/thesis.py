@@ -109,17 +109,17 @@ def public_tables(config: GameConfig, view: PlayerView, composition: tuple[int, 
     if composition is None:
         composition = composition_counts(config)
     cache = _table_cache(config.values, composition)
-    key = (view.fields, tuple(sorted([card for _, card in view.discard])))
+    key = (view.fields, view.discard)
     tables = cache.get(key)
     if tables is None:
         if len(cache) >= 1 << 14:
             cache.clear()
-        tables = cache[key] = Tables(config.values, composition, *key)
+        tables = cache[key] = Tables(config.values, composition, view.fields, [card for _, card in view.discard])
     return tables
 
 
 @functools.lru_cache(maxsize=64)
-def _table_cache(values: int, composition: tuple[int, ...]) -> dict[tuple[tuple[int, ...], tuple[int, ...]], Tables]:
+def _table_cache(values: int, composition: tuple[int, ...]) -> dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Tables]:
     """One memo of :class:`Tables` per deck composition."""
     return {}
 
@@ -162,6 +162,7 @@ class ThesisStrategy(BaseStrategy):
         self.rho_d = int(params["rho_d"])
         self.volume = params["volume"]
         self.public = params["knowledge"] == "public"
+        self._seen_history: tuple[int, object, set[int]] = (0, None, set())
         catalogue = config.action_catalogue.hints
         self._options = [
             tuple(option for option in catalogue[target] if option[0].kind == "value")
@@ -238,6 +239,19 @@ class ThesisStrategy(BaseStrategy):
                 return hint
         return self._voluminous_hint(view)
 
+    def _touched(self, view: PlayerView) -> set[int]:
+        """The card ids any hint so far has touched, from the public history; extended
+        from the last call when the history continues the one seen then."""
+        history = view.history
+        done, last, touched = self._seen_history
+        if not (done <= len(history) and (done == 0 or history[done - 1] is last)):
+            done, touched = 0, set()
+        for event in history[done:]:
+            if event.touched:
+                touched.update(event.touched)
+        self._seen_history = (len(history), history[-1] if history else None, touched)
+        return touched
+
     def _others(self, view: PlayerView) -> list[int]:
         """The other seats in turn order, starting with the next one [S-turn-order]."""
         players = self.config.players
@@ -290,10 +304,7 @@ class ThesisStrategy(BaseStrategy):
         [S-first-card]."""
         config = self.config
         n = config.values
-        touched: set[int] = set()
-        if not self.rehint:
-            for event in view.history:
-                touched.update(event.touched)
+        touched = self._touched(view) if not self.rehint else set()
         for target in self._others(view):
             candidates = sorted(
                 (card % n, slot, card, known)
