@@ -281,18 +281,25 @@ class ThesisStrategy(BaseStrategy):
         before colours [S-hint-order]; counted as S-volume says."""
         best: Hint | None = None
         best_volume = -1
+        mode = self.volume
         for target in self._others(view):
-            cards, knowledge = _visible(view, target), view.knowledge[target]
+            pairs = list(zip(_visible(view, target), view.knowledge[target]))
+            if len(pairs) <= best_volume:
+                continue  # no hint to this player can tell more cards
             for hint, mask in self._hint_options(view, target):
-                if self.volume == "informed":
-                    volume = sum(
-                        1 for card, known in zip(cards, knowledge)
-                        if (known & mask if mask >> card & 1 else known & ~mask) != known
-                    )
-                elif self.volume == "new":
-                    volume = sum(1 for card, known in zip(cards, knowledge) if mask >> card & 1 and known & ~mask)
+                volume = 0
+                if mode == "new":
+                    for card, known in pairs:
+                        if mask >> card & 1 and known & ~mask:
+                            volume += 1
+                elif mode == "informed":
+                    for card, known in pairs:
+                        if (known & mask if mask >> card & 1 else known & ~mask) != known:
+                            volume += 1
                 else:
-                    volume = sum(1 for card in cards if mask >> card & 1)
+                    for card, _ in pairs:
+                        if mask >> card & 1:
+                            volume += 1
                 if volume > best_volume:
                     best, best_volume = hint, volume
         return best
@@ -332,32 +339,37 @@ class _OwnHand:
     cheaply: a slot's own set settles most questions (S-bounds); otherwise the exact
     posterior of the slots that share cards with it (S-posterior, S-components)."""
 
-    __slots__ = ("masks", "counts", "weight", "size", "_exact", "covering")
+    __slots__ = ("masks", "counts", "weight", "size", "_exact", "_covering")
 
     def __init__(self, knowledge: Sequence[int], counts: Sequence[int]) -> None:
+        self.weight = weight = CardWeights(counts)
         unseen = 0
-        for x, r in enumerate(counts):
-            if r > 0:
-                unseen |= 1 << x
+        for _, plane in weight.planes:
+            unseen |= plane  # identities with r_x > 0
         self.masks = [known & unseen for known in knowledge]
         self.counts = counts
-        self.weight = CardWeights(counts)
         self.size = len(self.masks)
         self._exact: dict[tuple[int, int], Fraction] = {}
-        # Slots whose set contains every other slot's set; they never change another
-        # slot's probability (S-peel), so other slots' bounds ignore them.
-        masks = self.masks
-        after = [0] * (len(masks) + 1)
-        for index in range(len(masks) - 1, -1, -1):
-            after[index] = after[index + 1] | masks[index]
-        covering = 0
-        before = 0
-        for slot, mask in enumerate(masks):
-            others = before | after[slot + 1]
-            before |= mask
-            if mask & others == others:
-                covering |= 1 << slot
-        self.covering = covering
+        self._covering: int | None = None
+
+    @property
+    def covering(self) -> int:
+        """The slots whose set contains every other slot's set (a bitmask); they never
+        change another slot's probability (S-peel), so other slots' bounds ignore them."""
+        if self._covering is None:
+            masks = self.masks
+            after = [0] * (len(masks) + 1)
+            for index in range(len(masks) - 1, -1, -1):
+                after[index] = after[index + 1] | masks[index]
+            covering = 0
+            before = 0
+            for slot, mask in enumerate(masks):
+                others = before | after[slot + 1]
+                before |= mask
+                if mask & others == others:
+                    covering |= 1 << slot
+            self._covering = covering
+        return self._covering
 
     def exact(self, slot: int, event: int) -> Fraction:
         """P(slot's card in ``event``), exactly [S-posterior].  Slots with equal sets are
