@@ -103,23 +103,25 @@ class Tables:
         self.playable, self.worthless, self.unique = playable, worthless, unique
 
 
-def public_tables(config: GameConfig, view: PlayerView, composition: tuple[int, ...] | None = None) -> Tables:
+def public_tables(config: GameConfig, view: PlayerView, memo: "TableMemo | None" = None) -> Tables:
     """:class:`Tables` of the view's fields and discard pile (memoized: every seat of a
     game, and many games, share them)."""
-    if composition is None:
-        composition = composition_counts(config)
-    cache = _table_cache(config.values, composition)
+    if memo is None:
+        memo = _table_cache(config.values, composition_counts(config))
     key = (view.fields, view.discard)
-    tables = cache.get(key)
+    tables = memo.get(key)
     if tables is None:
-        if len(cache) >= 1 << 14:
-            cache.clear()
-        tables = cache[key] = Tables(config.values, composition, view.fields, [card for _, card in view.discard])
+        if len(memo) >= 1 << 14:
+            memo.clear()
+        tables = memo[key] = Tables(config.values, composition_counts(config), view.fields, [card for _, card in view.discard])
     return tables
 
 
+TableMemo = dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Tables]
+
+
 @functools.lru_cache(maxsize=64)
-def _table_cache(values: int, composition: tuple[int, ...]) -> dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Tables]:
+def _table_cache(values: int, composition: tuple[int, ...]) -> TableMemo:
     """One memo of :class:`Tables` per deck composition."""
     return {}
 
@@ -154,6 +156,7 @@ class ThesisStrategy(BaseStrategy):
         self.seat = seat
         self.rng = SplitMix64(seed)
         self.composition = composition_counts(config)
+        self._table_memo = _table_cache(config.values, self.composition)
         self.omega_p = _exact(params["omega_p"])
         self.omega_s = int(params["omega_s"])
         self.omega_d = _exact(params["omega_d"])
@@ -174,7 +177,7 @@ class ThesisStrategy(BaseStrategy):
     # ------------------------------------------------------------------ the turn
 
     def act(self, view: PlayerView) -> Action:
-        tables = public_tables(self.config, view, self.composition)
+        tables = public_tables(self.config, view, self._table_memo)
         counts = unseen_counts(view, self.composition, include_hands=not self.public)
         hand = _OwnHand(view.own_knowledge, counts)
         # [4.6-a] play a random card marked playable.
