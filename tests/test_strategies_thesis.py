@@ -132,9 +132,14 @@ def enumerate_assignments(physical: list[int], masks: list[int] | tuple[int, ...
 
 @st.composite
 def small_hands(draw: st.DrawFn) -> tuple[list[int], list[int], int]:
-    identities = draw(st.integers(1, 5))
-    counts = draw(st.lists(st.integers(0, 3), min_size=identities, max_size=identities))
-    size = draw(st.integers(1, 4))
+    """Slot sets, unseen counts and an event; usually at most 3 copies of an identity
+    (two bit planes), sometimes up to 5 (the general weights of custom decks)."""
+    if draw(st.integers(0, 3)) == 0:
+        identities, copies, slots = draw(st.integers(1, 3)), 5, 3
+    else:
+        identities, copies, slots = draw(st.integers(1, 5)), 3, 4
+    counts = draw(st.lists(st.integers(0, copies), min_size=identities, max_size=identities))
+    size = draw(st.integers(1, slots))
     full = (1 << identities) - 1
     masks = draw(st.lists(st.integers(1, full), min_size=size, max_size=size))
     event = draw(st.integers(0, full))

@@ -421,6 +421,9 @@ class _OwnHand:
         num, den = threshold.numerator, threshold.denominator
         masks = self.masks
         weight = self.weight
+        # Copies per identity are at most 3 in every deck but custom ones: two bit planes.
+        fast = len(weight.planes) <= 2
+        low, high = weight.low, weight.high
         result = []
         decided: dict[int, bool] = {}
         for slot, mask in enumerate(masks):
@@ -430,12 +433,12 @@ class _OwnHand:
                     result.append(slot)
                 continue
             outside = mask & ~event
-            b = weight(outside)
+            b = (outside & low).bit_count() + ((outside & high).bit_count() << 1) if fast else weight(outside)
             if b == 0:
                 verdict = True  # P = 1
             else:
                 inside = mask & event
-                a = weight(inside)
+                a = (inside & low).bit_count() + ((inside & high).bit_count() << 1) if fast else weight(inside)
                 if a == 0:
                     verdict = num <= 0  # P = 0
                 else:
