@@ -267,6 +267,7 @@ def test_every_reading_chooses_from_the_view_alone(run: Run, data: st.DataObject
         "rho_d": data.draw(st.sampled_from(["1", "2", "3", "4"])),
         "volume": data.draw(st.sampled_from(["new", "touched", "informed"])),
         "rehint": data.draw(st.sampled_from(["never", "attribute"])),
+        "ties": data.draw(st.sampled_from(["first", "random"])),
         "knowledge": data.draw(st.sampled_from(["view", "public"])),
     }
     seed = data.draw(st.integers(0, 2**64 - 1))
@@ -352,6 +353,10 @@ def test_hint_rule_2_counts_cards_as_the_volume_reading_says() -> None:
     view = make_view(state, 0)
     assert thesis(CLASSIC, rho_h=2, volume="touched", omega_p=1.0).act(view) == Hint(1, "value", 4)
     assert thesis(CLASSIC, rho_h=2, volume="new", omega_p=1.0).act(view) == Hint(1, "colour", 2)
+    # Five hints tell two cards something new; ties=random picks among exactly those.
+    tied = {Hint(1, "colour", 2), Hint(2, "value", 2), Hint(2, "value", 3), Hint(2, "colour", 3), Hint(2, "colour", 4)}
+    chosen = {thesis(CLASSIC, seed=seed, rho_h=2, omega_p=1.0, ties="random").act(view) for seed in range(200)}
+    assert chosen == tied
 
 
 def test_hint_rule_4_hints_a_worthless_card_when_nothing_playable_needs_a_hint() -> None:

@@ -47,6 +47,13 @@ THESIS_PARAMS = (
         choices=("touched", "new", "informed"),
     ),
     Param(
+        "ties",
+        "word",
+        "first",
+        "rule 2's ties: the first hint in turn order (values before colours) or a random one [S-hint-order]",
+        choices=("first", "random"),
+    ),
+    Param(
         "rehint",
         "word",
         "never",
@@ -165,6 +172,7 @@ class ThesisStrategy(BaseStrategy):
         self.rho_d = int(params["rho_d"])
         self.volume = params["volume"]
         self.public = params["knowledge"] == "public"
+        self.random_ties = params["ties"] == "random"
         self._seen_history: tuple[int, object, set[int]] = (0, None, set())
         catalogue = config.action_catalogue.hints
         self._options = [
@@ -280,15 +288,17 @@ class ThesisStrategy(BaseStrategy):
         return options[self.rng.below(len(options))][0]
 
     def _voluminous_hint(self, view: PlayerView) -> Hint | None:
-        """[4.6-hint-2] the hint about the most cards; the first such in turn order, values
-        before colours [S-hint-order]; counted as S-volume says."""
+        """[4.6-hint-2] the hint about the most cards; of several, the first in turn order,
+        values before colours, or a random one (``ties``) [S-hint-order]; counted as
+        S-volume says."""
         best: Hint | None = None
         best_volume = -1
+        ties: list[Hint] = []
         mode = self.volume
         for target in self._others(view):
             pairs = list(zip(_visible(view, target), view.knowledge[target]))
-            if len(pairs) <= best_volume:
-                continue  # no hint to this player can tell more cards
+            if len(pairs) < best_volume or (len(pairs) == best_volume and not self.random_ties):
+                continue  # no hint to this player can tell more cards (or as many, for ties)
             for hint, mask in self._hint_options(view, target):
                 volume = 0
                 if mode == "new":
@@ -305,6 +315,11 @@ class ThesisStrategy(BaseStrategy):
                             volume += 1
                 if volume > best_volume:
                     best, best_volume = hint, volume
+                    ties = [hint]
+                elif volume == best_volume:
+                    ties.append(hint)
+        if self.random_ties and len(ties) > 1:
+            return ties[self.rng.below(len(ties))]
         return best
 
     def _first_hint(self, view: PlayerView, wanted: int) -> Hint | None:
