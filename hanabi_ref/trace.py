@@ -8,12 +8,11 @@ is reported as one line naming its place, e.g. ``actions[17].slot: ...``.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 from typing import Any
 
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
+from hanabi_ref.atomic import write_text_atomically
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
 from hanabi_ref.game import Trace
@@ -194,19 +193,6 @@ def read_json_file(path: str | Path) -> object:
 def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:
     """Write a trace as canonical JSON [T-canonical], atomically (nothing half-written)."""
     write_text_atomically(path, canonical_json(trace_to_json(trace, with_states=with_states)) + "\n")
-
-
-def write_text_atomically(path: str | Path, text: str) -> None:
-    """Write ``text`` to a temporary file beside ``path`` and rename it into place."""
-    target = Path(path)
-    handle, temporary = tempfile.mkstemp(dir=target.parent or Path("."), prefix=f".{target.name}.")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as file:
-            file.write(text)
-        os.replace(temporary, target)
-    except BaseException:
-        os.unlink(temporary)
-        raise
 
 
 def summary(state: GameState) -> dict[str, Any]:

@@ -8,11 +8,11 @@ is replaced only by a complete one.  Paths are checked before any game is played
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import BinaryIO
 
+from hanabi_ref import atomic
 from hanabi_ref.sim.executors import SetupError
 
 
@@ -34,23 +34,12 @@ def check_output_path(path: str, option: str, suffixes: tuple[str, ...] | None =
 
 
 def write_atomically(path: Path, write: Callable[[BinaryIO], None], option: str) -> None:
-    """Call ``write`` on a temporary file beside ``path``, then rename it to ``path``;
-    on any error the temporary file is removed and ``path`` is untouched.  An OS error
-    becomes :class:`SetupError` naming ``option``."""
+    """:func:`hanabi_ref.atomic.write_atomically`, with an OS error turned into
+    :class:`SetupError` naming ``option``."""
     try:
-        handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+        atomic.write_atomically(path, write)
     except OSError as error:
         raise SetupError(f"{option} {path}: cannot write: {error.strerror or error}") from None
-    try:
-        with os.fdopen(handle, "wb") as file:
-            write(file)
-        os.chmod(temporary, 0o666 & ~_umask())
-        os.replace(temporary, path)
-    except BaseException as error:
-        os.unlink(temporary)
-        if isinstance(error, OSError):
-            raise SetupError(f"{option} {path}: cannot write: {error.strerror or error}") from None
-        raise
 
 
 def write_text_atomically(path: Path, text: str, option: str) -> None:
@@ -61,10 +50,3 @@ def write_text_atomically(path: Path, text: str, option: str) -> None:
         file.write(data)
 
     write_atomically(path, write, option)
-
-
-def _umask() -> int:
-    """The process' umask (a temporary file is created 0600; the result should not be)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return mask

@@ -70,13 +70,13 @@ class CardWeights:
                 if r > top:
                     top = r
         top = top.bit_length()
+        # The usual decks have at most 3 copies of a card: two planes, no loop.
         if top <= 2:
             self.planes: tuple[tuple[int, int], ...] = tuple((bit, plane) for bit, plane in ((0, low), (1, high))[:top])
         else:
             self.planes = tuple(
                 (bit, sum(1 << x for x, r in enumerate(counts) if r >> bit & 1)) for bit in range(top)
             )
-        # The usual decks have at most 3 copies of a card: two planes, no loop.
         self.low, self.high = low, high
 
     def __call__(self, mask: int) -> int:
@@ -159,10 +159,6 @@ class HandPosterior:
         for block, coef, rest in _containing(self.size, slot):
             total += coef * weight(inter[block] & event) * ways[rest]
         return total
-
-    def probability(self, slot: int, event: int) -> Fraction:
-        """P(slot ``slot`` holds an identity in ``event``) given the seat's knowledge."""
-        return Fraction(self.count(slot, event), self.total)
 
 
 def component(masks: Sequence[int], slot: int, active: int = -1) -> int:

@@ -11,21 +11,14 @@ from __future__ import annotations
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.game import BaseStrategy
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions
 
 
 def unseen_mask(view: PlayerView) -> int:
-    """Identities of which at least one copy is hidden from the seat."""
-    config = view.config
-    n = config.values
-    remaining = [suit.counts[v] for suit in config.suits for v in range(n)]
-    for seat_cards in view.cards:
-        for card in seat_cards:
-            if card is not None:
-                remaining[card] -= 1
-    for _, card in view.discard + view.played:
-        remaining[card] -= 1
-    return sum(1 << card for card, count in enumerate(remaining) if count > 0)
+    """Identities of which at least one copy is hidden from the seat [S-know]."""
+    counts = unseen_counts(view, composition_counts(view.config))
+    return sum(1 << card for card, count in enumerate(counts) if count > 0)
 
 
 def playable_mask(view: PlayerView) -> int:
