@@ -110,27 +110,37 @@ class Tables:
         self.playable, self.worthless, self.unique = playable, worthless, unique
 
 
-def public_tables(config: GameConfig, view: PlayerView, memo: "TableMemo | None" = None) -> Tables:
-    """:class:`Tables` of the view's fields and discard pile (memoized: every seat of a
-    game, and many games, share them)."""
-    if memo is None:
-        memo = _table_cache(config.values, composition_counts(config))
-    key = (view.fields, view.discard)
-    tables = memo.get(key)
-    if tables is None:
-        if len(memo) >= 1 << 14:
-            memo.clear()
-        tables = memo[key] = Tables(config.values, composition_counts(config), view.fields, [card for _, card in view.discard])
-    return tables
+class TableMemo:
+    """The :class:`Tables` of one deck composition, by (fields, discard pile); every seat
+    of a game, and many games, share them."""
+
+    __slots__ = ("values", "composition", "tables")
+
+    def __init__(self, values: int, composition: tuple[int, ...]) -> None:
+        self.values, self.composition = values, composition
+        self.tables: dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Tables] = {}
+
+    def of(self, view: PlayerView) -> Tables:
+        """The tables of ``view``'s fields and discard pile."""
+        key = (view.fields, view.discard)
+        tables = self.tables.get(key)
+        if tables is None:
+            if len(self.tables) >= 1 << 14:
+                self.tables.clear()
+            discarded = [card for _, card in view.discard]
+            tables = self.tables[key] = Tables(self.values, self.composition, view.fields, discarded)
+        return tables
 
 
-TableMemo = dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Tables]
+def public_tables(config: GameConfig, view: PlayerView) -> Tables:
+    """:class:`Tables` of the view's fields and discard pile [4.2, 4.3, 4.4]."""
+    return table_memo(config.values, composition_counts(config)).of(view)
 
 
 @functools.lru_cache(maxsize=64)
-def _table_cache(values: int, composition: tuple[int, ...]) -> TableMemo:
-    """One memo of :class:`Tables` per deck composition."""
-    return {}
+def table_memo(values: int, composition: tuple[int, ...]) -> TableMemo:
+    """The one :class:`TableMemo` of a deck composition."""
+    return TableMemo(values, composition)
 
 
 def is_playable(config: GameConfig, fields: Sequence[int], card: int) -> bool:
@@ -163,7 +173,7 @@ class ThesisStrategy(BaseStrategy):
         self.seat = seat
         self.rng = SplitMix64(seed)
         self.composition = composition_counts(config)
-        self._table_memo = _table_cache(config.values, self.composition)
+        self._tables = table_memo(config.values, self.composition)
         self.omega_p = _exact(params["omega_p"])
         self.omega_s = int(params["omega_s"])
         self.omega_d = _exact(params["omega_d"])
@@ -185,7 +195,7 @@ class ThesisStrategy(BaseStrategy):
     # ------------------------------------------------------------------ the turn
 
     def act(self, view: PlayerView) -> Action:
-        tables = public_tables(self.config, view, self._table_memo)
+        tables = self._tables.of(view)
         counts = unseen_counts(view, self.composition, include_hands=not self.public)
         hand = _OwnHand(view.own_knowledge, counts)
         # [4.6-a] play a random card marked playable.
@@ -281,10 +291,10 @@ class ThesisStrategy(BaseStrategy):
 
     def _random_hint(self, view: PlayerView) -> Hint | None:
         """[4.6-hint-1] a random other player, then a random legal value or colour hint."""
-        targets = [t for t in self._others(view) if view.cards[t] and self._hint_options(view, t)]
-        if not targets:
+        per_target = [options for options in (self._hint_options(view, t) for t in self._others(view) if view.cards[t]) if options]
+        if not per_target:
             return None
-        options = self._hint_options(view, targets[self.rng.below(len(targets))])
+        options = per_target[self.rng.below(len(per_target))]
         return options[self.rng.below(len(options))][0]
 
     def _voluminous_hint(self, view: PlayerView) -> Hint | None:
@@ -357,7 +367,7 @@ class _OwnHand:
     cheaply: a slot's own set settles most questions (S-bounds); otherwise the exact
     posterior of the slots that share cards with it (S-posterior, S-components)."""
 
-    __slots__ = ("masks", "counts", "weight", "size", "_exact", "_covering")
+    __slots__ = ("masks", "weight", "size", "_exact", "_covering")
 
     def __init__(self, knowledge: Sequence[int], counts: Sequence[int]) -> None:
         self.weight = weight = CardWeights(counts)
@@ -365,7 +375,6 @@ class _OwnHand:
         for _, plane in weight.planes:
             unseen |= plane  # identities with r_x > 0
         self.masks = [known & unseen for known in knowledge]
-        self.counts = counts
         self.size = len(self.masks)
         self._exact: dict[tuple[int, int], Fraction] = {}
         self._covering: int | None = None
