@@ -7,3 +7,7 @@ contract and test cites them.  Start with :func:`hanabi_ref.rules.make_config`,
 """
 
 __version__ = "0.1.0"
+
+from hanabi_ref import compiled as _compiled  # noqa: E402  [B-compiled] load a matching compiled build
+
+_compiled.install()

@@ -17,14 +17,16 @@
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P] [--rules PRESET] [--seconds S] [--repeats R] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
+    hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
 
 Exit codes [C-exit]: 0 success; 1 invalid input or a failed check: a file that is not
 JSON, breaks the schema or describes a game the rules do not allow, a strategy that chose
 an illegal action, a game of ``simulate`` or ``sweep`` that failed, an engine under
-verification that diverges, hangs, crashes or breaks the protocol; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
-a file that cannot be read or written).  Every error is one line on stderr, never a
+verification that diverges, hangs, crashes or breaks the protocol, a compiled build that
+failed; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
+a file that cannot be read or written, ``compile`` without mypy installed).  Every error is one line on stderr, never a
 traceback.
 """
 
@@ -151,6 +153,11 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--json", action="store_true")
 
     _add_playability_parser(commands)
+
+    compile_ = commands.add_parser("compile", help="compile the strategies' hot modules with mypyc (optional, faster)")
+    compile_.add_argument("--status", action="store_true", help="only report whether this process runs them compiled")
+    compile_.add_argument("--verbose", action="store_true", help="show mypyc's output")
+    compile_.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
 
 
@@ -359,6 +366,30 @@ def command_playability(args: argparse.Namespace) -> int:
     return playability_cli.print_count(args.counts, args.hand_size, args.samples, args.seed or 0, args.json)
 
 
+def command_compile(args: argparse.Namespace) -> int:
+    """Build, or report on, the optional compiled modules [B-compiled]."""
+    from hanabi_ref import compiled
+
+    if not args.status:
+        try:
+            directory = compiled.compile_modules(verbose=args.verbose)
+        except compiled.MypycMissingError as error:
+            raise UsageError(f"hanabi-ref: {error}") from None
+        except compiled.CompileError as error:
+            raise InvalidGame(f"hanabi-ref compile: {error}") from None
+        if not args.json:
+            print(f"compiled {len(compiled.MODULES)} modules into {directory}; new processes load them")
+        return EXIT_OK
+    report = compiled.status()
+    if args.json:
+        print(json.dumps(report, sort_keys=True))
+    else:
+        for name, is_compiled in report["modules"].items():
+            print(f"{name:<36} {'compiled' if is_compiled else 'python'}")
+        print(f"build {report['build']}")
+    return EXIT_OK
+
+
 COMMANDS = {
     "simulate": command_simulate,
     "sweep": command_sweep,
@@ -369,6 +400,7 @@ COMMANDS = {
     "vectors": command_vectors,
     "bench": command_bench,
     "playability": command_playability,
+    "compile": command_compile,
 }
 
 

@@ -10,6 +10,8 @@ nothing hidden from the seat got in.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import attrs
 import icontract
 
@@ -108,17 +110,19 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     )
 
 
-def _view_hand_masks(view: PlayerView) -> list[int | None]:
-    masks: list[int | None] = []
-    for j, cards in enumerate(view.cards):
-        if j in (view.current_player, view.seat):
-            masks.append(None)
-        else:
-            mask = 0
-            for card in cards:
-                mask |= 1 << card  # type: ignore[operator]
-            masks.append(mask)
-    return masks
+def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:
+    """``mask_of`` of :func:`~hanabi_ref.legality.action_problem` from the view: the
+    identity bitmask of another seat's hand, computed only when legality asks."""
+
+    def mask_of(seat: int) -> int | None:
+        if seat == view.current_player or seat == view.seat:
+            return None
+        mask = 0
+        for card in view.cards[seat]:
+            mask |= 1 << card  # type: ignore[operator]
+        return mask
+
+    return mask_of
 
 
 @icontract.require(lambda view: view.seat == view.current_player, "2.16-actions: legality is decided from the acting seat's view", enabled=ENABLED)
@@ -134,7 +138,7 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
-        _view_hand_masks(view).__getitem__,
+        _view_mask_of(view),
     )
 
 
@@ -146,7 +150,7 @@ def view_is_legal(view: PlayerView, action: Action) -> bool:
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
-        _view_hand_masks(view).__getitem__,
+        _view_mask_of(view),
         action,
     ) is None
 

@@ -189,8 +189,8 @@ def test_threshold_decisions_are_those_of_the_exact_probabilities(hand: tuple[li
     inside, total = brute_force(masks, counts, event)
     if total == 0:
         return
-    own = _OwnHand(masks, counts)
-    assert own.marked(event, threshold) == [s for s in range(len(masks)) if Fraction(inside[s], total) >= threshold]
+    own = _OwnHand(masks, CardWeights(counts))
+    assert own.marked(event, threshold.numerator, threshold.denominator) == [s for s in range(len(masks)) if Fraction(inside[s], total) >= threshold]
     assert own.extreme(event, highest=True) == [s for s in range(len(masks)) if inside[s] == max(inside)]
     assert own.extreme(event, highest=False) == [s for s in range(len(masks)) if inside[s] == min(inside)]
 
@@ -212,6 +212,34 @@ def test_unseen_counts_are_the_own_hand_and_the_stack(run: Run, data: st.DataObj
     )
     public = unseen_counts(make_view(state, seat), composition_counts(state.config), include_hands=False)
     assert public == [undecided[x] for x in range(len(public))]
+    # The strategy's path: the public tables' weights, less the other hands it sees.
+    view = make_view(state, seat)
+    weights = public_tables(state.config, view).unseen
+    assert [weights(1 << x) for x in range(len(public))] == public
+    for other, cards in enumerate(view.cards):
+        if other != seat:
+            weights = weights.without(cards)
+    assert [weights(1 << x) for x in range(len(counts))] == counts
+
+
+@MANY
+@given(st.lists(st.integers(0, 6), min_size=1, max_size=12), st.data())
+def test_taking_copies_away_from_weights_is_decrementing_counts(counts: list[int], data: st.DataObject) -> None:
+    """[S-know] CardWeights.without equals the weights of the decremented counts, with two
+    bit planes (at most 3 copies) and with more."""
+    pool = [x for x, r in enumerate(counts) for _ in range(r)]
+    taken = data.draw(st.lists(st.sampled_from(pool), unique_by=None, max_size=len(pool))) if pool else []
+    left = list(counts)
+    kept = []
+    for x in taken:
+        if left[x]:
+            left[x] -= 1
+            kept.append(x)
+    after = CardWeights(counts).without(kept)
+    masks = data.draw(st.lists(st.integers(0, (1 << len(counts)) - 1), max_size=8))
+    expected = CardWeights(left)
+    assert [after(1 << x) for x in range(len(counts))] == left
+    assert [after(mask) for mask in masks] == [expected(mask) for mask in masks]
 
 
 @settings(max_examples=15, deadline=None)
@@ -237,7 +265,7 @@ def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, le
     tables = public_tables(config, view)
     event = tables.worthless if worthless else tables.playable
     hits, total = enumerate_assignments(physical, knowledge, event)
-    own = _OwnHand(knowledge, unseen_counts(view, composition_counts(config)))
+    own = _OwnHand(knowledge, CardWeights(unseen_counts(view, composition_counts(config))))
     for slot in range(len(knowledge)):
         assert own.exact(slot, event) == Fraction(hits[slot], total)
 
@@ -457,7 +485,7 @@ def test_parameters_are_checked_by_name_kind_and_range() -> None:
     with pytest.raises(ParamError, match="expected key=value"):
         parse_assignments(["rho_h"])
     assert isinstance(ParamError("x"), ConfigError)
-    assert thesis(CLASSIC, omega_p="0.1").omega_p == Fraction(1, 10)
+    assert thesis(CLASSIC, omega_p="0.1").omega_p == (1, 10)  # exactly 1/10, as (numerator, denominator)
     assert SPECS["thesis"].resolve({}) == {p.name: p.default for p in SPECS["thesis"].params}
     assert "thesis" in STRATEGIES
 

@@ -22,7 +22,7 @@ cut to E, divided by the total.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 
 from hanabi_ref.rules import GameConfig
@@ -54,25 +54,32 @@ def unseen_counts(view: PlayerView, composition: Sequence[int], include_hands: b
 
 
 class CardWeights:
-    """c(A) = sum of r_x over x in A, for bitmasks A, via bit planes of the counts."""
+    """c(A) = sum of r_x over x in A, for bitmasks A, via bit planes of the counts.
 
-    __slots__ = ("planes", "low", "high")
+    Built from the counts r_x, or (``counts`` empty) from the two planes of counts that
+    are at most 3: bit 0 of every r_x in ``low``, bit 1 in ``high``."""
 
-    def __init__(self, counts: Sequence[int]) -> None:
-        low = high = 0
+    __slots__ = ("planes", "low", "high", "counts")
+
+    def __init__(self, counts: Sequence[int] = (), low: int = 0, high: int = 0) -> None:
         top = 0
-        for x, r in enumerate(counts):
-            if r:
-                if r & 1:
-                    low |= 1 << x
-                if r & 2:
-                    high |= 1 << x
-                if r > top:
-                    top = r
-        top = top.bit_length()
+        if counts:
+            low = high = 0
+            for x, r in enumerate(counts):
+                if r:
+                    if r & 1:
+                        low |= 1 << x
+                    if r & 2:
+                        high |= 1 << x
+                    if r > top:
+                        top = r
+            top = top.bit_length()
+        else:
+            top = 2 if high else 1 if low else 0
+        self.counts = tuple(counts)
         # The usual decks have at most 3 copies of a card: two planes, no loop.
         if top <= 2:
-            self.planes: tuple[tuple[int, int], ...] = tuple((bit, plane) for bit, plane in ((0, low), (1, high))[:top])
+            self.planes: tuple[tuple[int, int], ...] = ((0, low), (1, high))[:top]
         else:
             self.planes = tuple(
                 (bit, sum(1 << x for x, r in enumerate(counts) if r >> bit & 1)) for bit in range(top)
@@ -83,6 +90,34 @@ class CardWeights:
         if len(self.planes) <= 2:
             return (mask & self.low).bit_count() + ((mask & self.high).bit_count() << 1)
         return sum((mask & plane).bit_count() << bit for bit, plane in self.planes)
+
+    def without(self, cards: Iterable[int | None]) -> CardWeights:
+        """The weights with one copy of each of ``cards`` taken away (each must have one).
+
+        With two planes a copy is taken away by a two-bit decrement of that identity's
+        count; no list of counts is built."""
+        if len(self.planes) > 2:
+            counts = list(self.counts)
+            for card in cards:
+                counts[card] -= 1  # type: ignore[index]
+            return CardWeights(counts)
+        low, high = self.low, self.high
+        for card in cards:
+            bit = 1 << card  # type: ignore[operator]
+            if low & bit:
+                low ^= bit  # 1 -> 0 or 3 -> 2
+            else:
+                low |= bit  # 2 -> 1
+                high ^= bit
+        return CardWeights(low=low, high=high)
+
+    @property
+    def support(self) -> int:
+        """The identities with r_x > 0 (a bitmask)."""
+        support = 0
+        for _, plane in self.planes:
+            support |= plane
+        return support
 
 
 def _blocks_with(subset: int, bit: int) -> tuple[tuple[int, int, int], ...]:
@@ -181,7 +216,15 @@ def component(masks: Sequence[int], slot: int, active: int = -1) -> int:
 
 
 def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWeights, active: int = -1) -> Fraction:
-    """P(slot ``slot`` holds an identity in ``event``), exactly [S-posterior, S-peel].
+    """P(slot ``slot`` holds an identity in ``event``), exactly [S-posterior, S-peel]; see
+    :func:`slot_ratio`."""
+    num, den = slot_ratio(masks, slot, event, weight, active)
+    return Fraction(num, den)
+
+
+def slot_ratio(masks: Sequence[int], slot: int, event: int, weight: CardWeights, active: int = -1) -> tuple[int, int]:
+    """P(slot ``slot`` holds an identity in ``event``) as an unreduced integer ratio
+    (num, den), den > 0 [S-posterior, S-peel].
 
     ``masks`` are the slots' sets restricted to unseen identities; only the slots in
     ``active`` (a bitmask) take part.  Three exact reductions come before the general
@@ -191,9 +234,9 @@ def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWe
     mask = masks[slot]
     while True:
         members = component(masks, slot, active)
+        if members == 1 << slot:
+            return weight(mask & event), weight(mask)
         group = [k for k in range(len(masks)) if members >> k & 1]
-        if len(group) == 1:
-            return Fraction(weight(mask & event), weight(mask))
         # prefix and suffix unions give each slot the union of the others' sets
         unions = [0] * (len(group) + 1)
         for index in range(len(group) - 1, -1, -1):
@@ -209,21 +252,21 @@ def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWe
         if peel < 0:
             break
         active &= ~(1 << peel)
-    if all(masks[k] == mask for k in group):
-        return Fraction(weight(mask & event), weight(mask))
-    others = 0
-    for k in group:
-        if k != slot:
-            others |= masks[k]
-    if mask & others == others:
+    others = unions[0]  # the union of the whole group
+    if others == mask and all(masks[k] == mask for k in group):
+        return weight(mask & event), weight(mask)
+    if others == mask:
         # The slot's set contains all the others: they hold m - 1 distinct cards of it,
         # the slot is uniform over the rest.
         rest = members & ~(1 << slot)
-        expected = sum((slot_probability(masks, k, event, weight, rest) for k in group if k != slot), Fraction(0))
-        return (weight(mask & event) - expected) / (weight(mask) - (len(group) - 1))
+        num, den = 0, 1
+        for k in group:
+            if k != slot:
+                k_num, k_den = slot_ratio(masks, k, event, weight, rest)
+                num, den = num * k_den + k_num * den, den * k_den
+        return weight(mask & event) * den - num, den * (weight(mask) - (len(group) - 1))
     local = group.index(slot)
-    count, total = exact_count(tuple(masks[k] for k in group), local, event, weight)
-    return Fraction(count, total)
+    return exact_count(tuple(masks[k] for k in group), local, event, weight)
 
 
 def exact_count(masks: tuple[int, ...], local: int, event: int, weights: CardWeights) -> tuple[int, int]:

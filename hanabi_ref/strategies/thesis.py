@@ -24,7 +24,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import SplitMix64
 from hanabi_ref.game import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.strategies.knowledge import CardWeights, slot_probability, composition_counts, unseen_counts
+from hanabi_ref.strategies.knowledge import CardWeights, composition_counts, slot_ratio
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions
 
@@ -77,10 +77,18 @@ def _exact(value: Value) -> Fraction:
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(int(value))
 
 
-class Tables:
-    """Identity sets that depend only on the public part of the view: Definitions 4.2-4.4."""
+def _ratio(value: Value) -> tuple[int, int]:
+    """A parameter as an exact (numerator, denominator) pair."""
+    exact = _exact(value)
+    return exact.numerator, exact.denominator
 
-    __slots__ = ("playable", "worthless", "unique")
+
+class Tables:
+    """Identity sets that depend only on the public part of the view: Definitions 4.2-4.4;
+    and the weights of the identities outside D and F (S-know-public), from which a seat
+    takes away the other hands it sees (S-know)."""
+
+    __slots__ = ("playable", "worthless", "unique", "unseen")
 
     def __init__(self, values: int, composition: Sequence[int], fields: Sequence[int], discard: Sequence[int]) -> None:
         """The tables for the field heights ``fields`` and the discarded identities."""
@@ -88,26 +96,53 @@ class Tables:
         discarded = [0] * len(composition)
         for card in discard:
             discarded[card] += 1
-        # The fields hold exactly one copy of each identity up to their height.
-        played = [int(card % n < fields[card // n]) for card in range(len(composition))]
-        playable = worthless = unique = 0
+        playable = worthless = unique = low = high = 0
+        most = 0
         for suit, height in enumerate(fields):
             base = suit * n
-            if height < n:
-                playable |= 1 << (base + height)  # [4.2] value = #F[y] + 1
-            dead = False
-            for value in range(1, n + 1):
-                card = base + value - 1
-                # [4.3] on the field already, or some z with #F[y] < z < value has no copy
-                # left in the stack or the hands (all its copies discarded).
-                if value <= height or dead:
-                    worthless |= 1 << card
-                elif composition[card] - discarded[card] == 0:
-                    dead = True
-                # [4.4] exactly one copy in the stack and the hands.
-                if composition[card] - discarded[card] - played[card] == 1:
-                    unique |= 1 << card
+            row = _suit_row(tuple(composition[base : base + n]), height, tuple(discarded[base : base + n]))
+            playable |= row[0] << base
+            worthless |= row[1] << base
+            unique |= row[2] << base
+            low |= row[3] << base
+            high |= row[4] << base
+            most = max(most, row[5])
         self.playable, self.worthless, self.unique = playable, worthless, unique
+        if most <= 3:
+            self.unseen = CardWeights(low=low, high=high)
+        else:
+            played = [int(card % n < fields[card // n]) for card in range(len(composition))]
+            self.unseen = CardWeights([composition[x] - discarded[x] - played[x] for x in range(len(composition))])
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _suit_row(copies: tuple[int, ...], height: int, discarded: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
+    """One suit's part of :class:`Tables`, bit v - 1 standing for value v: (playable,
+    worthless, unique, low plane, high plane, most copies outside D and F), for the
+    suit's copies per value, its field height and its discarded copies per value."""
+    n = len(copies)
+    playable = 1 << height if height < n else 0  # [4.2] value = #F[y] + 1
+    worthless = unique = low = high = most = 0
+    dead = False
+    for value in range(1, n + 1):
+        bit = 1 << (value - 1)
+        left = copies[value - 1] - discarded[value - 1]  # copies not in D
+        # [4.3] on the field already, or some z with #F[y] < z < value has no copy left
+        # in the stack or the hands (all its copies discarded).
+        if value <= height or dead:
+            worthless |= bit
+        elif left == 0:
+            dead = True
+        if value <= height:
+            left -= 1  # the field holds exactly one copy of each value up to its height
+        if left == 1:
+            unique |= bit  # [4.4] exactly one copy in the stack and the hands
+        if left & 1:
+            low |= bit  # bit planes of the copies outside D and F (S-know-public)
+        if left & 2:
+            high |= bit
+        most = max(most, left)
+    return playable, worthless, unique, low, high, most
 
 
 class TableMemo:
@@ -174,9 +209,9 @@ class ThesisStrategy(BaseStrategy):
         self.rng = SplitMix64(seed)
         self.composition = composition_counts(config)
         self._tables = table_memo(config.values, self.composition)
-        self.omega_p = _exact(params["omega_p"])
+        self.omega_p = _ratio(params["omega_p"])
         self.omega_s = int(params["omega_s"])
-        self.omega_d = _exact(params["omega_d"])
+        self.omega_d = _ratio(params["omega_d"])
         self.omega_h = _exact(params["omega_h"])
         self.rho_h = int(params["rho_h"])
         self.rho_d = int(params["rho_d"])
@@ -196,18 +231,25 @@ class ThesisStrategy(BaseStrategy):
 
     def act(self, view: PlayerView) -> Action:
         tables = self._tables.of(view)
-        counts = unseen_counts(view, self.composition, include_hands=not self.public)
-        hand = _OwnHand(view.own_knowledge, counts)
+        weight = tables.unseen
+        if not self.public:  # [S-know] the other hands are seen; [S-know-public] or not
+            seat = view.seat
+            for other, cards in enumerate(view.cards):
+                if other != seat:
+                    weight = weight.without(cards)
+        hand = _OwnHand(view.own_knowledge, weight)
         # [4.6-a] play a random card marked playable.
         errors_left = None if self.config.errors is None else self.config.errors - view.errors
-        threshold = Fraction(1) if self.omega_s == 1 and errors_left == 1 else self.omega_p
-        marked = hand.marked(tables.playable, threshold)
+        if self.omega_s == 1 and errors_left == 1:
+            marked = hand.marked(tables.playable, 1, 1)
+        else:
+            marked = hand.marked(tables.playable, *self.omega_p)
         if marked:
             return Play(self._pick(marked))
         can_discard = view_is_legal(view, Discard(0)) if hand.size else False
         # [4.6-b] discard a random card marked worthless.
         if can_discard:
-            marked = hand.marked(tables.worthless, self.omega_d)
+            marked = hand.marked(tables.worthless, *self.omega_d)
             if marked:
                 return Discard(self._pick(marked))
         # [4.6-c] a hint, with probability omega_h, chosen by rho_h.
@@ -365,25 +407,27 @@ def _visible(view: PlayerView, seat: int) -> tuple[int, ...]:
 class _OwnHand:
     """The seat's own slots with their unseen sets, deciding thresholds exactly and
     cheaply: a slot's own set settles most questions (S-bounds); otherwise the exact
-    posterior of the slots that share cards with it (S-posterior, S-components)."""
+    posterior of the slots that share cards with it (S-posterior, S-components).
 
-    __slots__ = ("masks", "weight", "size", "_exact", "_covering")
+    Probabilities are unreduced integer ratios (num, den) with den > 0, compared by
+    cross-multiplication."""
 
-    def __init__(self, knowledge: Sequence[int], counts: Sequence[int]) -> None:
-        self.weight = weight = CardWeights(counts)
-        unseen = 0
-        for _, plane in weight.planes:
-            unseen |= plane  # identities with r_x > 0
+    __slots__ = ("masks", "weight", "size", "_exact", "_sharing", "_covering")
+
+    def __init__(self, knowledge: Sequence[int], weight: CardWeights) -> None:
+        self.weight = weight
+        unseen = weight.support  # identities with r_x > 0
         self.masks = [known & unseen for known in knowledge]
         self.size = len(self.masks)
-        self._exact: dict[tuple[int, int], Fraction] = {}
-        self._covering: int | None = None
+        self._exact: dict[tuple[int, int], tuple[int, int]] = {}
+        self._sharing: dict[int, tuple[int, ...] | None] = {}
+        self._covering = -1
 
     @property
     def covering(self) -> int:
         """The slots whose set contains every other slot's set (a bitmask); they never
-        change another slot's probability (S-peel), so other slots' bounds ignore them."""
-        if self._covering is None:
+        change another slot's probability (S-peel)."""
+        if self._covering < 0:
             masks = self.masks
             after = [0] * (len(masks) + 1)
             for index in range(len(masks) - 1, -1, -1):
@@ -398,13 +442,36 @@ class _OwnHand:
             self._covering = covering
         return self._covering
 
+    def sharing(self, slot: int) -> tuple[int, ...] | None:
+        """The sets of the other slots that share an identity with ``slot``, leaving out
+        covering slots (S-peel); None when all of them equal ``slot``'s set, so that its
+        probability is a/(a + b) exactly."""
+        if slot in self._sharing:
+            return self._sharing[slot]
+        covering = self.covering
+        mask = self.masks[slot]
+        near = []
+        alike = True
+        for other, other_mask in enumerate(self.masks):
+            if other != slot and other_mask & mask and not covering >> other & 1:
+                near.append(other_mask)
+                if other_mask != mask:
+                    alike = False
+        found = self._sharing[slot] = None if alike else tuple(near)
+        return found
+
     def exact(self, slot: int, event: int) -> Fraction:
-        """P(slot's card in ``event``), exactly [S-posterior].  Slots with equal sets are
-        exchangeable, so they share one computation [S-peel]."""
+        """P(slot's card in ``event``), exactly [S-posterior]."""
+        num, den = self.ratio(slot, event)
+        return Fraction(num, den)
+
+    def ratio(self, slot: int, event: int) -> tuple[int, int]:
+        """P(slot's card in ``event``) as (num, den) [S-posterior].  Slots with equal sets
+        are exchangeable, so they share one computation [S-peel]."""
         key = (self.masks[slot], event)
         found = self._exact.get(key)
         if found is None:
-            found = self._exact[key] = slot_probability(self.masks, slot, event, self.weight)
+            found = self._exact[key] = slot_ratio(self.masks, slot, event, self.weight)
         return found
 
     def bounds(self, slot: int, event: int) -> tuple[int, int, int, int]:
@@ -418,31 +485,25 @@ class _OwnHand:
         return a, b, low_a, low_b
 
     def _lows(self, slot: int, inside: int, outside: int, a: int, b: int) -> tuple[int, int]:
-        mask = inside | outside
-        d_a = d_b = 0
-        alike = True
-        covering = self.covering
-        for other, other_mask in enumerate(self.masks):
-            if other != slot and not covering >> other & 1 and other_mask & mask:
-                if other_mask != mask:
-                    alike = False
-                if other_mask & inside:
-                    d_a += 1
-                if other_mask & outside:
-                    d_b += 1
-        if alike:
+        near = self.sharing(slot)
+        if near is None:
             return a, b
+        d_a = d_b = 0
+        for other_mask in near:
+            if other_mask & inside:
+                d_a += 1
+            if other_mask & outside:
+                d_b += 1
         return (a - d_a if a > d_a else 0), (b - d_b if b > d_b else 0)
 
-    def marked(self, event: int, threshold: Fraction) -> list[int]:
-        """The slots whose P(card in ``event``) >= ``threshold``, decided exactly [S-bounds].
+    def marked(self, event: int, num: int, den: int) -> list[int]:
+        """The slots whose P(card in ``event``) >= num/den, decided exactly [S-bounds].
 
         A slot's own unseen set gives a (inside the event) and b (outside); given the
         other slots, its probability is a'/(a'+b') with a - d_a <= a' <= a and
         b - d_b <= b' <= b, where d_a (d_b) counts the other slots that could take a
         card inside (outside).  Only when these bounds straddle the threshold is the
         exact posterior consulted."""
-        num, den = threshold.numerator, threshold.denominator
         masks = self.masks
         weight = self.weight
         # Copies per identity are at most 3 in every deck but custom ones: two bit planes.
@@ -476,8 +537,8 @@ class _OwnHand:
                     elif a * den < num * (a + low_b):
                         verdict = False  # the upper bound stays below it
                     else:
-                        probability = self.exact(slot, event)
-                        verdict = probability.numerator * den >= num * probability.denominator
+                        p_num, p_den = self.ratio(slot, event)
+                        verdict = p_num * den >= num * p_den
             decided[mask] = verdict
             if verdict:
                 result.append(slot)
@@ -514,12 +575,15 @@ class _OwnHand:
                 if num * best[1] < best[0] * den:
                     best = (num, den)
             candidates = [s for s, (num, den) in enumerate(lows) if num * best[1] <= best[0] * den]
-        values = {
-            slot: Fraction(*lows[slot]) if lows[slot][0] * highs[slot][1] == highs[slot][0] * lows[slot][1] else self.exact(slot, event)
+        values = [
+            lows[slot] if lows[slot][0] * highs[slot][1] == highs[slot][0] * lows[slot][1] else self.ratio(slot, event)
             for slot in candidates
-        }
-        target = max(values.values()) if highest else min(values.values())
-        return [slot for slot in candidates if values[slot] == target]
+        ]
+        target = values[0]
+        for num, den in values[1:]:
+            if (num * target[1] > target[0] * den) if highest else (num * target[1] < target[0] * den):
+                target = (num, den)
+        return [slot for slot, (num, den) in zip(candidates, values) if num * target[1] == target[0] * den]
 
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:
