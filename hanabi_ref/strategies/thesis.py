@@ -44,7 +44,7 @@ THESIS_PARAMS = (
         "word",
         "new",
         "what 'most voluminous' counts: cards the hint touches, or cards whose K_c it changes [S-volume]",
-        choices=("touched", "new", "informed"),
+        choices=("touched", "new", "informed", "unknown"),
     ),
     Param(
         "ties",
@@ -356,6 +356,10 @@ class ThesisStrategy(BaseStrategy):
                 if mode == "new":
                     for card, known in pairs:
                         if mask >> card & 1 and known & ~mask:
+                            volume += 1
+                elif mode == "unknown":
+                    for card, known in pairs:
+                        if mask >> card & 1 and known & (known - 1):
                             volume += 1
                 elif mode == "informed":
                     for card, known in pairs:
