@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_ref.contracts import ENABLED
+from hanabi_ref.errors import ConfigError
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.sim.chunks import Failure, GameSetup
 from hanabi_ref.sim.executors import Executor, LocalExecutor, SetupError, connect_dask, default_jobs
@@ -57,6 +58,10 @@ def check_config(args: argparse.Namespace, spec: StrategySpec, params: Mapping[s
     setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name, params)
     config = setup.config()
     setup.factory()  # the strategy can be built with these parameters
+    try:
+        spec.check_config(config)
+    except ConfigError as error:
+        raise ConfigError(f"--strategy {spec.name}: {error}") from None
     if args.seed + args.games > 2**64:
         raise SetupError("--seed: seed + games must stay below 2^64")
     return setup, config

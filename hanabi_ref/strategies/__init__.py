@@ -2,7 +2,8 @@
 
 ``random`` plays uniformly random legal actions; ``simple`` plays a card it knows to be
 playable, else hints a playable card, else discards; ``thesis`` is the thesis' rule-of-thumb
-strategy (Algorithm 4.6) with its six parameters (``spec/strategies.md``).
+strategy (Algorithm 4.6) with its six parameters (``spec/strategies.md``); ``hat`` is the
+hat player (``spec/hat.md``).
 
 :data:`SPECS` describes every named strategy with its parameters [S-params];
 :data:`STRATEGIES` maps each name to its factory with default parameters.
@@ -16,6 +17,7 @@ from hanabi_ref.game import StrategyFactory
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value, parse_assignments
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.strategies.simple import SimpleStrategy
+from hanabi_ref.strategies.hat.player import HAT_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
 
@@ -25,6 +27,7 @@ SPECS: Mapping[str, StrategySpec] = {
         "simple", "play a card known playable, else hint a playable card, else discard", (), lambda values: SimpleStrategy
     ),
     "thesis": THESIS_SPEC,
+    "hat": HAT_SPEC,
 }
 
 STRATEGIES: Mapping[str, StrategyFactory] = {name: spec.factory() for name, spec in SPECS.items()}

@@ -20,6 +20,7 @@ import attrs
 
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import StrategyFactory
+from hanabi_ref.rules import GameConfig
 
 Value = Union[float, int, str]
 """A parameter value: a real number, an integer or a word from a fixed list."""
@@ -89,6 +90,14 @@ class StrategySpec:
     summary: str
     params: tuple[Param, ...]
     build: Builder
+    unsupported: Callable[[GameConfig], str | None] | None = None
+    """Why the strategy cannot play a configuration, or None; checked before any game."""
+
+    def check_config(self, config: GameConfig) -> None:
+        """:class:`ConfigError` naming the strategy if it cannot play ``config``."""
+        problem = None if self.unsupported is None else self.unsupported(config)
+        if problem is not None:
+            raise ConfigError(f"strategy {self.name!r}: {problem}")
 
     def param(self, name: str) -> Param:
         """The parameter called ``name``, or :class:`ParamError` listing the known ones."""

@@ -1,0 +1,191 @@
+"""The hat player [H-player]: every clue decodes to the action vector the cluer encoded,
+the player reads only its views, its standard action follows the source's rules, and
+configurations it cannot play are refused before any game.
+
+Expected standard actions are transcribed from the rules of ``hat-player-strategy.md``
+("Standard action", "Difficulties"); the decoding property compares what each clued
+seat recovers with what its cluer encoded, in real games.
+"""
+
+from __future__ import annotations
+
+import copy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanabi_ref.cli import main
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.game import play_game
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import stack_size
+from hanabi_ref.strategies import SPECS, factory_for
+from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, HatPlayer, Snapshot, standard_values
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.view import make_view
+from tests.helpers import card, hidden_rearrangement, with_deck
+
+VARIANTS = ("no-variant", "6-suits", "rainbow", "black")
+CONFIGS = [(players, "hanab-live", variant) for players in (4, 5) for variant in VARIANTS] + [
+    (4, "thesis", "no-variant"),  # empty hints allowed: the list code (H-code-empty)
+    (5, "thesis", "no-variant"),
+]
+
+
+def _config(players: int, preset: str, variant: str) -> GameConfig:
+    return make_config(players, preset=preset, variant=variant)
+
+
+# ------------------------------------------------------------------ decoding
+
+
+@pytest.mark.parametrize(("players", "preset", "variant"), CONFIGS)
+@settings(max_examples=200, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1))
+def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, variant: str, seed: int) -> None:
+    """[H-decode, H-cluing, H-last-to-first, H-budget, H-feasible, H-predict] in real games, every
+    clued seat recovers, from its own view, exactly the action its cluer encoded for it,
+    and no seat is ever left with an action it cannot carry out."""
+    config = _config(players, preset, variant)
+    log = DecodeLog(strict=False)
+    seats: list[HatPlayer] = []
+
+    def factory(config: GameConfig, seat: int, seed: int) -> HatPlayer:
+        player = HatPlayer(config, seat, log)
+        seats.append(player)
+        return player
+
+    play_game(config, factory, seed=seed)
+    checked = 0
+    for turn, decoded in log.decoded.items():
+        for seat, value in decoded.items():
+            assert value == log.encoded[turn][seat], (turn, seat)
+            checked += 1
+    assert checked > 0
+    assert sum(player.infeasible for player in seats) == 0
+
+
+def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[H-decode-check] with check=1, a seat that recovers another action than encoded
+    stops the game with HatDecodingError (here a decoder made to subtract one too many)."""
+    config = _config(4, "hanab-live", "no-variant")
+    assert play_game(config, factory_for("hat", {"check": "1"}), seed=3).final.terminal
+    real = HatPlayer.decode
+
+    def off_by_one(self: HatPlayer, view: object, clue: object) -> int:
+        return (real(self, view, clue) + 1) % 9  # type: ignore[arg-type]
+
+    monkeypatch.setattr(HatPlayer, "decode", off_by_one)
+    with pytest.raises(HatDecodingError, match="H-decode-check"):
+        play_game(config, factory_for("hat", {"check": "1"}), seed=3)
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(0, 2**64 - 1),
+    setup=st.sampled_from(CONFIGS),
+    stop=st.floats(0.0, 1.0),
+    data=st.data(),
+)
+def test_the_hat_player_chooses_from_its_views_alone(seed: int, setup: tuple[int, str, str], stop: float, data: st.DataObject) -> None:
+    """[2.17-view, H-common] after observing the same game, the seat to move chooses the
+    same action in the state and in any rearrangement of the cards it cannot see (its
+    own hand and the stack) consistent with its knowledge."""
+    config = _config(*setup)
+    state = initial_state(config, deck_from_seed(config, seed))
+    players = [HatPlayer(config, seat) for seat in range(config.players)]
+    turn = int(stop * 40)
+    while not state.terminal and state.turn < turn:
+        action = players[state.current].act(make_view(state, state.current))
+        state = apply(state, action)
+        for seat, player in enumerate(players):
+            player.observe(make_view(state, seat), state.history[-1])
+    if state.terminal:
+        return
+    seat = state.current
+    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
+    rearranged = with_deck(state, hidden_rearrangement(state, seat, order))
+    twin = copy.deepcopy(players[seat])
+    assert players[seat].act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
+
+
+# ------------------------------------------------------------------ the standard action
+
+
+def test_standard_actions_follow_the_sources_rules() -> None:
+    """[H-standard, H-last-to-first, H-values] the rules of "Standard action", on hand-built hands
+    with empty fields, 3 tokens, 30 cards in the stack."""
+    config = _config(4, "hanab-live", "no-variant")
+    y1, r1, r2, g3, b4, w5 = (card(config, v, s) for v, s in ((1, 1), (1, 0), (2, 0), (3, 2), (4, 3), (5, 4)))
+    empty = Snapshot((0,) * 5, (0,) * 25, 3, 30, 0)
+    # "Difficulties": both hold a yellow 1; the later player plays it, the earlier does not
+    # play it, and discards it instead (rule 6).
+    first, second = [r2, y1, g3, b4], [g3, b4, y1, w5]
+    assert standard_values(config, empty, [first, second], 1) == [DISCARD + 1, PLAY + 2]
+    # Rule 1: the lowest value first, then the lowest slot.
+    grown = Snapshot((1, 0, 0, 0, 0), (0,) * 25, 3, 30, 0)
+    assert standard_values(config, grown, [[b4, y1, r2, y1]], 1) == [PLAY + 1]
+    # Rule 2: nothing playable and at least 6 tokens: clue.
+    assert standard_values(config, empty._replace(tokens=6), [[r2, g3, b4, w5]], 1) == [CLUE]
+    # Rule 3: d - u < (h - 1)/3: 1 card in the stack, 25 still to play, 2 tokens.
+    assert standard_values(config, empty._replace(tokens=2, stack=1), [[r2, g3, b4, w5]], 1) == [CLUE]
+    # Rule 4: a card already played; rule 5: two equal cards; rule 7: otherwise clue.
+    assert standard_values(config, grown, [[g3, b4, r1, w5]], 1) == [DISCARD + 2]
+    assert standard_values(config, empty, [[r2, g3, b4, g3]], 1) == [DISCARD + 1]
+    assert standard_values(config, empty, [[r2, g3, b4, w5]], 1) == [CLUE]
+
+
+def test_budgets_replace_clues_without_tokens_and_discards_at_the_limit() -> None:
+    """[H-budget] with no token, nothing is told to clue (a safe card is discarded); with
+    the tokens at the limit for its position, nothing is told to discard."""
+    config = _config(5, "hanab-live", "no-variant")
+    r2, g3, b4, w5, r3 = (card(config, v, s) for v, s in ((2, 0), (3, 2), (4, 3), (5, 4), (3, 0)))
+    none = Snapshot((0,) * 5, (0,) * 25, 0, 30, 0)
+    values = standard_values(config, none, [[r2, g3, b4, w5]] * 3, 1)
+    assert CLUE not in values and all(DISCARD <= v < CLUE for v in values)
+    one = none._replace(tokens=1)
+    assert standard_values(config, one, [[r2, g3, b4, w5]] * 3, 1).count(CLUE) == 1
+    # 5 tokens: the seat at position 3 (three seats before it) may not discard.
+    dup = [r3, g3, r3, b4]
+    five = none._replace(tokens=5)
+    assert standard_values(config, five, [dup, dup, dup], 1) == [DISCARD + 0, DISCARD + 0, CLUE]
+
+
+# ------------------------------------------------------------------ configurations
+
+
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_unsupported_player_counts_are_refused_before_any_game(players: int, capsys: pytest.CaptureFixture[str]) -> None:
+    """[H-configs] one line naming what is supported, exit code 2."""
+    code = main(["simulate", "--strategy", "hat", "--players", str(players), "--rules", "hanab-live", "--games", "5"])
+    assert code == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "supports 4 or 5 players" in error
+    with pytest.raises(ConfigError, match="supports 4 or 5 players"):
+        HatPlayer(_config(players, "hanab-live", "no-variant"), 0)
+
+
+def test_other_hand_sizes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    """[H-configs] hands of another size than 4."""
+    assert main(["simulate", "--strategy", "hat", "--players", "4", "--hand-size", "5", "--games", "5"]) == 2
+    assert "hands of 4 cards" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("variant", ["rainbow", "Rainbow (6 Suits)", "black", "Black (6 Suits)", "6-suits", "no-variant"])
+def test_variants_by_slug_and_by_hanab_live_name(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[H-configs, C-simulate] the command line takes both names."""
+    assert main(["simulate", "--strategy", "hat", "--players", "4", "--rules", "hanab-live", "--variant", variant,
+                 "--games", "3", "--jobs", "1", "--json"]) == 0
+    assert '"games_completed": 3' in capsys.readouterr().out
+
+
+def test_strategy_specs_report_unsupported_configurations() -> None:
+    """[H-configs] the registry exposes the check the command line uses."""
+    assert SPECS["hat"].unsupported is not None
+    assert SPECS["hat"].unsupported(_config(3, "hanab-live", "no-variant")) is not None
+    assert SPECS["hat"].unsupported(_config(5, "hanab-live", "black")) is None
