@@ -49,7 +49,17 @@ which compiled lambdas do not have, so with contracts on the engine runs from it
 sources.  ``hanabi_ref.game`` stays a source module: strategies written in Python
 subclass its ``BaseStrategy``, and an interpreted class cannot subclass a compiled one."""
 
-MODULES = STRATEGY_MODULES + ENGINE_MODULES
+HAT_MODULES = (
+    "hanabi_ref.strategies.hat.core",
+    "hanabi_ref.strategies.hat.codes",
+    "hanabi_ref.strategies.hat.player",
+)
+"""The hat strategies; they hold contracts, so like the engine they are loaded from the
+build only when contracts are off."""
+
+CONTRACT_MODULES = ENGINE_MODULES + HAT_MODULES
+
+MODULES = STRATEGY_MODULES + CONTRACT_MODULES
 
 PACKAGE = Path(__file__).resolve().parent
 KEEP_BUILDS = 4
@@ -125,7 +135,7 @@ def install() -> bool:
     files = {
         name: directory / relative
         for name, relative in manifest["files"].items()
-        if not (ENABLED and name in ENGINE_MODULES)
+        if not (ENABLED and name in CONTRACT_MODULES)
     }
     if not all(file.is_file() for file in files.values()):
         return False
@@ -169,7 +179,7 @@ def compile_modules(verbose: bool = False) -> Path:
         files: dict[str, str] = {}
         # Two groups, compiled apart: within one mypyc group a module imports the others
         # directly, past sys.meta_path, and the engine must stay free to run from source.
-        for index, group in enumerate((STRATEGY_MODULES, ENGINE_MODULES)):
+        for index, group in enumerate((STRATEGY_MODULES, ENGINE_MODULES, HAT_MODULES)):
             files.update(_compile_group(scratch / f"group-{index}", group, build, verbose))
         missing = [name for name in MODULES if name not in files]
         if missing:

@@ -37,6 +37,8 @@ CASES = [
     (5, "hanab-live", "black", "thesis", {"rho_h": 4, "rho_d": 4, "ties": "random", "rehint": "attribute"}),
     (3, "hle", None, "simple", {}),
     (4, "thesis", None, "random", {}),
+    (4, "hanab-live", "rainbow", "hat", {}),
+    (5, "hanab-live", "black", "hat", {"check": 1}),
 ]
 games = []
 for players, preset, variant, name, params in CASES:
@@ -79,7 +81,8 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @needs_mypyc
 def test_compiled_modules_play_the_same_games_as_the_sources(cache: Path) -> None:
     """[B-compiled] contracts off: every compiled module is loaded; contracts on: only the
-    strategy modules; without the build: none.  The games are the same in all three."""
+    strategy modules without contracts; without the build: none.  The games are the same
+    in all three."""
     fast = _play(cache, 12, HANABI_REF_CONTRACTS="0")
     checked = _play(cache, 4, HANABI_REF_CONTRACTS="1")
     source = _play(cache, 12, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED="0")
@@ -87,8 +90,9 @@ def test_compiled_modules_play_the_same_games_as_the_sources(cache: Path) -> Non
     assert checked["modules"] == {name: True for name in compiled.STRATEGY_MODULES}
     assert source["modules"] == {name: False for name in compiled.MODULES}
     assert fast["games"] == source["games"]
-    per_case = len(source["games"]) // 6
-    assert checked["games"] == [game for case in range(6) for game in source["games"][case * per_case : case * per_case + 4]]
+    cases = 8
+    per_case = len(source["games"]) // cases
+    assert checked["games"] == [game for case in range(cases) for game in source["games"][case * per_case : case * per_case + 4]]
 
 
 @needs_mypyc
