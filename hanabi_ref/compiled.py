@@ -42,6 +42,7 @@ ENGINE_MODULES = (
     "hanabi_ref.legality",
     "hanabi_ref.state",
     "hanabi_ref.transition",
+    "hanabi_ref.view",
 )
 """Compiled too, but loaded from the build only when contracts are off
 (``HANABI_REF_CONTRACTS=0``): icontract reads its conditions' signatures and source,
@@ -53,6 +54,7 @@ HAT_MODULES = (
     "hanabi_ref.strategies.hat.core",
     "hanabi_ref.strategies.hat.codes",
     "hanabi_ref.strategies.hat.player",
+    "hanabi_ref.strategies.hat.recommendation",
 )
 """The hat strategies; they hold contracts, so like the engine they are loaded from the
 build only when contracts are off."""

@@ -21,7 +21,11 @@ from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, stack_size
 
-_VIEW_KEY = object()
+class _ViewKey:
+    """The private token that only :func:`make_view` passes to :class:`PlayerView`."""
+
+
+_VIEW_KEY = _ViewKey()
 
 
 @attrs.frozen
@@ -48,7 +52,7 @@ class PlayerView:
     remaining: int | None
     terminal: bool
     history: tuple[Event, ...]
-    key: object = attrs.field(eq=False, repr=False, default=None)
+    key: _ViewKey | None = attrs.field(eq=False, repr=False, default=None)
 
     def __attrs_post_init__(self) -> None:
         if self.key is not _VIEW_KEY:
@@ -84,9 +88,9 @@ def _carries_no_hidden_field(view: PlayerView) -> bool:
 @icontract.ensure(lambda state, result: result.stack_size == stack_size(state), "2.17-view: the stack is seen only as its size", enabled=ENABLED)
 def make_view(state: GameState, seat: int) -> PlayerView:
     """The view of ``state`` from ``seat`` [2.17-view]."""
-    deck = state.deck
+    identities, played, discard = _public_parts(state)
     cards = tuple(
-        (None,) * len(hand) if j == seat else tuple(deck[c] for c in hand)
+        (None,) * len(hand) if j == seat else identities[j]
         for j, hand in enumerate(state.hands)
     )
     return PlayerView(
@@ -99,8 +103,8 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         knowledge=state.knowledge,
         stack_size=stack_size(state),
         fields=state.fields,
-        played=tuple((c, deck[c]) for c in state.played),
-        discard=tuple((c, deck[c]) for c in state.discard),
+        played=played,
+        discard=discard,
         hints=state.hints,
         errors=state.errors,
         remaining=state.remaining,
@@ -108,6 +112,29 @@ def make_view(state: GameState, seat: int) -> PlayerView:
         history=state.history,
         key=_VIEW_KEY,
     )
+
+
+_Parts = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+_last_parts: tuple[GameState, _Parts] | None = None
+
+
+def _public_parts(state: GameState) -> _Parts:
+    """The identities in every hand and the (card id, identity) pairs of the fields and
+    the discard pile.  Every seat's view of a state shares them (a game builds one view
+    per observing seat after each move), so the last state's are kept; the entry holds
+    the state itself and is replaced in one assignment."""
+    global _last_parts
+    entry = _last_parts
+    if entry is not None and entry[0] is state:
+        return entry[1]
+    deck = state.deck
+    parts = (
+        tuple(tuple(deck[c] for c in hand) for hand in state.hands),
+        tuple((c, deck[c]) for c in state.played),
+        tuple((c, deck[c]) for c in state.discard),
+    )
+    _last_parts = (state, parts)
+    return parts
 
 
 def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:

@@ -22,7 +22,10 @@ from hanabi_ref.game import play_game
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import stack_size
 from hanabi_ref.strategies import SPECS, factory_for
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, HatPlayer, Snapshot, standard_values
+from hanabi_ref.actions import Hint
+from hanabi_ref.strategies.hat.codes import seen_hands
+from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, HatPlayer, Snapshot, snapshot_of, standard_values
+from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import card, hidden_rearrangement, with_deck
@@ -189,3 +192,48 @@ def test_strategy_specs_report_unsupported_configurations() -> None:
     assert SPECS["hat"].unsupported is not None
     assert SPECS["hat"].unsupported(_config(3, "hanab-live", "no-variant")) is not None
     assert SPECS["hat"].unsupported(_config(5, "hanab-live", "black")) is None
+
+
+# ------------------------------------------------------------------ the recommendation strategy
+
+
+@pytest.mark.parametrize(("players", "preset", "variant"), CONFIGS)
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**64 - 1))
+def test_every_recommendation_is_recovered(players: int, preset: str, variant: str, seed: int) -> None:
+    """[H-rec, H-rec-decode, H-rec-code, H-rec-values] after every hint, each player but
+    the cluer holds the recommendation H-rec-action gives its true hand in the state
+    after the hint (a number that could not be sent excepted, H-rec-code)."""
+    config = _config(players, preset, variant)
+    state = initial_state(config, deck_from_seed(config, seed))
+    seats = [RecommendationPlayer(config, seat) for seat in range(players)]
+    checked = 0
+    while not state.terminal:
+        action = seats[state.current].act(make_view(state, state.current))
+        before = state
+        state = apply(state, action)
+        for seat, player in enumerate(seats):
+            player.observe(make_view(state, seat), state.history[-1])
+        if isinstance(action, Hint):
+            snap = snapshot_of(make_view(state, before.current))
+            intended = {s: recommend(config, snap, [state.deck[c] for c in state.hands[s]]) for s in range(players) if s != before.current}
+            code = recommendation_code(config)
+            sendable = code.sendable(before.current, seen_hands(make_view(before, before.current)))
+            if sendable >> (sum(intended.values()) % 8) & 1:
+                assert {s: seats[s].recommended for s in intended} == intended
+                checked += 1
+    assert checked > 0
+
+
+def test_a_recommended_play_waits_when_a_card_played_since_may_have_been_its_own() -> None:
+    """[H-rec-turn] rule 1: the recommendation strategy never misplays a recommended card
+    (checked on 40 games: every error would be one)."""
+    config = _config(4, "hanab-live", "no-variant")
+    for seed in range(40):
+        assert play_game(config, factory_for("recommendation"), seed=seed).final.errors == 0
+
+
+def test_recommendation_refuses_what_it_cannot_play(capsys: pytest.CaptureFixture[str]) -> None:
+    """[H-rec] the configurations of H-configs."""
+    assert main(["simulate", "--strategy", "recommendation", "--players", "3", "--games", "5"]) == 2
+    assert "supports 4 or 5 players" in capsys.readouterr().err

@@ -3,7 +3,7 @@
 ``random`` plays uniformly random legal actions; ``simple`` plays a card it knows to be
 playable, else hints a playable card, else discards; ``thesis`` is the thesis' rule-of-thumb
 strategy (Algorithm 4.6) with its six parameters (``spec/strategies.md``); ``hat`` is the
-hat player (``spec/hat.md``).
+hat player and ``recommendation`` the paper's hat strategy it improves on (``spec/hat.md``).
 
 :data:`SPECS` describes every named strategy with its parameters [S-params];
 :data:`STRATEGIES` maps each name to its factory with default parameters.
@@ -18,6 +18,7 @@ from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value,
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.strategies.hat.player import HAT_SPEC
+from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
 
@@ -28,6 +29,7 @@ SPECS: Mapping[str, StrategySpec] = {
     ),
     "thesis": THESIS_SPEC,
     "hat": HAT_SPEC,
+    "recommendation": RECOMMENDATION_SPEC,
 }
 
 STRATEGIES: Mapping[str, StrategyFactory] = {name: spec.factory() for name, spec in SPECS.items()}

@@ -1,0 +1,179 @@
+"""The recommendation strategy: the hat-guessing strategy of the paper the hat player
+improves on, as ``hat-player-strategy.md`` ("Comparison with paper") describes it [H-rec].
+
+Every hint *recommends* one of eight actions to every other player: play or discard
+slot 0-3 (no "clue" value, H-rec-values).  Each player's recommendation depends on the
+public state after the hint and its own hand only, so every other player can compute
+it, and each recovers its own at once from the sum (H-rec-decode).  A hint re-clues
+every other player, replacing recommendations not yet used (H-rec-code).  On its turn a
+player plays a recommended play, else gives a hint, else discards (H-rec-turn).
+
+The hat player differs exactly where the source says: a ninth value "clue", standard
+actions that avoid double plays and discard better, a modified action for the next
+player, and clues that skip players holding one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.game import BaseStrategy, StrategyFactory
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import Event
+from hanabi_ref.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
+from hanabi_ref.strategies.hat.player import (
+    DISCARD,
+    PLAY,
+    SLOTS,
+    Snapshot,
+    easy_discard,
+    hard_discards,
+    is_executable,
+    is_playable,
+    snapshot_of,
+)
+from hanabi_ref.strategies.knowledge import composition_counts, unseen_counts
+from hanabi_ref.strategies.params import StrategySpec, Value
+from hanabi_ref.view import PlayerView
+
+MODULUS = 2 * SLOTS
+"""Eight recommendations [H-rec-values]."""
+
+
+def recommendation_code(config: GameConfig) -> ClueCode:
+    """[H-rec-code] the code of modulus 8: with empty hints the first eight hints of the
+    list; else parts (3, 3, 2) with 4 players and (2, 2, 2, 2) with 5."""
+    if config.options.empty_hints:
+        return HintListCode(config, MODULUS)
+    if config.players == 4:
+        return NewestCardCode(config, (3, 3, 2))
+    if config.players == 5:
+        return NewestCardCode(config, (2, 2, 2, 2))
+    raise ConfigError(f"players: the recommendation code is defined for 4 and 5 players, got {config.players} [H-rec-code]")
+
+
+def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[int]) -> int:
+    """[H-rec-action] the recommendation for a hand: play its playable card of lowest value
+    (then lowest slot); else discard a card already played or one of two equal cards;
+    else a card that is not unsafe to discard; else the last slot."""
+    n = config.values
+    playable = [(card % n, slot) for slot, card in enumerate(hand) if is_playable(config, snap, card)]
+    if playable:
+        return PLAY + min(playable)[1]
+    easy = easy_discard(config, snap, hand, frozenset())
+    if easy is not None:
+        return DISCARD + easy
+    safe = hard_discards(config, snap, hand)
+    return DISCARD + (safe[0] if safe else len(hand) - 1)
+
+
+class RecommendationPlayer(BaseStrategy):
+    """The recommendation strategy for one seat [H-rec]."""
+
+    def __init__(self, config: GameConfig, seat: int) -> None:
+        problem = unsupported(config)
+        if problem is not None:
+            raise ConfigError(f"strategy recommendation: {problem}")
+        self.config = config
+        self.seat = seat
+        self.code = recommendation_code(config)
+        self.recommended: int | None = None
+        self.playable_then = 0
+        """The identities playable when the recommendation was given (a bitmask)."""
+        self.played_since: list[int] = []
+        """Identities playable then that have been played since."""
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        """[H-rec-decode] a hint recommends: this seat's own value is the number minus the
+        others' recommendations, from the state right after the hint."""
+        if event.player == self.seat:
+            self.recommended = None  # [H-rec-turn] a recommendation is used once
+        elif event.success and event.card is not None and self.playable_then >> event.card & 1:
+            self.played_since.append(event.card)  # [H-rec-turn] maybe this seat's card
+        if not isinstance(event.action, Hint) or event.player == self.seat:
+            return
+        number = decode_event(self.code, event, view.hands[event.action.target])
+        self.recommended = (number - self.others_total(view, event.player)) % MODULUS
+        n = self.config.values
+        self.played_since = []
+        self.playable_then = sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+
+    def act(self, view: PlayerView) -> Action:
+        """[H-rec-turn] a recommended play, unless a card played since may have had its
+        identity; else a hint; else the recommended discard, or the newest card."""
+        size = len(view.own_hand)
+        value = self.recommended
+        if value is not None and value < DISCARD and value < size and not self.maybe_played(view):
+            return Play(value)
+        number = self.number(view) if view.hints > 0 else None
+        sendable = self.code.sendable(self.seat, seen_hands(view)) if number is not None else 0
+        if number is not None and sendable >> number & 1:
+            return self.code.encode(self.seat, seen_hands(view), number)
+        if value is not None and is_executable(self.config, value, view.hints, size):
+            return Discard(value % SLOTS)
+        newest = max(range(size), key=view.own_hand.__getitem__)
+        if is_executable(self.config, DISCARD + newest, view.hints, size):
+            return Discard(newest)
+        if number is not None:  # [H-rec-code] all tokens and the number cannot be sent
+            nearest = min((x for x in range(MODULUS) if sendable >> x & 1), key=lambda x: (x - number) % MODULUS)
+            return self.code.encode(self.seat, seen_hands(view), nearest)
+        return Play(newest)
+
+    def maybe_played(self, view: PlayerView) -> bool:
+        """[H-rec-turn] whether a card played since the recommendation may have had the
+        identity of the recommended card: one of those identities still has a copy this
+        seat does not see (S-know)."""
+        if not self.played_since:
+            return False
+        unseen = unseen_counts(view, composition_counts(self.config))
+        return any(unseen[card] > 0 for card in self.played_since)
+
+    def number(self, view: PlayerView) -> int:
+        """[H-rec-code, H-sum] the number that recommends to every other seat: the sum of
+        their recommendations for the state after this hint."""
+        snap = snapshot_of(view)
+        return self.others_total(view, self.seat, snap._replace(tokens=snap.tokens - 1)) % MODULUS
+
+    def others_total(self, view: PlayerView, cluer: int, snap: Snapshot | None = None) -> int:
+        """The sum of the recommendations of every seat but this one and the cluer."""
+        snap = snapshot_of(view) if snap is None else snap
+        total = 0
+        for seat, cards in enumerate(view.cards):
+            if seat not in (self.seat, cluer):
+                total += recommend(self.config, snap, [card for card in cards if card is not None])
+        return total
+
+
+def unsupported(config: GameConfig) -> str | None:
+    """Why the recommendation strategy cannot play ``config``, or None [H-rec]."""
+    if config.players not in (4, 5):
+        return f"supports 4 or 5 players, got {config.players}"
+    if config.hand_size != SLOTS:
+        return f"supports hands of {SLOTS} cards (4 or 5 players), got {config.hand_size}"
+    if config.hints < 1:
+        return "needs hint tokens to give hints (t0 >= 1)"
+    try:
+        recommendation_code(config)
+    except ConfigError as error:
+        return str(error)
+    return None
+
+
+def build(params: Mapping[str, Value]) -> StrategyFactory:
+    """The factory of :class:`RecommendationPlayer`."""
+
+    def factory(config: GameConfig, seat: int, seed: int) -> RecommendationPlayer:
+        return RecommendationPlayer(config, seat)
+
+    return factory
+
+
+RECOMMENDATION_SPEC = StrategySpec(
+    "recommendation",
+    "the paper's hat strategy: every hint recommends a play or discard to every other player",
+    (),
+    build,
+    unsupported,
+)
