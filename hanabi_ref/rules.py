@@ -111,7 +111,7 @@ class ActionCatalogue:
     plays: tuple[Play, ...]
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, cache_hash=True)
 class GameConfig:
     """Definition 2.9 with the rule options; validated on construction [2.9].
 

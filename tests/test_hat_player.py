@@ -237,3 +237,10 @@ def test_recommendation_refuses_what_it_cannot_play(capsys: pytest.CaptureFixtur
     """[H-rec] the configurations of H-configs."""
     assert main(["simulate", "--strategy", "recommendation", "--players", "3", "--games", "5"]) == 2
     assert "supports 4 or 5 players" in capsys.readouterr().err
+
+
+def test_a_held_back_play_is_never_discarded_at_all_tokens() -> None:
+    """[H-rec-turn] rule 3 discards only a recommended *discard*: seed 7274 (rainbow, 4
+    players) once discarded a held-back play with all tokens, which is illegal."""
+    config = _config(4, "hanab-live", "rainbow")
+    assert play_game(config, factory_for("recommendation"), seed=7274).final.terminal

@@ -69,7 +69,7 @@ class Snapshot(NamedTuple):
 
 def snapshot_of(view: PlayerView) -> Snapshot:
     """The public numbers of a view [H-snapshot]."""
-    discarded = [0] * (view.config.values * view.config.suit_count)
+    discarded = [0] * (view.config.values * len(view.fields))
     for _, card in view.discard:
         discarded[card] += 1
     return Snapshot(view.fields, tuple(discarded), view.hints, view.stack_size, view.errors)

@@ -111,7 +111,7 @@ class RecommendationPlayer(BaseStrategy):
         sendable = self.code.sendable(self.seat, seen_hands(view)) if number is not None else 0
         if number is not None and sendable >> number & 1:
             return self.code.encode(self.seat, seen_hands(view), number)
-        if value is not None and is_executable(self.config, value, view.hints, size):
+        if value is not None and value >= DISCARD and is_executable(self.config, value, view.hints, size):
             return Discard(value % SLOTS)
         newest = max(range(size), key=view.own_hand.__getitem__)
         if is_executable(self.config, DISCARD + newest, view.hints, size):
