@@ -27,7 +27,7 @@ def test_views_cannot_be_built_directly() -> None:
     with pytest.raises(TypeError):
         PlayerView(**fields)
     with pytest.raises(TypeError):
-        PlayerView(**fields, key=object())
+        PlayerView(**fields, key=type(view.key)())  # a token of the right class, but not the module's
     with pytest.raises(TypeError):
         attrs.evolve(view, key=None)
 
