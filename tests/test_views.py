@@ -26,8 +26,10 @@ def test_views_cannot_be_built_directly() -> None:
     fields = {f.name: getattr(view, f.name) for f in attrs.fields(PlayerView) if f.name != "key"}
     with pytest.raises(TypeError):
         PlayerView(**fields)
+    token = view.key
+    assert token is not None
     with pytest.raises(TypeError):
-        PlayerView(**fields, key=type(view.key)())  # a token of the right class, but not the module's
+        PlayerView(**fields, key=type(token)())  # a token of the right class, but not the module's
     with pytest.raises(TypeError):
         attrs.evolve(view, key=None)
 
