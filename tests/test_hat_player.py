@@ -93,15 +93,19 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
     seed=st.integers(0, 2**64 - 1),
     setup=st.sampled_from(CONFIGS),
     stop=st.floats(0.0, 1.0),
+    name=st.sampled_from(["hat", "recommendation"]),
     data=st.data(),
 )
-def test_the_hat_player_chooses_from_its_views_alone(seed: int, setup: tuple[int, str, str], stop: float, data: st.DataObject) -> None:
-    """[2.17-view, H-common] after observing the same game, the seat to move chooses the
-    same action in the state and in any rearrangement of the cards it cannot see (its
-    own hand and the stack) consistent with its knowledge."""
+def test_the_hat_strategies_choose_from_their_views_alone(
+    seed: int, setup: tuple[int, str, str], stop: float, name: str, data: st.DataObject
+) -> None:
+    """[2.17-view, H-common, H-rec] after observing the same game, the seat to move
+    chooses the same action in the state and in any rearrangement of the cards it cannot
+    see (its own hand and the stack) consistent with its knowledge."""
     config = _config(*setup)
     state = initial_state(config, deck_from_seed(config, seed))
-    players = [HatPlayer(config, seat) for seat in range(config.players)]
+    factory = factory_for(name)
+    players = [factory(config, seat, 0) for seat in range(config.players)]
     turn = int(stop * 40)
     while not state.terminal and state.turn < turn:
         action = players[state.current].act(make_view(state, state.current))
