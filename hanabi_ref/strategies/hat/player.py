@@ -20,7 +20,7 @@ every action ("thinking out of turn").
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import NamedTuple
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
@@ -29,6 +29,7 @@ from hanabi_ref.game import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
+from hanabi_ref.strategies.hat.core import hat_sum, recover
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.view import PlayerView
@@ -400,9 +401,9 @@ class HatPlayer(BaseStrategy):
         index = clue.clued.index(self.seat)
         later = clue.clued[index + 1 :]
         hands = [view.cards[seat] for seat in later]
-        total = sum(standard_values(self.config, clue.snapshot, hands, index + 1))  # type: ignore[arg-type]
-        total += sum(clue.observed[seat] for seat in clue.clued[:index])
-        value = (clue.number - total) % MODULUS
+        others = standard_values(self.config, clue.snapshot, hands, index + 1)  # type: ignore[arg-type]
+        others += [clue.observed[seat] for seat in clue.clued[:index]]
+        value = recover(clue.number, others, MODULUS)  # [H-recover]
         if self.log is not None:
             self.log.record_decoded(clue.turn, self.seat, value)
         return value
@@ -427,7 +428,7 @@ class HatPlayer(BaseStrategy):
         vector = [first, *values]
         if self.log is not None:
             self.log.encoded[view.turn] = dict(zip(clued, vector))
-        return self.code.encode(self.seat, seen, sum(vector) % MODULUS)
+        return self.code.encode(self.seat, seen, hat_sum(vector, MODULUS))
 
     def choose_first(self, snap: Snapshot, hand: Sequence[int], rest: list[tuple[int, Sequence[int]]], total: int, sendable: int) -> int:
         """[H-modified, H-feasible, H-code-rainbow] the first candidate action that the first
@@ -472,26 +473,32 @@ class HatPlayer(BaseStrategy):
         if index > 0:
             return standard_values(config, start, hands[index:], index)[0]  # type: ignore[arg-type]
         values = standard_values(config, start, hands[1:], 1)  # type: ignore[arg-type]
-        return (clue.number - sum(values)) % MODULUS
+        return recover(clue.number, values, MODULUS)
 
 
 def _lowest(mask: int) -> int:
     return (mask & -mask).bit_length() - 1
 
 
-def unsupported(config: GameConfig) -> str | None:
-    """Why the hat player cannot play ``config``, or None [H-configs]."""
+def unsupported_by(config: GameConfig, code_of: Callable[[GameConfig], object], gives: str) -> str | None:
+    """Why a hat strategy whose clue code is ``code_of(config)`` and which gives ``gives``
+    cannot play ``config``, or None [H-configs]."""
     if config.players not in PLAYERS:
         return f"supports 4 or 5 players, got {config.players}"
     if config.hand_size != SLOTS:
         return f"supports hands of {SLOTS} cards (4 or 5 players), got {config.hand_size}"
     if config.hints < 1:
-        return "needs hint tokens to give clues (t0 >= 1)"
+        return f"needs hint tokens to give {gives} (t0 >= 1)"
     try:
-        hat_code(config)
+        code_of(config)
     except ConfigError as error:
         return str(error)
     return None
+
+
+def unsupported(config: GameConfig) -> str | None:
+    """Why the hat player cannot play ``config``, or None [H-configs]."""
+    return unsupported_by(config, hat_code, "clues")
 
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:

@@ -23,6 +23,7 @@ from hanabi_ref.game import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
+from hanabi_ref.strategies.hat.core import hat_sum, recover
 from hanabi_ref.strategies.hat.player import (
     DISCARD,
     PLAY,
@@ -33,6 +34,7 @@ from hanabi_ref.strategies.hat.player import (
     is_executable,
     is_playable,
     snapshot_of,
+    unsupported_by,
 )
 from hanabi_ref.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.strategies.params import StrategySpec, Value
@@ -95,7 +97,7 @@ class RecommendationPlayer(BaseStrategy):
         if not isinstance(event.action, Hint) or event.player == self.seat:
             return
         number = decode_event(self.code, event, view.hands[event.action.target])
-        self.recommended = (number - self.others_total(view, event.player)) % MODULUS
+        self.recommended = recover(number, self.others(view, event.player), MODULUS)  # [H-recover]
         n = self.config.values
         self.played_since = []
         self.playable_then = sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
@@ -108,9 +110,10 @@ class RecommendationPlayer(BaseStrategy):
         if value is not None and value < DISCARD and value < size and not self.maybe_played(view):
             return Play(value)
         number = self.number(view) if view.hints > 0 else None
-        sendable = self.code.sendable(self.seat, seen_hands(view)) if number is not None else 0
+        seen = seen_hands(view) if number is not None else ()
+        sendable = self.code.sendable(self.seat, seen) if number is not None else 0
         if number is not None and sendable >> number & 1:
-            return self.code.encode(self.seat, seen_hands(view), number)
+            return self.code.encode(self.seat, seen, number)
         if value is not None and value >= DISCARD and is_executable(self.config, value, view.hints, size):
             return Discard(value % SLOTS)
         newest = max(range(size), key=view.own_hand.__getitem__)
@@ -118,7 +121,7 @@ class RecommendationPlayer(BaseStrategy):
             return Discard(newest)
         if number is not None:  # [H-rec-code] all tokens and the number cannot be sent
             nearest = min((x for x in range(MODULUS) if sendable >> x & 1), key=lambda x: (x - number) % MODULUS)
-            return self.code.encode(self.seat, seen_hands(view), nearest)
+            return self.code.encode(self.seat, seen, nearest)
         return Play(newest)
 
     def maybe_played(self, view: PlayerView) -> bool:
@@ -134,31 +137,21 @@ class RecommendationPlayer(BaseStrategy):
         """[H-rec-code, H-sum] the number that recommends to every other seat: the sum of
         their recommendations for the state after this hint."""
         snap = snapshot_of(view)
-        return self.others_total(view, self.seat, snap._replace(tokens=snap.tokens - 1)) % MODULUS
+        return hat_sum(self.others(view, self.seat, snap._replace(tokens=snap.tokens - 1)), MODULUS)
 
-    def others_total(self, view: PlayerView, cluer: int, snap: Snapshot | None = None) -> int:
-        """The sum of the recommendations of every seat but this one and the cluer."""
+    def others(self, view: PlayerView, cluer: int, snap: Snapshot | None = None) -> list[int]:
+        """The recommendations of every seat but this one and the cluer."""
         snap = snapshot_of(view) if snap is None else snap
-        total = 0
-        for seat, cards in enumerate(view.cards):
-            if seat not in (self.seat, cluer):
-                total += recommend(self.config, snap, [card for card in cards if card is not None])
-        return total
+        return [
+            recommend(self.config, snap, [card for card in cards if card is not None])
+            for seat, cards in enumerate(view.cards)
+            if seat not in (self.seat, cluer)
+        ]
 
 
 def unsupported(config: GameConfig) -> str | None:
     """Why the recommendation strategy cannot play ``config``, or None [H-rec]."""
-    if config.players not in (4, 5):
-        return f"supports 4 or 5 players, got {config.players}"
-    if config.hand_size != SLOTS:
-        return f"supports hands of {SLOTS} cards (4 or 5 players), got {config.hand_size}"
-    if config.hints < 1:
-        return "needs hint tokens to give hints (t0 >= 1)"
-    try:
-        recommendation_code(config)
-    except ConfigError as error:
-        return str(error)
-    return None
+    return unsupported_by(config, recommendation_code, "hints")
 
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:
