@@ -307,6 +307,18 @@ class DecodeLog:
                 f"which encoded {describe_value(intended)}"
             )
 
+    def record_round(self, turn: int, seat: int, values: Mapping[int, int]) -> None:
+        """Seat ``seat`` resolved the value of every seat the clue of ``turn`` clued."""
+        intended = self.encoded.get(turn, {})
+        for clued, value in values.items():
+            if clued == seat:
+                self.decoded.setdefault(turn, {})[seat] = value
+            if self.strict and clued in intended and intended[clued] != value:
+                raise HatDecodingError(
+                    f"H-decode-check: seat {seat} resolved {describe_value(value)} for seat {clued} from the clue "
+                    f"of turn {turn}, which encoded {describe_value(intended[clued])}"
+                )
+
 
 class HatPlayer(BaseStrategy):
     """The hat player for one seat [H-player, H-configs]."""
