@@ -312,6 +312,9 @@ class ReclueHatPlayer(BaseStrategy):
                 self.deferred = held[index + 1 :]
                 return Play(value % SLOTS)
             last = clue
+        yolo = self.gamble(view)
+        if yolo is not None:
+            return yolo
         if last is None:
             return self.clue_or_discard(view, None)
         assert last.values is not None
@@ -324,33 +327,57 @@ class ReclueHatPlayer(BaseStrategy):
             self.useless = view.hands[self.seat][value % SLOTS]
         return self.clue_or_discard(view, value if value != CLUE else None)
 
+    def gamble(self, view: PlayerView) -> Action | None:
+        """[H-reclue-endgame] with the stack empty, a strike to spare and a card the
+        fields need that this seat sees nowhere, play its oldest card (the next oldest
+        when that one is known useless)."""
+        config = self.config
+        if view.stack_size > 0 or (config.errors is not None and view.errors >= config.errors - 1):
+            return None
+        n = self.n
+        seen = {card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards}
+        snap = snapshot_of(view)
+        missing = False
+        for suit, height in enumerate(view.fields):
+            if height >= n:
+                continue
+            card = suit * n + height
+            if card in seen or snap.discarded[card] >= self.composition[card]:
+                continue
+            missing = True
+        if not missing:
+            return None
+        ids = view.hands[self.seat]
+        order = sorted(range(len(ids)), key=ids.__getitem__)
+        slot = order[1] if len(order) > 1 and ids[order[0]] == self.useless else order[0]
+        return Play(slot)
+
     def clue_or_discard(self, view: PlayerView, discard: int | None) -> Action:
-        """[H-reclue-turn] a free seat without a play: with a discard value, discard or
-        clue (H-reclue-discard); else clue when a token is left, else discard the card
-        known useless or the newest."""
+        """[H-reclue-turn, H-reclue-discard] a free seat without a play: discard the card
+        it was told to discard or knows useless, or clue; with no token, discard that
+        card or else the newest; with every token, clue."""
         size = len(view.own_hand)
-        if view.hints == 0 or (view.hints < self.config.hints and discard is not None and not self.prefers_clue(view)):
-            if discard is not None and is_executable(self.config, discard, view.hints, size):
-                return Discard(discard % SLOTS)
-            if self.useless in view.hands[self.seat]:
-                return Discard(view.hands[self.seat].index(self.useless))  # type: ignore[arg-type]
-            newest = max(range(size), key=view.hands[self.seat].__getitem__)
-            if is_executable(self.config, DISCARD + newest, view.hints, size):
-                return Discard(newest)
-        if view.hints > 0:
-            return self.give_clue(view)
-        return Play(max(range(size), key=view.hands[self.seat].__getitem__))
+        ids = view.hands[self.seat]
+        known = discard % SLOTS if discard is not None else (ids.index(self.useless) if self.useless in ids else None)
+        if view.hints == 0:
+            newest = max(range(size), key=ids.__getitem__)
+            for slot in (known, newest):
+                if slot is not None and is_executable(self.config, DISCARD + slot, view.hints, size):
+                    return Discard(slot)
+            return Play(newest)  # neither a discard nor a clue is allowed
+        if known is not None and is_executable(self.config, DISCARD + known, view.hints, size) and not self.prefers_clue(view):
+            return Discard(known)
+        return self.give_clue(view)
 
     def prefers_clue(self, view: PlayerView) -> bool:
-        """[H-reclue-discard] whether a seat told to discard clues instead."""
-        plan = self.plan(view)
-        values, modified, first, tokens_at = plan
+        """[H-reclue-discard] whether a seat that may discard a useless card clues instead."""
+        values, modified, first, tokens_at = self.plan(view)
         endgame = self.cards_to_play(view) - view.stack_size
-        if modified is not None and first < DISCARD and endgame > 0:
+        if modified is not None and first < DISCARD and (endgame > 0 or not self.pending[modified]):
             return True
         if tokens_at == 0 or endgame <= 0 or view.hints <= 1:
             return False
-        return any(v < DISCARD for v in values.values())
+        return first < DISCARD or any(v < DISCARD for v in values.values())
 
     def cards_to_play(self, view: PlayerView) -> int:
         snap = snapshot_of(view)
