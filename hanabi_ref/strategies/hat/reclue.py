@@ -178,17 +178,17 @@ class ReclueHatPlayer(BaseStrategy):
         """[H-reclue-standard] play the lowest wanted card (critical first, then lowest
         slot) no later clued seat plays, else the expected action."""
         banned = dont_play | self.excluded(clue, seat, hand)
-        best: tuple[int, int, int] | None = None
+        best: tuple[int, int, int, int] | None = None
         for slot in self.wanted(clue, seat, hand):
             card = hand[slot]
             assert card is not None
             if card in banned:
                 continue
-            key = (card % self.n, 0 if self.is_critical(card, clue.discarded) else 1, slot)
+            key = (card % self.n, 0 if self.is_critical(card, clue.discarded) else 1, slot, slot)
             if best is None or key < best:
                 best = key
         if best is not None:
-            return PLAY + best[2]
+            return PLAY + best[3]
         return self.expected(clue, hand)
 
     # ------------------------------------------------------------------ bookkeeping
@@ -210,8 +210,10 @@ class ReclueHatPlayer(BaseStrategy):
                         card = clue.hand(seat)[value % SLOTS]
                         assert card is not None
                         pinned[card] = seat
-                        progress[card // n] = max(progress[card // n], card % n + 1)
                     break
+        for suit in range(len(progress)):  # the fields once the pinned plays are made
+            while progress[suit] < n and suit * n + progress[suit] in pinned:
+                progress[suit] += 1
         clue.pins, clue.pinned, clue.progress = pins, pinned, tuple(progress)
         clue.modified = next((seat for seat in clue.order if seat not in pins), None)
 
@@ -311,6 +313,8 @@ class ReclueHatPlayer(BaseStrategy):
             if value < DISCARD and value % SLOTS < len(view.own_hand):
                 self.deferred = held[index + 1 :]
                 return Play(value % SLOTS)
+            if DISCARD <= value < CLUE:
+                self.useless = view.hands[self.seat][value % SLOTS]
             last = clue
         yolo = self.gamble(view)
         if yolo is not None:
@@ -373,7 +377,7 @@ class ReclueHatPlayer(BaseStrategy):
         """[H-reclue-discard] whether a seat that may discard a useless card clues instead."""
         values, modified, first, tokens_at = self.plan(view)
         endgame = self.cards_to_play(view) - view.stack_size
-        if modified is not None and first < DISCARD and (endgame > 0 or not self.pending[modified]):
+        if modified is not None and first < DISCARD:
             return True
         if tokens_at == 0 or endgame <= 0 or view.hints <= 1:
             return False
@@ -432,7 +436,8 @@ class ReclueHatPlayer(BaseStrategy):
         hand = clue.hand(m)
         banned = self.excluded(clue, m, hand)
         total = sum(values.values())
-        candidates = [preferred, CLUE] + [DISCARD + s for s in self.safe_slots(clue, m, hand)] + list(range(2 * SLOTS + 1))
+        plays = [PLAY + slot for slot in self.wanted(clue, m, hand)]
+        candidates = [preferred, CLUE, *plays] + [DISCARD + s for s in self.safe_slots(clue, m, hand)] + list(range(DISCARD, CLUE))
         for value in candidates:
             if value < DISCARD and (value % SLOTS >= len(hand) or hand[value % SLOTS] in banned):
                 continue
@@ -510,17 +515,68 @@ class ReclueHatPlayer(BaseStrategy):
             return action, tokens_m
         if plays == config.players - 2 and before and future >= 2:
             return CLUE, tokens_m
+        player_of = dict(clue.pinned)
+        for seat in before + later:
+            if values[seat] < DISCARD:
+                card = clue.hand(seat)[values[seat] % SLOTS]
+                assert card is not None
+                player_of[card] = seat
         for seat in later:
             if values[seat] >= DISCARD:
                 other = clue.hand(seat)
-                if any(c is not None and c % n == progress[c // n] for c in other):
-                    return CLUE, tokens_m
+                position = clue.order.index(seat)
+                for c in other:
+                    assert c is not None
+                    suit, rank = divmod(c, n)
+                    if rank == progress[suit] and all(
+                        clue.order.index(player_of[suit * n + r]) < position for r in range(view.fields[suit], rank) if suit * n + r in player_of
+                    ):
+                        return CLUE, tokens_m
         if x != CLUE:
             if endgame <= 0 or plays == 0:
+                return x, tokens_m
+            if self.late_discard(view, clue, m, hand, values, plays, endgame, tokens_m):
                 return x, tokens_m
         if plays <= 1 and endgame <= 0:
             return (x if x != CLUE else self.extra_discard(view, clue, m, hand, dont_play)), tokens_m
         return CLUE, tokens_m
+
+    def late_discard(self, view: PlayerView, clue: Round, m: int, hand: Hand, values: dict[int, int], plays: int, endgame: int, tokens_m: int) -> bool:
+        """[H-reclue-endgame] late in the game, whether the modified seat, holding only
+        cards already played and with one play in this clue, discards rather than clues:
+        when the cluer does not see every card still needed and tokens are short, or when
+        the tokens cannot carry clues round to the next seat holding a needed card."""
+        n = self.n
+        if not (plays == 1 and endgame == 1 and all(c is not None and c % n < view.fields[c // n] for c in hand)):
+            return False
+        snap = snapshot_of(view)
+        needed = {
+            suit * n + rank
+            for suit, height in enumerate(view.fields)
+            for rank in range(height, n)
+            if not self.is_useless(suit * n + rank, view.fields, snap.discarded)
+        }
+        seen = {c for seat in clue.order for c in clue.hand(seat)}
+        players = self.config.players
+        if not needed <= seen:
+            return tokens_m < players - 2
+        playing = [seat for seat in clue.order if values.get(seat, CLUE) < DISCARD]
+        holders = [
+            seat for seat in clue.order
+            if seat != m and sum(1 for c in clue.hand(seat) if c in needed) > (1 if seat in playing else 0)
+        ]
+        holders.sort(key=lambda seat: (seat - m) % players)
+        if not holders:
+            return True
+        target = holders[0]
+        hints = (target - m) % players
+        for seat in playing:
+            if 0 < (seat - m) % players < hints:
+                hints -= 1
+                card = clue.hand(seat)[values[seat] % SLOTS]
+                if card is not None and card % n == n - 1 and (seat + 1) % players != target:
+                    hints -= 1
+        return tokens_m < hints
 
     def visible_discard(self, view: PlayerView, clue: Round, m: int, hand: Hand, dont_play: set[int]) -> int:
         """A discard that loses nothing: a card this clue has another seat play, or one
