@@ -17,8 +17,8 @@ from hanabi_ref.game import StrategyFactory
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value, parse_assignments
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.strategies.hat.player import HAT_SPEC
-from hanabi_ref.strategies.hat.reclue import RECLUE_SPEC
+from hanabi_ref.strategies.hat.player import CLASSIC_HAT_SPEC
+from hanabi_ref.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
@@ -30,7 +30,7 @@ SPECS: Mapping[str, StrategySpec] = {
     ),
     "thesis": THESIS_SPEC,
     "hat": HAT_SPEC,
-    "hat-reclue": RECLUE_SPEC,
+    "hat-classic": CLASSIC_HAT_SPEC,
     "recommendation": RECOMMENDATION_SPEC,
 }
 

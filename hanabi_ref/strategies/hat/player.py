@@ -1,4 +1,4 @@
-"""The hat player: hat-guessing with nine actions, clues that skip players still holding
+"""The classic hat player: hat-guessing with nine actions, clues that skip players still holding
 an instruction, the standard action evaluated last-to-first and a modified action for
 the first clued player [H-player].
 
@@ -326,7 +326,7 @@ class HatPlayer(BaseStrategy):
     def __init__(self, config: GameConfig, seat: int, log: DecodeLog | None = None) -> None:
         problem = unsupported(config)
         if problem is not None:
-            raise ConfigError(f"strategy hat: {problem}")
+            raise ConfigError(f"strategy hat-classic: {problem}")
         self.config = config
         self.seat = seat
         self.code: ClueCode = hat_code(config)
@@ -533,9 +533,9 @@ HAT_PARAMS = (
     Param("check", "int", 0, "1: stop a game when a clued player recovers another action than encoded [H-decode-check]", choices=(0, 1)),
 )
 
-HAT_SPEC = StrategySpec(
-    "hat",
-    "the hat player: nine-action hat clues, standard actions last-to-first, a modified action for the next player",
+CLASSIC_HAT_SPEC = StrategySpec(
+    "hat-classic",
+    "the hat player as the source describes it before March 2019: clues skip seats holding an instruction",
     HAT_PARAMS,
     build,
     unsupported,

@@ -178,17 +178,17 @@ class ReclueHatPlayer(BaseStrategy):
         """[H-reclue-standard] play the lowest wanted card (critical first, then lowest
         slot) no later clued seat plays, else the expected action."""
         banned = dont_play | self.excluded(clue, seat, hand)
-        best: tuple[int, int, int, int] | None = None
+        best: tuple[int, int, int] | None = None
         for slot in self.wanted(clue, seat, hand):
             card = hand[slot]
             assert card is not None
             if card in banned:
                 continue
-            key = (card % self.n, 0 if self.is_critical(card, clue.discarded) else 1, slot, slot)
+            key = (card % self.n, 0 if self.is_critical(card, clue.discarded) else 1, slot)
             if best is None or key < best:
                 best = key
         if best is not None:
-            return PLAY + best[3]
+            return PLAY + best[2]
         return self.expected(clue, hand)
 
     # ------------------------------------------------------------------ bookkeeping
@@ -349,12 +349,31 @@ class ReclueHatPlayer(BaseStrategy):
             if card in seen or snap.discarded[card] >= self.composition[card]:
                 continue
             missing = True
-        if not missing:
+        if not missing or not self.gamble_is_readable():
             return None
         ids = view.hands[self.seat]
         order = sorted(range(len(ids)), key=ids.__getitem__)
         slot = order[1] if len(order) > 1 and ids[order[0]] == self.useless else order[0]
         return Play(slot)
+
+    def gamble_is_readable(self) -> bool:
+        """[H-reclue-endgame] whether the others still read this seat's values right
+        after a gamble: in no clue it holds does another seat play a card this seat
+        would want there (only then could a gambled card be one it wanted)."""
+        n = self.n
+        for clue in self.pending[self.seat]:
+            assert clue.values is not None
+            position = clue.order.index(self.seat)
+            wanted = {
+                suit * n + height
+                for suit, height in enumerate(clue.progress)
+                if height < n
+                and all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], height))
+            }
+            for seat, value in clue.values.items():
+                if seat != self.seat and value < DISCARD and clue.hand(seat)[value % SLOTS] in wanted:
+                    return False
+        return True
 
     def clue_or_discard(self, view: PlayerView, discard: int | None) -> Action:
         """[H-reclue-turn, H-reclue-discard] a free seat without a play: discard the card
@@ -620,12 +639,12 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
     return factory
 
 
-RECLUE_SPEC = StrategySpec(
-    "hat-reclue",
-    "the hat player with re-cluing: later clues can turn discards and clues into plays",
+HAT_SPEC = StrategySpec(
+    "hat",
+    "the hat player: nine-action hat clues to every seat; later clues can turn discards and clues into plays",
     (Param("check", "int", 0, "1: stop a game when a seat resolves another value than encoded [H-decode-check]", choices=(0, 1)),),
     build,
     unsupported,
 )
 
-__all__ = ["RECLUE_SPEC", "ReclueHatPlayer", "Round", "HatDecodingError"]
+__all__ = ["HAT_SPEC", "HatDecodingError", "ReclueHatPlayer", "Round"]
