@@ -1,4 +1,4 @@
-"""The hat player [H-player]: every clue decodes to the action vector the cluer encoded,
+"""The classic hat player [H-player] (`--strategy hat-classic`): every clue decodes to the action vector the cluer encoded,
 the player reads only its views, its standard action follows the source's rules, and
 configurations it cannot play are refused before any game.
 
@@ -74,7 +74,7 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
     """[H-decode-check] with check=1, a seat that recovers another action than encoded
     stops the game with HatDecodingError (here a decoder made to subtract one too many)."""
     config = _config(4, "hanab-live", "no-variant")
-    assert play_game(config, factory_for("hat", {"check": "1"}), seed=3).final.terminal
+    assert play_game(config, factory_for("hat-classic", {"check": "1"}), seed=3).final.terminal
     real = HatPlayer.decode
 
     def off_by_one(self: HatPlayer, view: object, clue: object) -> int:
@@ -82,7 +82,7 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
 
     monkeypatch.setattr(HatPlayer, "decode", off_by_one)
     with pytest.raises(HatDecodingError, match="H-decode-check"):
-        play_game(config, factory_for("hat", {"check": "1"}), seed=3)
+        play_game(config, factory_for("hat-classic", {"check": "1"}), seed=3)
 
 
 # ------------------------------------------------------------------ hidden information
@@ -93,13 +93,13 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
     seed=st.integers(0, 2**64 - 1),
     setup=st.sampled_from(CONFIGS),
     stop=st.floats(0.0, 1.0),
-    name=st.sampled_from(["hat", "recommendation"]),
+    name=st.sampled_from(["hat", "hat-classic", "recommendation"]),
     data=st.data(),
 )
 def test_the_hat_strategies_choose_from_their_views_alone(
     seed: int, setup: tuple[int, str, str], stop: float, name: str, data: st.DataObject
 ) -> None:
-    """[2.17-view, H-common, H-rec] after observing the same game, the seat to move
+    """[2.17-view, H-common, H-rec, H-reclue-decode] after observing the same game, the seat to move
     chooses the same action in the state and in any rearrangement of the cards it cannot
     see (its own hand and the stack) consistent with its knowledge."""
     config = _config(*setup)

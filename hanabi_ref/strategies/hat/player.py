@@ -297,6 +297,8 @@ class DecodeLog:
         self.strict = strict
         self.encoded: dict[int, dict[int, int]] = {}
         self.decoded: dict[int, dict[int, int]] = {}
+        self.compared = 0
+        """How many resolved values were compared with an encoded one (record_round)."""
 
     def record_decoded(self, turn: int, seat: int, value: int) -> None:
         self.decoded.setdefault(turn, {})[seat] = value
@@ -313,6 +315,8 @@ class DecodeLog:
         for clued, value in values.items():
             if clued == seat:
                 self.decoded.setdefault(turn, {})[seat] = value
+            if clued in intended:
+                self.compared += 1
             if self.strict and clued in intended and intended[clued] != value:
                 raise HatDecodingError(
                     f"H-decode-check: seat {seat} resolved {describe_value(value)} for seat {clued} from the clue "

@@ -119,6 +119,8 @@ class ReclueHatPlayer(BaseStrategy):
         self.outgoing: Round | None = None
         self.useless: int | None = None
         self.log = log
+        self.converted = 0
+        """Plays this seat made on a later clue after an earlier one gave it no play."""
 
     # ------------------------------------------------------------------ card facts
 
@@ -312,6 +314,7 @@ class ReclueHatPlayer(BaseStrategy):
             value = clue.values[self.seat]
             if value < DISCARD and value % SLOTS < len(view.own_hand):
                 self.deferred = held[index + 1 :]
+                self.converted += 1 if last is not None else 0
                 return Play(value % SLOTS)
             if DISCARD <= value < CLUE:
                 self.useless = view.hands[self.seat][value % SLOTS]
@@ -349,29 +352,38 @@ class ReclueHatPlayer(BaseStrategy):
             if card in seen or snap.discarded[card] >= self.composition[card]:
                 continue
             missing = True
-        if not missing or not self.gamble_is_readable():
+        if not missing:
             return None
         ids = view.hands[self.seat]
         order = sorted(range(len(ids)), key=ids.__getitem__)
         slot = order[1] if len(order) > 1 and ids[order[0]] == self.useless else order[0]
-        return Play(slot)
+        return Play(slot) if self.gamble_is_readable(view, slot) else None
 
-    def gamble_is_readable(self) -> bool:
+    def gamble_is_readable(self, view: PlayerView, slot: int) -> bool:
         """[H-reclue-endgame] whether the others still read this seat's values right
-        after a gamble: in no clue it holds does another seat play a card this seat
-        would want there (only then could a gambled card be one it wanted)."""
+        after it gambles ``slot``: a gambled card is misread only when it is a card this
+        seat wanted in a clue it holds but left to another seat of that clue. So the
+        gamble waits while another seat plays there a card this seat wanted and the card
+        in ``slot`` may be a copy of it (its knowledge allows it and a copy is unseen)."""
         n = self.n
+        possible = view.own_knowledge[slot]
+        snap = snapshot_of(view)
+        seen = [card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards]
         for clue in self.pending[self.seat]:
             assert clue.values is not None
             position = clue.order.index(self.seat)
-            wanted = {
-                suit * n + height
-                for suit, height in enumerate(clue.progress)
-                if height < n
-                and all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], height))
-            }
             for seat, value in clue.values.items():
-                if seat != self.seat and value < DISCARD and clue.hand(seat)[value % SLOTS] in wanted:
+                if seat == self.seat or value >= DISCARD:
+                    continue
+                card = clue.hand(seat)[value % SLOTS]
+                assert card is not None
+                suit, rank = divmod(card, n)
+                if rank != clue.progress[suit] or not possible >> card & 1:
+                    continue
+                if not all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], rank)):
+                    continue
+                on_field = 1 if rank < view.fields[suit] else 0
+                if self.composition[card] - snap.discarded[card] - on_field - seen.count(card) > 0:
                     return False
         return True
 
