@@ -1,4 +1,4 @@
-"""Machine check of proofs/hat_decoding.md [H-budget, H-feasible, H-last-to-first].
+"""Machine check of proofs/hat_decoding.md [H-budget, H-feasible, H-last-to-first, H-reclue-decode].
 
 Lemma 2 is checked exhaustively as arithmetic on hint tokens, from the budget rules as
 spec/hat.md states them (not from the strategy's code). Lemma 1 and the strategy's
@@ -11,8 +11,10 @@ import itertools
 import random
 
 from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.game import play_game
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, Snapshot, standard_values
+from hanabi_ref.strategies.hat.player import CLUE, DISCARD, DecodeLog, Snapshot, standard_values
+from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
 
 T0 = 8
 KINDS = ("play", "play5", "discard", "clue")
@@ -128,3 +130,16 @@ def test_standard_actions_never_depend_on_earlier_seats_and_keep_the_budgets() -
         assert new_values[victim + 1 :] == values[victim + 1 :]
         changed_later += new_values[:victim] != values[:victim]
     assert changed_later > 0  # later hands do steer earlier actions: the order matters
+
+
+def test_every_recluing_value_is_resolved_as_encoded() -> None:
+    """Part 2 (Theorem 2, Lemmas 4-6): in 40 real games per configuration every seat
+    resolves every value of every clue as its cluer encoded it."""
+    setups = [(p, "hanab-live", v) for p in (4, 5) for v in ("no-variant", "6-suits", "rainbow", "black")]
+    setups += [(4, "thesis", "no-variant"), (5, "thesis", "no-variant")]
+    for players, preset, variant in setups:
+        config = make_config(players, preset=preset, variant=variant)
+        for seed in range(40):
+            log = DecodeLog(strict=True)
+            play_game(config, lambda config, seat, seed, log=log: ReclueHatPlayer(config, seat, log), seed=seed)
+            assert log.compared > 0

@@ -40,7 +40,9 @@ def _config(players: int, preset: str, variant: str) -> GameConfig:
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_seat_resolves_every_value_the_cluer_encoded(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-reclue-decode, H-reclue-infer, H-reclue-pins, H-reclue-standard, H-reclue-turn,
-    H-reclue-endgame] in real games, every value every seat resolves for every seat of
+    H-reclue-endgame, H-reclue-modified, H-reclue-discard] in real games (where the
+    modified values and the discard-or-clue choices of H-reclue-modified and
+    H-reclue-discard are made), every value every seat resolves for every seat of
     every clue equals the value the cluer encoded (a strict log raises at the first
     difference)."""
     config = _config(players, preset, variant)

@@ -461,6 +461,9 @@ class ReclueHatPlayer(BaseStrategy):
         return self.code.encode(self.seat, seen, number)
 
     def choose_modified(self, view: PlayerView, clue: Round, values: dict[int, int], sendable: int) -> int:
+        """[H-reclue-modified, H-reclue-infer, H-code-rainbow] the first candidate the
+        modified seat can carry out, whose sum can be sent and which does not tell it to
+        play an excluded card."""
         m = clue.modified
         assert m is not None
         preferred, tokens_at = self.modified_value(view, clue, values)
@@ -487,7 +490,8 @@ class ReclueHatPlayer(BaseStrategy):
         return slots
 
     def modified_value(self, view: PlayerView, clue: Round, values: dict[int, int]) -> tuple[int, int]:
-        """[H-modified] the value for the modified seat and the tokens at its turn."""
+        """[H-reclue-modified] the value for the modified seat (rules 1-9) and the tokens
+        at its turn."""
         config = self.config
         n = self.n
         m = clue.modified
@@ -495,8 +499,8 @@ class ReclueHatPlayer(BaseStrategy):
         hand = clue.hand(m)
         later = [seat for seat in clue.order[clue.order.index(m) + 1 :]]
         before = [seat for seat in clue.order[: clue.order.index(m)]]
-        dont_play = {clue.hand(s)[values[s] % SLOTS] for s in later if values[s] < DISCARD}
-        x = self.standard(clue, m, hand, dont_play)  # type: ignore[arg-type]
+        dont_play: set[int] = {c for s in later if values[s] < DISCARD and (c := clue.hand(s)[values[s] % SLOTS]) is not None}
+        x = self.standard(clue, m, hand, dont_play)
         snap = snapshot_of(view)
         snap = Snapshot(snap.fields, snap.discarded, snap.tokens - 1, snap.stack, snap.errors)
         for seat in before:
