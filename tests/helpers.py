@@ -40,6 +40,14 @@ VARIANT_COUNTS: Final[dict[str, tuple[tuple[int, ...], ...]]] = {
 }
 
 
+HAT_VARIANTS = ("no-variant", "6-suits", "rainbow", "black")
+HAT_CONFIGS = [(players, "hanab-live", variant) for players in (4, 5) for variant in HAT_VARIANTS] + [
+    (4, "thesis", "no-variant"),  # empty hints allowed: the list code (H-code-empty)
+    (5, "thesis", "no-variant"),
+]
+"""(players, preset, variant) of every configuration the hat strategies play in tests."""
+
+
 def card(config: GameConfig, value: int, suit: int) -> int:
     """The identity of (value, suit) in ``config``; suit counted from 0."""
     return identity(value, suit, config.values)

@@ -28,14 +28,7 @@ from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, Hat
 from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import card, hidden_rearrangement, with_deck
-
-VARIANTS = ("no-variant", "6-suits", "rainbow", "black")
-CONFIGS = [(players, "hanab-live", variant) for players in (4, 5) for variant in VARIANTS] + [
-    (4, "thesis", "no-variant"),  # empty hints allowed: the list code (H-code-empty)
-    (5, "thesis", "no-variant"),
-]
-
+from tests.helpers import HAT_CONFIGS, card, hidden_rearrangement, with_deck
 
 def _config(players: int, preset: str, variant: str) -> GameConfig:
     return make_config(players, preset=preset, variant=variant)
@@ -44,7 +37,7 @@ def _config(players: int, preset: str, variant: str) -> GameConfig:
 # ------------------------------------------------------------------ decoding
 
 
-@pytest.mark.parametrize(("players", "preset", "variant"), CONFIGS)
+@pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=200, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, variant: str, seed: int) -> None:
@@ -91,7 +84,7 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**64 - 1),
-    setup=st.sampled_from(CONFIGS),
+    setup=st.sampled_from(HAT_CONFIGS),
     stop=st.floats(0.0, 1.0),
     name=st.sampled_from(["hat", "hat-classic", "recommendation"]),
     data=st.data(),
@@ -201,7 +194,7 @@ def test_strategy_specs_report_unsupported_configurations() -> None:
 # ------------------------------------------------------------------ the recommendation strategy
 
 
-@pytest.mark.parametrize(("players", "preset", "variant"), CONFIGS)
+@pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_recommendation_is_recovered(players: int, preset: str, variant: str, seed: int) -> None:

@@ -22,20 +22,13 @@ from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, Hat
 from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer, Round
 from hanabi_ref.transition import initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import card
-
-VARIANTS = ("no-variant", "6-suits", "rainbow", "black")
-CONFIGS = [(players, "hanab-live", variant) for players in (4, 5) for variant in VARIANTS] + [
-    (4, "thesis", "no-variant"),
-    (5, "thesis", "no-variant"),
-]
-
+from tests.helpers import HAT_CONFIGS, card
 
 def _config(players: int, preset: str, variant: str) -> GameConfig:
     return make_config(players, preset=preset, variant=variant)
 
 
-@pytest.mark.parametrize(("players", "preset", "variant"), CONFIGS)
+@pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=120, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_seat_resolves_every_value_the_cluer_encoded(players: int, preset: str, variant: str, seed: int) -> None:

@@ -118,6 +118,7 @@ class ReclueHatPlayer(BaseStrategy):
         self.deferred: list[Round] = []
         self.outgoing: Round | None = None
         self.useless: int | None = None
+        self.drafted: tuple[int, tuple[Round, dict[int, int], int, int]] | None = None
         self.log = log
         self.converted = 0
         """Plays this seat made on a later clue after an earlier one gave it no play."""
@@ -148,21 +149,20 @@ class ReclueHatPlayer(BaseStrategy):
                 return DISCARD + slot
         return CLUE
 
-    def wanted(self, clue: Round, seat: int, hand: Sequence[int | None]) -> list[int]:
-        """[H-reclue-standard] the slots whose card is next on the clued progress and
-        whose missing predecessors are pinned to seats acting before ``seat``."""
+    def is_wanted(self, clue: Round, card: int, position: int) -> bool:
+        """[H-reclue-standard] the card is next on the clued progress and its missing
+        predecessors are pinned to seats acting before the seat at ``position`` of the
+        clue's order."""
         n = self.n
+        suit, rank = divmod(card, n)
+        if rank != clue.progress[suit]:
+            return False
+        return all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], rank))
+
+    def wanted(self, clue: Round, seat: int, hand: Sequence[int | None]) -> list[int]:
+        """[H-reclue-standard] the slots of ``hand`` holding cards ``seat`` wants."""
         position = clue.order.index(seat)
-        slots = []
-        for slot, card in enumerate(hand):
-            if card is None:
-                continue
-            suit, rank = divmod(card, n)
-            if rank != clue.progress[suit]:
-                continue
-            if all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], rank)):
-                slots.append(slot)
-        return slots
+        return [slot for slot, card in enumerate(hand) if card is not None and self.is_wanted(clue, card, position)]
 
     def excluded(self, clue: Round, seat: int, hand: Sequence[int | None]) -> set[int]:
         """[H-reclue-infer] cards a free seat must not be told to play: those an earlier
@@ -277,6 +277,11 @@ class ReclueHatPlayer(BaseStrategy):
         kept.insert(action.slot, event.card)
         return tuple(kept)
 
+    def order_after(self, cluer: int) -> tuple[int, ...]:
+        """The seats a clue by ``cluer`` clues: every other seat, in turn order [H-reclue]."""
+        players = self.config.players
+        return tuple((cluer + offset) % players for offset in range(1, players))
+
     def observe(self, view: PlayerView, event: Event) -> None:
         """[H-common] record the action in every clue the actor held, and a new clue."""
         actor = event.player
@@ -294,7 +299,7 @@ class ReclueHatPlayer(BaseStrategy):
                 clue = self.outgoing
                 self.outgoing = None
             else:
-                order = tuple((actor + offset) % self.config.players for offset in range(1, self.config.players))
+                order = self.order_after(actor)
                 number = decode_event(self.code, event, view.hands[event.action.target])
                 clue = Round(event.turn, actor, order, number, view, {seat: list(self.pending[seat]) for seat in order})
             for seat in clue.order:
@@ -330,8 +335,6 @@ class ReclueHatPlayer(BaseStrategy):
             if is_executable(self.config, value, view.hints, len(view.own_hand)):
                 return self.give_clue(view) if value == CLUE else Discard(value % SLOTS)
             return self.clue_or_discard(view, None)
-        if value != CLUE:
-            self.useless = view.hands[self.seat][value % SLOTS]
         return self.clue_or_discard(view, value if value != CLUE else None)
 
     def gamble(self, view: PlayerView) -> Action | None:
@@ -342,7 +345,7 @@ class ReclueHatPlayer(BaseStrategy):
         if view.stack_size > 0 or (config.errors is not None and view.errors >= config.errors - 1):
             return None
         n = self.n
-        seen = {card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards}
+        seen = [card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards]
         snap = snapshot_of(view)
         missing = False
         for suit, height in enumerate(view.fields):
@@ -357,9 +360,9 @@ class ReclueHatPlayer(BaseStrategy):
         ids = view.hands[self.seat]
         order = sorted(range(len(ids)), key=ids.__getitem__)
         slot = order[1] if len(order) > 1 and ids[order[0]] == self.useless else order[0]
-        return Play(slot) if self.gamble_is_readable(view, slot) else None
+        return Play(slot) if self.gamble_is_readable(view, slot, seen, snap.discarded) else None
 
-    def gamble_is_readable(self, view: PlayerView, slot: int) -> bool:
+    def gamble_is_readable(self, view: PlayerView, slot: int, seen: Sequence[int | None], discarded: Sequence[int]) -> bool:
         """[H-reclue-endgame] whether the others still read this seat's values right
         after it gambles ``slot``: a gambled card is misread only when it is a card this
         seat wanted in a clue it holds but left to another seat of that clue. So the
@@ -367,8 +370,6 @@ class ReclueHatPlayer(BaseStrategy):
         in ``slot`` may be a copy of it (its knowledge allows it and a copy is unseen)."""
         n = self.n
         possible = view.own_knowledge[slot]
-        snap = snapshot_of(view)
-        seen = [card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards]
         for clue in self.pending[self.seat]:
             assert clue.values is not None
             position = clue.order.index(self.seat)
@@ -377,13 +378,11 @@ class ReclueHatPlayer(BaseStrategy):
                     continue
                 card = clue.hand(seat)[value % SLOTS]
                 assert card is not None
+                if not possible >> card & 1 or not self.is_wanted(clue, card, position):
+                    continue
                 suit, rank = divmod(card, n)
-                if rank != clue.progress[suit] or not possible >> card & 1:
-                    continue
-                if not all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], rank)):
-                    continue
                 on_field = 1 if rank < view.fields[suit] else 0
-                if self.composition[card] - snap.discarded[card] - on_field - seen.count(card) > 0:
+                if self.composition[card] - discarded[card] - on_field - seen.count(card) > 0:
                     return False
         return True
 
@@ -406,9 +405,9 @@ class ReclueHatPlayer(BaseStrategy):
 
     def prefers_clue(self, view: PlayerView) -> bool:
         """[H-reclue-discard] whether a seat that may discard a useless card clues instead."""
-        values, modified, first, tokens_at = self.plan(view)
+        clue, values, first, tokens_at = self.draft(view)
         endgame = self.cards_to_play(view) - view.stack_size
-        if modified is not None and first < DISCARD:
+        if clue.modified is not None and first < DISCARD:
             return True
         if tokens_at == 0 or endgame <= 0 or view.hints <= 1:
             return False
@@ -420,36 +419,32 @@ class ReclueHatPlayer(BaseStrategy):
 
     # ------------------------------------------------------------------ cluing
 
-    def new_round(self, view: PlayerView) -> Round:
-        players = self.config.players
-        order = tuple((self.seat + offset) % players for offset in range(1, players))
+    def draft(self, view: PlayerView) -> tuple[Round, dict[int, int], int, int]:
+        """The clue this seat would give now [H-reclue-pins, H-reclue-standard,
+        H-reclue-modified]: the round with its pins, the values of every seat but the
+        modified one, the modified seat's preferred value and the tokens at its turn
+        (CLUE and 0 when every seat is pinned). Computed once per turn: weighing a
+        discard against a clue (H-reclue-discard) and giving the clue read the same."""
+        if self.drafted is not None and self.drafted[0] == view.turn:
+            return self.drafted[1]
+        order = self.order_after(self.seat)
         clue = Round(view.turn, self.seat, order, 0, view, {seat: list(self.pending[seat]) for seat in order})
         self.prepare(clue)
-        return clue
-
-    def plan(self, view: PlayerView) -> tuple[dict[int, int], int | None, int, int]:
-        """The values a clue now would give: pins and standard actions, the modified
-        seat, its value and the tokens at its turn."""
-        clue = self.new_round(view)
         values = dict(clue.pins)
         free = [seat for seat in clue.order if seat not in values and seat != clue.modified]
         self.standard_values(clue, free, values)
-        m = clue.modified
-        if m is None:
-            return values, None, CLUE, 0
-        first, tokens_at = self.modified_value(view, clue, values)
-        return values, m, first, tokens_at
+        first, tokens_at = (CLUE, 0) if clue.modified is None else self.modified_value(view, clue, values)
+        self.drafted = (view.turn, (clue, values, first, tokens_at))
+        return clue, values, first, tokens_at
 
     def give_clue(self, view: PlayerView) -> Hint:
         """[H-reclue-pins, H-modified] clue every other seat."""
-        clue = self.new_round(view)
-        values = dict(clue.pins)
-        free = [seat for seat in clue.order if seat not in values and seat != clue.modified]
-        self.standard_values(clue, free, values)
+        clue, standard, preferred, tokens_at = self.draft(view)
+        values = dict(standard)
         seen = seen_hands(view)
         sendable = self.code.sendable(self.seat, seen)
         if clue.modified is not None:
-            values[clue.modified] = self.choose_modified(view, clue, values, sendable)
+            values[clue.modified] = self.choose_modified(clue, values, preferred, tokens_at, sendable)
         number = hat_sum([values[seat] for seat in clue.order], MODULUS)
         if not sendable >> number & 1:
             number = (sendable & -sendable).bit_length() - 1
@@ -460,18 +455,17 @@ class ReclueHatPlayer(BaseStrategy):
             self.log.encoded[view.turn] = dict(values)
         return self.code.encode(self.seat, seen, number)
 
-    def choose_modified(self, view: PlayerView, clue: Round, values: dict[int, int], sendable: int) -> int:
+    def choose_modified(self, clue: Round, values: dict[int, int], preferred: int, tokens_at: int, sendable: int) -> int:
         """[H-reclue-modified, H-reclue-infer, H-code-rainbow] the first candidate the
         modified seat can carry out, whose sum can be sent and which does not tell it to
         play an excluded card."""
         m = clue.modified
         assert m is not None
-        preferred, tokens_at = self.modified_value(view, clue, values)
         hand = clue.hand(m)
         banned = self.excluded(clue, m, hand)
         total = sum(values.values())
         plays = [PLAY + slot for slot in self.wanted(clue, m, hand)]
-        candidates = [preferred, CLUE, *plays] + [DISCARD + s for s in self.safe_slots(clue, m, hand)] + list(range(DISCARD, CLUE))
+        candidates = [preferred, CLUE, *plays] + [DISCARD + s for s in self.safe_slots(clue, hand)] + list(range(DISCARD, CLUE))
         for value in candidates:
             if value < DISCARD and (value % SLOTS >= len(hand) or hand[value % SLOTS] in banned):
                 continue
@@ -481,7 +475,7 @@ class ReclueHatPlayer(BaseStrategy):
                 return value
         return preferred
 
-    def safe_slots(self, clue: Round, seat: int, hand: Hand) -> list[int]:
+    def safe_slots(self, clue: Round, hand: Hand) -> list[int]:
         slots = []
         for slot, card in enumerate(hand):
             assert card is not None
@@ -497,8 +491,8 @@ class ReclueHatPlayer(BaseStrategy):
         m = clue.modified
         assert m is not None
         hand = clue.hand(m)
-        later = [seat for seat in clue.order[clue.order.index(m) + 1 :]]
-        before = [seat for seat in clue.order[: clue.order.index(m)]]
+        later = list(clue.order[clue.order.index(m) + 1 :])
+        before = list(clue.order[: clue.order.index(m)])
         dont_play: set[int] = {c for s in later if values[s] < DISCARD and (c := clue.hand(s)[values[s] % SLOTS]) is not None}
         x = self.standard(clue, m, hand, dont_play)
         snap = snapshot_of(view)
@@ -535,16 +529,16 @@ class ReclueHatPlayer(BaseStrategy):
                 if endgame <= 0:
                     if useful_discard != CLUE:
                         return useful_discard, tokens_m
-                    alt = self.extra_discard(view, clue, m, hand, dont_play)
+                    alt = self.extra_discard(clue, hand)
                     if alt != CLUE:
                         return alt, tokens_m
             return x, tokens_m
         if tokens_m >= config.hints:
             return CLUE, tokens_m
         if x == CLUE:
-            x = self.visible_discard(view, clue, m, hand, dont_play)
+            x = self.visible_discard(clue, m, hand, dont_play)
         if least <= 0 or future <= 1:
-            action = x if x != CLUE else self.extra_discard(view, clue, m, hand, dont_play)
+            action = x if x != CLUE else self.extra_discard(clue, hand)
             if action == CLUE and tokens_m <= 0:
                 return DISCARD + max(range(len(hand)), key=lambda s: hand[s] % n), tokens_m  # type: ignore[operator]
             return action, tokens_m
@@ -573,7 +567,7 @@ class ReclueHatPlayer(BaseStrategy):
             if self.late_discard(view, clue, m, hand, values, plays, endgame, tokens_m):
                 return x, tokens_m
         if plays <= 1 and endgame <= 0:
-            return (x if x != CLUE else self.extra_discard(view, clue, m, hand, dont_play)), tokens_m
+            return (x if x != CLUE else self.extra_discard(clue, hand)), tokens_m
         return CLUE, tokens_m
 
     def late_discard(self, view: PlayerView, clue: Round, m: int, hand: Hand, values: dict[int, int], plays: int, endgame: int, tokens_m: int) -> bool:
@@ -613,7 +607,7 @@ class ReclueHatPlayer(BaseStrategy):
                     hints -= 1
         return tokens_m < hints
 
-    def visible_discard(self, view: PlayerView, clue: Round, m: int, hand: Hand, dont_play: set[int]) -> int:
+    def visible_discard(self, clue: Round, m: int, hand: Hand, dont_play: set[int]) -> int:
         """A discard that loses nothing: a card this clue has another seat play, or one
         another seat (not the cluer's own, unseen) holds."""
         for slot, card in enumerate(hand):
@@ -625,7 +619,7 @@ class ReclueHatPlayer(BaseStrategy):
                 return DISCARD + slot
         return CLUE
 
-    def extra_discard(self, view: PlayerView, clue: Round, m: int, hand: Hand, dont_play: set[int]) -> int:
+    def extra_discard(self, clue: Round, hand: Hand) -> int:
         """The least bad discard: the highest card of which no copy is discarded, not a
         five and not wanted now; else clue."""
         n = self.n
