@@ -106,9 +106,11 @@ def play_game(
     observers = [(seat, s) for seat, s in enumerate(strategies) if _observes(s)]
     state = initial_state(config, deck)
     actions: list[Action] = []
+    observed: dict[int, PlayerView] = {}  # the views of ``state`` its observers were given
     while not state.terminal:
         seat = state.current
-        action = strategies[seat].act(make_view(state, seat))
+        view = observed.get(seat)  # views are immutable: the seat's view of this state is reused
+        action = strategies[seat].act(make_view(state, seat) if view is None else view)
         try:
             state = apply(state, action)  # apply checks legality [2.16-2]
         except IllegalActionError as error:
@@ -118,7 +120,10 @@ def play_game(
             ) from None
         actions.append(action)
         event = state.history[-1]
+        observed = {}
         for observer_seat, strategy in observers:
-            strategy.observe(make_view(state, observer_seat), event)
+            view = make_view(state, observer_seat)
+            observed[observer_seat] = view
+            strategy.observe(view, event)
     # [T-trace] the trace names a seed only if the deck came from it.
     return GameRecord(Trace(config, tuple(deck), tuple(actions), seed if dealt_from_seed else None), state)

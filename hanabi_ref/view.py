@@ -28,12 +28,16 @@ class _ViewKey:
 _VIEW_KEY = _ViewKey()
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class PlayerView:
     """Everything seat ``seat`` may know, and nothing else [2.17-view].
 
     ``cards[j][slot]`` is the identity of seat j's card, ``None`` for the seat's own
     cards; ``discard`` and ``played`` pair card ids with their (public) identities.
+
+    The class keeps its attributes in a ``__dict__`` rather than slots: a game builds
+    one view per seat after every move, and :func:`make_view` fills a view by copying
+    the fields every seat shares in one step (see there).
     """
 
     config: GameConfig
@@ -87,52 +91,56 @@ def _carries_no_hidden_field(view: PlayerView) -> bool:
 @icontract.ensure(lambda result: _carries_no_hidden_field(result), "2.17-view: no state, deck or stack order reaches a view", enabled=ENABLED)
 @icontract.ensure(lambda state, result: result.stack_size == stack_size(state), "2.17-view: the stack is seen only as its size", enabled=ENABLED)
 def make_view(state: GameState, seat: int) -> PlayerView:
-    """The view of ``state`` from ``seat`` [2.17-view]."""
-    identities, played, discard = _public_parts(state)
-    cards = tuple(
-        (None,) * len(hand) if j == seat else identities[j]
-        for j, hand in enumerate(state.hands)
+    """The view of ``state`` from ``seat`` [2.17-view].
+
+    The fields every seat's view of ``state`` shares are computed once per state
+    (:func:`_public_parts`); the view is then filled as attrs' own generated
+    ``__init__`` fills a frozen dict class, by writing its ``__dict__``, with the shared
+    fields copied in one step.  The result equals ``PlayerView(...)`` called with every
+    field (tests/test_views.py compares them)."""
+    shared, identities = _public_parts(state)
+    view: PlayerView = object.__new__(PlayerView)
+    fields = view.__dict__
+    fields.update(shared)
+    fields["seat"] = seat
+    fields["cards"] = tuple(
+        (None,) * len(identities[j]) if j == seat else identities[j] for j in range(len(identities))
     )
-    return PlayerView(
-        config=state.config,
-        seat=seat,
-        turn=state.turn,
-        current_player=state.current,
-        hands=state.hands,
-        cards=cards,
-        knowledge=state.knowledge,
-        stack_size=stack_size(state),
-        fields=state.fields,
-        played=played,
-        discard=discard,
-        hints=state.hints,
-        errors=state.errors,
-        remaining=state.remaining,
-        terminal=state.terminal,
-        history=state.history,
-        key=_VIEW_KEY,
-    )
+    fields["key"] = _VIEW_KEY
+    return view
 
 
-_Parts = tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, int], ...], tuple[tuple[int, int], ...]]
+_Parts = tuple[dict[str, object], tuple[tuple[int, ...], ...]]
 _last_parts: tuple[GameState, _Parts] | None = None
 
 
 def _public_parts(state: GameState) -> _Parts:
-    """The identities in every hand and the (card id, identity) pairs of the fields and
-    the discard pile.  Every seat's view of a state shares them (a game builds one view
-    per observing seat after each move), so the last state's are kept; the entry holds
-    the state itself and is replaced in one assignment."""
+    """The fields of a view of ``state`` that do not depend on the seat, and the
+    identities of the cards in every hand.  Every seat's view of a state shares them (a
+    game builds one view per observing seat after each move), so the last state's are
+    kept; the entry holds the state itself and is replaced in one assignment."""
     global _last_parts
     entry = _last_parts
     if entry is not None and entry[0] is state:
         return entry[1]
     deck = state.deck
-    parts = (
-        tuple(tuple(deck[c] for c in hand) for hand in state.hands),
-        tuple((c, deck[c]) for c in state.played),
-        tuple((c, deck[c]) for c in state.discard),
-    )
+    shared: dict[str, object] = {
+        "config": state.config,
+        "turn": state.turn,
+        "current_player": state.current,
+        "hands": state.hands,
+        "knowledge": state.knowledge,
+        "stack_size": stack_size(state),
+        "fields": state.fields,
+        "played": tuple((c, deck[c]) for c in state.played),
+        "discard": tuple((c, deck[c]) for c in state.discard),
+        "hints": state.hints,
+        "errors": state.errors,
+        "remaining": state.remaining,
+        "terminal": state.terminal,
+        "history": state.history,
+    }
+    parts = (shared, tuple(tuple(deck[c] for c in hand) for hand in state.hands))
     _last_parts = (state, parts)
     return parts
 

@@ -34,6 +34,23 @@ def test_views_cannot_be_built_directly() -> None:
         attrs.evolve(view, key=None)
 
 
+def test_make_view_fills_exactly_the_declared_fields() -> None:
+    """[2.17-view] make_view fills a view's ``__dict__`` directly; the view it builds has
+    exactly the attrs fields of PlayerView, equals the view attrs' own ``__init__`` builds
+    from the same values, and stays frozen."""
+    config = make_config(4, "hanab-live")
+    states = play_out(initial_state(config, deck_from_seed(config, 3)), greedy_open_action)
+    names = {f.name for f in attrs.fields(PlayerView)}
+    for state in (states[0], states[len(states) // 2], states[-1]):
+        for seat in range(4):
+            view = make_view(state, seat)
+            assert set(vars(view)) == names
+            rebuilt = PlayerView(**{name: getattr(view, name) for name in names})
+            assert rebuilt == view and attrs.asdict(rebuilt, recurse=False) == attrs.asdict(view, recurse=False)
+            with pytest.raises(attrs.exceptions.FrozenInstanceError):
+                view.hints = 0  # type: ignore[misc]
+
+
 def test_view_contents() -> None:
     """[2.17-view, E-8] seat j's view: its own cards as ids with knowledge and no
     identities, every other hand's identities, all knowledge sets, the stack as a size
