@@ -103,9 +103,9 @@ def make_view(state: GameState, seat: int) -> PlayerView:
     fields = view.__dict__
     fields.update(shared)
     fields["seat"] = seat
-    fields["cards"] = tuple(
-        (None,) * len(identities[j]) if j == seat else identities[j] for j in range(len(identities))
-    )
+    cards: list[tuple[int | None, ...]] = list(identities)
+    cards[seat] = (None,) * len(identities[seat])
+    fields["cards"] = tuple(cards)
     fields["key"] = _VIEW_KEY
     return view
 

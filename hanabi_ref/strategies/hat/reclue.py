@@ -69,7 +69,7 @@ class Round:
     value of every clued seat."""
 
     __slots__ = (
-        "turn", "cluer", "order", "number", "fields", "discarded", "hands", "prior",
+        "turn", "cluer", "order", "position", "number", "fields", "discarded", "hands", "prior",
         "acted", "values", "pins", "progress", "pinned", "modified",
     )
 
@@ -81,9 +81,13 @@ class Round:
         number: int,
         view: PlayerView,
         prior: dict[int, list[Round]],
+        snap: Snapshot | None = None,
     ) -> None:
         self.turn, self.cluer, self.order, self.number = turn, cluer, order, number
-        snap = snapshot_of(view)
+        self.position = {seat: index for index, seat in enumerate(order)}
+        """Each clued seat's index in ``order``."""
+        if snap is None:
+            snap = snapshot_of(view)
         self.fields, self.discarded = snap.fields, snap.discarded
         self.hands: list[Hand] = list(view.cards)
         self.prior = prior
@@ -119,6 +123,9 @@ class ReclueHatPlayer(BaseStrategy):
         self.outgoing: Round | None = None
         self.useless: int | None = None
         self.drafted: tuple[int, tuple[Round, dict[int, int], int, int]] | None = None
+        self.snapped: tuple[int, Snapshot] | None = None
+        self.orders = tuple(self.order_after(cluer) for cluer in range(config.players))
+        """The seats a clue by each seat clues, in acting order."""
         self.log = log
         self.converted = 0
         """Plays this seat made on a later clue after an earlier one gave it no play."""
@@ -157,11 +164,11 @@ class ReclueHatPlayer(BaseStrategy):
         suit, rank = divmod(card, n)
         if rank != clue.progress[suit]:
             return False
-        return all(clue.order.index(clue.pinned[suit * n + r]) < position for r in range(clue.fields[suit], rank))
+        return all(clue.position[clue.pinned[suit * n + r]] < position for r in range(clue.fields[suit], rank))
 
     def wanted(self, clue: Round, seat: int, hand: Sequence[int | None]) -> list[int]:
         """[H-reclue-standard] the slots of ``hand`` holding cards ``seat`` wants."""
-        position = clue.order.index(seat)
+        position = clue.position[seat]
         return [slot for slot, card in enumerate(hand) if card is not None and self.is_wanted(clue, card, position)]
 
     def excluded(self, clue: Round, seat: int, hand: Sequence[int | None]) -> set[int]:
@@ -277,6 +284,13 @@ class ReclueHatPlayer(BaseStrategy):
         kept.insert(action.slot, event.card)
         return tuple(kept)
 
+    def snapshot(self, view: PlayerView) -> Snapshot:
+        """The public numbers of ``view`` [H-snapshot], computed once per turn (a game
+        shows a seat one state per turn)."""
+        if self.snapped is None or self.snapped[0] != view.turn:
+            self.snapped = (view.turn, snapshot_of(view))
+        return self.snapped[1]
+
     def order_after(self, cluer: int) -> tuple[int, ...]:
         """The seats a clue by ``cluer`` clues: every other seat, in turn order [H-reclue]."""
         players = self.config.players
@@ -299,9 +313,10 @@ class ReclueHatPlayer(BaseStrategy):
                 clue = self.outgoing
                 self.outgoing = None
             else:
-                order = self.order_after(actor)
+                order = self.orders[actor]
                 number = decode_event(self.code, event, view.hands[event.action.target])
-                clue = Round(event.turn, actor, order, number, view, {seat: list(self.pending[seat]) for seat in order})
+                prior = {seat: list(self.pending[seat]) for seat in order}
+                clue = Round(event.turn, actor, order, number, view, prior, self.snapshot(view))
             for seat in clue.order:
                 self.pending[seat].append(clue)
 
@@ -346,7 +361,7 @@ class ReclueHatPlayer(BaseStrategy):
             return None
         n = self.n
         seen = [card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards]
-        snap = snapshot_of(view)
+        snap = self.snapshot(view)
         missing = False
         for suit, height in enumerate(view.fields):
             if height >= n:
@@ -372,7 +387,7 @@ class ReclueHatPlayer(BaseStrategy):
         possible = view.own_knowledge[slot]
         for clue in self.pending[self.seat]:
             assert clue.values is not None
-            position = clue.order.index(self.seat)
+            position = clue.position[self.seat]
             for seat, value in clue.values.items():
                 if seat == self.seat or value >= DISCARD:
                     continue
@@ -414,7 +429,7 @@ class ReclueHatPlayer(BaseStrategy):
         return first < DISCARD or any(v < DISCARD for v in values.values())
 
     def cards_to_play(self, view: PlayerView) -> int:
-        snap = snapshot_of(view)
+        snap = self.snapshot(view)
         return reachable_score(self.config, snap) - sum(snap.fields)
 
     # ------------------------------------------------------------------ cluing
@@ -427,8 +442,8 @@ class ReclueHatPlayer(BaseStrategy):
         discard against a clue (H-reclue-discard) and giving the clue read the same."""
         if self.drafted is not None and self.drafted[0] == view.turn:
             return self.drafted[1]
-        order = self.order_after(self.seat)
-        clue = Round(view.turn, self.seat, order, 0, view, {seat: list(self.pending[seat]) for seat in order})
+        order = self.orders[self.seat]
+        clue = Round(view.turn, self.seat, order, 0, view, {seat: list(self.pending[seat]) for seat in order}, self.snapshot(view))
         self.prepare(clue)
         values = dict(clue.pins)
         free = [seat for seat in clue.order if seat not in values and seat != clue.modified]
@@ -491,11 +506,11 @@ class ReclueHatPlayer(BaseStrategy):
         m = clue.modified
         assert m is not None
         hand = clue.hand(m)
-        later = list(clue.order[clue.order.index(m) + 1 :])
-        before = list(clue.order[: clue.order.index(m)])
+        later = list(clue.order[clue.position[m] + 1 :])
+        before = list(clue.order[: clue.position[m]])
         dont_play: set[int] = {c for s in later if values[s] < DISCARD and (c := clue.hand(s)[values[s] % SLOTS]) is not None}
         x = self.standard(clue, m, hand, dont_play)
-        snap = snapshot_of(view)
+        snap = self.snapshot(view)
         snap = Snapshot(snap.fields, snap.discarded, snap.tokens - 1, snap.stack, snap.errors)
         for seat in before:
             snap = after(config, snap, values[seat], clue.hand(seat))  # type: ignore[arg-type]
@@ -553,12 +568,12 @@ class ReclueHatPlayer(BaseStrategy):
         for seat in later:
             if values[seat] >= DISCARD:
                 other = clue.hand(seat)
-                position = clue.order.index(seat)
+                position = clue.position[seat]
                 for c in other:
                     assert c is not None
                     suit, rank = divmod(c, n)
                     if rank == progress[suit] and all(
-                        clue.order.index(player_of[suit * n + r]) < position for r in range(view.fields[suit], rank) if suit * n + r in player_of
+                        clue.position[player_of[suit * n + r]] < position for r in range(view.fields[suit], rank) if suit * n + r in player_of
                     ):
                         return CLUE, tokens_m
         if x != CLUE:
@@ -578,7 +593,7 @@ class ReclueHatPlayer(BaseStrategy):
         n = self.n
         if not (plays == 1 and endgame == 1 and all(c is not None and c % n < view.fields[c // n] for c in hand)):
             return False
-        snap = snapshot_of(view)
+        snap = self.snapshot(view)
         needed = {
             suit * n + rank
             for suit, height in enumerate(view.fields)
