@@ -232,3 +232,17 @@ def test_unreadable_game_file_exit_2_in_every_format(tmp_path: Path, capsys: pyt
     both formats; its content is never half-reported."""
     code, out, err = run(["replay", str(tmp_path / "absent.json"), "--format", file_format], capsys)
     assert code == EXIT_USAGE and out == "" and "cannot read" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("command", ["simulate", "play"])
+def test_strategy_help_names_every_strategy(
+    command: str, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The --strategy help lists exactly the registered strategies."""
+    monkeypatch.setenv("COLUMNS", "400")  # argparse would wrap "hat-classic" at its hyphen
+    with pytest.raises(SystemExit):
+        main([command, "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    start = text.index("strategy name (") + len("strategy name (")
+    listed = {name.strip() for name in text[start : text.index(")", start)].split(",")}
+    assert listed == set(STRATEGIES)
