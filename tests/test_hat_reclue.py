@@ -29,7 +29,7 @@ def _config(players: int, preset: str, variant: str) -> GameConfig:
 
 
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
-@settings(max_examples=120, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_seat_resolves_every_value_the_cluer_encoded(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-reclue-decode, H-reclue-infer, H-reclue-pins, H-reclue-standard, H-reclue-turn,
