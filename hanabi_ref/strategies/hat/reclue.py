@@ -213,12 +213,12 @@ class ReclueHatPlayer(BaseStrategy):
             for earlier in clue.prior[seat]:
                 assert earlier.values is not None, "an earlier clue is resolved first"
                 value = earlier.values[seat]
-                if value < DISCARD or earlier.modified == seat:
+                assert value < DISCARD or earlier.modified != seat, "Lemma 4: a modified seat acts before the next clue"
+                if value < DISCARD:
                     pins[seat] = value
-                    if value < DISCARD:
-                        card = clue.hand(seat)[value % SLOTS]
-                        assert card is not None
-                        pinned[card] = seat
+                    card = clue.hand(seat)[value % SLOTS]
+                    assert card is not None
+                    pinned[card] = seat
                     break
         for suit in range(len(progress)):  # the fields once the pinned plays are made
             while progress[suit] < n and suit * n + progress[suit] in pinned:
