@@ -30,9 +30,6 @@ from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import HAT_CONFIGS, card, hidden_rearrangement, with_deck
 
-def _config(players: int, preset: str, variant: str) -> GameConfig:
-    return make_config(players, preset=preset, variant=variant)
-
 
 # ------------------------------------------------------------------ decoding
 
@@ -44,7 +41,7 @@ def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, v
     """[H-decode, H-cluing, H-last-to-first, H-budget, H-feasible, H-predict] in real games, every
     clued seat recovers, from its own view, exactly the action its cluer encoded for it,
     and no seat is ever left with an action it cannot carry out."""
-    config = _config(players, preset, variant)
+    config = make_config(players, preset, variant)
     log = DecodeLog(strict=False)
     seats: list[HatPlayer] = []
 
@@ -66,7 +63,7 @@ def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, v
 def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     """[H-decode-check] with check=1, a seat that recovers another action than encoded
     stops the game with HatDecodingError (here a decoder made to subtract one too many)."""
-    config = _config(4, "hanab-live", "no-variant")
+    config = make_config(4, "hanab-live", "no-variant")
     assert play_game(config, factory_for("hat-classic", {"check": "1"}), seed=3).final.terminal
     real = HatPlayer.decode
 
@@ -95,7 +92,7 @@ def test_the_hat_strategies_choose_from_their_views_alone(
     """[2.17-view, H-common, H-rec, H-reclue-decode] after observing the same game, the seat to move
     chooses the same action in the state and in any rearrangement of the cards it cannot
     see (its own hand and the stack) consistent with its knowledge."""
-    config = _config(*setup)
+    config = make_config(*setup)
     state = initial_state(config, deck_from_seed(config, seed))
     factory = factory_for(name)
     players = [factory(config, seat, 0) for seat in range(config.players)]
@@ -120,7 +117,7 @@ def test_the_hat_strategies_choose_from_their_views_alone(
 def test_standard_actions_follow_the_sources_rules() -> None:
     """[H-standard, H-last-to-first, H-values] the rules of "Standard action", on hand-built hands
     with empty fields, 3 tokens, 30 cards in the stack."""
-    config = _config(4, "hanab-live", "no-variant")
+    config = make_config(4, "hanab-live", "no-variant")
     y1, r1, r2, g3, b4, w5 = (card(config, v, s) for v, s in ((1, 1), (1, 0), (2, 0), (3, 2), (4, 3), (5, 4)))
     empty = Snapshot((0,) * 5, (0,) * 25, 3, 30, 0)
     # "Difficulties": both hold a yellow 1; the later player plays it, the earlier does not
@@ -143,7 +140,7 @@ def test_standard_actions_follow_the_sources_rules() -> None:
 def test_budgets_replace_clues_without_tokens_and_discards_at_the_limit() -> None:
     """[H-budget] with no token, nothing is told to clue (a safe card is discarded); with
     the tokens at the limit for its position, nothing is told to discard."""
-    config = _config(5, "hanab-live", "no-variant")
+    config = make_config(5, "hanab-live", "no-variant")
     r2, g3, b4, w5, r3 = (card(config, v, s) for v, s in ((2, 0), (3, 2), (4, 3), (5, 4), (3, 0)))
     none = Snapshot((0,) * 5, (0,) * 25, 0, 30, 0)
     values = standard_values(config, none, [[r2, g3, b4, w5]] * 3, 1)
@@ -167,7 +164,7 @@ def test_unsupported_player_counts_are_refused_before_any_game(players: int, cap
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "supports 4 or 5 players" in error
     with pytest.raises(ConfigError, match="supports 4 or 5 players"):
-        HatPlayer(_config(players, "hanab-live", "no-variant"), 0)
+        HatPlayer(make_config(players, "hanab-live", "no-variant"), 0)
 
 
 def test_other_hand_sizes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
@@ -187,8 +184,8 @@ def test_variants_by_slug_and_by_hanab_live_name(variant: str, capsys: pytest.Ca
 def test_strategy_specs_report_unsupported_configurations() -> None:
     """[H-configs] the registry exposes the check the command line uses."""
     assert SPECS["hat"].unsupported is not None
-    assert SPECS["hat"].unsupported(_config(3, "hanab-live", "no-variant")) is not None
-    assert SPECS["hat"].unsupported(_config(5, "hanab-live", "black")) is None
+    assert SPECS["hat"].unsupported(make_config(3, "hanab-live", "no-variant")) is not None
+    assert SPECS["hat"].unsupported(make_config(5, "hanab-live", "black")) is None
 
 
 # ------------------------------------------------------------------ the recommendation strategy
@@ -201,7 +198,7 @@ def test_every_recommendation_is_recovered(players: int, preset: str, variant: s
     """[H-rec, H-rec-decode, H-rec-code, H-rec-values] after every hint, each player but
     the cluer holds the recommendation H-rec-action gives its true hand in the state
     after the hint (a number that could not be sent excepted, H-rec-code)."""
-    config = _config(players, preset, variant)
+    config = make_config(players, preset, variant)
     state = initial_state(config, deck_from_seed(config, seed))
     seats = [RecommendationPlayer(config, seat) for seat in range(players)]
     checked = 0
@@ -225,7 +222,7 @@ def test_every_recommendation_is_recovered(players: int, preset: str, variant: s
 def test_a_recommended_play_waits_when_a_card_played_since_may_have_been_its_own() -> None:
     """[H-rec-turn] rule 1: the recommendation strategy never misplays a recommended card
     (checked on 40 games: every error would be one)."""
-    config = _config(4, "hanab-live", "no-variant")
+    config = make_config(4, "hanab-live", "no-variant")
     for seed in range(40):
         assert play_game(config, factory_for("recommendation"), seed=seed).final.errors == 0
 
@@ -239,5 +236,5 @@ def test_recommendation_refuses_what_it_cannot_play(capsys: pytest.CaptureFixtur
 def test_a_held_back_play_is_never_discarded_at_all_tokens() -> None:
     """[H-rec-turn] rule 3 discards only a recommended *discard*: seed 7274 (rainbow, 4
     players) once discarded a held-back play with all tokens, which is illegal."""
-    config = _config(4, "hanab-live", "rainbow")
+    config = make_config(4, "hanab-live", "rainbow")
     assert play_game(config, factory_for("recommendation"), seed=7274).final.terminal

@@ -24,9 +24,6 @@ from hanabi_ref.transition import initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import HAT_CONFIGS, card
 
-def _config(players: int, preset: str, variant: str) -> GameConfig:
-    return make_config(players, preset=preset, variant=variant)
-
 
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=300, deadline=None)
@@ -38,7 +35,7 @@ def test_every_seat_resolves_every_value_the_cluer_encoded(players: int, preset:
     H-reclue-discard are made), every value every seat resolves for every seat of
     every clue equals the value the cluer encoded (a strict log raises at the first
     difference)."""
-    config = _config(players, preset, variant)
+    config = make_config(players, preset, variant)
     log = DecodeLog(strict=True)
     play_game(config, lambda config, seat, seed: ReclueHatPlayer(config, seat, log), seed=seed)
     assert log.compared > 0
@@ -47,7 +44,7 @@ def test_every_seat_resolves_every_value_the_cluer_encoded(players: int, preset:
 def test_later_clues_turn_earlier_non_plays_into_plays() -> None:
     """[H-reclue] the improvement is used: in 30 games some seat plays on a later clue
     after an earlier clue it held gave it no play."""
-    config = _config(5, "hanab-live", "no-variant")
+    config = make_config(5, "hanab-live", "no-variant")
     seats: list[ReclueHatPlayer] = []
 
     def factory(config: GameConfig, seat: int, seed: int) -> ReclueHatPlayer:
@@ -62,7 +59,7 @@ def test_later_clues_turn_earlier_non_plays_into_plays() -> None:
 def test_check_mode_stops_a_game_whose_inference_goes_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     """[H-decode-check] a seat that infers another value than encoded (here an inference
     made to answer "clue" always) stops the game with HatDecodingError."""
-    config = _config(4, "hanab-live", "no-variant")
+    config = make_config(4, "hanab-live", "no-variant")
     assert play_game(config, factory_for("hat", {"check": "1"}), seed=3).final.terminal
     monkeypatch.setattr(ReclueHatPlayer, "infer", lambda self, clue, seat: CLUE)
     with pytest.raises(HatDecodingError, match="H-decode-check"):
@@ -76,7 +73,7 @@ def test_the_sources_example_of_a_later_clue_turning_a_discard_into_a_play() -> 
     (r1 is not on the fields and not pinned). Cathy's clue can: Bob is pinned to r1 and
     acts before Donald. Emily, seeing Donald play r2, reads Alice's value for Donald as
     his discard, because he did not want r2 in Alice's clue."""
-    config = _config(5, "hanab-live", "no-variant")
+    config = make_config(5, "hanab-live", "no-variant")
     r1, r2, g3, b4, w4, y2, y4 = (card(config, v, s) for v, s in ((1, 0), (2, 0), (3, 2), (4, 3), (4, 4), (2, 1), (4, 1)))
     view = make_view(initial_state(config, deck_from_seed(config, 0)), 4)
     emily = ReclueHatPlayer(config, 4)
@@ -108,4 +105,4 @@ def test_the_sources_example_of_a_later_clue_turning_a_discard_into_a_play() -> 
 def test_the_refused_configurations_name_what_is_supported() -> None:
     """[H-reclue, H-configs] 3 players are refused when the seat is built."""
     with pytest.raises(ConfigError, match="supports 4 or 5 players"):
-        ReclueHatPlayer(_config(3, "hanab-live", "no-variant"), 0)
+        ReclueHatPlayer(make_config(3, "hanab-live", "no-variant"), 0)

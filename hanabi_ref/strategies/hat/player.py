@@ -328,9 +328,7 @@ class HatPlayer(BaseStrategy):
     """The hat player for one seat [H-player, H-configs]."""
 
     def __init__(self, config: GameConfig, seat: int, log: DecodeLog | None = None) -> None:
-        problem = unsupported(config)
-        if problem is not None:
-            raise ConfigError(f"strategy hat-classic: {problem}")
+        CLASSIC_HAT_SPEC.check_config(config)  # also when built outside the command line
         self.config = config
         self.seat = seat
         self.code: ClueCode = hat_code(config)

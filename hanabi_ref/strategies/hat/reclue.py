@@ -32,7 +32,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
@@ -110,9 +109,7 @@ class ReclueHatPlayer(BaseStrategy):
     """The hat player with re-cluing for one seat [H-reclue]."""
 
     def __init__(self, config: GameConfig, seat: int, log: DecodeLog | None = None) -> None:
-        problem = unsupported(config)
-        if problem is not None:
-            raise ConfigError(f"strategy hat: {problem}")
+        HAT_SPEC.check_config(config)  # also when built outside the command line
         self.config = config
         self.seat = seat
         self.n = config.values

@@ -75,9 +75,7 @@ class RecommendationPlayer(BaseStrategy):
     """The recommendation strategy for one seat [H-rec]."""
 
     def __init__(self, config: GameConfig, seat: int) -> None:
-        problem = unsupported(config)
-        if problem is not None:
-            raise ConfigError(f"strategy recommendation: {problem}")
+        RECOMMENDATION_SPEC.check_config(config)  # also when built outside the command line
         self.config = config
         self.seat = seat
         self.code = recommendation_code(config)
