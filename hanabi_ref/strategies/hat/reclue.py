@@ -2,7 +2,7 @@
 can turn an earlier discard or clue instruction into a play [H-reclue].
 
 This is the hat player of :mod:`~hanabi_ref.strategies.hat.player` with the changes the
-source lists for March 2019 (spec/hat.md section 6):
+source lists for March 2019 (spec/hat.md section 5):
 
 * A clue clues every other seat.  A seat that already holds a *play* from an earlier
   clue keeps it: the new clue gives it that same play (it is *pinned*).  Every other
@@ -55,6 +55,7 @@ from hanabi_ref.strategies.hat.player import (
 )
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
+from hanabi_ref.strategies.thesis import is_worthless
 from hanabi_ref.view import PlayerView
 
 Hand = tuple[int | None, ...]
@@ -131,13 +132,9 @@ class ReclueHatPlayer(BaseStrategy):
 
     def is_useless(self, card: int, progress: Sequence[int], discarded: Sequence[int]) -> bool:
         """The card can never be played: its rank is reached, or a lower card of its suit
-        has no copy left [H-reclue-standard]."""
-        n = self.n
-        suit, rank = divmod(card, n)
-        if rank < progress[suit]:
-            return True
-        counts = self.config.suits[suit].counts
-        return any(discarded[suit * n + r] >= counts[r] for r in range(progress[suit], rank))
+        has no copy left [H-reclue-standard]; Definition 4.3's worthless card, with
+        ``progress`` as the fields."""
+        return is_worthless(self.config, self.composition, progress, discarded, card)
 
     def is_critical(self, card: int, discarded: Sequence[int]) -> bool:
         return self.composition[card] - discarded[card] <= 1
