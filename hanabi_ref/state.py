@@ -22,6 +22,8 @@ R             ``remaining``               ``None`` stands for infinity
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import attrs
 import icontract
 
@@ -174,10 +176,16 @@ def max_attainable_score(state: GameState) -> int:
 
 def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: tuple[int, ...], discard: tuple[int, ...]) -> int:
     """[R-1] :func:`max_attainable_score` from the fields and discard pile alone."""
-    n = config.values
-    discarded = [0] * (n * config.suit_count)
+    discarded = [0] * (config.values * config.suit_count)
     for card_id in discard:
         discarded[deck[card_id]] += 1
+    return attainable_from_counts(config, fields, discarded)
+
+
+def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> int:
+    """[R-1] :func:`attainable_score` from the fields and the copies discarded of each
+    identity (public numbers, as a strategy counts them)."""
+    n = config.values
     total = 0
     for suit_index, suit in enumerate(config.suits):
         height = fields[suit_index]

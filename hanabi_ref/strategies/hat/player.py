@@ -27,7 +27,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError, HanabiError
 from hanabi_ref.game import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event
+from hanabi_ref.state import Event, attainable_from_counts
 from hanabi_ref.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.strategies.hat.core import hat_sum, recover
 from hanabi_ref.strategies.knowledge import composition_counts
@@ -78,16 +78,8 @@ def snapshot_of(view: PlayerView) -> Snapshot:
 
 def reachable_score(config: GameConfig, snap: Snapshot) -> int:
     """The highest score still possible: each field can grow up to the first value all
-    of whose copies are discarded [H-standard rule 3]."""
-    n = config.values
-    total = 0
-    for suit, height in enumerate(snap.fields):
-        top = height
-        counts = config.suits[suit].counts
-        while top < n and snap.discarded[suit * n + top] < counts[top]:
-            top += 1
-        total += top
-    return total
+    of whose copies are discarded [H-standard rule 3], as the engine's R-1 counts it."""
+    return attainable_from_counts(config, snap.fields, snap.discarded)
 
 
 def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -> Snapshot:
