@@ -63,11 +63,26 @@ def derive_seed(seed: int, *labels: int) -> int:
 
 
 def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
-    """Fisher–Yates, last index down: for i = N-1..1 swap items[i], items[below(i+1)] [D-seed]."""
-    rng = SplitMix64(seed)
+    """Fisher–Yates, last index down: for i = N-1..1 swap items[i], items[below(i+1)] [D-seed].
+
+    The generator's steps are written out in the loop (the same arithmetic as
+    :meth:`SplitMix64.next64` and :meth:`SplitMix64.below`, checked against them in
+    tests/test_dealing.py): a deck is dealt for every game, and method calls per card
+    were most of its cost."""
+    SplitMix64(seed)  # validates the seed
+    state = seed
     result = list(items)
     for i in range(len(result) - 1, 0, -1):
-        j = rng.below(i + 1)
+        bound = i + 1
+        limit = (1 << 64) - (1 << 64) % bound
+        while True:
+            state = (state + GOLDEN) & MASK64
+            z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+            z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
+            z ^= z >> 31
+            if z < limit:
+                break
+        j = z % bound
         result[i], result[j] = result[j], result[i]
     return tuple(result)
 

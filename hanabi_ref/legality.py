@@ -4,6 +4,11 @@
 Legality depends only on what the acting player sees (the other hands, the token count,
 the own hand's size), so the same core decides it for a :class:`GameState` and for the
 acting seat's :class:`~hanabi_ref.view.PlayerView`.
+
+Each rule lives in one helper (``is_hint_affordable``, ``is_hint_target_allowed``,
+``is_hint_touching_allowed``, ``is_discard_allowed``, ``is_slot``); the predicate
+:func:`action_problem` and the enumerator :func:`enumerate_legal` both call them, and
+tests/test_legality.py checks the two against each other on every state it reaches.
 """
 
 from __future__ import annotations
@@ -19,6 +24,10 @@ if TYPE_CHECKING:
 
 Problem = tuple[str, str]
 
+MaskOf = Callable[[int], "int | None"]
+"""``mask_of(j)``: the identity bitmask of seat j's hand, or None where legality may not
+look (the actor's own hand, whose contents legality never needs)."""
+
 
 def hint_mask(config: GameConfig, hint: Hint) -> int:
     """The identities a hint touches: value a, or every suit the clue colour touches
@@ -28,23 +37,58 @@ def hint_mask(config: GameConfig, hint: Hint) -> int:
     return config.colour_masks[hint.value]
 
 
+def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
+    """The bitmask of the identities in a hand."""
+    mask = 0
+    for card_id in hand:
+        mask |= 1 << deck[card_id]
+    return mask
+
+
+# ------------------------------------------------------------ one helper per rule
+
+
+def is_hint_affordable(hints: int) -> bool:
+    """[2.16-2a-token, E-21] a hint needs a hint token: t >= 1."""
+    return hints >= 1
+
+
+def is_hint_target_allowed(config: GameConfig, current: int, target: int) -> bool:
+    """[2.16-2a-target, E-4] the target is another seat, or any seat under ``self_hints``."""
+    return target != current or config.options.self_hints
+
+
+def is_hint_touching_allowed(config: GameConfig, touched: int, target_mask: int | None) -> bool:
+    """[2.16-2a-empty, E-20] a hint touching no card of the target is legal only under
+    ``empty_hints``; ``touched`` is the hint's identity mask, ``target_mask`` the target
+    hand's (None: not looked at, which the thesis' rule never needs)."""
+    return config.options.empty_hints or target_mask is None or bool(target_mask & touched)
+
+
+def is_discard_allowed(config: GameConfig, hints: int) -> bool:
+    """[E-2, 2.16-2b] with t = t0 a discard is legal under the thesis' algorithm and
+    illegal under ``discard_at_max_hints = false``."""
+    return hints < config.hints or config.options.discard_at_max_hints
+
+
+def is_slot(slot: object, own_hand_size: int) -> bool:
+    """[2.16-2b, 2.16-2c] a discard or play names a slot of the actor's own hand."""
+    return _is_index(slot, own_hand_size)
+
+
 def _is_index(value: object, size: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
 
-MaskOf = Callable[[int], "int | None"]
+# ------------------------------------------------------------ the predicate
 
 
-def _hint_problem(
-    config: GameConfig,
-    hints: int,
-    current: int,
-    hint: Hint,
-    mask_of: MaskOf,
-) -> Problem | None:
+def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask_of: MaskOf) -> Problem | None:
+    """Why a hint is illegal, or None; the order of the checks fixes which clause an
+    action breaking several is refused under (spec/vectors.md relies on it)."""
     if not _is_index(hint.target, config.players):
         return ("2.16-2a-target", f"hint target {hint.target!r} is not a seat (0..{config.players - 1})")
-    if hint.target == current and not config.options.self_hints:
+    if not is_hint_target_allowed(config, current, hint.target):
         return ("2.16-2a-target", "a player cannot hint its own hand (erratum E-4)")
     if hint.kind == "value":
         if not (_is_index(hint.value, config.values + 1) and hint.value >= 1):
@@ -54,12 +98,11 @@ def _hint_problem(
             return ("2.16-2a-suit", f"clue colour {hint.value!r} is not in 0..{len(config.colours) - 1}")
     else:
         return ("2.16-2a", f"hint kind {hint.kind!r} is neither 'value' nor 'colour'")
-    if hints < 1:
+    if not is_hint_affordable(hints):
         # [E-21] with t = 0 a hint is not an available action; there is no pass.
         return ("2.16-2a-token", "no hint token is left (t = 0)")
-    # [E-20] a hint touching no card: allowed by step 2a, refused under empty_hints = false.
     target_mask = None if config.options.empty_hints else mask_of(hint.target)
-    if target_mask is not None and not target_mask & hint_mask(config, hint):
+    if not is_hint_touching_allowed(config, hint_mask(config, hint), target_mask):
         return ("2.16-2a-empty", f"the hint touches no card of seat {hint.target}")
     return None
 
@@ -74,52 +117,20 @@ def action_problem(
 ) -> Problem | None:
     """Why ``action`` is illegal for the seat ``current``, or None [2.16-2].
 
-    ``mask_of(j)`` is the identity bitmask of seat j's hand (None where unknown: the
-    actor's own hand, whose contents legality never needs)."""
+    ``mask_of`` is as :data:`MaskOf` says."""
     if isinstance(action, Hint):
         return _hint_problem(config, hints, current, action, mask_of)
     if isinstance(action, (Discard, Play)):
         clause = "2.16-2b" if isinstance(action, Discard) else "2.16-2c"
-        if not _is_index(action.slot, own_hand_size):
+        if not is_slot(action.slot, own_hand_size):
             return (clause, f"slot {action.slot!r} is not in the hand (0..{own_hand_size - 1})")
-        if isinstance(action, Discard) and hints >= config.hints and not config.options.discard_at_max_hints:
+        if isinstance(action, Discard) and not is_discard_allowed(config, hints):
             return ("E-2", f"discarding is not allowed with all {config.hints} hint tokens")
         return None
     return ("2.16-2", f"{action!r} is not an action")
 
 
-def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
-    """The bitmask of the identities in a hand."""
-    mask = 0
-    for card_id in hand:
-        mask |= 1 << deck[card_id]
-    return mask
-
-
-def _state_mask_of(state: GameState) -> MaskOf:
-    def mask_of(seat: int) -> int | None:
-        return None if seat == state.current else hand_mask(state.deck, state.hands[seat])
-
-    return mask_of
-
-
-def illegality(state: GameState, action: Action) -> Problem | None:
-    """(clause, reason) if ``action`` is illegal in ``state``, else None [2.16-2]."""
-    if state.terminal:
-        return ("2.16-3", "the game is over")
-    return action_problem(
-        state.config,
-        state.hints,
-        state.current,
-        len(state.hands[state.current]),
-        _state_mask_of(state),
-        action,
-    )
-
-
-def is_legal(state: GameState, action: Action) -> bool:
-    """Whether the current player may take ``action`` now [2.16-2]."""
-    return illegality(state, action) is None
+# ------------------------------------------------------------ the enumerator
 
 
 def enumerate_legal(
@@ -132,23 +143,48 @@ def enumerate_legal(
     """Every legal action, in a fixed order: hints by target seat (colours, then
     values), then discards by slot, then plays by slot [2.16-actions].
 
-    ``mask_of`` is as for :func:`action_problem`."""
+    ``mask_of`` is as for :func:`action_problem`; the same rule helpers decide."""
     actions: list[Action] = []
-    options = config.options
     catalogue = config.action_catalogue
-    if hints >= 1:
+    if is_hint_affordable(hints):
+        looks = not config.options.empty_hints
         for target, target_hints in enumerate(catalogue.hints):
-            if target == current and not options.self_hints:
+            if not is_hint_target_allowed(config, current, target):
                 continue
-            target_mask = None if options.empty_hints else mask_of(target)
+            target_mask = mask_of(target) if looks else None
             if target_mask is None:
-                actions.extend(hint for hint, _ in target_hints)
+                actions += catalogue.hint_actions[target]
             else:
-                actions.extend(hint for hint, mask in target_hints if target_mask & mask)
-    if hints < config.hints or options.discard_at_max_hints:
-        actions.extend(catalogue.discards[:own_hand_size])
-    actions.extend(catalogue.plays[:own_hand_size])
+                actions += [hint for hint, touched in target_hints if target_mask & touched]
+    if is_discard_allowed(config, hints):
+        actions += catalogue.discards[:own_hand_size]
+    actions += catalogue.plays[:own_hand_size]
     return actions
+
+
+# ------------------------------------------------------------ on a state
+
+
+def _state_mask_of(state: GameState) -> MaskOf:
+    deck, hands, current = state.deck, state.hands, state.current
+
+    def mask_of(seat: int) -> int | None:
+        return None if seat == current else hand_mask(deck, hands[seat])
+
+    return mask_of
+
+
+def illegality(state: GameState, action: Action) -> Problem | None:
+    """(clause, reason) if ``action`` is illegal in ``state``, else None [2.16-2]."""
+    if state.terminal:
+        return ("2.16-3", "the game is over")
+    current = state.current
+    return action_problem(state.config, state.hints, current, len(state.hands[current]), _state_mask_of(state), action)
+
+
+def is_legal(state: GameState, action: Action) -> bool:
+    """Whether the current player may take ``action`` now [2.16-2]."""
+    return illegality(state, action) is None
 
 
 def legal_actions(state: GameState) -> list[Action]:
@@ -158,10 +194,5 @@ def legal_actions(state: GameState) -> list[Action]:
     the thesis preset with t >= 1 and a clue colour per suit [E-11]."""
     if state.terminal:
         return []
-    return enumerate_legal(
-        state.config,
-        state.hints,
-        state.current,
-        len(state.hands[state.current]),
-        _state_mask_of(state),
-    )
+    current = state.current
+    return enumerate_legal(state.config, state.hints, current, len(state.hands[current]), _state_mask_of(state))

@@ -99,7 +99,7 @@ SINGLE_COUNTS: Final = (1, 1, 1, 1, 1)
 BASE_SUITS: Final = (("Red", "R"), ("Yellow", "Y"), ("Green", "G"), ("Blue", "B"), ("Purple", "P"))
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class ActionCatalogue:
     """Every action object of a configuration, made once [2.16-actions].
 
@@ -109,6 +109,11 @@ class ActionCatalogue:
     hints: tuple[tuple[tuple[Hint, int], ...], ...]
     discards: tuple[Discard, ...]
     plays: tuple[Play, ...]
+
+    @functools.cached_property
+    def hint_actions(self) -> tuple[tuple[Hint, ...], ...]:
+        """``hints[target]`` without the masks."""
+        return tuple(tuple(hint for hint, _ in target_hints) for target_hints in self.hints)
 
 
 @attrs.frozen(slots=False, cache_hash=True)
@@ -192,6 +197,11 @@ class GameConfig:
         return canonical_deck(self.suits, self.values)
 
     @functools.cached_property
+    def sorted_deck(self) -> list[int]:
+        """S0's multiset as a sorted list, to check a deck against [2.9-S0]."""
+        return sorted(self.canonical_deck)
+
+    @functools.cached_property
     def max_score(self) -> int:
         """n * k, the score of a perfect game [2.16-3-max]."""
         return self.values * self.suit_count
@@ -206,7 +216,11 @@ def _is_int(value: object) -> bool:
 
 
 def validate_config(config: GameConfig) -> None:
-    """Reject a configuration that Definition 2.9 or its preset does not admit [2.9]."""
+    """Reject a configuration that Definition 2.9 or its preset does not admit [2.9].
+
+    Also refused: the literal reading of step 1 with h = 1 and no stack left after the
+    deal, where the first player would move again without a card, the one case that
+    breaks PR-legal-action [E-6, PR-legal-action]."""
     _validate_numbers(config)
     _validate_suits(config)
     _validate_options(config.options)

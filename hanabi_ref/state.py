@@ -53,13 +53,20 @@ class Event:
 
 
 def is_cards_conserved(state: GameState) -> bool:
-    """[2.13-conservation] stack, discard pile, hands and fields hold each card of S0 once."""
-    ids = list(range(state.next_card, len(state.deck)))
-    ids.extend(state.discard)
-    ids.extend(state.played)
+    """[2.13-conservation] stack, discard pile, hands and fields hold each card of S0 once.
+
+    The stack is S0 from ``next_card`` on, so the other areas together must hold the
+    ids 0 .. next_card - 1, each exactly once."""
+    drawn = state.next_card
+    if not 0 <= drawn <= len(state.deck):
+        return False
+    ids = set(state.discard)
+    ids.update(state.played)
+    count = len(state.discard) + len(state.played)
     for hand in state.hands:
-        ids.extend(hand)
-    return sorted(ids) == list(range(len(state.deck)))
+        ids.update(hand)
+        count += len(hand)
+    return count == drawn and len(ids) == drawn and (drawn == 0 or (min(ids) == 0 and max(ids) == drawn - 1))
 
 
 def is_fields_gapless(state: GameState) -> bool:
@@ -174,7 +181,7 @@ def max_attainable_score(state: GameState) -> int:
     return attainable_score(state.config, state.deck, state.fields, state.discard)
 
 
-def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: tuple[int, ...], discard: tuple[int, ...]) -> int:
+def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...]) -> int:
     """[R-1] :func:`max_attainable_score` from the fields and discard pile alone."""
     discarded = [0] * (config.values * config.suit_count)
     for card_id in discard:
@@ -197,21 +204,61 @@ def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded:
 
 def is_stop_condition(state: GameState) -> bool:
     """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
-    return is_stop(state.config, state.deck, state.fields, state.discard, state.remaining)
+    return stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining) is not None
 
 
-def is_stop(
+def stop_clause(
     config: GameConfig,
     deck: tuple[int, ...],
-    fields: tuple[int, ...],
+    fields: Sequence[int],
     discard: tuple[int, ...],
     remaining: int | None,
-) -> bool:
-    """:func:`is_stop_condition` from the variables step 3 reads, so that a move can ask
-    before its state is built whether it ends the game (R-3)."""
-    if remaining in (-1, 0):
-        return True
+) -> str | None:
+    """Step 3's STOP test, the one place it is decided: the clause that stops the game,
+    tried in the order 2.16-3 lists them, or None if the game goes on [2.16-3,
+    2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1].  It reads only R, F and D, so a move
+    can decide it before its draw (R-3)."""
+    if remaining == -1:
+        return "2.16-3-strikeout"
+    if remaining == 0:
+        return "2.16-3-R0"
     total = sum(fields)
     if total == config.max_score:
-        return True
-    return config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard) == total
+        return "2.16-3-max"
+    if config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard) == total:
+        return "R-1"
+    return None
+
+
+def build_state(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    next_card: int,
+    hands: tuple[tuple[int, ...], ...],
+    knowledge: tuple[tuple[int, ...], ...],
+    fields: tuple[int, ...],
+    played: tuple[int, ...],
+    discard: tuple[int, ...],
+    hints: int,
+    errors: int,
+    current: int,
+    remaining: int | None,
+    turn: int,
+    history: tuple[Event, ...],
+    terminal: bool,
+) -> GameState:
+    """A :class:`GameState` of these variables, as the engine builds one per move.
+
+    With contracts on this is ``GameState(...)``, whose invariants are checked on the
+    new state; with contracts off the state's ``__dict__`` is filled in one step, as
+    attrs' generated frozen ``__init__`` fills it (tests/test_state.py compares the two)."""
+    if ENABLED:
+        return GameState(config, deck, next_card, hands, knowledge, fields, played, discard,
+                         hints, errors, current, remaining, turn, history, terminal)
+    state: GameState = object.__new__(GameState)
+    state.__dict__.update(
+        config=config, deck=deck, next_card=next_card, hands=hands, knowledge=knowledge,
+        fields=fields, played=played, discard=discard, hints=hints, errors=errors,
+        current=current, remaining=remaining, turn=turn, history=history, terminal=terminal,
+    )
+    return state

@@ -25,7 +25,7 @@ from hanabi_ref.state import (
     is_knowledge_sound,
     stack,
 )
-from hanabi_ref.transition import apply, initial_state, process_hint
+from hanabi_ref.transition import apply, apply_legal, initial_state
 from tests.helpers import greedy_open_action, play_out
 
 
@@ -102,13 +102,13 @@ def test_contracts_refuse_broken_states(clause: str, change: Callable[[GameState
 
 
 def test_preconditions_are_live() -> None:
-    """[2.16-2a] calling a step directly with an illegal action breaks its precondition
-    (a bug in the caller, not a user error): the contracts are switched on."""
+    """[2.16-2a-target] handing the trusted path an illegal action breaks its
+    precondition (a bug in the caller, not a user error): the contracts are switched on."""
     config = make_config(2)
     state = initial_state(config, deck_from_seed(config, 0))
     with pytest.raises(icontract.ViolationError) as error:
-        process_hint(state, Hint(0, "value", 1))
-    assert "2.16-2a" in str(error.value)
+        apply_legal(state, Hint(0, "value", 1))
+    assert str(error.value).startswith("2.16-2a-target:")
 
 
 def test_stack_is_the_rest_of_s0() -> None:
