@@ -17,6 +17,7 @@ tests/test_conditions.py feeds every condition a tampered result and expects it 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
 
 import attrs
@@ -70,6 +71,14 @@ def _bits(identities: set[int]) -> int:
     return mask
 
 
+@functools.cache
+def _named(config: GameConfig, kind: str, value: int) -> tuple[frozenset[int], int]:
+    """The identities a hint names (2.16-2a-value or 2.16-2a-suit) and their bitmask,
+    worked out once per configuration and hint."""
+    named = _identities_of_value(config, value) if kind == "value" else _identities_of_colour(config, value)
+    return frozenset(named), _bits(named)
+
+
 def _acted_card(state: GameState, action: Action) -> int:
     return state.hands[state.current][action.slot]  # type: ignore[union-attr]
 
@@ -87,7 +96,7 @@ def _hint_value_holds(state: GameState, hint: Action, result: GameState) -> bool
     assert isinstance(hint, Hint)
     if hint.kind != "value":
         return True
-    return _knowledge_updated(state, hint, result, _identities_of_value(state.config, hint.value))
+    return _knowledge_updated(state, hint, result, *_named(state.config, "value", hint.value))
 
 
 def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> bool:
@@ -96,11 +105,10 @@ def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> boo
     assert isinstance(hint, Hint)
     if hint.kind != "colour":
         return True
-    return _knowledge_updated(state, hint, result, _identities_of_colour(state.config, hint.value))
+    return _knowledge_updated(state, hint, result, *_named(state.config, "colour", hint.value))
 
 
-def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: set[int]) -> bool:
-    mask = _bits(named)
+def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: frozenset[int], mask: int) -> bool:
     for seat, (before, after) in enumerate(zip(state.knowledge, result.knowledge, strict=True)):
         if seat != hint.target and before != after:
             return False
@@ -322,11 +330,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
     event = result.history[-1]
     drawn = result.next_card - 1 if result.next_card > state.next_card else None
     if isinstance(action, Hint):
-        touched_identities = _bits(
-            _identities_of_value(state.config, action.value)
-            if action.kind == "value"
-            else _identities_of_colour(state.config, action.value)
-        )
+        _, touched_identities = _named(state.config, action.kind, action.value)
         touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)
         expected = Event(state.turn, state.current, action, None, None, None, touched, None)
     else:

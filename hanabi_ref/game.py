@@ -21,7 +21,7 @@ from hanabi_ref.errors import HanabiError, IllegalActionError
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, score
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.view import PlayerView, make_view, make_views
 
 
 class Strategy(Protocol):
@@ -104,6 +104,7 @@ def play_game(
     deck = deck_from_seed(config, seed) if deck is None else tuple(deck)
     strategies = [factory(config, seat, derive_seed(seed, seat + 1)) for seat in range(config.players)]
     observers = [(seat, s) for seat, s in enumerate(strategies) if _observes(s)]
+    observer_seats = [seat for seat, _ in observers]
     state = initial_state(config, deck)
     actions: list[Action] = []
     observed: dict[int, PlayerView] = {}  # the views of ``state`` its observers were given
@@ -120,10 +121,9 @@ def play_game(
             ) from None
         actions.append(action)
         event = state.history[-1]
-        observed = {}
-        for observer_seat, strategy in observers:
-            view = make_view(state, observer_seat)
-            observed[observer_seat] = view
+        views = make_views(state, observer_seats)
+        observed = dict(zip(observer_seats, views))
+        for (_, strategy), view in zip(observers, views):
             strategy.observe(view, event)
     # [T-trace] the trace names a seed only if the deck came from it.
     return GameRecord(Trace(config, tuple(deck), tuple(actions), seed if dealt_from_seed else None), state)

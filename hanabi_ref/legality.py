@@ -148,14 +148,15 @@ def enumerate_legal(
     catalogue = config.action_catalogue
     if is_hint_affordable(hints):
         looks = not config.options.empty_hints
-        for target, target_hints in enumerate(catalogue.hints):
+        for target in range(len(catalogue.hints)):
             if not is_hint_target_allowed(config, current, target):
                 continue
             target_mask = mask_of(target) if looks else None
             if target_mask is None:
                 actions += catalogue.hint_actions[target]
             else:
-                actions += [hint for hint, touched in target_hints if target_mask & touched]
+                # [2.16-2a-empty] is_hint_touching_allowed, for every hint to the target at once.
+                actions += catalogue.hints_touching(target, target_mask)
     if is_discard_allowed(config, hints):
         actions += catalogue.discards[:own_hand_size]
     actions += catalogue.plays[:own_hand_size]

@@ -115,6 +115,29 @@ class ActionCatalogue:
         """``hints[target]`` without the masks."""
         return tuple(tuple(hint for hint, _ in target_hints) for target_hints in self.hints)
 
+    @functools.cached_property
+    def touching_memo(self) -> tuple[dict[int, tuple[Hint, ...]], ...]:
+        """Per target, the hints touching a hand, by the hand's identity mask: filled
+        by :meth:`hints_touching` (a cache; hands change once a round, so most states
+        ask again about hands seen just before)."""
+        return tuple({} for _ in self.hints)
+
+    def hints_touching(self, target: int, hand_mask: int) -> tuple[Hint, ...]:
+        """The hints to ``target`` that touch a card of a hand with identity mask
+        ``hand_mask``, in catalogue order [2.16-2a-empty, 2.16-actions]."""
+        memo = self.touching_memo[target]
+        found = memo.get(hand_mask)
+        if found is None:
+            if len(memo) >= MEMO_LIMIT:
+                memo.clear()
+            found = memo[hand_mask] = tuple(hint for hint, touched in self.hints[target] if hand_mask & touched)
+        return found
+
+
+MEMO_LIMIT: Final = 4096
+"""Entries a :meth:`ActionCatalogue.hints_touching` memo holds per target before it
+starts again, so that long runs keep a bounded table."""
+
 
 @attrs.frozen(slots=False, cache_hash=True)
 class GameConfig:

@@ -23,6 +23,7 @@ R             ``remaining``               ``None`` stands for infinity
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import attrs
 import icontract
@@ -32,7 +33,7 @@ from hanabi_ref.contracts import ENABLED
 from hanabi_ref.rules import GameConfig
 
 
-@attrs.frozen
+@attrs.frozen(slots=False)
 class Event:
     """The public record of one action and its outcome [2.17-view].
 
@@ -95,12 +96,13 @@ def is_hand_size_valid(state: GameState) -> bool:
 
 def is_knowledge_sound(state: GameState) -> bool:
     """[2.14-sound] every card in hand has a knowledge set that contains its identity."""
-    everything = state.config.all_cards_mask
+    outside = ~state.config.all_cards_mask
+    deck = state.deck
     for hand, known in zip(state.hands, state.knowledge, strict=True):
         if len(hand) != len(known):
             return False
         for card_id, mask in zip(hand, known):
-            if mask & ~everything or not mask >> state.deck[card_id] & 1:
+            if mask & outside or not mask >> deck[card_id] & 1:
                 return False
     return True
 
@@ -142,6 +144,11 @@ class GameState:
     turn: int
     history: tuple[Event, ...]
     terminal: bool
+
+
+INVARIANTS: tuple[Any, ...] = tuple(getattr(GameState, "__invariants__", ()))
+"""The invariants of :class:`GameState` as icontract registered them (none with
+contracts off)."""
 
 
 def stack(state: GameState) -> tuple[int, ...]:
@@ -249,16 +256,27 @@ def build_state(
 ) -> GameState:
     """A :class:`GameState` of these variables, as the engine builds one per move.
 
-    With contracts on this is ``GameState(...)``, whose invariants are checked on the
-    new state; with contracts off the state's ``__dict__`` is filled in one step, as
-    attrs' generated frozen ``__init__`` fills it (tests/test_state.py compares the two)."""
-    if ENABLED:
-        return GameState(config, deck, next_card, hands, knowledge, fields, played, discard,
-                         hints, errors, current, remaining, turn, history, terminal)
+    The state's ``__dict__`` is filled in one step, as attrs' generated frozen
+    ``__init__`` fills it (tests/test_state.py compares the two); with contracts on, the
+    class's invariants are then checked once by :func:`check_invariants`."""
     state: GameState = object.__new__(GameState)
     state.__dict__.update(
         config=config, deck=deck, next_card=next_card, hands=hands, knowledge=knowledge,
         fields=fields, played=played, discard=discard, hints=hints, errors=errors,
         current=current, remaining=remaining, turn=turn, history=history, terminal=terminal,
     )
+    if ENABLED:
+        check_invariants(state)
     return state
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise :class:`icontract.ViolationError` naming the first invariant of
+    :class:`GameState` that ``state`` breaks [2.13, 2.14-sound, 2.16-tokens, 2.16-errors].
+
+    The invariants are the class's own icontract invariants (``__invariants__``), the
+    ones ``GameState(...)`` checks; evaluated here directly, without icontract's wrapper,
+    which costs more than the checks."""
+    for invariant in INVARIANTS:
+        if not invariant.condition(state):
+            raise icontract.ViolationError(f"{invariant.description} (turn {state.turn})")

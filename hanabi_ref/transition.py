@@ -8,10 +8,11 @@
     step 2   process_turn_end           C := C + 1, R := R - 1
     step 3   process_stop_check         stop, or start the last round
 
-A move builds its successor once.  :func:`apply_legal` copies the variables of the state
+A move builds its successor once.  :func:`successor` copies the variables of the state
 into a :class:`Move` (plain values), lets the steps change them in the algorithm's order,
 and makes one :class:`~hanabi_ref.state.GameState` of the result.  :func:`apply` first
-refuses an illegal action with :class:`IllegalActionError` naming the clause.
+refuses an illegal action with :class:`IllegalActionError` naming the clause;
+:func:`apply_legal` is the trusted path for actions taken from the legal list.
 
 One reordering, which changes nothing: the draw of 2b and 2c is made after the end of
 the move and step 3's STOP test.  The draw reads and writes only S, P_C and K_C; the end
@@ -315,7 +316,7 @@ def apply(state: GameState, action: Action) -> GameState:
     problem = illegality(state, action)
     if problem is not None:
         raise IllegalActionError(*problem)
-    return apply_legal(state, action)
+    return successor(state, action)
 
 
 def apply_legal(state: GameState, action: Action) -> GameState:
@@ -326,6 +327,13 @@ def apply_legal(state: GameState, action: Action) -> GameState:
     it touches (:func:`hanabi_ref.conditions.check_move`)."""
     if ENABLED:
         conditions.check_legal(state, action)
+    return successor(state, action)
+
+
+def successor(state: GameState, action: Action) -> GameState:
+    """The state after a legal ``action``: the action's step, the end of the move and
+    step 3, on plain values, then one state [2.16-2, 2.16-3]; with contracts on, the move
+    is checked against every clause it touches."""
     move = Move(state)
     if isinstance(action, Hint):
         process_hint(move, action)

@@ -10,7 +10,7 @@ nothing hidden from the seat got in.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 import attrs
 import icontract
@@ -74,56 +74,86 @@ class PlayerView:
 
 
 def _hides_own_cards(state: GameState, seat: int, view: PlayerView) -> bool:
+    """[2.17-view] the seat's own cards are hidden, every other hand is shown as it is."""
+    deck = state.deck
     return all(card is None for card in view.cards[seat]) and all(
-        view.cards[j] == tuple(state.deck[c] for c in state.hands[j])
+        view.cards[j] == tuple(deck[c] for c in state.hands[j])
         for j in range(state.config.players)
         if j != seat
     )
 
 
-def _carries_no_hidden_field(view: PlayerView) -> bool:
-    """No attribute of the view is a GameState or holds the deck order."""
-    return all(not isinstance(getattr(view, f.name), GameState) for f in attrs.fields(PlayerView)) and not hasattr(view, "deck")
+def _carries_no_hidden_field(state: GameState, seat: int, view: PlayerView) -> bool:
+    """[2.17-view] no attribute of the view is a GameState or holds the deck order."""
+    return not any(isinstance(value, GameState) for value in view.__dict__.values()) and "deck" not in view.__dict__
 
 
-@icontract.require(lambda state, seat: 0 <= seat < state.config.players, "2.17-view: the seat exists", enabled=ENABLED)
-@icontract.ensure(lambda state, seat, result: _hides_own_cards(state, seat, result), "2.17-view: the seat sees every hand but its own", enabled=ENABLED)
-@icontract.ensure(lambda result: _carries_no_hidden_field(result), "2.17-view: no state, deck or stack order reaches a view", enabled=ENABLED)
-@icontract.ensure(lambda state, result: result.stack_size == stack_size(state), "2.17-view: the stack is seen only as its size", enabled=ENABLED)
+def _shows_stack_size_only(state: GameState, seat: int, view: PlayerView) -> bool:
+    """[2.17-view] the stack is seen only as its size."""
+    return view.stack_size == stack_size(state)
+
+
+ViewCheck = Callable[[GameState, int, PlayerView], bool]
+
+VIEW_CONDITIONS: tuple[tuple[str, ViewCheck], ...] = (
+    ("2.17-view: the seat sees every hand but its own", _hides_own_cards),
+    ("2.17-view: no state, deck or stack order reaches a view", _carries_no_hidden_field),
+    ("2.17-view: the stack is seen only as its size", _shows_stack_size_only),
+)
+"""What :func:`make_view` checks with contracts on, each a reading of 2.17-view
+independent of how the view was filled (tests/test_conditions.py fires each)."""
+
+
+def check_view(state: GameState, seat: int, view: PlayerView) -> None:
+    """Raise :class:`icontract.ViolationError` naming the first condition of 2.17-view
+    that ``view`` breaks as the view of ``state`` from ``seat`` [2.17-view]."""
+    for message, holds in VIEW_CONDITIONS:
+        if not holds(state, seat, view):
+            raise icontract.ViolationError(f"{message} (seat {seat}, turn {state.turn})")
+
+
 def make_view(state: GameState, seat: int) -> PlayerView:
-    """The view of ``state`` from ``seat`` [2.17-view].
+    """The view of ``state`` from ``seat`` [2.17-view]; see :func:`make_views`."""
+    return make_views(state, (seat,))[0]
 
-    The fields every seat's view of ``state`` shares are computed once per state
-    (:func:`_public_parts`); the view is then filled as attrs' own generated
-    ``__init__`` fills a frozen dict class, by writing its ``__dict__``, with the shared
-    fields copied in one step.  The result equals ``PlayerView(...)`` called with every
-    field (tests/test_views.py compares them)."""
+
+def make_views(state: GameState, seats: Sequence[int]) -> list[PlayerView]:
+    """The views of ``state`` from each of ``seats`` [2.17-view].
+
+    The fields every seat's view shares are computed once (:func:`_public_parts`); each
+    view is then filled as attrs' own generated ``__init__`` fills a frozen dict class,
+    by writing its ``__dict__``, with the shared fields copied in one step.  The result
+    equals ``PlayerView(...)`` called with every field (tests/test_views.py compares
+    them).  With contracts on, each view is checked against 2.17-view
+    (:data:`VIEW_CONDITIONS`); a seat that does not exist is a bug of the caller."""
+    if ENABLED:
+        for seat in seats:
+            if not 0 <= seat < state.config.players:
+                raise icontract.ViolationError(f"2.17-view: the seat exists (seat {seat})")
     shared, identities = _public_parts(state)
-    view: PlayerView = object.__new__(PlayerView)
-    fields = view.__dict__
-    fields.update(shared)
-    fields["seat"] = seat
-    cards: list[tuple[int | None, ...]] = list(identities)
-    cards[seat] = (None,) * len(identities[seat])
-    fields["cards"] = tuple(cards)
-    fields["key"] = _VIEW_KEY
-    return view
+    views = []
+    for seat in seats:
+        view: PlayerView = object.__new__(PlayerView)
+        fields = view.__dict__
+        fields.update(shared)
+        fields["seat"] = seat
+        cards: list[tuple[int | None, ...]] = list(identities)
+        cards[seat] = (None,) * len(identities[seat])
+        fields["cards"] = tuple(cards)
+        fields["key"] = _VIEW_KEY
+        if ENABLED:
+            check_view(state, seat, view)
+        views.append(view)
+    return views
 
 
 _Parts = tuple[dict[str, object], tuple[tuple[int, ...], ...]]
-_last_parts: tuple[GameState, _Parts] | None = None
 
 
 def _public_parts(state: GameState) -> _Parts:
     """The fields of a view of ``state`` that do not depend on the seat, and the
-    identities of the cards in every hand.  Every seat's view of a state shares them (a
-    game builds one view per observing seat after each move), so the last state's are
-    kept; the entry holds the state itself and is replaced in one assignment."""
-    global _last_parts
-    entry = _last_parts
-    if entry is not None and entry[0] is state:
-        return entry[1]
-    deck = state.deck
+    identities of the cards in every hand."""
+    identity = state.deck.__getitem__
     shared: dict[str, object] = {
         "config": state.config,
         "turn": state.turn,
@@ -132,17 +162,15 @@ def _public_parts(state: GameState) -> _Parts:
         "knowledge": state.knowledge,
         "stack_size": stack_size(state),
         "fields": state.fields,
-        "played": tuple((c, deck[c]) for c in state.played),
-        "discard": tuple((c, deck[c]) for c in state.discard),
+        "played": tuple(zip(state.played, map(identity, state.played))),
+        "discard": tuple(zip(state.discard, map(identity, state.discard))),
         "hints": state.hints,
         "errors": state.errors,
         "remaining": state.remaining,
         "terminal": state.terminal,
         "history": state.history,
     }
-    parts = (shared, tuple(tuple(deck[c] for c in hand) for hand in state.hands))
-    _last_parts = (state, parts)
-    return parts
+    return shared, tuple(tuple(map(identity, hand)) for hand in state.hands)
 
 
 def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:
@@ -160,12 +188,19 @@ def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:
     return mask_of
 
 
-@icontract.require(lambda view: view.seat == view.current_player, "2.16-actions: legality is decided from the acting seat's view", enabled=ENABLED)
+def _check_acting(view: PlayerView, clause: str) -> None:
+    """With contracts on: legality is asked only from the acting seat's view (a bug of
+    the caller otherwise)."""
+    if ENABLED and view.seat != view.current_player:
+        raise icontract.ViolationError(f"{clause}: legality is decided from the acting seat's view (seat {view.seat})")
+
+
 def view_legal_actions(view: PlayerView) -> list[Action]:
     """The legal actions of the player to move, decided from that player's view [2.16-actions].
 
     Legality never depends on the actor's own cards (the only cards it cannot see), so
     this equals :func:`hanabi_ref.legality.legal_actions` of the state."""
+    _check_acting(view, "2.16-actions")
     if view.terminal:
         return []
     return enumerate_legal(
@@ -177,9 +212,9 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
     )
 
 
-@icontract.require(lambda view: view.seat == view.current_player, "2.16-2: legality is decided from the acting seat's view", enabled=ENABLED)
 def view_is_legal(view: PlayerView, action: Action) -> bool:
     """Whether the player to move may take ``action``, decided from its own view [2.16-2]."""
+    _check_acting(view, "2.16-2")
     return not view.terminal and action_problem(
         view.config,
         view.hints,
@@ -190,4 +225,4 @@ def view_is_legal(view: PlayerView, action: Action) -> bool:
     ) is None
 
 
-__all__ = ["PlayerView", "make_view", "view_legal_actions", "view_is_legal", "hand_mask"]
+__all__ = ["PlayerView", "make_view", "make_views", "check_view", "view_legal_actions", "view_is_legal", "hand_mask"]

@@ -282,31 +282,54 @@ def _initial_call() -> Call:
     return transition.process_initialisation, {"config": config, "deck": deck, "result": result}, tamper
 
 
-def _view_call() -> Call:
-    state, _, _ = find(lambda s, a, r: s.turn == 5)
-    made = view.make_view(state, 1)
-
-    def tamper(description: str) -> Any:
-        forged = object.__new__(view.PlayerView)
-        forged.__dict__.update(made.__dict__)
-        if "every hand but its own" in description:
-            forged.__dict__["cards"] = state_cards(state)
-        elif "stack is seen" in description:
-            forged.__dict__["stack_size"] = made.stack_size + 1
-        else:
-            forged.__dict__["deck"] = state.deck
-        return forged
-
-    return view.make_view, {"state": state, "seat": 1, "result": made}, tamper
-
-
 def state_cards(state: GameState) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(state.deck[c] for c in hand) for hand in state.hands)
 
 
+def _forged_view(made: view.PlayerView, **changes: Any) -> view.PlayerView:
+    forged: view.PlayerView = object.__new__(view.PlayerView)
+    forged.__dict__.update(made.__dict__)
+    forged.__dict__.update(changes)
+    return forged
+
+
+VIEW_TAMPERS: dict[str, Callable[[GameState, view.PlayerView], view.PlayerView]] = {
+    "2.17-view: the seat sees every hand but its own": lambda s, v: _forged_view(v, cards=state_cards(s)),
+    "2.17-view: no state, deck or stack order reaches a view": lambda s, v: _forged_view(v, deck=s.deck),
+    "2.17-view: the stack is seen only as its size": lambda s, v: _forged_view(v, stack_size=v.stack_size + 1),
+}
+
+
+def test_every_view_condition_has_a_tampering() -> None:
+    """[2.17-view] a condition added to view.VIEW_CONDITIONS needs a tampering here."""
+    assert sorted(message for message, _ in view.VIEW_CONDITIONS) == sorted(VIEW_TAMPERS)
+
+
+@pytest.mark.parametrize("message", sorted(VIEW_TAMPERS))
+def test_view_condition_fires(message: str) -> None:
+    """[2.17-view] each condition of a view accepts the real view and rejects a view
+    tampered against it; check_view raises a ViolationError with its message."""
+    state, _, _ = find(lambda s, a, r: s.turn == 5)
+    made = view.make_view(state, 1)
+    (holds,) = [check for text, check in view.VIEW_CONDITIONS if text == message]
+    assert holds(state, 1, made)
+    tampered = VIEW_TAMPERS[message](state, made)
+    assert not holds(state, 1, tampered)
+    with pytest.raises(icontract.ViolationError) as error:
+        view.check_view(state, 1, tampered)
+    assert str(error.value).startswith(message)
+
+
+def test_view_of_a_missing_seat_is_refused() -> None:
+    """[2.17-view] asking for the view of a seat that does not exist is a bug of the caller."""
+    state, _, _ = find(lambda s, a, r: s.turn == 5)
+    with pytest.raises(icontract.ViolationError) as error:
+        view.make_view(state, state.config.players)
+    assert str(error.value).startswith("2.17-view: the seat exists")
+
+
 DECORATED: dict[str, Callable[[], Call]] = {
     "process_initialisation": _initial_call,
-    "make_view": _view_call,
 }
 
 
