@@ -1,109 +1,316 @@
-"""``hanabi-ref bench engine``: random legal play, moves per second [B-engine].
+"""``hanabi-ref bench``: speed, measured honestly [B-engine, PL-bench].
 
-Each measurement runs in a fresh interpreter whose ``HANABI_REF_CONTRACTS`` is set, so
-contracts are truly off (the decorators are not even applied) or on.  A run plays whole
-games of uniformly random legal moves for a fixed time; the report gives every run and
-the median, for contracts off and on, and their ratio.
+``bench engine`` plays whole games of uniformly random legal moves.  Every measurement
+runs in a fresh interpreter started for it, which reports its moves, games, CPU seconds
+(``time.process_time``) and wall seconds, and, for our engine, whether its contracts were
+on and whether the engine modules really came from the compiled build.  The variants
+(:data:`VARIANTS`, plus the peer ``openspiel`` with ``--against openspiel``) are
+interleaved: round r runs every variant once for every player count, in an order that
+rotates from round to round, so a change in the machine's load falls on all of them
+alike.  The report gives, per variant and player count, the median, minimum and maximum
+moves per CPU second and per wall second over the runs, every run, and the ratios of
+the medians.
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
 import time
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
+
+import attrs
+
+OURS: Final = "ours"
+OPENSPIEL: Final = "openspiel"
+PEERS: Final = (OPENSPIEL,)
+CONTRACTS_VARIABLE: Final = "HANABI_REF_CONTRACTS"
+COMPILED_VARIABLE: Final = "HANABI_REF_COMPILED"
 
 
-def measure(players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
-    """Play random legal games for ``seconds``; count moves and games (in this process)."""
-    from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.dealing import SplitMix64, deck_from_seed
-    from hanabi_ref.legality import legal_actions
-    from hanabi_ref.rules import make_config
-    from hanabi_ref.transition import apply, initial_state
+class BenchError(Exception):
+    """A measurement failed or did not run as asked; the message is one line."""
 
-    config = make_config(players, preset=preset)
-    rng = SplitMix64(seed)
+
+@attrs.frozen
+class Variant:
+    """One thing measured: an engine and, for ours, its contracts and build [B-engine]."""
+
+    name: str
+    engine: str
+    contracts: bool = False
+    compiled: bool = False
+
+    def environment(self) -> dict[str, str]:
+        """The switches the child interpreter starts with (set explicitly, never inherited)."""
+        return {
+            CONTRACTS_VARIABLE: "1" if self.contracts else "0",
+            COMPILED_VARIABLE: "1" if self.compiled else "0",
+        }
+
+
+SOURCE_OFF: Final = Variant("source-off", OURS, contracts=False, compiled=False)
+SOURCE_ON: Final = Variant("source-on", OURS, contracts=True, compiled=False)
+COMPILED_OFF: Final = Variant("compiled-off", OURS, contracts=False, compiled=True)
+PEER_VARIANTS: Final = {OPENSPIEL: Variant(OPENSPIEL, OPENSPIEL)}
+VARIANTS: Final = (SOURCE_OFF, SOURCE_ON, COMPILED_OFF)
+
+RATIOS: Final = (
+    ("source-off", OPENSPIEL),
+    ("compiled-off", OPENSPIEL),
+    ("source-on", OPENSPIEL),
+    ("source-off", "source-on"),
+    ("compiled-off", "source-off"),
+)
+"""The ratios of medians (moves per CPU second) reported, numerator first."""
+
+
+# --- in the child interpreter -------------------------------------------------------
+
+
+def _timed_games(play_one: Any, seconds: float) -> dict[str, Any]:
+    """Call ``play_one(game_index) -> moves`` for whole games until ``seconds`` of CPU time
+    are spent; count moves, games, CPU and wall seconds."""
     moves = games = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while time.perf_counter() < deadline:
-        state = initial_state(config, deck_from_seed(config, seed + games))
-        while not state.terminal:
-            state = apply(state, rng.choice(legal_actions(state)))
-            moves += 1
+    wall_start, cpu_start = time.perf_counter(), time.process_time()
+    while time.process_time() - cpu_start < seconds:
+        moves += play_one(games)
         games += 1
-    elapsed = time.perf_counter() - start
     return {
-        "contracts": ENABLED,
         "moves": moves,
         "games": games,
-        "elapsed": elapsed,
-        "moves_per_second": moves / elapsed,
+        "cpu_seconds": time.process_time() - cpu_start,
+        "wall_seconds": time.perf_counter() - wall_start,
     }
 
 
-def run_isolated(contracts: bool, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
-    """One measurement in a child interpreter with contracts switched as asked."""
-    env = dict(os.environ, HANABI_REF_CONTRACTS="1" if contracts else "0")
-    command = [
-        sys.executable,
-        "-m",
-        "hanabi_ref.bench",
-        str(players),
-        preset,
-        repr(seconds),
-        str(seed),
-    ]
-    output = subprocess.run(command, env=env, check=True, capture_output=True, text=True).stdout
-    result: dict[str, Any] = json.loads(output)
-    if result["contracts"] != contracts:
-        raise RuntimeError(f"the child process ran with contracts={result['contracts']}, not {contracts}")
-    return result
+def measure_ours(players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+    """Random legal games of our engine for ``seconds`` of CPU time, and whether this
+    process runs with contracts and the compiled build.
+
+    Decks come from D-seed (our own dealing is part of what is measured, as OpenSpiel's
+    chance nodes are on its side); the moves are chosen by Python's ``random`` as on
+    OpenSpiel's side, and applied through the trusted path for actions taken from the
+    legal list (:func:`~hanabi_ref.transition.apply_legal`), as OpenSpiel applies its own."""
+    from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
+    from hanabi_ref.contracts import ENABLED
+    from hanabi_ref.dealing import deck_from_seed
+    from hanabi_ref.legality import legal_actions
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.transition import apply_legal, initial_state
+
+    config = make_config(players, preset=preset)
+    rng = random.Random(seed)
+
+    def play_one(game: int) -> int:
+        state, moves = initial_state(config, deck_from_seed(config, seed + game)), 0
+        while not state.terminal:
+            state = apply_legal(state, rng.choice(legal_actions(state)))
+            moves += 1
+        return moves
+
+    result = _timed_games(play_one, seconds)
+    modules = {name: is_compiled(sys.modules[name]) for name in ENGINE_MODULES if name in sys.modules}
+    return dict(result, engine=OURS, contracts=ENABLED, compiled=bool(modules) and all(modules.values()),
+                compiled_modules=modules)
 
 
-def bench_engine(players: int, preset: str, seconds: float, repeats: int, seed: int) -> dict[str, Any]:
-    """Median moves per second over ``repeats`` runs, contracts off and on."""
-    report: dict[str, Any] = {
-        "benchmark": "engine",
-        "players": players,
-        "rules": preset,
-        "seconds_per_run": seconds,
-        "repeats": repeats,
-        "python": sys.version.split()[0],
+def play_openspiel_game(game: Any, rng: random.Random) -> tuple[int, Any]:
+    """One game of OpenSpiel's Hanabi with uniformly random legal moves; chance nodes (the
+    deal and every draw) are sampled from their outcomes and are not moves.  Returns the
+    players' moves and the terminal state."""
+    state, moves = game.new_initial_state(), 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+            moves += 1
+    return moves, state
+
+
+def measure_openspiel(players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """Random legal games of OpenSpiel's ``hanabi`` (the HLE rules) for ``seconds`` of CPU time."""
+    pyspiel = importlib.import_module("pyspiel")
+    game = pyspiel.load_game("hanabi", {"players": players})
+    rng = random.Random(seed)
+    result = _timed_games(lambda _: play_openspiel_game(game, rng)[0], seconds)
+    return dict(result, engine=OPENSPIEL, contracts=None, compiled=None, compiled_modules={})
+
+
+def _child_main(argv: Sequence[str]) -> None:
+    engine, players, preset, seconds, seed = argv
+    if engine == OPENSPIEL:
+        result = measure_openspiel(int(players), float(seconds), int(seed))
+    else:
+        result = measure_ours(int(players), preset, float(seconds), int(seed))
+    print(json.dumps(result))
+
+
+# --- in the parent ------------------------------------------------------------------
+
+
+def run_child(variant: Variant, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+    """One measurement in a fresh interpreter; checks that it ran as asked [B-engine]."""
+    command = [sys.executable, "-m", "hanabi_ref.bench", variant.engine, str(players), preset, repr(seconds), str(seed)]
+    done = subprocess.run(command, env=dict(os.environ, **variant.environment()), capture_output=True, text=True)
+    where = f"{variant.name}, {players} players"
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.splitlines() if line.strip()]
+        raise BenchError(f"{where}: the measuring process failed: {lines[-1] if lines else done.returncode}")
+    run: dict[str, Any] = json.loads(done.stdout)
+    if variant.engine == OURS and (run["contracts"], run["compiled"]) != (variant.contracts, variant.compiled):
+        raise BenchError(f"{where}: the run had contracts={run['contracts']} compiled={run['compiled']}, "
+                         f"not contracts={variant.contracts} compiled={variant.compiled}")
+    run["moves_per_cpu_second"] = run["moves"] / run["cpu_seconds"]
+    run["moves_per_wall_second"] = run["moves"] / run["wall_seconds"]
+    return run
+
+
+def schedule(variants: Sequence[str], players: Sequence[int], repeats: int) -> list[dict[str, Any]]:
+    """The interleaved order of the runs: round r runs every variant once for each player
+    count, the variants rotated by r places."""
+    order = []
+    for round_ in range(repeats):
+        shift = round_ % len(variants)
+        for count in players:
+            for name in (*variants[shift:], *variants[:shift]):
+                order.append({"round": round_, "players": count, "variant": name})
+    return order
+
+
+def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
+    """Median, minimum and maximum per CPU and per wall second, totals and every run."""
+    summary: dict[str, Any] = {"status": "measured"}
+    for clock in ("cpu", "wall"):
+        values = [run[f"moves_per_{clock}_second"] for run in runs]
+        summary[f"median_moves_per_{clock}_second"] = statistics.median(values)
+        summary[f"min_moves_per_{clock}_second"] = min(values)
+        summary[f"max_moves_per_{clock}_second"] = max(values)
+    for total in ("moves", "games", "cpu_seconds", "wall_seconds"):
+        summary[total] = sum(run[total] for run in runs)
+    summary["contracts"], summary["compiled"] = runs[0]["contracts"], runs[0]["compiled"]
+    summary["runs"] = runs
+    return summary
+
+
+def _ratios(results: dict[str, Any]) -> dict[str, float]:
+    key = "median_moves_per_cpu_second"
+    return {
+        f"{top}/{bottom}": results[top][key] / results[bottom][key]
+        for top, bottom in RATIOS
+        if results.get(top, {}).get("status") == "measured" and results.get(bottom, {}).get("status") == "measured"
     }
-    for label, contracts in (("contracts_off", False), ("contracts_on", True)):
-        runs = [run_isolated(contracts, players, preset, seconds, seed) for _ in range(repeats)]
-        report[label] = {
-            "median_moves_per_second": statistics.median(r["moves_per_second"] for r in runs),
-            "runs_moves_per_second": [round(r["moves_per_second"], 1) for r in runs],
-            "moves": sum(r["moves"] for r in runs),
-            "games": sum(r["games"] for r in runs),
-        }
-    report["ratio_off_to_on"] = (
-        report["contracts_off"]["median_moves_per_second"] / report["contracts_on"]["median_moves_per_second"]
-    )
+
+
+def _machine() -> dict[str, Any]:
+    try:
+        load: list[float] | None = [round(value, 2) for value in os.getloadavg()]
+    except (AttributeError, OSError):
+        load = None
+    usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return {"python": sys.version.split()[0], "cpu_count": os.cpu_count(), "cpus_usable": usable,
+            "load_average_at_start": load}
+
+
+def compiled_build() -> dict[str, Any]:
+    """Whether a complete compiled build of these sources exists (hashes the sources)."""
+    from hanabi_ref import compiled
+
+    built = compiled.find_build(compiled.MODULES) is not None
+    return {"built": built, "build": str(compiled.cache_root() / compiled.build_key()),
+            "build_command": compiled.BUILD_COMMAND}
+
+
+def bench_engine(
+    players: Sequence[int], preset: str, seconds: float, repeats: int, seed: int, against: str | None = None
+) -> dict[str, Any]:
+    """Interleaved runs of every variant for every player count, and the report [B-engine]."""
+    report: dict[str, Any] = {"benchmark": "engine", "rules": preset, "players": list(players),
+                              "seconds_per_run": seconds, "clock_of_runs": "cpu", "repeats": repeats, "seed": seed,
+                              "against": against, **_machine(), "compiled_build": compiled_build()}
+    shown = [*VARIANTS, *([PEER_VARIANTS[against]] if against is not None else [])]
+    variants = [v for v in shown if v is not COMPILED_OFF or report["compiled_build"]["built"]]
+    report["variants"] = [variant.name for variant in variants]
+    report["schedule"] = schedule(report["variants"], players, repeats)
+    by_name = {variant.name: variant for variant in variants}
+    runs: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for step in report["schedule"]:
+        run = dict(run_child(by_name[step["variant"]], step["players"], preset, seconds, seed), round=step["round"])
+        runs.setdefault((step["players"], step["variant"]), []).append(run)
+    not_built = {"status": "not built", "build_command": report["compiled_build"]["build_command"]}
+    report["results"] = []
+    for count in players:
+        results = {v.name: _summary(runs[count, v.name]) if v.name in by_name else dict(not_built) for v in shown}
+        report["results"].append({"players": count, "variants": results, "ratios": _ratios(results)})
     return report
 
 
-if __name__ == "__main__":
-    print(json.dumps(measure(int(sys.argv[1]), sys.argv[2], float(sys.argv[3]), int(sys.argv[4]))))
+def format_engine_report(report: dict[str, Any]) -> str:
+    """The report as a readable table."""
+    build = report["compiled_build"]
+    load = report["load_average_at_start"]
+    lines = [
+        f"bench engine: {report['rules']} rules, uniformly random legal moves, {report['repeats']} interleaved "
+        f"runs of {report['seconds_per_run']:g} CPU s per variant and player count",
+        f"python {report['python']}, {report['cpu_count']} CPUs ({report['cpus_usable']} usable), load average at "
+        f"start {' '.join(map(str, load)) if load else 'unknown'}, compiled build "
+        + ("built" if build["built"] else f"not built (build it with: {build['build_command']})"),
+        "",
+        f"{'players':<8}{'variant':<14}{'contracts':<10}{'compiled':<9}{'moves/CPU s':>12}{'min..max':>20}"
+        f"{'moves/wall s':>13}{'min..max':>20}{'games':>8}{'moves':>10}   runs (moves/CPU s)",
+    ]
+    for entry in report["results"]:
+        for name, result in entry["variants"].items():
+            lines.append(_row(entry["players"], name, result))
+    lines += ["", "ratios of the medians of moves per CPU second"]
+    for entry in report["results"]:
+        ratios = "   ".join(f"{name} {value:.2f}" for name, value in entry["ratios"].items())
+        lines.append(f"{entry['players']} players   {ratios or '(none)'}")
+    return "\n".join(lines)
+
+
+def _row(players: int, name: str, result: dict[str, Any]) -> str:
+    if result["status"] != "measured":
+        return f"{players:<8}{name:<14}{'off':<10}{'-':<9}{result['status']} (build it with: {result['build_command']})"
+
+    def switch(value: bool | None, on: str, off: str) -> str:
+        return "-" if value is None else on if value else off
+
+    cells = [f"{players:<8}{name:<14}{switch(result['contracts'], 'on', 'off'):<10}"
+             f"{switch(result['compiled'], 'yes', 'no'):<9}"]
+    for clock in ("cpu", "wall"):
+        spread = f"{result[f'min_moves_per_{clock}_second']:.0f}..{result[f'max_moves_per_{clock}_second']:.0f}"
+        cells.append(f"{result[f'median_moves_per_{clock}_second']:>{12 if clock == 'cpu' else 13}.0f}{spread:>20}")
+    runs = " ".join(f"{run['moves_per_cpu_second']:.0f}" for run in result["runs"])
+    cells.append(f"{result['games']:>8}{result['moves']:>10}   {runs}")
+    return "".join(cells)
 
 
 def bench_playability_table(repeats: int) -> dict[str, Any]:
-    """Seconds to compute the whole of Appendix A from scratch, one core [PL-bench, PL-table].
-
-    Each run builds fresh memo tables, so no run profits from an earlier one.
-    """
+    """Wall and CPU seconds to compute the whole of Appendix A from scratch, one core
+    [PL-bench, PL-table].  Each run builds fresh memo tables, so no run profits from an
+    earlier one."""
     from hanabi_ref.playability.table import appendix_a
 
-    runs = []
+    wall, cpu = [], []
     for _ in range(repeats):
-        start = time.perf_counter()
+        wall_start, cpu_start = time.perf_counter(), time.process_time()
         rows = appendix_a()
-        runs.append(time.perf_counter() - start)
-        assert len(rows) == 126
-    return {"runs_seconds": runs, "median_seconds": statistics.median(runs), "rows": 126, "hand_sizes": 5}
+        wall.append(time.perf_counter() - wall_start)
+        cpu.append(time.process_time() - cpu_start)
+        if len(rows) != 126:
+            raise BenchError(f"Appendix A has 126 rows, the computation gave {len(rows)}")
+    return {"runs_seconds": wall, "median_seconds": statistics.median(wall), "runs_cpu_seconds": cpu,
+            "median_cpu_seconds": statistics.median(cpu), "rows": 126, "hand_sizes": 5, **_machine()}
+
+
+if __name__ == "__main__":
+    _child_main(sys.argv[1:])

@@ -3,30 +3,34 @@
     hanabi-ref simulate --strategy NAME --players P --games N --seed S
                         [--rules PRESET] [--variant NAME] [--hand-size H] [--param K=V ...]
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR] [--json]
+                        [--compiled]
     hanabi-ref sweep    --strategy NAME --players P --games N --grid K=V1,V2,... [--grid ...]
                         [--param K=V ...] [--seed S] [--rules PRESET] [--variant NAME] [--hand-size H]
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR]
                         [--format table|csv|json] [--out FILE] [--plot FILE.png|FILE.svg]
-                        [--plot-kind mean|distribution]
-    hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] ...
+                        [--plot-kind mean|distribution] [--compiled]
+    hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] [--compiled] ...
     hanabi-ref replay   FILE [--format trace|hanab-live] [--rules PRESET] [--json]
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
                         [--out FILE] [--json]
     hanabi-ref serve    [--engine reference|PEER]
     hanabi-ref vectors generate DIR
-    hanabi-ref bench engine [--players P] [--rules PRESET] [--seconds S] [--repeats R] [--json]
+    hanabi-ref bench engine [--players P,...] [--against openspiel] [--rules PRESET] [--seconds S]
+                        [--repeats R] [--seed S] [--compiled] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
+    hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
 
 Exit codes [C-exit]: 0 success; 1 invalid input or a failed check: a file that is not
 JSON, breaks the schema or describes a game the rules do not allow, a strategy that chose
 an illegal action, a game of ``simulate`` or ``sweep`` that failed, an engine under
 verification that diverges, hangs, crashes or breaks the protocol, a compiled build that
 failed; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
-a file that cannot be read or written, ``compile`` without mypy installed).  Every error is one line on stderr, never a
+a file that cannot be read or written, ``compile`` without mypy installed, ``--compiled``
+without a build, ``bench --against openspiel`` without open-spiel).  Every error is one line on stderr, never a
 traceback.
 """
 
@@ -41,7 +45,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from hanabi_ref.errors import ConfigError, FileReadError, HanabiError
-from hanabi_ref.verify.cli import VerifyUsageError
 
 EXIT_OK = 0
 EXIT_INVALID_GAME = 1
@@ -121,12 +124,14 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
     _add_game_options(simulate)
     _add_run_options(simulate)
+    _add_compiled_option(simulate)
     _add_sweep_parser(commands)
 
     play = commands.add_parser("play", help="play one seeded game and write its trace")
     _add_game_options(play)
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
+    _add_compiled_option(play)
 
     replay = commands.add_parser("replay", help="replay a game file and print the final state")
     replay.add_argument("file", help="game file (JSON)")
@@ -143,22 +148,43 @@ def build_parser() -> argparse.ArgumentParser:
     vectors.add_argument("action", choices=["generate"])
     vectors.add_argument("directory", help="directory to write (replaced atomically)")
 
-    bench = commands.add_parser("bench", help="measure speed")
-    bench.add_argument("target", choices=["engine", "playability-table"], help="what to measure")
-    bench.add_argument("--players", type=_positive, default=3)
-    bench.add_argument("--rules", default="hle")
-    bench.add_argument("--seconds", type=_seconds, default=2.0, help="length of one run")
-    bench.add_argument("--repeats", type=_positive, default=5, help="runs per mode (median reported)")
-    bench.add_argument("--seed", type=_seed, default=0)
-    bench.add_argument("--json", action="store_true")
+    _add_bench_parser(commands)
 
     _add_playability_parser(commands)
+    _add_spec_parser(commands)
 
     compile_ = commands.add_parser("compile", help="compile the strategies' hot modules with mypyc (optional, faster)")
     compile_.add_argument("--status", action="store_true", help="only report whether this process runs them compiled")
     compile_.add_argument("--verbose", action="store_true", help="show mypyc's output")
     compile_.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
+
+
+def _add_compiled_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--compiled", action="store_true",
+                        help="load the compiled build (hanabi-ref compile) in this process and its workers")
+
+
+def _add_bench_parser(commands: Any) -> None:
+    """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
+    bench = commands.add_parser("bench", help="measure speed (CPU and wall time)")
+    bench.add_argument("target", choices=["engine", "playability-table"], help="what to measure")
+    bench.add_argument("--players", type=_player_counts, default=None,
+                       help="player counts, e.g. 3 or 2,3,4,5 (default 2,3,4,5 with --against, else 3)")
+    bench.add_argument("--against", choices=["openspiel"], default=None, help="also measure this peer engine")
+    bench.add_argument("--rules", default="hle", help="rule preset (default hle, the rules OpenSpiel plays)")
+    bench.add_argument("--seconds", type=_seconds, default=2.0, help="CPU seconds of one run")
+    bench.add_argument("--repeats", type=_positive, default=5, help="interleaved runs per variant (median reported)")
+    bench.add_argument("--seed", type=_seed, default=0)
+    bench.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
+    _add_compiled_option(bench)
+
+
+def _player_counts(text: str) -> list[int]:
+    counts = [_integer(part.strip(), 1, None, "player counts such as 3 or 2,3,4,5") for part in text.split(",")]
+    if len(set(counts)) != len(counts):
+        raise argparse.ArgumentTypeError(f"must name each player count once, got {text!r}")
+    return counts
 
 
 def _add_sweep_parser(commands: Any) -> None:
@@ -173,6 +199,7 @@ def _add_sweep_parser(commands: Any) -> None:
     sweep.add_argument("--plot", default=None, metavar="FILE", help="draw a chart to FILE.png or FILE.svg (needs matplotlib)")
     sweep.add_argument("--plot-kind", choices=["mean", "distribution"], default=None,
                        help="mean score per point with 95%% intervals (default), or score distributions")
+    _add_compiled_option(sweep)
 
 
 def _add_playability_parser(commands: Any) -> None:
@@ -322,23 +349,27 @@ class InvalidGame(Exception):
 
 
 def command_bench(args: argparse.Namespace) -> int:
-    """Measure random legal play with contracts off and on [B-engine], or the time to
-    compute Appendix A [PL-table]."""
+    """Interleaved, CPU-timed runs of our engine's variants and a peer's [B-engine], or the
+    time to compute Appendix A [PL-bench]."""
     if args.target == "playability-table":
         return _bench_playability_table(args)
-    from hanabi_ref.bench import bench_engine
+    import importlib.util
+
+    from hanabi_ref import bench
     from hanabi_ref.rules import make_config
 
-    make_config(args.players, preset=args.rules)  # reject a bad configuration before measuring
-    report = bench_engine(args.players, args.rules, args.seconds, args.repeats, args.seed)
-    if args.json:
-        print(json.dumps(report, sort_keys=True))
-    else:
-        off, on = report["contracts_off"], report["contracts_on"]
-        print(f"engine, {args.rules} rules, {args.players} players, random legal moves, median of {args.repeats} x {args.seconds:g} s")
-        print(f"contracts off  {off['median_moves_per_second']:>10.0f} moves/s   runs {off['runs_moves_per_second']}")
-        print(f"contracts on   {on['median_moves_per_second']:>10.0f} moves/s   runs {on['runs_moves_per_second']}")
-        print(f"ratio off/on   {report['ratio_off_to_on']:.2f}")
+    if args.against is not None and args.rules != "hle":
+        raise UsageError(f"hanabi-ref bench: --rules: {args.against} plays the hle rules, got {args.rules!r}")
+    if args.against is not None and importlib.util.find_spec("pyspiel") is None:
+        raise UsageError("hanabi-ref bench: --against openspiel needs open-spiel: pip install 'hanabi-ref[openspiel]'")
+    players = args.players or ([2, 3, 4, 5] if args.against else [3])
+    for count in players:
+        make_config(count, preset=args.rules)  # reject a bad configuration before measuring
+    try:
+        report = bench.bench_engine(players, args.rules, args.seconds, args.repeats, args.seed, args.against)
+    except bench.BenchError as error:
+        raise InvalidGame(f"hanabi-ref bench: {error}") from None
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_engine_report(report))
     return EXIT_OK
 
 
@@ -349,9 +380,10 @@ def _bench_playability_table(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:
-        runs = ", ".join(f"{seconds:.2f}" for seconds in report["runs_seconds"])
+        wall = ", ".join(f"{seconds:.2f}" for seconds in report["runs_seconds"])
+        cpu = ", ".join(f"{seconds:.2f}" for seconds in report["runs_cpu_seconds"])
         print(f"Appendix A (126 compositions x 5 hand sizes), one core, median of {args.repeats}: "
-              f"{report['median_seconds']:.2f} s   runs {runs}")
+              f"{report['median_cpu_seconds']:.2f} CPU s (runs {cpu}), {report['median_seconds']:.2f} wall s (runs {wall})")
     return EXIT_OK
 
 
@@ -366,6 +398,36 @@ def command_playability(args: argparse.Namespace) -> int:
     return playability_cli.print_count(args.counts, args.hand_size, args.samples, args.seed or 0, args.json)
 
 
+def _add_spec_parser(commands: Any) -> None:
+    """[C-coverage] ``spec coverage``: the clause -> code -> tests -> proofs matrix."""
+    spec = commands.add_parser("spec", help="facts about spec/ and the code that implements it")
+    questions = spec.add_subparsers(dest="question", required=True, parser_class=_Parser)
+    coverage = questions.add_parser("coverage", help="which code implements and which tests check each clause")
+    coverage.add_argument("--root", default=".", help="the checkout to read (default: the current directory)")
+    coverage.add_argument("--write", default=None, metavar="FILE", help="write the matrix as markdown (docs/coverage.md)")
+    coverage.add_argument("--check", default=None, metavar="FILE", help="fail unless FILE holds the current matrix")
+
+
+def command_spec(args: argparse.Namespace) -> int:
+    """Print, write or check the coverage matrix; exit 1 naming each uncovered clause
+    [C-coverage]."""
+    from hanabi_ref import spec_coverage
+
+    write = None if args.write is None else Path(args.write)
+    check = None if args.check is None else Path(args.check)
+    try:
+        code, out, errors = spec_coverage.run_command(Path(args.root), write, check)
+    except spec_coverage.CoverageParseError as error:
+        raise InvalidGame(f"hanabi-ref spec coverage: {error}") from None
+    except spec_coverage.CoverageInputError as error:
+        raise UsageError(f"hanabi-ref spec coverage: {error}") from None
+    for line in out:
+        print(line)
+    for line in errors:
+        print(f"hanabi-ref spec coverage: {line}", file=sys.stderr)
+    return code
+
+
 def command_compile(args: argparse.Namespace) -> int:
     """Build, or report on, the optional compiled modules [B-compiled]."""
     from hanabi_ref import compiled
@@ -378,15 +440,19 @@ def command_compile(args: argparse.Namespace) -> int:
         except compiled.CompileError as error:
             raise InvalidGame(f"hanabi-ref compile: {error}") from None
         if not args.json:
-            print(f"compiled {len(compiled.MODULES)} modules into {directory}; new processes load them")
+            print(f"compiled {len(compiled.MODULES)} modules into {directory}; "
+                  f"use them with --compiled or {compiled.ENVIRONMENT}=1")
         return EXIT_OK
     report = compiled.status()
     if args.json:
         print(json.dumps(report, sort_keys=True))
     else:
-        for name, is_compiled in report["modules"].items():
-            print(f"{name:<36} {'compiled' if is_compiled else 'python'}")
-        print(f"build {report['build']}")
+        print(f"build {report['build']} ({'built' if report['built'] else 'not built'})")
+        print(f"this process: {'opted in' if report['enabled'] else 'not opted in (--compiled, ' + compiled.ENVIRONMENT + '=1)'}")
+        for name, loads in report["would_load"].items():
+            running = report["modules"].get(name)
+            now = "-" if running is None else "compiled" if running else "python"
+            print(f"{name:<42} opted in: {'compiled' if loads else 'python':<9} this process: {now}")
     return EXIT_OK
 
 
@@ -401,6 +467,7 @@ COMMANDS = {
     "bench": command_bench,
     "playability": command_playability,
     "compile": command_compile,
+    "spec": command_spec,
 }
 
 
@@ -408,16 +475,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of ``hanabi-ref``; returns the exit code [C-exit]."""
     try:
         args = build_parser().parse_args(argv)
+        if getattr(args, "compiled", False):
+            _enable_compiled()
         return COMMANDS[args.command](args)
     except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
-    except VerifyUsageError as error:
-        return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
     except InvalidGame as error:
         return _fail(str(error), EXIT_INVALID_GAME)
     except ConfigError as error:
         return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
     except FileReadError as error:
+        return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
+    except _verify_usage_error() as error:
         return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
     except HanabiError as error:
         return _fail(f"hanabi-ref: {error}", EXIT_INVALID_GAME)
@@ -425,6 +494,37 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _fail("hanabi-ref: interrupted", 130)
     except BrokenPipeError:
         return EXIT_OK
+
+
+def _enable_compiled() -> None:
+    """``--compiled`` [B-compiled]: opt in for this process and, through the environment,
+    for its worker processes; a missing build is a usage error."""
+    import os
+
+    from hanabi_ref import compiled
+
+    if compiled.is_switched_off():
+        raise UsageError(f"hanabi-ref: --compiled: {compiled.ENVIRONMENT}={os.environ[compiled.ENVIRONMENT]} switches it off")
+    try:
+        enabled = compiled.enable()
+    except compiled.CompiledTooLateError as error:
+        raise UsageError(f"hanabi-ref: --compiled: {error}") from None
+    if not enabled:
+        raise UsageError(f"hanabi-ref: --compiled: no compiled build of these sources; build it with: {compiled.BUILD_COMMAND}")
+    os.environ[compiled.ENVIRONMENT] = "1"
+
+
+class _NeverRaised(Exception):
+    """Matches nothing: stands for VerifyUsageError while its module is not imported."""
+
+
+def _verify_usage_error() -> type[Exception]:
+    """VerifyUsageError if ``hanabi_ref.verify.cli`` was imported (else nothing can have
+    raised it).  Not imported at the top: it imports the engine, which must wait for
+    ``--compiled`` [B-compiled]."""
+    module = sys.modules.get("hanabi_ref.verify.cli")
+    error_class: type[Exception] = module.VerifyUsageError if module is not None else _NeverRaised
+    return error_class
 
 
 def _fail(message: str, code: int) -> int:

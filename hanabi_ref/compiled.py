@@ -1,15 +1,22 @@
-"""An optional compiled build of the strategies' hot modules [B-compiled].
+"""An optional compiled build of the hot modules, loaded only on request [B-compiled].
 
 ``hanabi-ref compile`` compiles the modules in :data:`MODULES` with mypyc (part of mypy)
-into a cache directory; from then on, every process that imports ``hanabi_ref`` loads
-those compiled modules instead of the Python sources.  The compiled code *is* the
+into a cache directory.  A process runs them only when it opts in, before the engine is
+imported, in one of three ways:
+
+* the environment variable ``HANABI_REF_COMPILED=1`` (read when ``hanabi_ref`` is
+  imported; child processes and simulation workers inherit it);
+* the API call :func:`enable`;
+* the command-line flag ``--compiled`` of ``simulate``, ``sweep``, ``play`` and ``bench``.
+
+Without one of them, importing ``hanabi_ref`` reads no file and changes no import
+machinery; ``HANABI_REF_COMPILED=0`` (or unset) means off.  The compiled code *is* the
 source: mypyc translates the same functions, so every result is the same, only faster
 (tests/test_compiled.py plays the same games both ways and compares them).
 
 The build is keyed by a hash of every source file of the package and the interpreter's
-ABI: after any edit, or under another Python, the key differs and the pure sources are
-used until ``hanabi-ref compile`` runs again.  A stale build is never loaded.
-``HANABI_REF_COMPILED=0`` switches the compiled modules off for one process.
+ABI: after any edit, or under another Python, the key differs and an opted-in process runs
+the pure sources until ``hanabi-ref compile`` runs again.  A stale build is never loaded.
 """
 
 from __future__ import annotations
@@ -29,6 +36,12 @@ from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+
+ENVIRONMENT = "HANABI_REF_COMPILED"
+"""``1`` (or ``on``, ``true``, ``yes``): opt in when ``hanabi_ref`` is imported; anything
+else, ``0`` or unset: off."""
+
+BUILD_COMMAND = "hanabi-ref compile"
 
 STRATEGY_MODULES = (
     "hanabi_ref.strategies.knowledge",
@@ -113,51 +126,116 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, file, loader=loader)
 
 
+class CompiledTooLateError(RuntimeError):
+    """:func:`enable` was called after a module of the build was imported from source."""
+
+
 def _manifest(directory: Path) -> dict[str, Any] | None:
     try:
         loaded = json.loads((directory / "manifest.json").read_text())
     except (OSError, ValueError):
         return None
-    return loaded if isinstance(loaded, dict) else None
+    return loaded if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict) else None
 
 
-def install() -> bool:
-    """Put the finder of the current build first on ``sys.meta_path``, if there is a
-    build for exactly these sources and ``HANABI_REF_COMPILED`` is not ``0``."""
-    if os.environ.get("HANABI_REF_COMPILED") == "0" or any(isinstance(f, _CompiledFinder) for f in sys.meta_path):
-        return False
+def loadable_modules() -> tuple[str, ...]:
+    """The modules an opted-in process loads from the build: all of :data:`MODULES` with
+    contracts off, only :data:`STRATEGY_MODULES` with contracts on."""
+    from hanabi_ref.contracts import ENABLED
+
+    return STRATEGY_MODULES if ENABLED else MODULES
+
+
+def find_build(modules: Sequence[str] | None = None) -> dict[str, Path] | None:
+    """{module: extension file} of the build for exactly these sources, for ``modules``
+    (default :func:`loadable_modules`); None when it is missing or lacks one of them.
+    Hashes every source file."""
     root = cache_root()
     if not root.is_dir():
-        return False
+        return None
     directory = root / build_key()
     manifest = _manifest(directory)
     if manifest is None:
-        return False
-    from hanabi_ref.contracts import ENABLED
+        return None
+    wanted = set(modules or loadable_modules())
+    # The build also holds each mypyc group's shared library (``<hash>__mypyc``), which
+    # its modules import: everything but the modules not wanted.
+    files = {name: directory / str(relative) for name, relative in manifest["files"].items()
+             if name in wanted or name not in MODULES}
+    if not wanted <= files.keys() or not all(file.is_file() for file in files.values()):
+        return None
+    return files
 
-    files = {
-        name: directory / relative
-        for name, relative in manifest["files"].items()
-        if not (ENABLED and name in CONTRACT_MODULES)
-    }
-    if not all(file.is_file() for file in files.values()):
+
+def is_enabled() -> bool:
+    """Whether this process has opted in and loads the build (its finder is installed)."""
+    return any(isinstance(finder, _CompiledFinder) for finder in sys.meta_path)
+
+
+def is_compiled(module: ModuleType) -> bool:
+    """Whether ``module`` was loaded from a compiled extension rather than a ``.py`` file."""
+    return not str(getattr(module, "__file__", "") or "").endswith(".py")
+
+
+def is_requested() -> bool:
+    """Whether ``HANABI_REF_COMPILED`` asks for the build (``1``, ``on``, ``true``, ``yes``)."""
+    return os.environ.get(ENVIRONMENT, "").strip().lower() in {"1", "on", "true", "yes"}
+
+
+def is_switched_off() -> bool:
+    """Whether ``HANABI_REF_COMPILED`` forbids the build (``0``, ``off``, ``false``, ``no``)."""
+    return os.environ.get(ENVIRONMENT, "").strip().lower() in {"0", "off", "false", "no"}
+
+
+def enable_from_environment() -> bool:
+    """The opt-in by environment, run when ``hanabi_ref`` is imported: :func:`enable` if
+    ``HANABI_REF_COMPILED`` asks for it, else nothing (no file read, no finder)."""
+    return enable() if is_requested() else False
+
+
+def enable() -> bool:
+    """Opt in to the compiled build for this process [B-compiled]; return whether a build
+    of exactly these sources was found and will be loaded.
+
+    Call it before the engine is imported: a module of the build already imported from
+    source raises :class:`CompiledTooLateError` (set ``HANABI_REF_COMPILED=1`` before
+    starting Python instead).  ``HANABI_REF_COMPILED=0`` keeps it off (returns False).
+    Child processes do not inherit this call; set the environment variable for them."""
+    if is_switched_off():
+        return False
+    if is_enabled():
+        return True
+    late = [name for name in loadable_modules() if name in sys.modules and not is_compiled(sys.modules[name])]
+    if late:
+        raise CompiledTooLateError(
+            f"hanabi_ref.compiled.enable(): {late[0]} was already imported from source; call enable() "
+            f"before importing the engine, or set {ENVIRONMENT}=1 before starting Python"
+        )
+    files = find_build()
+    if files is None:
         return False
     sys.meta_path.insert(0, _CompiledFinder(files))
     return True
 
 
 def status() -> dict[str, Any]:
-    """Which of :data:`MODULES` this process runs compiled, and the build it would use."""
-    from hanabi_ref.contracts import ENABLED
+    """The build for these sources and which of :data:`MODULES` a process loads compiled.
 
+    ``built``: a complete build of these sources exists; ``enabled``: this process opted
+    in; ``would_load``: the modules an opted-in process with this contracts setting loads
+    compiled; ``modules``: what this process actually runs (imports them to find out)."""
+    build = find_build()
     modules = {}
-    for name in STRATEGY_MODULES if ENABLED else MODULES:
+    for name in loadable_modules():
         module = sys.modules.get(name) or importlib.import_module(name)
-        modules[name] = not str(getattr(module, "__file__", "")).endswith(".py")
+        modules[name] = is_compiled(module)
     return {
+        "build": str(cache_root() / build_key()),
+        "built": build is not None,
+        "enabled": is_enabled(),
+        "would_load": {name: build is not None and name in build for name in MODULES},
         "compiled": all(modules.values()),
         "modules": modules,
-        "build": str(cache_root() / build_key()),
     }
 
 

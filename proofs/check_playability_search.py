@@ -128,7 +128,7 @@ def words(alphabet: Sequence[int] | Sequence[Card], length: int) -> list[tuple[o
     return list(product(alphabet, repeat=length))
 
 
-@pytest.mark.parametrize("length", [3, 4, 5, 6, 7])
+@pytest.mark.parametrize("length", [3, 4, 5, 6, pytest.param(7, marks=pytest.mark.deep)])
 def test_single_colour_words(length: int) -> None:
     """Every word over {1, 2, 3}: PL-solve and Algorithm 3.29 equal the exhaustive search
     [PL-solve, 3.29, 3.28, 3.4-search]; PL-count equals the word-by-word count [PL-count]."""
@@ -151,7 +151,7 @@ def test_single_colour_words(length: int) -> None:
 CARDS: list[Card] = [(1, 1), (2, 1), (1, 2), (2, 2)]
 
 
-@pytest.mark.parametrize("length", [4, 5, 6])
+@pytest.mark.parametrize("length", [4, 5, pytest.param(6, marks=pytest.mark.deep)])
 def test_two_colour_words(length: int) -> None:
     """Every word over {1, 2} × {1, 2}: PL-solve and Algorithm 3.36 equal the exhaustive
     search [PL-solve, 3.36, 3.32, 3.4-search]; PL-count equals the count [PL-count]."""
@@ -210,7 +210,7 @@ def test_printed_formula_is_the_count_for_one_card_more() -> None:
             assert count_without_end(k, m + 1) == conjectured(k, m)
 
 
-@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, 6])
+@pytest.mark.parametrize("k", [1, 2, 3, 4, 5, pytest.param(6, marks=pytest.mark.deep)])
 def test_conjecture_5_1_by_exhaustive_search(k: int) -> None:
     """[5.1, 3.4-no-end, 3.4-search] Every permutation decided by the open-game search."""
     for m in range(1, k + 1):

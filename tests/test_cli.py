@@ -222,8 +222,9 @@ def test_bench_engine_reports_both_modes(capsys: pytest.CaptureFixture[str]) -> 
             os.environ["PYTHONPATH"] = env_before
     assert code == EXIT_OK, err
     report = json.loads(out)
-    assert report["contracts_off"]["moves"] > 0 and report["contracts_on"]["moves"] > 0
-    assert report["ratio_off_to_on"] > 0
+    (result,) = report["results"]
+    assert result["variants"]["source-off"]["moves"] > 0 and result["variants"]["source-on"]["moves"] > 0
+    assert result["ratios"]["source-off/source-on"] > 0
 
 
 @pytest.mark.parametrize("file_format", ["trace", "hanab-live"])

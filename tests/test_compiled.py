@@ -1,8 +1,10 @@
-"""The optional compiled build [B-compiled]: it changes no result, only the speed; a
-process loads it only for exactly these sources; its errors are one line.
+"""The optional compiled build [B-compiled]: an explicit opt-in that changes no result,
+only the speed; a process loads it only for exactly these sources and only when it asks;
+a plain import reads no file and changes no import machinery; its errors are one line.
 
-The oracle is the same code run from its sources (``HANABI_REF_COMPILED=0``) in a
-separate process: every game must be the same action for action.
+The oracle is the same code run from its sources (no opt-in) in a separate process:
+every game must be the same action for action.  The tests that build with mypyc are
+``deep`` (a build takes about a minute) and need mypyc and a C compiler.
 """
 
 from __future__ import annotations
@@ -10,8 +12,10 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import subprocess
 import sys
+import sysconfig
 from pathlib import Path
 from typing import Any
 
@@ -21,11 +25,23 @@ from hanabi_ref import compiled
 from hanabi_ref.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "hanabi_ref"
+
+
+def _c_compiler() -> str | None:
+    command = sysconfig.get_config_var("CC")
+    return shutil.which(str(command).split()[0]) if command else None
+
+
 needs_mypyc = pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc (mypy) is not installed")
+needs_compiler = pytest.mark.skipif(
+    _c_compiler() is None, reason=f"no C compiler: {sysconfig.get_config_var('CC')!r} (sysconfig CC) is not on PATH"
+)
 
 PLAY = """
 import json, sys
 from hanabi_ref import compiled
+enabled = compiled.enable() if sys.argv[2] == "enable" else None
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import make_config
 from hanabi_ref.strategies import factory_for
@@ -47,7 +63,30 @@ for players, preset, variant, name, params in CASES:
     for seed in range(int(sys.argv[1])):
         record = play_game(config, factory, seed=seed)
         games.append([repr(action) for action in record.trace.actions])
-print(json.dumps({"modules": compiled.status()["modules"], "games": games}))
+print(json.dumps({"modules": compiled.status()["modules"], "enabled": enabled, "games": games}))
+"""
+
+IMPORT = """
+import json, sys
+before = list(sys.meta_path)
+opened = []
+sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" else None)
+import hanabi_ref
+print(json.dumps({"meta_path_unchanged": sys.meta_path == before, "opened": opened,
+                  "compiled_imported": "hanabi_ref.compiled" in sys.modules}))
+"""
+
+ENABLE = """
+import json, sys
+for name in sys.argv[1:]:
+    __import__(name)
+from hanabi_ref import compiled
+before = list(sys.meta_path)
+try:
+    result = compiled.enable()
+except compiled.CompiledTooLateError as error:
+    result = str(error)
+print(json.dumps({"result": result, "meta_path_unchanged": sys.meta_path == before}))
 """
 
 
@@ -57,13 +96,76 @@ def _env(cache: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def _play(cache: Path, games: int, **extra: str) -> dict[str, Any]:
+def _child(cache: Path, script: str, *argv: str, **extra: str) -> dict[str, Any]:
     result = subprocess.run(
-        [sys.executable, "-c", PLAY, str(games)], env=_env(cache, **extra), capture_output=True, text=True, cwd=ROOT
+        [sys.executable, "-c", script, *argv], env=_env(cache, **extra), capture_output=True, text=True, cwd=ROOT
     )
     assert result.returncode == 0, result.stderr
     loaded: dict[str, Any] = json.loads(result.stdout)
     return loaded
+
+
+def _play(cache: Path, games: int, how: str = "environment", **extra: str) -> dict[str, Any]:
+    return _child(cache, PLAY, str(games), how, **extra)
+
+
+def _package_sources_opened(opened: list[str]) -> set[str]:
+    """The package's files opened, apart from the package's own ``__init__`` (the import
+    reads it, or its cached bytecode)."""
+    names = set()
+    for path in opened:
+        resolved = Path(path).resolve() if not path.isdigit() else None
+        if resolved is not None and resolved.is_relative_to(PACKAGE) and not resolved.name.startswith("__init__."):
+            names.add(str(resolved.relative_to(PACKAGE)))
+    return names
+
+
+def test_a_plain_import_reads_no_file_and_swaps_nothing(tmp_path: Path) -> None:
+    """[B-compiled] without the opt-in, importing hanabi_ref opens none of its source files
+    (no hashing) and leaves sys.meta_path as it was; with HANABI_REF_COMPILED=1 the same
+    probe sees every source file read for the build key."""
+    plain = _child(tmp_path, IMPORT)
+    assert plain["meta_path_unchanged"] and not plain["compiled_imported"]
+    assert _package_sources_opened(plain["opened"]) == set()
+    switched_off = _child(tmp_path, IMPORT, HANABI_REF_COMPILED="0")
+    assert _package_sources_opened(switched_off["opened"]) == set() and switched_off["meta_path_unchanged"]
+    opted_in = _child(tmp_path, IMPORT, HANABI_REF_COMPILED="1")
+    sources = {str(path.relative_to(PACKAGE)) for path in PACKAGE.rglob("*.py") if path.name != "__init__.py"}
+    assert sources <= _package_sources_opened(opted_in["opened"])
+    assert opted_in["meta_path_unchanged"]  # no build in the empty cache: nothing to load
+
+
+def test_enable_without_a_build_returns_false(tmp_path: Path) -> None:
+    """[B-compiled] enable() with an empty cache: False, and no finder installed."""
+    assert _child(tmp_path, ENABLE, HANABI_REF_CONTRACTS="0") == {"result": False, "meta_path_unchanged": True}
+
+
+def test_enable_after_the_engine_was_imported_is_refused(tmp_path: Path) -> None:
+    """[B-compiled] contracts off, the engine is part of the build: enable() after importing
+    hanabi_ref.dealing from source raises, naming the module and what to do.  Contracts
+    on, the engine is never loaded from the build, so importing it first is fine."""
+    late = _child(tmp_path, ENABLE, "hanabi_ref.dealing", HANABI_REF_CONTRACTS="0")
+    assert "hanabi_ref.dealing was already imported from source" in late["result"]
+    assert "HANABI_REF_COMPILED=1" in late["result"] and late["meta_path_unchanged"]
+    checked = _child(tmp_path, ENABLE, "hanabi_ref.dealing", HANABI_REF_CONTRACTS="1")
+    assert checked == {"result": False, "meta_path_unchanged": True}
+
+
+def test_compiled_flag_without_a_build_is_a_usage_error(tmp_path: Path) -> None:
+    """[B-compiled, C-exit] --compiled with no build of these sources: one line naming
+    the command that builds it, exit 2, nothing played."""
+    command = [sys.executable, "-m", "hanabi_ref.cli", "play", "--strategy", "random", "--players", "3", "--compiled"]
+    run = subprocess.run(command, env=_env(tmp_path), capture_output=True, text=True, cwd=ROOT)
+    assert run.returncode == 2 and run.stdout == ""
+    assert run.stderr.count("\n") == 1 and "build it with: hanabi-ref compile" in run.stderr
+
+
+def test_compiled_flag_against_a_switched_off_environment(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """[B-compiled] HANABI_REF_COMPILED=0 keeps meaning off: --compiled then is a usage error."""
+    monkeypatch.setenv("HANABI_REF_COMPILED", "0")
+    assert main(["play", "--strategy", "random", "--players", "3", "--compiled"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "HANABI_REF_COMPILED=0" in error
 
 
 @pytest.fixture(scope="module")
@@ -78,45 +180,69 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+@pytest.mark.deep
 @needs_mypyc
+@needs_compiler
 def test_compiled_modules_play_the_same_games_as_the_sources(cache: Path) -> None:
-    """[B-compiled] contracts off: every compiled module is loaded; contracts on: only the
-    strategy modules without contracts; without the build: none.  The games are the same
-    in all three."""
-    fast = _play(cache, 12, HANABI_REF_CONTRACTS="0")
-    checked = _play(cache, 4, HANABI_REF_CONTRACTS="1")
-    source = _play(cache, 12, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED="0")
-    assert fast["modules"] == {name: True for name in compiled.MODULES}
+    """[B-compiled] opted in, contracts off: every compiled module is loaded; contracts on:
+    only the strategy modules without contracts; by enable(): the same; without the
+    opt-in, the build present: none.  The games are the same in all of them."""
+    fast = _play(cache, 12, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED="1")
+    checked = _play(cache, 4, HANABI_REF_CONTRACTS="1", HANABI_REF_COMPILED="1")
+    called = _play(cache, 4, "enable", HANABI_REF_CONTRACTS="0")
+    source = _play(cache, 12, HANABI_REF_CONTRACTS="0")
+    assert fast["modules"] == called["modules"] == {name: True for name in compiled.MODULES}
     assert checked["modules"] == {name: True for name in compiled.STRATEGY_MODULES}
     assert source["modules"] == {name: False for name in compiled.MODULES}
+    assert called["enabled"] is True
     assert fast["games"] == source["games"]
     cases = 8
     per_case = len(source["games"]) // cases
-    assert checked["games"] == [game for case in range(cases) for game in source["games"][case * per_case : case * per_case + 4]]
+    first_four = [game for case in range(cases) for game in source["games"][case * per_case : case * per_case + 4]]
+    assert checked["games"] == called["games"] == first_four
 
 
+@pytest.mark.deep
 @needs_mypyc
+@needs_compiler
 def test_simulate_gives_the_same_statistics_with_the_build(cache: Path) -> None:
-    """[B-compiled, SIM-jobs] the command line and its worker processes load the build;
+    """[B-compiled, SIM-jobs] ``--compiled`` opts in the command and its worker processes;
     every statistic is the one of the sources."""
     command = [sys.executable, "-m", "hanabi_ref.cli", "simulate", "--strategy", "thesis", "--players", "3",
                "--games", "60", "--jobs", "2", "--json"]
     results = []
-    for switch in ("1", "0"):
-        run = subprocess.run(
-            command, env=_env(cache, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED=switch), capture_output=True, text=True
-        )
+    for flag in (["--compiled"], []):
+        run = subprocess.run(command + flag, env=_env(cache, HANABI_REF_CONTRACTS="0"), capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         result = json.loads(run.stdout)
-        for key in ("games_per_second",):
-            result.pop(key)
+        result.pop("games_per_second")
         results.append(result)
     assert results[0] == results[1]
 
 
+@pytest.mark.deep
 @needs_mypyc
+@needs_compiler
+def test_bench_measures_the_compiled_build(cache: Path) -> None:
+    """[B-engine, B-compiled] with a build, bench engine runs the compiled-off variant and
+    its child really loaded the engine from the build."""
+    command = [sys.executable, "-m", "hanabi_ref.cli", "bench", "engine", "--players", "2",
+               "--seconds", "0.05", "--repeats", "1", "--json"]
+    run = subprocess.run(command, env=_env(cache), capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    report = json.loads(run.stdout)
+    assert report["compiled_build"]["built"] and "compiled-off" in report["variants"]
+    (result,) = report["results"]
+    (child,) = result["variants"]["compiled-off"]["runs"]
+    assert child["contracts"] is False and child["compiled_modules"]["hanabi_ref.transition"] is True
+    assert all(run["compiled"] is False for run in result["variants"]["source-off"]["runs"])
+
+
+@pytest.mark.deep
+@needs_mypyc
+@needs_compiler
 def test_a_build_for_other_sources_is_not_loaded(cache: Path, tmp_path: Path) -> None:
-    """[B-compiled] a build under another key, or with a file missing, is never loaded."""
+    """[B-compiled] opted in, a build under another key, or with a file missing, is never loaded."""
     (build,) = [path for path in cache.iterdir() if (path / "manifest.json").is_file()]
     stale = tmp_path / "stale"
     stale.mkdir()
@@ -126,7 +252,8 @@ def test_a_build_for_other_sources_is_not_loaded(cache: Path, tmp_path: Path) ->
     (broken / build.name).mkdir()
     (broken / build.name / "manifest.json").write_text(json.dumps({"files": {"hanabi_ref.strategies.thesis": "missing.so"}}))
     for directory in (stale, broken):
-        assert _play(directory, 1, HANABI_REF_CONTRACTS="0")["modules"] == {name: False for name in compiled.MODULES}
+        played = _play(directory, 1, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED="1")
+        assert played["modules"] == {name: False for name in compiled.MODULES}
 
 
 def test_compile_without_mypy_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
@@ -140,7 +267,8 @@ def test_compile_without_mypy_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, 
 
 @needs_mypyc
 def test_an_unwritable_cache_is_a_failed_build(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """[B-compiled] a cache directory that cannot be made: one line, exit code 1."""
+    """[B-compiled] a cache directory that cannot be made: one line, exit code 1 (fails
+    before anything is compiled)."""
     blocker = tmp_path / "file"
     blocker.write_text("")
     monkeypatch.setenv("HANABI_REF_CACHE", str(blocker / "cache"))

@@ -35,7 +35,7 @@ from tests.helpers import HAT_CONFIGS, card, hidden_rearrangement, with_deck
 
 
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=40, deadline=None)  # 200 more per configuration in the deep set, below
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-decode, H-cluing, H-last-to-first, H-budget, H-feasible, H-predict] in real games, every
@@ -58,6 +58,14 @@ def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, v
             checked += 1
     assert checked > 0
     assert sum(player.infeasible for player in seats) == 0
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
+def test_every_clue_decodes_to_the_intended_actions_at_length(players: int, preset: str, variant: str) -> None:
+    """[H-decode] the property above, five more runs (200 games per configuration)."""
+    for _ in range(5):
+        test_every_clue_decodes_to_the_intended_actions(players=players, preset=preset, variant=variant)
 
 
 def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -183,7 +183,7 @@ def test_fuzz_random_json_values(data: object) -> None:
     _assert_clean(data)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=40, deadline=None)  # 200 more in the deep set, below
 @given(st.data())
 def test_fuzz_mutated_traces(data: st.DataObject) -> None:
     """[T-schema, T-trace] a real trace with one field replaced, removed or added somewhere:
@@ -204,6 +204,13 @@ def test_fuzz_mutated_traces(data: st.DataObject) -> None:
     elif isinstance(node, list) and node:
         node[data.draw(st.integers(0, len(node) - 1))] = data.draw(JSON)
     _assert_clean(trace)
+
+
+@pytest.mark.deep
+def test_fuzz_mutated_traces_at_length() -> None:
+    """[T-schema, T-trace] the fuzzing above, five more runs (200 examples)."""
+    for _ in range(5):
+        test_fuzz_mutated_traces()
 
 
 @settings(max_examples=60, deadline=None)

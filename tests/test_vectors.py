@@ -43,7 +43,7 @@ from hanabi_ref.vectors import (
 from hanabi_ref.vectors.checks import check_move, check_state
 from hanabi_ref.vectors.writer import INDEX
 from hanabi_ref.view import make_view
-from tests.test_spec_coverage import clause_markers
+from hanabi_ref.spec_coverage import parse_clauses
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "spec" / "rules.md"
@@ -111,11 +111,11 @@ def test_names_are_unique() -> None:
 
 def rule_clauses() -> dict[str, bool]:
     """Every clause id of spec/rules.md, mapped to whether it is outside "Not formalized"
-    (read by the spec coverage test's own marker reader)."""
+    (read by the spec coverage module's marker reader)."""
     clauses: dict[str, bool] = {}
-    for path, _, clause, _, exempt in clause_markers():
-        if path == RULES:
-            clauses.setdefault(clause, not exempt)
+    for clause in parse_clauses(ROOT):
+        if clause.spec == "spec/rules.md":
+            clauses.setdefault(clause.id, clause.formalized)
     return clauses
 
 

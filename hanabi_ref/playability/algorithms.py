@@ -28,7 +28,10 @@ Item = TypeVar("Item", int, Card)
 
 
 def is_playable_single(sequence: Sequence[int], k: int, m: int) -> bool:
-    """Algorithm 3.29: is the single-colour ``sequence`` (k, m)-playable? [3.29]"""
+    """Algorithm 3.29: is the single-colour ``sequence`` (k, m)-playable? [3.29]
+
+    k = 0 is always playable, the base of Theorem 3.13(1) [3.13-1]: playability only
+    gets harder as k grows."""
     _check_arguments(k, m)
     if k == 0:
         return True  # 3.13-1: every sequence scores at least 0

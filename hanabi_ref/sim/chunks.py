@@ -4,7 +4,8 @@ A :class:`Chunk` names consecutive seeds and a :class:`GameSetup` from which any
 rebuilds the configuration and the strategy (by name and resolved parameters: strategy
 factories are closures and cannot be pickled).  :func:`play_chunk` plays the chunk's games
 in seed order and records a game that raises as a :class:`Failure` of its seed instead of
-losing the chunk.
+losing the chunk.  Each game's trace digest [SIM-trace-hash] is taken where it was played,
+so only 32 bytes per game cross the process boundary.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import attrs
 
 from hanabi_ref.game import StrategyFactory, play_game
 from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.sim.trace_hash import GameHasher, failure_digest
 from hanabi_ref.strategies import Value, factory_for
 
 MAX_CHUNK_GAMES = 50
@@ -85,16 +87,18 @@ class Failure:
 @attrs.frozen
 class ChunkResult:
     """The outcome of a chunk: score and strikeout of each finished game in seed order,
-    and the games that failed."""
+    the games that failed, and the trace digest of every game, finished or failed, in
+    seed order [SIM-trace-hash]."""
 
     scores: tuple[int, ...]
     strikeouts: tuple[bool, ...]
     failures: tuple[Failure, ...] = ()
+    digests: tuple[bytes, ...] = ()
 
     @classmethod
     def failed(cls, chunk: Chunk, error: str) -> ChunkResult:
         """[SIM-crash] Every game of ``chunk`` lost for the same reason."""
-        return cls((), (), tuple(Failure(seed, error) for seed in chunk.seeds()))
+        return cls((), (), tuple(Failure(seed, error) for seed in chunk.seeds()), (failure_digest(),) * chunk.games)
 
     @classmethod
     def join(cls, parts: list[ChunkResult]) -> ChunkResult:
@@ -103,6 +107,7 @@ class ChunkResult:
             tuple(score for part in parts for score in part.scores),
             tuple(flag for part in parts for flag in part.strikeouts),
             tuple(failure for part in parts for failure in part.failures),
+            tuple(digest for part in parts for digest in part.digests),
         )
 
 
@@ -114,21 +119,25 @@ def describe_error(error: BaseException) -> str:
 
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play the chunk's games in seed order; a game that raises is recorded as a failure of
-    its seed and the others still count [SIM-jobs, SIM-crash]."""
-    config, factory = chunk.setup.config(), chunk.setup.factory()
+    its seed and the others still count [SIM-jobs, SIM-crash]; every game leaves its trace
+    digest [SIM-trace-hash]."""
+    config, factory, hasher = chunk.setup.config(), chunk.setup.factory(), GameHasher()
     scores: list[int] = []
     strikeouts: list[bool] = []
     failures: list[Failure] = []
+    digests: list[bytes] = []
     for seed in chunk.seeds():
         try:
             record = play_game(config, factory, seed=seed)
         except Exception as error:  # a strategy or engine bug: keep the seed, go on
             failures.append(Failure(seed, describe_error(error)))
+            digests.append(failure_digest())
             continue
         scores.append(record.score)
         # [2.16-3-strikeout] the game ended by the last allowed error
         strikeouts.append(record.final.remaining == -1)
-    return ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures))
+        digests.append(hasher.game_digest(record.trace.actions, record.score))
+    return ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures), tuple(digests))
 
 
 def chunk_size_for(games: int, workers: int, largest: int = MAX_CHUNK_GAMES) -> int:

@@ -1,5 +1,5 @@
 """``hanabi-ref simulate`` and ``hanabi-ref sweep`` [C-simulate, SIM-jobs, SIM-param,
-SIM-sweep, SIM-plot, SIM-dask, SIM-crash, SIM-errors].
+SIM-trace-hash, SIM-sweep, SIM-plot, SIM-dask, SIM-crash, SIM-errors].
 
 Everything a run needs is checked before the first game: the strategy and its
 parameters, the grid, the configuration, the seeds, the executor (a dask scheduler is
@@ -128,8 +128,8 @@ def _failures_json(failures: Sequence[Failure]) -> list[dict[str, Any]]:
 
 
 def command_simulate(args: argparse.Namespace) -> int:
-    """Play games S .. S+N-1 in parallel and report the statistics [C-simulate, SIM-jobs,
-    SIM-param]; exit 1 if a game failed [SIM-crash]."""
+    """Play games S .. S+N-1 in parallel and report the statistics and the trace hash
+    [C-simulate, SIM-jobs, SIM-param, SIM-trace-hash]; exit 1 if a game failed [SIM-crash]."""
     spec = check_strategy(args.strategy)
     params = spec.resolve(given_params(args.param, spec))
     setup, config = check_config(args, spec, params)
@@ -153,6 +153,7 @@ def command_simulate(args: argparse.Namespace) -> int:
         **cell.statistics(),
         "failed_seeds": cell.failed_seeds,
         "failures": _failures_json(cell.failures),
+        "trace_sha256": cell.trace_sha256,
         "games_per_second": args.games / result.seconds if result.seconds > 0 else float("inf"),
     }
     if args.json:
@@ -187,6 +188,7 @@ def print_summary(result: Mapping[str, Any]) -> None:
     workers = f"{result['jobs']} {'worker' if result['jobs'] == 1 else 'workers'}"
     where = "in this process" if result["executor"] == "local" and result["jobs"] == 1 else f"{workers}, {result['executor']}"
     rows.append(("games per second", f"{result['games_per_second']:.1f} ({where})"))
+    rows.append(("trace sha256", result["trace_sha256"]))
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value}")

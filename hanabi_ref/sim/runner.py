@@ -1,5 +1,5 @@
 """Running cells of seeded games on an executor and summarizing them [SIM-jobs,
-SIM-progress, SIM-crash].
+SIM-progress, SIM-crash, SIM-trace-hash].
 
 A *cell* is one setup (configuration, strategy and parameters) played on seeds
 S .. S+N-1.  ``simulate`` runs one cell; ``sweep`` runs one per point of its grid, all
@@ -21,6 +21,7 @@ import attrs
 from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup, chunk_size_for, split_games
 from hanabi_ref.sim.executors import Executor
 from hanabi_ref.sim.stats import histogram, mean, mean_interval, standard_error, wilson_interval
+from hanabi_ref.sim.trace_hash import run_hash
 
 
 @attrs.frozen
@@ -35,13 +36,14 @@ class Cell:
 @attrs.frozen
 class CellResult:
     """The games of one cell in seed order: scores and strikeouts of the finished ones,
-    and the failures [SIM-crash]."""
+    the failures [SIM-crash], and the trace hash of all of them [SIM-trace-hash]."""
 
     cell: Cell
     max_score: int
     scores: tuple[int, ...]
     strikeouts: int
     failures: tuple[Failure, ...]
+    trace_sha256: str
 
     @property
     def failed_seeds(self) -> list[int]:
@@ -147,5 +149,8 @@ def _gather(cell: Cell, max_score: int, parts: Sequence[ChunkResult | None]) -> 
     if any(part is None for part in parts):
         raise RuntimeError("an executor did not return every chunk")  # a bug in an executor
     joined = ChunkResult.join([part for part in parts if part is not None])
+    if len(joined.digests) != cell.games:
+        raise RuntimeError("SIM-trace-hash: a chunk did not return one digest per game")  # a bug in us
     failures = tuple(sorted(joined.failures, key=lambda failure: failure.seed))
-    return CellResult(cell, max_score, joined.scores, sum(joined.strikeouts), failures)
+    trace_sha256 = run_hash(joined.digests)  # the parts are in seed order [SIM-trace-hash]
+    return CellResult(cell, max_score, joined.scores, sum(joined.strikeouts), failures, trace_sha256)

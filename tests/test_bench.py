@@ -1,0 +1,203 @@
+"""``hanabi-ref bench`` measures honestly [B-engine, PL-bench].
+
+No speed is asserted here (speed is measured by the command, never timed in a test).
+What is checked: the runs are interleaved in the order the report records, every child
+ran with the contracts and build it was asked for, CPU time is measured apart from wall
+time, OpenSpiel's chance nodes are not counted as moves, the ratios are those of the
+medians of the runs, and bad arguments are one-line usage errors.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import random
+import statistics
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hanabi_ref import bench
+from hanabi_ref.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+SECONDS = 0.05
+REPEATS = 2
+PLAYERS = (2, 3)
+
+needs_openspiel = pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason="open-spiel is not installed")
+
+
+def _isolate(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
+    """Children import this checkout and look for compiled builds in an empty cache."""
+    monkeypatch.setenv("PYTHONPATH", str(ROOT))
+    monkeypatch.setenv("HANABI_REF_CACHE", str(cache))
+    monkeypatch.delenv("HANABI_REF_COMPILED", raising=False)
+
+
+@pytest.fixture(scope="module")
+def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One tiny interleaved run against OpenSpiel, without a compiled build."""
+    if importlib.util.find_spec("pyspiel") is None:
+        pytest.skip("open-spiel is not installed")
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _isolate(monkeypatch, tmp_path_factory.mktemp("empty-cache"))
+        yield bench.bench_engine(PLAYERS, "hle", SECONDS, REPEATS, seed=5, against="openspiel")
+
+
+def test_schedule_rotates_every_round() -> None:
+    """[B-engine] round r runs each variant once per player count, starting with variant
+    r mod n and keeping their cyclic order; round r + 1 starts after round r ends."""
+    names = ["a", "b", "c"]
+    order = bench.schedule(names, [2, 4], 4)
+    assert [step["round"] for step in order] == sorted(step["round"] for step in order)
+    for round_ in range(4):
+        steps = [step for step in order if step["round"] == round_]
+        for count in (2, 4):
+            ran = [step["variant"] for step in steps if step["players"] == count]
+            start = names.index(ran[0])
+            assert start == round_ % 3 and ran == [names[(start + i) % 3] for i in range(3)]
+
+
+def test_runs_are_interleaved_as_recorded(report: dict[str, Any]) -> None:
+    """[B-engine] the schedule holds every variant in every round, rotated; each variant's
+    runs come from successive rounds, one per round."""
+    variants = report["variants"]
+    assert variants == ["source-off", "source-on", "openspiel"]  # no build in the empty cache
+    assert len(report["schedule"]) == REPEATS * len(PLAYERS) * len(variants)
+    firsts = [next(s["variant"] for s in report["schedule"] if s["round"] == r) for r in range(REPEATS)]
+    assert firsts == variants[:REPEATS]
+    for entry in report["results"]:
+        for name in variants:
+            assert [run["round"] for run in entry["variants"][name]["runs"]] == list(range(REPEATS))
+
+
+def test_children_ran_as_asked(report: dict[str, Any]) -> None:
+    """[B-engine] contracts off/on as named, and the engine modules loaded from .py files."""
+    for entry in report["results"]:
+        variants = entry["variants"]
+        for name, contracts in (("source-off", False), ("source-on", True)):
+            for run in variants[name]["runs"]:
+                assert run["contracts"] is contracts and run["compiled"] is False
+                assert run["compiled_modules"]["hanabi_ref.transition"] is False
+        assert variants["compiled-off"] == {"status": "not built", "build_command": "hanabi-ref compile"}
+
+
+def test_cpu_time_is_measured_and_the_medians_recomputed(report: dict[str, Any]) -> None:
+    """[B-engine] every run spends its CPU budget (process time, the loop's stop rule) and
+    the reported rates, spreads and ratios are those of the runs."""
+    for entry in report["results"]:
+        rates = {}
+        for name, result in entry["variants"].items():
+            if result["status"] != "measured":
+                continue
+            for run in result["runs"]:
+                assert run["cpu_seconds"] >= SECONDS and run["moves"] > 0 and run["games"] > 0
+                assert run["moves_per_cpu_second"] == run["moves"] / run["cpu_seconds"]
+                assert run["moves_per_wall_second"] == run["moves"] / run["wall_seconds"]
+            cpu = [run["moves"] / run["cpu_seconds"] for run in result["runs"]]
+            assert result["median_moves_per_cpu_second"] == statistics.median(cpu)
+            assert (result["min_moves_per_cpu_second"], result["max_moves_per_cpu_second"]) == (min(cpu), max(cpu))
+            assert result["moves"] == sum(run["moves"] for run in result["runs"])
+            rates[name] = statistics.median(cpu)
+        assert entry["ratios"] == {
+            "source-off/openspiel": rates["source-off"] / rates["openspiel"],
+            "source-on/openspiel": rates["source-on"] / rates["openspiel"],
+            "source-off/source-on": rates["source-off"] / rates["source-on"],
+        }
+
+
+def test_openspiel_runs_count_whole_games_of_player_moves(report: dict[str, Any]) -> None:
+    """[B-engine] a game has at most OpenSpiel's own max_game_length player moves."""
+    import pyspiel  # type: ignore[import-not-found]
+
+    for entry in report["results"]:
+        bound = pyspiel.load_game("hanabi", {"players": entry["players"]}).max_game_length()
+        for run in entry["variants"]["openspiel"]["runs"]:
+            assert run["contracts"] is None and run["games"] <= run["moves"] <= bound * run["games"]
+
+
+@needs_openspiel
+def test_openspiel_game_skips_chance_nodes() -> None:
+    """[B-engine] the moves counted are the history's entries by a player; the deal and
+    the draws (chance) are in the history too but not counted."""
+    import pyspiel
+
+    for players in (2, 5):
+        game = pyspiel.load_game("hanabi", {"players": players})
+        moves, state = bench.play_openspiel_game(game, random.Random(players))
+        history = state.full_history()
+        assert state.is_terminal()
+        assert moves == sum(1 for item in history if item.player != pyspiel.PlayerId.CHANCE)
+        hand_size = 5 if players < 4 else 4
+        assert len(history) - moves >= players * hand_size
+
+
+def test_text_report_names_every_variant(report: dict[str, Any]) -> None:
+    """[B-engine] the table shows each variant per player count, the missing build with
+    its command, the machine and the ratios."""
+    text = bench.format_engine_report(report)
+    for count in PLAYERS:
+        for name in ("source-off", "source-on", "openspiel"):
+            assert any(line.split()[:2] == [str(count), name] for line in text.splitlines())
+    assert "not built (build it with: hanabi-ref compile)" in text and "load average" in text
+    assert "source-off/openspiel" in text and "CPU s" in text
+
+
+def test_a_child_that_did_not_load_the_build_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """[B-engine] asked for the compiled build where there is none, the child runs the
+    sources, says so, and the measurement is refused."""
+    _isolate(monkeypatch, tmp_path)
+    with pytest.raises(bench.BenchError, match="compiled=False, not contracts=False compiled=True"):
+        bench.run_child(bench.COMPILED_OFF, 2, "hle", 0.01, 0)
+
+
+@pytest.mark.parametrize(
+    "arguments",
+    [
+        ["--players", "0"],
+        ["--players", "2,x"],
+        ["--players", "2,2"],
+        ["--players", "9"],
+        ["--rules", "nope"],
+        ["--against", "hle"],
+        ["--seconds", "-1"],
+        ["--repeats", "0"],
+        ["--against", "openspiel", "--rules", "thesis"],
+    ],
+)
+def test_bad_arguments_are_one_line_usage_errors(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit] exit 2, one line on stderr, nothing measured."""
+    assert main(["bench", "engine", *arguments]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and captured.err.startswith("hanabi-ref")
+
+
+def test_against_openspiel_without_open_spiel(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """[B-engine] without pyspiel: one line naming the package, exit 2."""
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *args: None if name == "pyspiel" else real(name, *args))
+    assert main(["bench", "engine", "--against", "openspiel"]) == 2
+    error = capsys.readouterr().err
+    assert error.count("\n") == 1 and "open-spiel" in error
+
+
+def test_playability_table_bench_reports_cpu_apart_from_wall(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[PL-bench] a run that only waits takes wall time but (almost) no CPU time: the two
+    clocks are measured apart."""
+    import hanabi_ref.playability.table as table
+
+    def waiting_table() -> list[int]:
+        time.sleep(0.05)
+        return list(range(126))
+
+    monkeypatch.setattr(table, "appendix_a", waiting_table)
+    result = bench.bench_playability_table(2)
+    assert len(result["runs_cpu_seconds"]) == len(result["runs_seconds"]) == 2
+    for wall, cpu in zip(result["runs_seconds"], result["runs_cpu_seconds"]):
+        assert wall >= 0.05 and 0 <= cpu < wall
+    assert result["median_cpu_seconds"] == statistics.median(result["runs_cpu_seconds"])
+    json.dumps(result)
