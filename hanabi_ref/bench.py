@@ -100,16 +100,15 @@ def measure_ours(players: int, preset: str, seconds: float, seed: int) -> dict[s
     legal list (:func:`~hanabi_ref.transition.apply_legal`), as OpenSpiel applies its own."""
     from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
     from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.dealing import deck_from_seed
     from hanabi_ref.legality import legal_actions
     from hanabi_ref.rules import make_config
-    from hanabi_ref.transition import apply_legal, initial_state
+    from hanabi_ref.transition import apply_legal, new_game
 
     config = make_config(players, preset=preset)
     rng = random.Random(seed)
 
     def play_one(game: int) -> int:
-        state, moves = initial_state(config, deck_from_seed(config, seed + game)), 0
+        state, moves = new_game(config, seed + game), 0
         while not state.terminal:
             state = apply_legal(state, rng.choice(legal_actions(state)))
             moves += 1

@@ -60,7 +60,7 @@ ENGINE_MODULES = (
 """Compiled too, but loaded from the build only when contracts are off
 (``HANABI_REF_CONTRACTS=0``): icontract reads its conditions' signatures and source,
 which compiled lambdas do not have, so with contracts on the engine runs from its
-sources.  ``hanabi_ref.game`` stays a source module: strategies written in Python
+sources.  ``hanabi_ref.strategy`` stays a source module: strategies written in Python
 subclass its ``BaseStrategy``, and an interpreted class cannot subclass a compiled one."""
 
 HAT_MODULES = (

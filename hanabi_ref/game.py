@@ -1,93 +1,38 @@
 """Playing strategies seat by seat [2.17-view, 2.17-history].
 
-A strategy is one object per seat.  After every action each seat's ``observe`` is called
-with that seat's new view and the public event (so a strategy can keep memory and think
-out of turn); on its own turn ``act`` chooses the action.  Nothing else reaches a
-strategy: no state, no deck, no other strategy.
+:func:`play_game` deals, hands every seat its view after every move and the acting seat
+its turn, applies the actions and records the trace.  The strategy API lives in
+:mod:`hanabi_ref.strategy`, the trace records in :mod:`hanabi_ref.trace` and the move
+bound in :mod:`hanabi_ref.rules`; their names are re-exported here for code written
+against earlier versions.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
 
-import attrs
 import icontract
 
 from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.contracts import ENABLED
-from hanabi_ref.dealing import deck_from_seed, derive_seed
-from hanabi_ref.errors import HanabiError, IllegalActionError
-from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, score
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.dealing import derive_seed
+from hanabi_ref.errors import IllegalActionError
+from hanabi_ref.rules import GameConfig, move_bound
+from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyError, StrategyFactory, observes
+from hanabi_ref.trace import GameRecord, Trace
+from hanabi_ref.transition import apply, initial_state, new_game
 from hanabi_ref.view import PlayerView, make_view, make_views
 
-
-class Strategy(Protocol):
-    """What the runner asks of a seat's strategy [2.17-view]."""
-
-    def observe(self, view: PlayerView, event: Event) -> None:
-        """Called for every seat after every action, with that seat's new view."""
-
-    def act(self, view: PlayerView) -> Action:
-        """Called on the seat's own turn; returns a legal action."""
-
-
-class StrategyFactory(Protocol):
-    """Builds the strategy object for one seat of one game."""
-
-    def __call__(self, config: GameConfig, seat: int, seed: int) -> Strategy: ...
-
-
-class BaseStrategy:
-    """A strategy that ignores observations; subclasses override ``act``."""
-
-    def observe(self, view: PlayerView, event: Event) -> None:
-        """Nothing to remember."""
-
-    def act(self, view: PlayerView) -> Action:
-        raise NotImplementedError
-
-
-class StrategyError(HanabiError):
-    """A strategy chose an illegal action; names the turn, the seat and the clause."""
-
-
-@attrs.frozen
-class Trace:
-    """A replayable record: config, the full deck S0 and the actions [T-trace], and
-    optionally the expected state after the deal and after each action [T-states]."""
-
-    config: GameConfig
-    deck: tuple[int, ...]
-    actions: tuple[Action, ...]
-    seed: int | None = None
-    states: tuple[dict[str, Any], ...] | None = None
-
-
-@attrs.frozen
-class GameRecord:
-    """A finished game: its trace and final state."""
-
-    trace: Trace
-    final: GameState
-
-    @property
-    def score(self) -> int:
-        """The score step 3 returned [2.16-3]."""
-        return score(self.final)
-
-
-def move_bound(config: GameConfig) -> int:
-    """[PR-length] no game lasts more than t0 + 2(N - p*h) + p moves (one more under the
-    literal reading of E-6 when the deal empties the stack); see proofs/game_length.md."""
-    bound = config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
-    return bound + 1 if config.is_literal_empty_deal else bound
-
-
-def _observes(strategy: Strategy) -> bool:
-    return getattr(type(strategy), "observe", None) is not BaseStrategy.observe
+__all__ = [
+    "play_game",
+    "BaseStrategy",
+    "Strategy",
+    "StrategyError",
+    "StrategyFactory",
+    "GameRecord",
+    "Trace",
+    "move_bound",
+]
 
 
 @icontract.ensure(lambda config, result: result.final.turn <= move_bound(config), "PR-length: the game ended within t0 + 2(N - p*h) + p moves", enabled=ENABLED)
@@ -101,11 +46,10 @@ def play_game(
     """Play one game: deck from ``seed`` unless given, seat j's strategy seeded from
     (seed, j); returns the trace and final state [2.17-view, D-seed]."""
     dealt_from_seed = deck is None
-    deck = deck_from_seed(config, seed) if deck is None else tuple(deck)
     strategies = [factory(config, seat, derive_seed(seed, seat + 1)) for seat in range(config.players)]
-    observers = [(seat, s) for seat, s in enumerate(strategies) if _observes(s)]
+    observers = [(seat, s) for seat, s in enumerate(strategies) if observes(s)]
     observer_seats = [seat for seat, _ in observers]
-    state = initial_state(config, deck)
+    state = new_game(config, seed) if deck is None else initial_state(config, deck)
     actions: list[Action] = []
     observed: dict[int, PlayerView] = {}  # the views of ``state`` its observers were given
     while not state.terminal:
@@ -126,4 +70,4 @@ def play_game(
         for (_, strategy), view in zip(observers, views):
             strategy.observe(view, event)
     # [T-trace] the trace names a seed only if the deck came from it.
-    return GameRecord(Trace(config, tuple(deck), tuple(actions), seed if dealt_from_seed else None), state)
+    return GameRecord(Trace(config, state.deck, tuple(actions), seed if dealt_from_seed else None), state)

@@ -25,7 +25,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
-from hanabi_ref.game import Trace
+from hanabi_ref.trace import Trace
 from hanabi_ref.legality import illegality
 from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config
 from hanabi_ref.state import GameState, fireworks_sum

@@ -517,3 +517,10 @@ def _string(value: object, where: str) -> str:
     if not isinstance(value, str):
         raise ConfigError(f"{where}: must be a string, got {value!r}")
     return value
+
+
+def move_bound(config: GameConfig) -> int:
+    """[PR-length] no game lasts more than t0 + 2(N - p*h) + p moves (one more under the
+    literal reading of E-6 when the deal empties the stack); see proofs/game_length.md."""
+    bound = config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
+    return bound + 1 if config.is_literal_empty_deal else bound

@@ -11,11 +11,12 @@ import json
 from pathlib import Path
 from typing import Any
 
+import attrs
+
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.atomic import write_text_atomically
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
-from hanabi_ref.game import Trace
 from hanabi_ref.rules import GameConfig, config_from_json, config_to_json
 from hanabi_ref.schema import validate_trace_json
 from hanabi_ref.serial import canonical_json, state_to_json
@@ -24,6 +25,32 @@ from hanabi_ref.transition import apply, initial_state
 
 FORMAT = "hanabi-ref/trace"
 VERSION = 1
+
+
+@attrs.frozen
+class Trace:
+    """A replayable record: config, the full deck S0 and the actions [T-trace], and
+    optionally the expected state after the deal and after each action [T-states]."""
+
+    config: GameConfig
+    deck: tuple[int, ...]
+    actions: tuple[Action, ...]
+    seed: int | None = None
+    states: tuple[dict[str, Any], ...] | None = None
+
+
+@attrs.frozen
+class GameRecord:
+    """A finished game: its trace and final state."""
+
+    trace: Trace
+    final: GameState
+
+    @property
+    def score(self) -> int:
+        """The score step 3 returned [2.16-3]."""
+        return score(self.final)
+
 
 
 def trace_to_json(trace: Trace, *, with_states: bool = False) -> dict[str, Any]:

@@ -28,11 +28,14 @@ result's invariants once; with contracts off nothing is checked and nothing is p
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import icontract
 
 from hanabi_ref import conditions
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.contracts import ENABLED
+from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, IllegalActionError
 from hanabi_ref.legality import hint_mask, illegality
 from hanabi_ref.rules import GameConfig
@@ -80,24 +83,34 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
     """Step 1: deal the hands, empty D and F, t := t0, f := 0, C := first seat, R := inf,
     every K_c := Cards(H) [2.16-1, 2.16-1-deal, 2.14-initial, E-22].  Step 3 is then
     evaluated once (erratum E-6): if the stack is already empty, the last round starts
-    at once."""
-    check_deck(config, deck)
+    at once.  ``deck`` must be a permutation of the composition (:func:`check_deck`)."""
     hands = deal_hands(config)
-    state = build_state(
-        config, deck, config.players * config.hand_size, hands,
-        tuple((config.all_cards_mask,) * len(hand) for hand in hands),
-        (0,) * config.suit_count, (), (), config.hints, 0, 0, None, 0, (), False,
+    next_card = config.players * config.hand_size
+    remaining, terminal = None, False
+    if config.options.initial_stop_check:
+        # [E-6] step 3 once after step 1, on the variables just set (D and F empty).
+        terminal = stop_clause(config, deck, (0,) * config.suit_count, (), None) is not None
+        if not terminal and next_card == len(deck):
+            remaining = config.players
+    return build_state(
+        config, deck, next_card, hands, tuple((config.all_cards_mask,) * len(hand) for hand in hands),
+        (0,) * config.suit_count, (), (), config.hints, 0, 0, remaining, 0, (), terminal,
     )
-    if not config.options.initial_stop_check:
-        return state
-    move = Move(state)
-    process_stop_check(move, stop_clause(config, deck, move.fields, move.discard, move.remaining))
-    return move.finish()
 
 
-def initial_state(config: GameConfig, deck: tuple[int, ...] | list[int]) -> GameState:
-    """The state before the first move for a configuration and a deck (S0, top first)."""
-    return process_initialisation(config, tuple(deck))
+def initial_state(config: GameConfig, deck: Sequence[int]) -> GameState:
+    """The state before the first move for a configuration and a deck (S0, top first);
+    a deck that is not a permutation of the composition is refused [2.9-S0]."""
+    deck = tuple(deck)
+    check_deck(config, deck)
+    return process_initialisation(config, deck)
+
+
+def new_game(config: GameConfig, seed: int) -> GameState:
+    """The state before the first move of the game dealt from ``seed`` [D-seed]: the deck
+    comes from :func:`~hanabi_ref.dealing.deck_from_seed`, a permutation of the
+    composition by construction, so it is not checked again."""
+    return process_initialisation(config, deck_from_seed(config, seed))
 
 
 # ---------------------------------------------------------------- the move's variables

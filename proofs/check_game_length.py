@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.game import move_bound
+from hanabi_ref.rules import move_bound
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
 from hanabi_ref.dealing import deck_from_seed

@@ -34,7 +34,7 @@ from hypothesis import strategies as st
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import TraceError
-from hanabi_ref.game import Trace
+from hanabi_ref.trace import Trace
 from hanabi_ref.hanablive import is_hanablive_over, load_hanablive, trace_from_hanablive, trace_to_hanablive
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config

@@ -20,7 +20,8 @@ import pytest
 
 from hanabi_ref.actions import Action, Play, action_to_json
 from hanabi_ref.dealing import derive_seed
-from hanabi_ref.game import Strategy, StrategyFactory, play_game
+from hanabi_ref.game import play_game
+from hanabi_ref.strategy import Strategy, StrategyFactory
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.strategies import STRATEGIES, StrategySpec
 from hanabi_ref.strategies.simple import SimpleStrategy

@@ -25,7 +25,8 @@ from hanabi_ref import strategies
 from hanabi_ref.actions import Action, Play
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.dealing import derive_seed
-from hanabi_ref.game import BaseStrategy, Strategy, StrategyFactory, play_game
+from hanabi_ref.game import play_game
+from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyFactory
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.sim.chunks import ChunkResult, Failure, GameSetup, chunk_size_for, play_chunk, split_games
 from hanabi_ref.sim.executors import LocalExecutor

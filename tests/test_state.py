@@ -12,12 +12,15 @@ from typing import Any, cast
 import attrs
 import icontract
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hanabi_ref.actions import Hint
 from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import make_config
+from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import (
     GameState,
+    build_state,
     is_cards_conserved,
     is_errors_within_bound,
     is_fields_gapless,
@@ -25,8 +28,8 @@ from hanabi_ref.state import (
     is_knowledge_sound,
     stack,
 )
-from hanabi_ref.transition import apply, apply_legal, initial_state
-from tests.helpers import greedy_open_action, play_out
+from hanabi_ref.transition import apply, apply_legal, initial_state, new_game
+from tests.helpers import configs, greedy_open_action, play_out
 
 
 def mid_game() -> GameState:
@@ -118,3 +121,21 @@ def test_stack_is_the_rest_of_s0() -> None:
     assert stack(state) == state.deck[state.next_card :]
     after = apply(state, greedy_open_action(state))
     assert after.discard[: len(state.discard)] == state.discard
+
+
+@settings(max_examples=60, deadline=None)
+@given(configs(), st.integers(0, 2**64 - 1))
+def test_new_game_is_the_checked_deal_of_its_seed(config: GameConfig, seed: int) -> None:
+    """[D-seed, 2.16-1, 2.9-S0] the set-up that trusts a deck it dealt itself gives the
+    state that the checked set-up gives for the same deck."""
+    assert new_game(config, seed) == initial_state(config, deck_from_seed(config, seed))
+
+
+def test_a_built_state_equals_the_one_attrs_builds() -> None:
+    """[2.13] build_state fills the state's fields as attrs' own __init__ does: the two
+    are equal, hash alike and have exactly the declared fields."""
+    state = play_out(initial_state(make_config(3), deck_from_seed(make_config(3), 5)), greedy_open_action)[12]
+    values = [getattr(state, field.name) for field in attrs.fields(type(state))]
+    built = build_state(*values)
+    assert built == state and hash(built) == hash(state)
+    assert sorted(vars(built)) == sorted(field.name for field in attrs.fields(type(state)))

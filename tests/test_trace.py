@@ -13,7 +13,8 @@ import pytest
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import TraceError
-from hanabi_ref.game import Trace, play_game
+from hanabi_ref.game import play_game
+from hanabi_ref.trace import Trace
 from hanabi_ref.rules import make_config
 from hanabi_ref.state import score, stack_size
 from hanabi_ref.strategies import STRATEGIES

@@ -9,7 +9,8 @@ import pytest
 from hanabi_ref.actions import Action, Hint
 from hanabi_ref.dealing import GOLDEN, SplitMix64, deck_from_seed, derive_seed
 from hanabi_ref.errors import IllegalActionError
-from hanabi_ref.game import BaseStrategy, Strategy, StrategyError, play_game
+from hanabi_ref.game import play_game
+from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyError
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import Event, stack_size
 from hanabi_ref.strategies.random import RandomStrategy

@@ -15,7 +15,8 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
-from hanabi_ref.game import StrategyFactory, play_game
+from hanabi_ref.game import play_game
+from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.sim.trace_hash import GameHasher, failure_digest
 from hanabi_ref.strategies import Value, factory_for

@@ -18,7 +18,7 @@ import attrs
 from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.dealing import SplitMix64, deck_from_seed, derive_seed
 from hanabi_ref.errors import ConfigError, HanabiError, IllegalActionError
-from hanabi_ref.game import Trace
+from hanabi_ref.trace import Trace
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import PRESETS, GameConfig, config_from_json, config_to_json
 from hanabi_ref.serial import canonical_json, state_to_json

@@ -15,7 +15,7 @@ from typing import Any
 import attrs
 
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json, describe
-from hanabi_ref.game import Trace
+from hanabi_ref.trace import Trace
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.serial import canonical_json, short_json, state_to_json

@@ -18,7 +18,7 @@ from hypothesis import seed as hypothesis_seed
 from hypothesis import strategies as st
 
 from hanabi_ref.actions import Action, Play, describe
-from hanabi_ref.game import Trace
+from hanabi_ref.trace import Trace
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState
 from hanabi_ref.verify.compare import Chooser, Divergence, illegal_candidates, legal_difference, play_compared, state_difference
