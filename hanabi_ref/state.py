@@ -23,7 +23,7 @@ R             ``remaining``               ``None`` stands for infinity
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, NamedTuple
 
 import attrs
 import icontract
@@ -33,8 +33,7 @@ from hanabi_ref.contracts import ENABLED
 from hanabi_ref.rules import GameConfig
 
 
-@attrs.frozen(slots=False)
-class Event:
+class Event(NamedTuple):
     """The public record of one action and its outcome [2.17-view].
 
     ``card_id``/``card``: the card played or discarded and its identity (shown face up);

@@ -152,7 +152,7 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
         lambda s, a, r: forge(r, remaining=None),
     ),
     "2.9": (lambda s, a, r: True, lambda s, a, r: forge(r, deck=r.deck[::-1])),
-    "2.17-history": (lambda s, a, r: True, lambda s, a, r: forge(r, history=s.history + (attrs.evolve(r.history[-1], player=(s.current + 1) % s.config.players),))),
+    "2.17-history": (lambda s, a, r: True, lambda s, a, r: forge(r, history=s.history + (r.history[-1]._replace(player=(s.current + 1) % s.config.players),))),
     "PR-legal-action": (
         lambda s, a, r: not r.terminal,
         lambda s, a, r: forge(r, hands=_replace_seat(r.hands, r.current, ())),
