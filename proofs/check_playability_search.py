@@ -24,7 +24,7 @@ import pytest
 from hanabi_ref.playability.algorithms import is_playable_multi, is_playable_single
 from hanabi_ref.playability.composition import Card, single_colour
 from hanabi_ref.playability.opengame import is_sequence_playable_by_search
-from hanabi_ref.playability.solver import Counter, count_playable, solve
+from hanabi_ref.playability.solver import PlayableCounter, count_playable, solve
 
 # ------------------------------------------------------------------ 1. Lemma 1, physically
 
@@ -145,7 +145,7 @@ def test_single_colour_words(length: int) -> None:
             counts = tuple(sequence.count(v) for v in (1, 2, 3))
             playable_by_composition[(counts, m)] += is_sequence_playable_by_search(sequence, 3, m)
     for (counts, m), playable in playable_by_composition.items():
-        assert Counter([(1, 1), (2, 1), (3, 1)], m, 3).count(counts) == playable
+        assert PlayableCounter([(1, 1), (2, 1), (3, 1)], m, 3).count(counts) == playable
 
 
 CARDS: list[Card] = [(1, 1), (2, 1), (1, 2), (2, 2)]
@@ -166,7 +166,7 @@ def test_two_colour_words(length: int) -> None:
             counts = tuple(sequence.count(card) for card in CARDS)
             playable_by_composition[(counts, m)] += is_sequence_playable_by_search(sequence, 4, m)
     for (counts, m), playable in playable_by_composition.items():
-        assert Counter(CARDS, m, 4).count(counts) == playable
+        assert PlayableCounter(CARDS, m, 4).count(counts) == playable
 
 
 # ------------------------------------------------------------------ 4. Conjecture 5.1

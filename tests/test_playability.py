@@ -40,7 +40,7 @@ from hanabi_ref.playability.composition import (
 from hanabi_ref.playability.exact import STATE_LIMIT, TooLargeError, exact_count
 from hanabi_ref.playability.opengame import is_sequence_playable_by_search
 from hanabi_ref.playability.sampling import estimate
-from hanabi_ref.playability.solver import Counter, count_playable, solve
+from hanabi_ref.playability.solver import PlayableCounter, count_playable, solve
 from hanabi_ref.playability.table import appendix_a, appendix_a_counts
 from tests.playability_appendix_a import APPENDIX_A
 
@@ -367,9 +367,9 @@ def test_cli_table_json_in_a_subprocess() -> None:
 
 
 def test_counter_is_shared_across_compositions() -> None:
-    """One Counter serves several compositions of the same card types with the same
+    """One PlayableCounter serves several compositions of the same card types with the same
     results as fresh ones [PL-count]."""
-    shared = Counter([(v, 1) for v in range(1, 4)], 2, 3)
+    shared = PlayableCounter([(v, 1) for v in range(1, 4)], 2, 3)
     for counts in [(2, 2, 1), (1, 2, 2), (3, 1, 1)]:
         assert shared.count(counts) == count_playable(single_colour(counts), 2)
 
@@ -386,3 +386,13 @@ def test_bench_playability_table_reports_runs(capsys: pytest.CaptureFixture[str]
     report = json.loads(out)
     assert code == 0 and report["rows"] == 126 and len(report["runs_seconds"]) == 1
     assert report["median_seconds"] == report["runs_seconds"][0] > 0
+
+
+def test_the_old_counter_name_is_a_deprecated_alias() -> None:
+    """[PL-count] ``solver.Counter`` (it shadowed collections.Counter) still names the
+    counter, with a DeprecationWarning."""
+    import hanabi_ref.playability.solver as solver
+
+    with pytest.warns(DeprecationWarning, match="PlayableCounter"):
+        old = getattr(solver, "Counter")
+    assert old is PlayableCounter

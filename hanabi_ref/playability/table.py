@@ -12,7 +12,7 @@ from itertools import product
 import attrs
 
 from hanabi_ref.playability.composition import multinomial
-from hanabi_ref.playability.solver import Counter
+from hanabi_ref.playability.solver import PlayableCounter
 
 HAND_SIZES = (1, 2, 3, 4, 5)
 LENGTH = 10
@@ -38,7 +38,7 @@ def appendix_a_counts() -> list[tuple[int, ...]]:
 def appendix_a() -> list[Row]:
     """The whole table; one memo per hand size, shared by all rows [PL-table, PL-count]."""
     cards = [(value, 1) for value in range(1, VALUES + 1)]
-    counters = [Counter(cards, m, VALUES) for m in HAND_SIZES]
+    counters = [PlayableCounter(cards, m, VALUES) for m in HAND_SIZES]
     return [
         Row(counts, multinomial(counts), tuple(counter.count(counts) for counter in counters))
         for counts in appendix_a_counts()
