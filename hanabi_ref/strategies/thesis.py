@@ -72,8 +72,10 @@ THESIS_PARAMS = (
 omega_s = omega_d = omega_h = 1, section 4.3)."""
 
 
+@functools.lru_cache(maxsize=256)
 def _exact(value: Value) -> Fraction:
-    """A parameter as an exact fraction: 0.1 is 1/10, not the nearest binary float."""
+    """A parameter as an exact fraction: 0.1 is 1/10, not the nearest binary float (made
+    once per value: every seat of every game reads the same parameters)."""
     return Fraction(repr(value)) if isinstance(value, float) else Fraction(int(value))
 
 
@@ -96,17 +98,18 @@ class Tables:
         discarded = [0] * len(composition)
         for card in discard:
             discarded[card] += 1
-        playable = worthless = unique = low = high = 0
-        most = 0
+        playable = worthless = unique = low = high = most = 0
         for suit, height in enumerate(fields):
             base = suit * n
             row = _suit_row(tuple(composition[base : base + n]), height, tuple(discarded[base : base + n]))
-            playable |= row[0] << base
-            worthless |= row[1] << base
-            unique |= row[2] << base
-            low |= row[3] << base
-            high |= row[4] << base
-            most = max(most, row[5])
+            suit_playable, suit_worthless, suit_unique, suit_low, suit_high, suit_most = row
+            playable |= suit_playable << base
+            worthless |= suit_worthless << base
+            unique |= suit_unique << base
+            low |= suit_low << base
+            high |= suit_high << base
+            if suit_most > most:
+                most = suit_most
         self.playable, self.worthless, self.unique = playable, worthless, unique
         if most <= 3:
             self.unseen = CardWeights(low=low, high=high)
@@ -178,6 +181,18 @@ def table_memo(values: int, composition: tuple[int, ...]) -> TableMemo:
     return TableMemo(values, composition)
 
 
+@functools.lru_cache(maxsize=64)
+def hint_options(config: GameConfig) -> tuple[tuple[tuple[Hint, int], ...], ...]:
+    """Every hint to each seat with the identities it touches, values 1..n first, then
+    colours [S-hint-order]; made once per configuration."""
+    catalogue = config.action_catalogue.hints
+    return tuple(
+        tuple(option for option in catalogue[target] if option[0].kind == "value")
+        + tuple(option for option in catalogue[target] if option[0].kind == "colour")
+        for target in range(config.players)
+    )
+
+
 def is_playable(config: GameConfig, fields: Sequence[int], card: int) -> bool:
     """[4.2] (x, y) is playable: #F[y] = x - 1."""
     return fields[card // config.values] == card % config.values
@@ -187,12 +202,15 @@ def is_worthless(config: GameConfig, composition: Sequence[int], fields: Sequenc
     """[4.3] (x, y) is worthless: #F[y] >= x, or some (z, y) with #F[y] < z < x has no copy in
     the stack or the hands."""
     n = config.values
-    suit, value = divmod(card, n)
-    value += 1
+    suit, rank = divmod(card, n)  # the card is (rank + 1, suit)
     height = fields[suit]
-    if height >= value:
+    if height > rank:
         return True
-    return any(composition[suit * n + z - 1] - discarded[suit * n + z - 1] == 0 for z in range(height + 1, value))
+    base = suit * n  # identity base + z - 1 is (z, suit)
+    for identity in range(base + height, base + rank):  # z = height + 1 .. rank
+        if composition[identity] == discarded[identity]:
+            return True
+    return False
 
 
 def is_unique(composition: Sequence[int], discarded: Sequence[int], played: Sequence[int], card: int) -> bool:
@@ -219,24 +237,24 @@ class ThesisStrategy(BaseStrategy):
         self.public = params["knowledge"] == "public"
         self.random_ties = params["ties"] == "random"
         self._seen_history: tuple[int, object, set[int]] = (0, None, set())
-        catalogue = config.action_catalogue.hints
-        self._options = [
-            tuple(option for option in catalogue[target] if option[0].kind == "value")
-            + tuple(option for option in catalogue[target] if option[0].kind == "colour")
-            for target in range(config.players)
-        ]
+        self._options = hint_options(config)
+        self._other_seats = tuple((seat + offset) % config.players for offset in range(1, config.players))
         self.rehint = params["rehint"] == "attribute"
 
     # ------------------------------------------------------------------ the turn
 
     def act(self, view: PlayerView) -> Action:
+        """The first applicable step of (a)-(d) [4.6, 4.6-a, 4.6-b, 4.6-c, 4.6-d]: a card
+        is marked playable at P >= omega_p, or only when certain if omega_s = 1 and one
+        more error ends the game [4.6-omega-p, 4.6-omega-s]; marked worthless at
+        P >= omega_d [4.6-omega-d]; the hint is given with probability omega_h, or always
+        when discarding is illegal [4.6-omega-h]; if no step applies, the first legal
+        action [S-fallback]."""
         tables = self._tables.of(view)
         weight = tables.unseen
         if not self.public:  # [S-know] the other hands are seen; [S-know-public] or not
             seat = view.seat
-            for other, cards in enumerate(view.cards):
-                if other != seat:
-                    weight = weight.without(cards)
+            weight = weight.without([card for other, cards in enumerate(view.cards) if other != seat for card in cards])
         hand = _OwnHand(view.own_knowledge, weight)
         # [4.6-a] play a random card marked playable.
         errors_left = None if self.config.errors is None else self.config.errors - view.errors
@@ -279,6 +297,8 @@ class ThesisStrategy(BaseStrategy):
     # ------------------------------------------------------------------ discard rules
 
     def _discard_slot(self, view: PlayerView, hand: "_OwnHand", tables: Tables) -> int:
+        """The slot the discard rule rho_d chooses for step (d) [4.6-discard, 4.6-discard-1,
+        4.6-discard-2, 4.6-discard-3, 4.6-discard-4]."""
         size = hand.size
         if self.rho_d == 1:  # [4.6-discard-1] a uniformly random card
             return self.rng.below(size)
@@ -292,6 +312,8 @@ class ThesisStrategy(BaseStrategy):
     # ------------------------------------------------------------------ hint rules
 
     def _hint(self, view: PlayerView, tables: Tables) -> Hint | None:
+        """The hint the hint rule rho_h chooses for step (c), among legal hints only
+        [4.6-hint]; rule 4 searches for a playable card, then a worthless one [4.6-hint-4]."""
         if self.rho_h == 1:
             return self._random_hint(view)
         if self.rho_h >= 3:
@@ -315,10 +337,12 @@ class ThesisStrategy(BaseStrategy):
         self._seen_history = (len(history), history[-1] if history else None, touched)
         return touched
 
-    def _others(self, view: PlayerView) -> list[int]:
+    def _others(self, view: PlayerView) -> tuple[int, ...]:
         """The other seats in turn order, starting with the next one [S-turn-order]."""
-        players = self.config.players
-        return [(view.seat + offset) % players for offset in range(1, players)]
+        if view.seat != self.seat:
+            players = self.config.players
+            return tuple((view.seat + offset) % players for offset in range(1, players))
+        return self._other_seats
 
     def _hint_options(self, view: PlayerView, target: int) -> list[tuple[Hint, int]] | tuple[tuple[Hint, int], ...]:
         """The legal hints to ``target``, values 1..n first, then colours [S-hint-order]."""
@@ -385,13 +409,16 @@ class ThesisStrategy(BaseStrategy):
         [S-first-card]."""
         config = self.config
         n = config.values
-        touched = self._touched(view) if not self.rehint else set()
+        touched: set[int] | None = None if not self.rehint else set()  # read when a card is wanted
         for target in self._others(view):
-            candidates = sorted(
-                (card % n, slot, card, known)
-                for slot, (card, known) in enumerate(zip(_visible(view, target), view.knowledge[target]))
-                if wanted >> card & 1 and view.hands[target][slot] not in touched
-            )
+            cards = _visible(view, target)
+            slots = [slot for slot, card in enumerate(cards) if wanted >> card & 1]
+            if not slots:
+                continue
+            if touched is None:
+                touched = self._touched(view)
+            knowledge, ids = view.knowledge[target], view.hands[target]
+            candidates = sorted((cards[slot] % n, slot, cards[slot], knowledge[slot]) for slot in slots if ids[slot] not in touched)
             for value, _, card, known in candidates:
                 if known & ~config.value_masks[value]:
                     return Hint(target, "value", value + 1)
@@ -425,6 +452,7 @@ class _OwnHand:
         self.size = len(self.masks)
         self._exact: dict[tuple[int, int], tuple[int, int]] = {}
         self._sharing: dict[int, tuple[int, ...] | None] = {}
+        """:meth:`sharing` by slot set."""
         self._covering = -1
 
     @property
@@ -449,11 +477,13 @@ class _OwnHand:
     def sharing(self, slot: int) -> tuple[int, ...] | None:
         """The sets of the other slots that share an identity with ``slot``, leaving out
         covering slots (S-peel); None when all of them equal ``slot``'s set, so that its
-        probability is a/(a + b) exactly."""
-        if slot in self._sharing:
-            return self._sharing[slot]
-        covering = self.covering
+        probability is a/(a + b) exactly.  Slots with equal sets have the same sets
+        around them (in another order, which :meth:`_lows` does not read): one
+        computation per set."""
         mask = self.masks[slot]
+        if mask in self._sharing:
+            return self._sharing[mask]
+        covering = self.covering
         near = []
         alike = True
         for other, other_mask in enumerate(self.masks):
@@ -461,7 +491,7 @@ class _OwnHand:
                 near.append(other_mask)
                 if other_mask != mask:
                     alike = False
-        found = self._sharing[slot] = None if alike else tuple(near)
+        found = self._sharing[mask] = None if alike else tuple(near)
         return found
 
     def exact(self, slot: int, event: int) -> Fraction:
@@ -567,27 +597,36 @@ class _OwnHand:
             else:
                 lows.append((low_a, low_a + b))
                 highs.append((a, a + low_b))
-        if highest:
-            best = lows[0]
-            for num, den in lows[1:]:
-                if num * best[1] > best[0] * den:
-                    best = (num, den)
-            candidates = [s for s, (num, den) in enumerate(highs) if num * best[1] >= best[0] * den]
-        else:
-            best = highs[0]
-            for num, den in highs[1:]:
-                if num * best[1] < best[0] * den:
-                    best = (num, den)
-            candidates = [s for s, (num, den) in enumerate(lows) if num * best[1] <= best[0] * den]
-        values = [
-            lows[slot] if lows[slot][0] * highs[slot][1] == highs[slot][0] * lows[slot][1] else self.ratio(slot, event)
-            for slot in candidates
-        ]
-        target = values[0]
-        for num, den in values[1:]:
-            if (num * target[1] > target[0] * den) if highest else (num * target[1] < target[0] * den):
-                target = (num, den)
-        return [slot for slot, (num, den) in zip(candidates, values) if num * target[1] == target[0] * den]
+        # The best value some slot surely reaches, and the slots whose interval reaches it.
+        sure, reach = (lows, highs) if highest else (highs, lows)
+        bound = sure[0]
+        for value in sure[1:]:
+            if _is_better(value, bound, highest):
+                bound = value
+        candidates = [slot for slot in range(self.size) if not _is_better(bound, reach[slot], highest)]
+        if len(candidates) == 1:
+            return candidates
+        # Exact values, point intervals first; a slot whose interval falls short of a
+        # value already found cannot be extreme and needs none.
+        values: dict[int, tuple[int, int]] = {}
+        for slot in candidates:
+            if lows[slot][0] * highs[slot][1] == highs[slot][0] * lows[slot][1]:
+                values[slot] = lows[slot]
+                if _is_better(lows[slot], bound, highest):
+                    bound = lows[slot]
+        for slot in candidates:
+            if slot not in values and not _is_better(bound, reach[slot], highest):
+                values[slot] = self.ratio(slot, event)
+                if _is_better(values[slot], bound, highest):
+                    bound = values[slot]
+        num, den = bound  # the extreme value: every slot reaching it has it exactly
+        return [slot for slot in candidates if slot in values and values[slot][0] * den == num * values[slot][1]]
+
+
+def _is_better(p: tuple[int, int], q: tuple[int, int], highest: bool) -> bool:
+    """Whether the probability p = (num, den) is strictly higher (``highest``) or lower
+    than q, den > 0."""
+    return p[0] * q[1] > q[0] * p[1] if highest else p[0] * q[1] < q[0] * p[1]
 
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:

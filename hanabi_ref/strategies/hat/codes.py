@@ -104,7 +104,7 @@ class SeenHand(NamedTuple):
 def newest_slot(hand: Sequence[int]) -> int:
     """The slot of the newest card: the highest card id, i.e. the card drawn last
     [H-newest].  This does not depend on the slot order option (R-2)."""
-    return max(range(len(hand)), key=hand.__getitem__)
+    return hand.index(max(hand))
 
 
 def seen_hand(hand: Sequence[int], identities: Sequence[int]) -> SeenHand:
@@ -432,9 +432,11 @@ def nine_code(config: GameConfig) -> NewestCardCode:
     raise ConfigError(f"players: the 9-code is defined for 4 and 5 players, got {config.players} [H-code-9, H-code-5p]")
 
 
+@functools.lru_cache(maxsize=64)
 def hat_code(config: GameConfig) -> ClueCode:
     """The code with m = 9 a hat strategy uses [H-code-select]: nine hints of a list
-    when empty hints are allowed, else the 9-code of :func:`nine_code`."""
+    when empty hints are allowed, else the 9-code of :func:`nine_code`.  Made once per
+    configuration (a code holds nothing that changes)."""
     if config.options.empty_hints:
         return HintListCode(config, 9)
     return nine_code(config)
