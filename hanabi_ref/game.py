@@ -64,6 +64,8 @@ def play_game(
                 f"turn {state.turn}, seat {seat} ({type(strategies[seat]).__name__}): {shown} is illegal: {error}"
             ) from None
         actions.append(action)
+        if not observers:
+            continue  # no seat remembers anything: no view is built until the next turn
         event = state.history[-1]
         views = make_views(state, observer_seats)
         observed = dict(zip(observer_seats, views))

@@ -18,7 +18,6 @@ from hanabi_ref.atomic import write_text_atomically
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
 from hanabi_ref.rules import GameConfig, config_from_json, config_to_json
-from hanabi_ref.schema import validate_trace_json
 from hanabi_ref.serial import canonical_json, state_to_json
 from hanabi_ref.state import GameState, score
 from hanabi_ref.transition import apply, initial_state
@@ -124,6 +123,10 @@ def action_from_json(value: object, where: str) -> Action:
 
 def trace_from_json(data: object) -> Trace:
     """Parse and validate a trace object (not yet replayed) [T-trace]."""
+    # jsonschema is loaded only when a trace is read: the game runner imports this module
+    # for its records (Trace, GameRecord) and should not pay for it.
+    from hanabi_ref.schema import validate_trace_json
+
     validate_trace_json(data)
     if not isinstance(data, dict):
         raise TraceError("trace: must be a JSON object")
