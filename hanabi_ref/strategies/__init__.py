@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from hanabi_ref.game import StrategyFactory
+from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value, parse_assignments
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.strategies.simple import SimpleStrategy

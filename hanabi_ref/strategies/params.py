@@ -1,7 +1,7 @@
 """Named strategies with typed, range-checked parameters [S-params].
 
 A :class:`StrategySpec` names a strategy, lists its parameters (:class:`Param`) and
-builds a :data:`~hanabi_ref.game.StrategyFactory` from parameter values.  Values arrive as
+builds a :data:`~hanabi_ref.strategy.StrategyFactory` from parameter values.  Values arrive as
 text (``--param omega_p=0.6``) or as Python values; either way they are checked here and a
 mistake raises :class:`ParamError` (a :class:`~hanabi_ref.errors.ConfigError`, so the
 command line turns it into one line on stderr and exit code 2).
@@ -19,7 +19,7 @@ from typing import Union
 import attrs
 
 from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import StrategyFactory
+from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.rules import GameConfig
 
 Value = Union[float, int, str]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hanabi_ref.actions import Action
 from hanabi_ref.dealing import SplitMix64
-from hanabi_ref.game import BaseStrategy
+from hanabi_ref.strategy import BaseStrategy
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.view import PlayerView, view_legal_actions
 

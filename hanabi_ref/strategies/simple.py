@@ -9,7 +9,7 @@ hands, discard pile, fields).
 from __future__ import annotations
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.game import BaseStrategy
+from hanabi_ref.strategy import BaseStrategy
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions

@@ -25,7 +25,7 @@ from typing import NamedTuple
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError, HanabiError
-from hanabi_ref.game import BaseStrategy, StrategyFactory
+from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, attainable_from_counts
 from hanabi_ref.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands

@@ -37,7 +37,7 @@ from typing import Final
 import attrs
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.game import BaseStrategy, StrategyFactory
+from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands

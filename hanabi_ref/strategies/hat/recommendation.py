@@ -19,7 +19,7 @@ from collections.abc import Mapping, Sequence
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import BaseStrategy, StrategyFactory
+from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
