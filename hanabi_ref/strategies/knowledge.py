@@ -101,14 +101,18 @@ class CardWeights:
             for card in cards:
                 counts[card] -= 1  # type: ignore[index]
             return CardWeights(counts)
+        low, high = _take(self.low, self.high, cards)
+        return CardWeights(low=low, high=high)
+
+    def without_hands(self, hands: Sequence[Sequence[int | None]], seat: int) -> CardWeights:
+        """:meth:`without` the cards of every hand but ``seat``'s: the other hands a seat
+        sees [S-know]."""
+        if len(self.planes) > 2:
+            return self.without([card for other, cards in enumerate(hands) if other != seat for card in cards])
         low, high = self.low, self.high
-        for card in cards:
-            bit = 1 << card  # type: ignore[operator]
-            if low & bit:
-                low ^= bit  # 1 -> 0 or 3 -> 2
-            else:
-                low |= bit  # 2 -> 1
-                high ^= bit
+        for other, cards in enumerate(hands):
+            if other != seat:
+                low, high = _take(low, high, cards)
         return CardWeights(low=low, high=high)
 
     @property
@@ -118,6 +122,19 @@ class CardWeights:
         for _, plane in self.planes:
             support |= plane
         return support
+
+
+def _take(low: int, high: int, cards: Iterable[int | None]) -> tuple[int, int]:
+    """The two bit planes ``low``, ``high`` of counts at most 3 with one copy of each of
+    ``cards`` taken away: a two-bit decrement of that identity's count."""
+    for card in cards:
+        bit = 1 << card  # type: ignore[operator]
+        if low & bit:
+            low ^= bit  # 1 -> 0 or 3 -> 2
+        else:
+            low |= bit  # 2 -> 1
+            high ^= bit
+    return low, high
 
 
 def _blocks_with(subset: int, bit: int) -> tuple[tuple[int, int, int], ...]:
@@ -202,17 +219,22 @@ def component(masks: Sequence[int], slot: int, active: int = -1) -> int:
 
     Slots in different components draw from disjoint sets of unseen cards, so the
     posterior of one component does not depend on the others."""
+    return _reach(masks, slot, active)[0]
+
+
+def _reach(masks: Sequence[int], slot: int, active: int) -> tuple[int, int]:
+    """(:func:`component` of ``slot``, the union of its slots' sets)."""
     members = 1 << slot
     reach = masks[slot]
     grew = True
     while grew:
         grew = False
         for other, mask in enumerate(masks):
-            if active >> other & 1 and not members >> other & 1 and mask & reach:
+            if mask & reach and not members >> other & 1 and active >> other & 1:
                 members |= 1 << other
                 reach |= mask
                 grew = True
-    return members
+    return members, reach
 
 
 def slot_probability(masks: Sequence[int], slot: int, event: int, weight: CardWeights, active: int = -1) -> Fraction:
@@ -233,26 +255,21 @@ def slot_ratio(masks: Sequence[int], slot: int, event: int, weight: CardWeights,
     has the same number of choices (S-peel); and a component of equal sets is uniform."""
     mask = masks[slot]
     while True:
-        members = component(masks, slot, active)
+        members, union = _reach(masks, slot, active)
         if members == 1 << slot:
             return weight(mask & event), weight(mask)
-        group = [k for k in range(len(masks)) if members >> k & 1]
-        # prefix and suffix unions give each slot the union of the others' sets
-        unions = [0] * (len(group) + 1)
-        for index in range(len(group) - 1, -1, -1):
-            unions[index] = unions[index + 1] | masks[group[index]]
-        before = 0
+        # A set that contains the sets of all the other slots of the component is their
+        # union (S-peel): the first such slot other than ``slot`` is dropped.
         peel = -1
-        for index, k in enumerate(group):
-            others = before | unions[index + 1]
-            before |= masks[k]
-            if k != slot and masks[k] & others == others:
+        for k, other_mask in enumerate(masks):
+            if other_mask == union and k != slot and members >> k & 1:
                 peel = k
                 break
         if peel < 0:
             break
         active &= ~(1 << peel)
-    others = unions[0]  # the union of the whole group
+    group = [k for k in range(len(masks)) if members >> k & 1]
+    others = union  # the union of the whole group
     if others == mask and all(masks[k] == mask for k in group):
         return weight(mask & event), weight(mask)
     if others == mask:

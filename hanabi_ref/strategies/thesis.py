@@ -19,14 +19,16 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping, Sequence
 from fractions import Fraction
+from typing import cast
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import SplitMix64
-from hanabi_ref.game import BaseStrategy, StrategyFactory
+from hanabi_ref.legality import is_discard_allowed
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.strategies.knowledge import CardWeights, composition_counts, slot_ratio
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
-from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions
+from hanabi_ref.view import PlayerView, view_legal_actions
 
 HINT_RULES = {1: "random", 2: "most voluminous", 3: "first playable, then most voluminous",
               4: "first playable, then first worthless, then most voluminous"}
@@ -88,37 +90,15 @@ def _ratio(value: Value) -> tuple[int, int]:
 class Tables:
     """Identity sets that depend only on the public part of the view: Definitions 4.2-4.4;
     and the weights of the identities outside D and F (S-know-public), from which a seat
-    takes away the other hands it sees (S-know)."""
+    takes away the other hands it sees (S-know).  Built by :meth:`TableMemo.build`."""
 
     __slots__ = ("playable", "worthless", "unique", "unseen")
 
-    def __init__(self, values: int, composition: Sequence[int], fields: Sequence[int], discard: Sequence[int]) -> None:
-        """The tables for the field heights ``fields`` and the discarded identities."""
-        n = values
-        discarded = [0] * len(composition)
-        for card in discard:
-            discarded[card] += 1
-        playable = worthless = unique = low = high = most = 0
-        for suit, height in enumerate(fields):
-            base = suit * n
-            row = _suit_row(tuple(composition[base : base + n]), height, tuple(discarded[base : base + n]))
-            suit_playable, suit_worthless, suit_unique, suit_low, suit_high, suit_most = row
-            playable |= suit_playable << base
-            worthless |= suit_worthless << base
-            unique |= suit_unique << base
-            low |= suit_low << base
-            high |= suit_high << base
-            if suit_most > most:
-                most = suit_most
-        self.playable, self.worthless, self.unique = playable, worthless, unique
-        if most <= 3:
-            self.unseen = CardWeights(low=low, high=high)
-        else:
-            played = [int(card % n < fields[card // n]) for card in range(len(composition))]
-            self.unseen = CardWeights([composition[x] - discarded[x] - played[x] for x in range(len(composition))])
+    def __init__(self, playable: int, worthless: int, unique: int, unseen: CardWeights) -> None:
+        """The playable, worthless and unique sets (identity bitmasks) and the weights."""
+        self.playable, self.worthless, self.unique, self.unseen = playable, worthless, unique, unseen
 
 
-@functools.lru_cache(maxsize=1 << 14)
 def _suit_row(copies: tuple[int, ...], height: int, discarded: tuple[int, ...]) -> tuple[int, int, int, int, int, int]:
     """One suit's part of :class:`Tables`, bit v - 1 standing for value v: (playable,
     worthless, unique, low plane, high plane, most copies outside D and F), for the
@@ -148,26 +128,81 @@ def _suit_row(copies: tuple[int, ...], height: int, discarded: tuple[int, ...]) 
     return playable, worthless, unique, low, high, most
 
 
+_Row = tuple[int, int, int, int, int, int]
+
+
 class TableMemo:
     """The :class:`Tables` of one deck composition, by (fields, discard pile); every seat
-    of a game, and many games, share them."""
+    of a game, and many games, share them, and the suits' rows (:func:`_suit_row`) by
+    suit, height and discarded copies.
 
-    __slots__ = ("values", "composition", "tables")
+    The discarded copies are counted in one integer, ``width`` bits per identity (enough
+    for the most copies of any identity), so that a suit's counts are one shift away."""
+
+    __slots__ = ("values", "composition", "tables", "rows", "copies", "width", "units")
 
     def __init__(self, values: int, composition: tuple[int, ...]) -> None:
         self.values, self.composition = values, composition
-        self.tables: dict[tuple[tuple[int, ...], tuple[tuple[int, int], ...]], Tables] = {}
+        self.tables: dict[tuple[tuple[int, ...], int], Tables] = {}
+        self.rows: dict[tuple[int, int, int], _Row] = {}
+        self.copies = tuple(composition[base : base + values] for base in range(0, len(composition), values))
+        self.width = width = max(max(composition, default=0).bit_length(), 1)
+        self.units = tuple(1 << (card * width) for card in range(len(composition)))
 
     def of(self, view: PlayerView) -> Tables:
         """The tables of ``view``'s fields and discard pile."""
-        key = (view.fields, view.discard)
+        units = self.units
+        packed = 0  # the discarded copies of identity x in bits x * width and up
+        for _, card in view.discard:
+            packed += units[card]
+        key = (view.fields, packed)
         tables = self.tables.get(key)
         if tables is None:
             if len(self.tables) >= 1 << 14:
                 self.tables.clear()
-            discarded = [card for _, card in view.discard]
-            tables = self.tables[key] = Tables(self.values, self.composition, view.fields, discarded)
+            tables = self.tables[key] = self.build(view.fields, packed)
         return tables
+
+    def build(self, fields: Sequence[int], packed: int) -> Tables:
+        """The tables for the field heights ``fields`` and the discarded copies ``packed``
+        (``width`` bits per identity) [4.2, 4.3, 4.4, S-know-public]."""
+        n, width = self.values, self.width
+        span = n * width
+        field = (1 << span) - 1
+        rows = self.rows
+        playable = worthless = unique = low = high = most = 0
+        for suit, height in enumerate(fields):
+            key = (suit, height, packed >> (suit * span) & field)
+            row = rows.get(key)
+            if row is None:
+                row = self._row(key)
+            suit_playable, suit_worthless, suit_unique, suit_low, suit_high, suit_most = row
+            playable |= suit_playable
+            worthless |= suit_worthless
+            unique |= suit_unique
+            low |= suit_low
+            high |= suit_high
+            if suit_most > most:
+                most = suit_most
+        if most <= 3:
+            return Tables(playable, worthless, unique, CardWeights(low=low, high=high))
+        composition, mask = self.composition, (1 << width) - 1
+        unseen = [composition[x] - (packed >> (x * width) & mask) - int(x % n < fields[x // n]) for x in range(len(composition))]
+        return Tables(playable, worthless, unique, CardWeights(unseen))
+
+    def _row(self, key: tuple[int, int, int]) -> _Row:
+        """:func:`_suit_row` of (suit, height, discarded copies of the suit, ``width`` bits
+        per value), its sets shifted to the suit's identities."""
+        if len(self.rows) >= 1 << 14:
+            self.rows.clear()
+        suit, height, code = key
+        width, n = self.width, self.values
+        mask = (1 << width) - 1
+        discarded = tuple(code >> (value * width) & mask for value in range(n))
+        playable, worthless, unique, low, high, most = _suit_row(self.copies[suit], height, discarded)
+        base = suit * n
+        row = self.rows[key] = (playable << base, worthless << base, unique << base, low << base, high << base, most)
+        return row
 
 
 def public_tables(config: GameConfig, view: PlayerView) -> Tables:
@@ -253,8 +288,7 @@ class ThesisStrategy(BaseStrategy):
         tables = self._tables.of(view)
         weight = tables.unseen
         if not self.public:  # [S-know] the other hands are seen; [S-know-public] or not
-            seat = view.seat
-            weight = weight.without([card for other, cards in enumerate(view.cards) if other != seat for card in cards])
+            weight = weight.without_hands(view.cards, view.seat)
         hand = _OwnHand(view.own_knowledge, weight)
         # [4.6-a] play a random card marked playable.
         errors_left = None if self.config.errors is None else self.config.errors - view.errors
@@ -264,7 +298,8 @@ class ThesisStrategy(BaseStrategy):
             marked = hand.marked(tables.playable, *self.omega_p)
         if marked:
             return Play(self._pick(marked))
-        can_discard = view_is_legal(view, Discard(0)) if hand.size else False
+        # [E-2] the seat holds a card, so a discard is legal exactly when the rule allows one.
+        can_discard = is_discard_allowed(view.config, view.hints) if hand.size else False
         # [4.6-b] discard a random card marked worthless.
         if can_discard:
             marked = hand.marked(tables.worthless, *self.omega_d)
@@ -431,8 +466,9 @@ class ThesisStrategy(BaseStrategy):
 
 
 def _visible(view: PlayerView, seat: int) -> tuple[int, ...]:
-    """The identities of another seat's cards (all visible to the viewer)."""
-    return tuple(card for card in view.cards[seat] if card is not None)
+    """The identities of another seat's cards (all visible to the viewer: only the
+    viewer's own cards are None [2.17-view])."""
+    return cast("tuple[int, ...]", view.cards[seat])
 
 
 class _OwnHand:
@@ -460,16 +496,12 @@ class _OwnHand:
         """The slots whose set contains every other slot's set (a bitmask); they never
         change another slot's probability (S-peel)."""
         if self._covering < 0:
-            masks = self.masks
-            after = [0] * (len(masks) + 1)
-            for index in range(len(masks) - 1, -1, -1):
-                after[index] = after[index + 1] | masks[index]
+            union = 0
+            for mask in self.masks:
+                union |= mask
             covering = 0
-            before = 0
-            for slot, mask in enumerate(masks):
-                others = before | after[slot + 1]
-                before |= mask
-                if mask & others == others:
+            for slot, mask in enumerate(self.masks):
+                if mask == union:  # it contains the others' sets exactly when it is their union
                     covering |= 1 << slot
             self._covering = covering
         return self._covering
@@ -551,16 +583,17 @@ class _OwnHand:
                 if known:
                     result.append(slot)
                 continue
+            # Every identity of a slot's set has r_x > 0: a part of it weighs 0 only if empty.
             outside = mask & ~event
-            b = (outside & low).bit_count() + ((outside & high).bit_count() << 1) if fast else weight(outside)
-            if b == 0:
+            if not outside:
                 verdict = True  # P = 1
             else:
                 inside = mask & event
-                a = (inside & low).bit_count() + ((inside & high).bit_count() << 1) if fast else weight(inside)
-                if a == 0:
+                if not inside:
                     verdict = num <= 0  # P = 0
                 else:
+                    b = (outside & low).bit_count() + ((outside & high).bit_count() << 1) if fast else weight(outside)
+                    a = (inside & low).bit_count() + ((inside & high).bit_count() << 1) if fast else weight(inside)
                     crude = b - self.size + 1  # at most size - 1 other slots take cards
                     if crude > 0 and a * den < num * (a + crude):
                         decided[mask] = False  # even the crude upper bound stays below
