@@ -109,7 +109,9 @@ def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> boo
 
 
 def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: frozenset[int], mask: int) -> bool:
-    for seat, (before, after) in enumerate(zip(state.knowledge, result.knowledge, strict=True)):
+    if len(result.knowledge) != len(state.knowledge):
+        return False
+    for seat, (before, after) in enumerate(zip(state.knowledge, result.knowledge)):
         if seat != hint.target and before != after:
             return False
     old_known, new_known = state.knowledge[hint.target], result.knowledge[hint.target]

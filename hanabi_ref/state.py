@@ -97,7 +97,9 @@ def is_knowledge_sound(state: GameState) -> bool:
     """[2.14-sound] every card in hand has a knowledge set that contains its identity."""
     outside = ~state.config.all_cards_mask
     deck = state.deck
-    for hand, known in zip(state.hands, state.knowledge, strict=True):
+    if len(state.hands) != len(state.knowledge):
+        return False
+    for hand, known in zip(state.hands, state.knowledge):
         if len(hand) != len(known):
             return False
         for card_id, mask in zip(hand, known):
