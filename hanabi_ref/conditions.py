@@ -152,7 +152,7 @@ def _discard_pile_holds(state: GameState, discard: Action, result: GameState) ->
 
 def _discard_token_holds(state: GameState, discard: Action, result: GameState) -> bool:
     """[2.16-2b-token] t := t + 1 if t < t0, else t stays."""
-    expected = state.hints + 1 if state.hints < state.config.hints else state.hints
+    expected = state.hints + 1 if state.hints < state.config.max_hints else state.hints
     return result.hints == expected
 
 
@@ -188,7 +188,7 @@ def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
     """[2.16-2c-five] a successful y = n regains a token if t < t0; no other play
     changes t."""
     _, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    regains = _is_success(state, play) and value == state.config.values and state.hints < state.config.hints
+    regains = _is_success(state, play) and value == state.config.values and state.hints < state.config.max_hints
     return result.hints == state.hints + (1 if regains else 0)
 
 
@@ -207,7 +207,7 @@ def _play_fail_holds(state: GameState, play: Action, result: GameState) -> bool:
 def _play_strikeout_holds(state: GameState, play: Action, result: GameState) -> bool:
     """[2.16-2c-strikeout] a failed play that makes f = f0 sets R := -1; nothing else
     does."""
-    limit = state.config.errors
+    limit = state.config.max_errors
     strikeout = not _is_success(state, play) and limit is not None and state.errors + 1 == limit
     return (result.remaining == -1) == strikeout
 

@@ -427,7 +427,7 @@ def _end_reason(state: GameState) -> str:
     """Why the game is over, for a message [HL-end, 2.16-3]."""
     config = state.config
     if state.remaining == -1:
-        return f"the last allowed strike ended it ({config.errors} strikes)"
+        return f"the last allowed strike ended it ({config.max_errors} strikes)"
     if state.remaining == 0:
         return "the last round is over"
     if fireworks_sum(state) == config.max_score:
@@ -553,8 +553,8 @@ def _export_problem(config: GameConfig) -> str | None:
         return f"config.variant: hanab.live has no variant {_show(config.variant)} among ours (supported: {', '.join(VARIANTS)})"
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
         return f"config.players: hanab.live games have {MIN_PLAYERS} to {MAX_PLAYERS} players, got {config.players}"
-    if (config.hints, config.errors) != (CLUE_TOKENS, STRIKES):
-        return f"config: hanab.live plays with {CLUE_TOKENS} clue tokens and {STRIKES} strikes, got hints {config.hints} and errors {_show(config.errors)}"
+    if (config.max_hints, config.max_errors) != (CLUE_TOKENS, STRIKES):
+        return f"config: hanab.live plays with {CLUE_TOKENS} clue tokens and {STRIKES} strikes, got hints {config.max_hints} and errors {_show(config.max_errors)}"
     if abs(config.hand_size - default_hand_size(config.players)) > 1:
         return f"config.hand_size: hanab.live deals {default_hand_size(config.players)} cards to {config.players} players, one more or one less by option; got {config.hand_size}"
     rules = attrs.evolve(PRESETS["hanab-live"].options, empty_hints=config.options.empty_hints)

@@ -68,7 +68,7 @@ def is_hint_touching_allowed(config: GameConfig, touched: int, target_mask: int 
 def is_discard_allowed(config: GameConfig, hints: int) -> bool:
     """[E-2, 2.16-2b] with t = t0 a discard is legal under the thesis' algorithm and
     illegal under ``discard_at_max_hints = false``."""
-    return hints < config.hints or config.options.discard_at_max_hints
+    return hints < config.max_hints or config.options.discard_at_max_hints
 
 
 def is_slot(slot: object, own_hand_size: int) -> bool:
@@ -125,7 +125,7 @@ def action_problem(
         if not is_slot(action.slot, own_hand_size):
             return (clause, f"slot {action.slot!r} is not in the hand (0..{own_hand_size - 1})")
         if isinstance(action, Discard) and not is_discard_allowed(config, hints):
-            return ("E-2", f"discarding is not allowed with all {config.hints} hint tokens")
+            return ("E-2", f"discarding is not allowed with all {config.max_hints} hint tokens")
         return None
     return ("2.16-2", f"{action!r} is not an action")
 

@@ -2,14 +2,15 @@
 
 [2.9] H = (n, k, p, h, S0, t0, f0).  A :class:`GameConfig` holds n (``values``), the k
 suits with their composition (which fixes the multiset of S0; the order of S0 is the
-deck given to :func:`hanabi_ref.transition.initial_state`), p, h, t0 (``hints``),
-f0 (``errors``, ``None`` for f0 = infinity) and the named rule options of
+deck given to :func:`hanabi_ref.transition.initial_state`), p, h, t0 (``max_hints``),
+f0 (``max_errors``, ``None`` for f0 = infinity) and the named rule options of
 ``spec/rules.md`` section "Rule presets".
 """
 
 from __future__ import annotations
 
 import functools
+import warnings
 from collections.abc import Mapping
 from typing import Any, Final
 
@@ -145,6 +146,10 @@ class GameConfig:
 
     Invalid values raise :class:`ConfigError` naming the field.  Derived tables (hint
     masks, the canonical deck) are computed once per configuration.
+
+    ``max_hints`` is t0 and ``max_errors`` is f0 [2.9-t0, 2.9-f0]; a state's ``hints``
+    and ``errors`` are t and f.  The configuration's JSON (and :func:`make_config`)
+    names them ``hints`` and ``errors``; the attributes of those names are deprecated.
     """
 
     values: int
@@ -152,8 +157,8 @@ class GameConfig:
     colours: tuple[str, ...]
     players: int
     hand_size: int
-    hints: int
-    errors: int | None
+    max_hints: int
+    max_errors: int | None
     options: RuleOptions = RuleOptions()
     preset: str = "thesis"
     variant: str = "Custom"
@@ -219,6 +224,18 @@ class GameConfig:
         """S0's multiset in canonical order [D-canonical]."""
         return canonical_deck(self.suits, self.values)
 
+    @property
+    def hints(self) -> int:
+        """Deprecated: t0 is :attr:`max_hints` (``GameState.hints`` is t) [2.9-t0]."""
+        _deprecated("GameConfig.hints", "max_hints (t0; GameState.hints is t)")
+        return self.max_hints
+
+    @property
+    def errors(self) -> int | None:
+        """Deprecated: f0 is :attr:`max_errors` (``GameState.errors`` is f) [2.9-f0]."""
+        _deprecated("GameConfig.errors", "max_errors (f0; GameState.errors is f)")
+        return self.max_errors
+
     @functools.cached_property
     def sorted_deck(self) -> list[int]:
         """S0's multiset as a sorted list, to check a deck against [2.9-S0]."""
@@ -228,6 +245,10 @@ class GameConfig:
     def max_score(self) -> int:
         """n * k, the score of a perfect game [2.16-3-max]."""
         return self.values * self.suit_count
+
+
+def _deprecated(old: str, new: str) -> None:
+    warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
 
 
 def _fail(field: str, message: str) -> ConfigError:
@@ -277,12 +298,13 @@ def _validate_variant(config: GameConfig) -> None:
 def _validate_numbers(config: GameConfig) -> None:
     """[2.9-n, 2.9-p, 2.9-h, 2.9-t0, 2.9-f0] n, p, h >= 1; t0 >= 0 finite (E-16);
     f0 >= 1 or None for infinity (E-18: the thesis' f0 = 0 is written as None)."""
-    for field, minimum in (("values", 1), ("players", 1), ("hand_size", 1), ("hints", 0)):
+    # Errors name the configuration's JSON fields (t0 is "hints", f0 is "errors").
+    for field, name, minimum in (("values", "values", 1), ("players", "players", 1), ("hand_size", "hand_size", 1), ("max_hints", "hints", 0)):
         value = getattr(config, field)
         if not _is_int(value) or value < minimum:
-            raise _fail(field, f"must be an integer >= {minimum}, got {value!r}")
-    if config.errors is not None and (not _is_int(config.errors) or config.errors < 1):
-        raise _fail("errors", f"must be an integer >= 1 or null (infinite), got {config.errors!r}")
+            raise _fail(name, f"must be an integer >= {minimum}, got {value!r}")
+    if config.max_errors is not None and (not _is_int(config.max_errors) or config.max_errors < 1):
+        raise _fail("errors", f"must be an integer >= 1 or null (infinite), got {config.max_errors!r}")
 
 
 def _validate_suits(config: GameConfig) -> None:
@@ -451,8 +473,8 @@ def make_config(
         colours=colours,
         players=players,
         hand_size=default_hand_size(players) if hand_size is None else hand_size,
-        hints=hints,
-        errors=errors,
+        max_hints=hints,
+        max_errors=errors,
         options=rule_options,
         preset=preset,
         variant=variant_name,
@@ -474,8 +496,8 @@ def config_to_json(config: GameConfig) -> dict[str, Any]:
         "variant": config.variant,
         "players": config.players,
         "hand_size": config.hand_size,
-        "hints": config.hints,
-        "errors": config.errors,
+        "hints": config.max_hints,
+        "errors": config.max_errors,
         "options": attrs.asdict(config.options),
     }
     if config.variant == "Custom":
@@ -522,5 +544,5 @@ def _string(value: object, where: str) -> str:
 def move_bound(config: GameConfig) -> int:
     """[PR-length] no game lasts more than t0 + 2(N - p*h) + p moves (one more under the
     literal reading of E-6 when the deal empties the stack); see proofs/game_length.md."""
-    bound = config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
+    bound = config.max_hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
     return bound + 1 if config.is_literal_empty_deal else bound

@@ -76,7 +76,7 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
 
 
 @icontract.ensure(lambda result: result.discard == () and all(h == 0 for h in result.fields), "2.16-1: D and every F[i] start empty", enabled=ENABLED)
-@icontract.ensure(lambda config, result: result.hints == config.hints and result.errors == 0 and result.current == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
+@icontract.ensure(lambda config, result: result.hints == config.max_hints and result.errors == 0 and result.current == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
 @icontract.ensure(lambda config, result: result.next_card == config.players * config.hand_size, "2.16-1-deal: S starts after the p*h dealt cards", enabled=ENABLED)
 @icontract.ensure(lambda config, result: all(k == config.all_cards_mask for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
 def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameState:
@@ -94,7 +94,7 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
             remaining = config.players
     return build_state(
         config, deck, next_card, hands, tuple((config.all_cards_mask,) * len(hand) for hand in hands),
-        (0,) * config.suit_count, (), (), config.hints, 0, 0, remaining, 0, (), terminal,
+        (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, (), terminal,
     )
 
 
@@ -220,7 +220,7 @@ def process_discard(move: Move, discard: Discard) -> None:
     under the option ``discard_at_max_hints = False`` (erratum E-2)."""
     card_id = _take_from_hand(move, discard.slot)
     move.discard = move.discard + (card_id,)
-    if move.hints < move.config.hints:
+    if move.hints < move.config.max_hints:
         move.hints += 1
 
 
@@ -245,13 +245,13 @@ def process_play(move: Move, play: Play) -> None:
     if success:
         move.fields[suit] = value
         move.played = move.played + (card_id,)
-        if value == config.values and move.hints < config.hints:
+        if value == config.values and move.hints < config.max_hints:
             move.hints += 1
     else:
         # [E-10] "Otherwise" is the failure branch of the success test.
         move.discard = move.discard + (card_id,)
         move.errors += 1
-        if config.errors is not None and move.errors == config.errors:
+        if config.max_errors is not None and move.errors == config.max_errors:
             move.remaining = -1
     move.success = success
 

@@ -49,7 +49,7 @@ def sharp_bound(config: GameConfig) -> int:
     p moves if s = 0 (p + 1 under the literal reading of E-6); otherwise
     p + s + (t0 + s - 1) if a hint can ever be given (t0 >= 1 and a target exists:
     p >= 2 or self hints), and p + s if not."""
-    p, h, t0 = config.players, config.hand_size, config.hints
+    p, h, t0 = config.players, config.hand_size, config.max_hints
     spare = config.deck_size - p * h
     if spare == 0:
         return p if config.options.initial_stop_check else p + 1

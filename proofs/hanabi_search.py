@@ -177,7 +177,7 @@ SLOT_AND_SCORE_OPTIONS: list[dict[str, str]] = [
 
 def length_bound(config: GameConfig) -> int:
     """[PR-length] t0 + 2 (N - p h) + p."""
-    return config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
+    return config.max_hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
 
 
 def successors(state: GameState, candidates: Sequence[Action]) -> Iterator[GameState]:

@@ -45,7 +45,7 @@ def check_step_1(config: GameConfig, state: GameState) -> int | None:
     """Step 1 happened once and nothing else: no move, seat 0 to move, t = t0, f = 0, D and
     F empty; then step 3 once: R = p at once if the deal took the whole stack. Returns R."""
     assert (state.turn, state.history, state.current) == (0, (), 0)
-    assert (state.hints, state.errors, state.discard) == (config.hints, 0, ())
+    assert (state.hints, state.errors, state.discard) == (config.max_hints, 0, ())
     assert all(height == 0 for height in state.fields)
     remaining = config.players if stack_is_empty(state) else INFINITY
     assert state.remaining == remaining
@@ -56,7 +56,7 @@ def check_step_1(config: GameConfig, state: GameState) -> int | None:
 def stops(config: GameConfig, after: GameState, remaining: int | None) -> tuple[bool, int | None]:
     """Step 3 after a move, in the clause's order: the last allowed error (R = -1), R = 0,
     every field complete; else the last round starts when R = inf and the stack is empty."""
-    if config.errors is not None and after.errors >= config.errors:
+    if config.max_errors is not None and after.errors >= config.max_errors:
         return True, remaining
     if remaining == 0:
         return True, remaining

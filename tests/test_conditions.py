@@ -114,7 +114,7 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
     "2.16-2a-cost": (lambda s, a, r: isinstance(a, Hint), lambda s, a, r: forge(r, hints=s.hints)),
     "2.16-2b-discard": (lambda s, a, r: isinstance(a, Discard), lambda s, a, r: forge(r, discard=s.discard)),
     "2.16-2b-token": (
-        lambda s, a, r: isinstance(a, Discard) and s.hints < s.config.hints,
+        lambda s, a, r: isinstance(a, Discard) and s.hints < s.config.max_hints,
         lambda s, a, r: forge(r, hints=s.hints),
     ),
     "2.16-2b-draw": (
@@ -130,7 +130,7 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
         lambda s, a, r: forge(r, fields=s.fields),
     ),
     "2.16-2c-five": (
-        lambda s, a, r: isinstance(a, Play) and _succeeds(s, a) and _card(s, a) % s.config.values == s.config.values - 1 and s.hints < s.config.hints,
+        lambda s, a, r: isinstance(a, Play) and _succeeds(s, a) and _card(s, a) % s.config.values == s.config.values - 1 and s.hints < s.config.max_hints,
         lambda s, a, r: forge(r, hints=s.hints),
     ),
     "2.16-2c-fail": (
@@ -233,7 +233,7 @@ INVARIANT_TAMPERS: dict[str, Callable[[GameState], dict[str, Any]]] = {
     "2.13-4": lambda s: {"fields": (s.fields[0] + 1,) + s.fields[1:]},
     "2.13-hand-size": lambda s: {"hands": ((s.hands[0][0],),) + s.hands[1:], "knowledge": ((s.knowledge[0][0],),) + s.knowledge[1:]},
     "2.14-sound": lambda s: {"knowledge": ((0,) + s.knowledge[0][1:],) + s.knowledge[1:]},
-    "2.16-tokens": lambda s: {"hints": s.config.hints + 1},
+    "2.16-tokens": lambda s: {"hints": s.config.max_hints + 1},
     "2.16-errors": lambda s: {"errors": -1},
     "2.16-2-next": lambda s: {"current": s.config.players},
     "2.16-2-R": lambda s: {"remaining": s.config.players + 1},

@@ -56,7 +56,7 @@ def test_classic_configuration_is_example_2_10(players: int, hand: int) -> None:
     50 cards: three 1s, two 2s, 3s and 4s, one 5 per suit (Example 2.10)."""
     config = make_config(players)
     assert (config.values, config.suit_count, config.players, config.hand_size) == (5, 5, players, hand)
-    assert (config.hints, config.errors) == (8, 3)
+    assert (config.max_hints, config.max_errors) == (8, 3)
     assert config.deck_size == 50
     assert all(suit.counts == (3, 2, 2, 2, 1) for suit in config.suits)
     assert Counter(config.canonical_deck) == Counter(
@@ -85,7 +85,7 @@ def test_custom_composition_and_zero_hints_and_infinite_errors() -> None:
     suit with its own clue colour; t0 = 0 and f0 = infinity (None) are admitted."""
     config = make_config(1, composition=[[4, 1, 1, 1]], hand_size=4, hints=0, errors=None)
     assert config.variant == "Custom"
-    assert (config.values, config.suit_count, config.hints, config.errors) == (4, 1, 0, None)
+    assert (config.values, config.suit_count, config.max_hints, config.max_errors) == (4, 1, 0, None)
     assert Counter(config.canonical_deck) == Counter({0: 4, 1: 1, 2: 1, 3: 1})
     assert len(config.colours) == 1 and config.suits[0].touched_by == frozenset({0})
 
@@ -355,8 +355,8 @@ def test_direct_construction_is_validated(changes: dict[str, Any], field: str) -
         "colours": ("a", "b", "c", "d", "e"),
         "players": 2,
         "hand_size": 5,
-        "hints": 8,
-        "errors": 3,
+        "max_hints": 8,
+        "max_errors": 3,
     }
     GameConfig(**fields)  # the unchanged fields are valid
     fields.update(changes)
@@ -422,3 +422,14 @@ def test_config_json_errors_name_the_field(data: object, prefix: str) -> None:
     with pytest.raises(ConfigError) as error:
         config_from_json(data)
     assert str(error.value).startswith(prefix), str(error.value)
+
+
+def test_old_names_of_t0_and_f0_are_deprecated_aliases() -> None:
+    """[2.9-t0, 2.9-f0] t0 and f0 are ``max_hints`` and ``max_errors`` (a state's hints
+    and errors are t and f); the old attribute names still read them, with a warning."""
+    config = make_config(3, hints=5, errors=2)
+    assert (config.max_hints, config.max_errors) == (5, 2)
+    with pytest.warns(DeprecationWarning, match="max_hints"):
+        assert config.hints == 5
+    with pytest.warns(DeprecationWarning, match="max_errors"):
+        assert config.errors == 2

@@ -75,9 +75,9 @@ def situations(state: GameState, action: Action) -> list[str]:
     if isinstance(action, Play):
         suit, value = _identity(state, state.hands[state.current][action.slot])
         succeeds = state.fields[suit] == value - 1
-        if not succeeds and config.errors is not None and state.errors + 1 == config.errors:
+        if not succeeds and config.max_errors is not None and state.errors + 1 == config.max_errors:
             found.append("strikeout")
-        if succeeds and value == config.values and state.hints == config.hints:
+        if succeeds and value == config.values and state.hints == config.max_hints:
             found.append("five at full tokens")
     if isinstance(action, Hint) and _touched(state, action) >= 2:
         found.append("wide hint")
@@ -369,7 +369,7 @@ def _check_final_draw(engine: Engine, chooser: RecordingChooser) -> bool:
     ours, full = chooser.final_state(), engine.raw_state()  # type: ignore[attr-defined]
     config, mover = ours.config, chooser.moves[-1][0].current
     # Our game ended neither by the last error, nor at the maximum, nor by R = 0.
-    assert ours.terminal and ours.remaining is None and ours.errors != config.errors
+    assert ours.terminal and ours.remaining is None and ours.errors != config.max_errors
     assert sum(ours.fields) < config.max_score
     hands = [[_card(ours.deck[card_id], config.values) for card_id in hand] for hand in ours.hands]
     hands[mover].insert(0, _card(ours.deck[ours.next_card], config.values))

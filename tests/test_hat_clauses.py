@@ -257,7 +257,7 @@ def has_playable(state: GameState, seat: int) -> bool:
 
 
 def may_discard(state: GameState) -> bool:
-    return state.hints < state.config.hints or state.config.options.discard_at_max_hints
+    return state.hints < state.config.max_hints or state.config.options.discard_at_max_hints
 
 
 def expected_turn(play: Played, turn: int) -> tuple[int, str]:

@@ -363,8 +363,8 @@ def test_code_construction_errors() -> None:
         colours=("A",),
         players=4,
         hand_size=1,
-        hints=8,
-        errors=3,
+        max_hints=8,
+        max_errors=3,
         options=RuleOptions(empty_hints=False),
     )
     with pytest.raises(ConfigError, match="no clue colour touches suit 'B'"):

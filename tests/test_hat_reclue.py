@@ -195,7 +195,7 @@ def test_rule_2_a_modified_seat_clues_when_every_token_is_there() -> None:
     hands = {1: hand((3, 1), (3, 1), (2, 2), (4, 3)), 2: hand(*NOTHING_TO_DO), 3: hand(*NOTHING_TO_DO), 4: hand(*NOTHING_TO_DO)}
     player, view, seat = modified_seat(hands)
     assert seat.standard == HatValue.DISCARD_0 and player.modified_action(view, seat) == HatValue.DISCARD_0
-    assert player.modified_action(view, attrs.evolve(seat, tokens=FIVE.hints)) == HatValue.CLUE
+    assert player.modified_action(view, attrs.evolve(seat, tokens=FIVE.max_hints)) == HatValue.CLUE
 
 
 def test_rule_3_a_clue_becomes_the_discard_of_a_card_seen_elsewhere() -> None:

@@ -62,7 +62,7 @@ def broken_clauses(state: GameState, action: Action) -> set[str]:
     assert isinstance(action, (Discard, Play))
     if not 0 <= action.slot < len(state.hands[state.current]):
         broken.add("2.16-2b" if isinstance(action, Discard) else "2.16-2c")
-    if isinstance(action, Discard) and state.hints == config.hints and not options.discard_at_max_hints:
+    if isinstance(action, Discard) and state.hints == config.max_hints and not options.discard_at_max_hints:
         broken.add("E-2")
     return broken
 

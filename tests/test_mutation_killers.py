@@ -283,7 +283,7 @@ def test_the_engine_builds_no_state_that_breaks_an_invariant() -> None:
     """[2.16-tokens] the states the engine builds (build_state, one per move) are checked
     against the invariants with contracts on: t = t0 + 1 is refused naming the clause."""
     state = _state_at(lambda s: s.turn == 3)
-    fields = dict(state.__dict__, hints=state.config.hints + 1)
+    fields = dict(state.__dict__, hints=state.config.max_hints + 1)
     with pytest.raises(icontract.ViolationError) as error:
         build_state(**fields)
     assert str(error.value).startswith("2.16-tokens:")

@@ -88,8 +88,8 @@ def test_invariants_after_every_step(run: Run) -> None:
         assert is_hand_size_valid(state) and is_knowledge_sound(state) and is_errors_within_bound(state)
         assert identities_in_areas(state) == expected_multiset(config)
         assert len(state.deck) == sum(map(sum, expected_counts(config)))
-        assert 0 <= state.hints <= config.hints
-        assert 0 <= state.errors and (config.errors is None or state.errors <= config.errors)
+        assert 0 <= state.hints <= config.max_hints
+        assert 0 <= state.errors and (config.max_errors is None or state.errors <= config.max_errors)
         assert state.remaining is None or -1 <= state.remaining <= config.players
         assert state.current == index % config.players and state.turn == index
         attainable = max_attainable_score(state)
@@ -203,7 +203,7 @@ def move_bound(config: GameConfig) -> int:
     size = sum(map(sum, expected_counts(config)))
     dealt = config.players * config.hand_size
     literal = not config.options.initial_stop_check and size == dealt
-    return config.hints + 2 * (size - dealt) + config.players + (1 if literal else 0)
+    return config.max_hints + 2 * (size - dealt) + config.players + (1 if literal else 0)
 
 
 @SETTINGS

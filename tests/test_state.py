@@ -88,7 +88,7 @@ def test_predicates_reject_broken_states(
     "clause, change",
     [(clause, change) for clause, _, change in CASES]
     + [
-        ("2.16-tokens", lambda s: {"hints": s.config.hints + 1}),
+        ("2.16-tokens", lambda s: {"hints": s.config.max_hints + 1}),
         ("2.16-tokens", lambda s: {"hints": -1}),
         ("2.16-2-next", lambda s: {"current": s.config.players}),
         ("2.16-2-R", lambda s: {"remaining": s.config.players + 1}),

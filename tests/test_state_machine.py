@@ -45,7 +45,7 @@ class Model:
         size = sum(map(sum, expected_counts(config)))
         model = cls(
             config=config,
-            tokens=config.hints,
+            tokens=config.max_hints,
             errors=0,
             fields=[0] * config.suit_count,
             stack=size - config.players * config.hand_size,
@@ -84,7 +84,7 @@ class Model:
 
     def move(self, action: Action, card: tuple[int, int] | None) -> None:
         """Step 2 for ``action``; ``card`` is (suit, value) of the card played or discarded."""
-        t0, f0 = self.config.hints, self.config.errors
+        t0, f0 = self.config.max_hints, self.config.max_errors
         if isinstance(action, Hint):
             self.tokens -= 1
         else:

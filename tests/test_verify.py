@@ -71,7 +71,7 @@ class HidesDiscards(ReferenceEngine):
 
     def legal_actions(self) -> list[Action]:
         actions = super().legal_actions()
-        if self.current.hints == self.current.config.hints - 1:
+        if self.current.hints == self.current.config.max_hints - 1:
             return [a for a in actions if not isinstance(a, Discard)]
         return actions
 

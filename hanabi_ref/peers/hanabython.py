@@ -211,9 +211,9 @@ class HanabythonEngine:
         rule = hb.ConfigurationEmptyClueRule
         return hb.Configuration(
             deck=deck,
-            n_clues=config.hints,
+            n_clues=config.max_hints,
             # f0 = infinity: more misfire chips than cards, so they never run out (E-18).
-            n_misfires=config.deck_size + 1 if config.errors is None else config.errors,
+            n_misfires=config.deck_size + 1 if config.max_errors is None else config.max_errors,
             hand_size_rule=hb.ConfigurationHandSize(f=lambda players: config.hand_size),
             empty_clue_rule=rule.ALLOWED if config.options.empty_hints else rule.FORBIDDEN,
             end_rule=hb.ConfigurationEndRule.NORMAL,

@@ -73,7 +73,7 @@ def life_tokens(config: GameConfig) -> int:
     """HLE's ``max_life_tokens`` for f0 [PE-openspiel, PE-hle].  f0 = infinity becomes N + 1
     lives: at most N plays can fail, so that many lives are never all lost, exactly as
     with no bound (E-18)."""
-    return config.deck_size + 1 if config.errors is None else config.errors
+    return config.deck_size + 1 if config.max_errors is None else config.max_errors
 
 
 def hle_parameters(config: GameConfig) -> dict[str, int]:
@@ -83,7 +83,7 @@ def hle_parameters(config: GameConfig) -> dict[str, int]:
         "colors": config.suit_count,
         "ranks": config.values,
         "hand_size": config.hand_size,
-        "max_information_tokens": config.hints,
+        "max_information_tokens": config.max_hints,
         "max_life_tokens": life_tokens(config),
     }
 

@@ -291,7 +291,7 @@ class ThesisStrategy(BaseStrategy):
             weight = weight.without_hands(view.cards, view.seat)
         hand = _OwnHand(view.own_knowledge, weight)
         # [4.6-a] play a random card marked playable.
-        errors_left = None if self.config.errors is None else self.config.errors - view.errors
+        errors_left = None if self.config.max_errors is None else self.config.max_errors - view.errors
         if self.omega_s == 1 and errors_left == 1:
             marked = hand.marked(tables.playable, 1, 1)
         else:

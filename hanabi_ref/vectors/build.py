@@ -244,7 +244,7 @@ def trace_json(run: Run, seed: int | None = None) -> dict[str, Any]:
 def move_bound(config: GameConfig) -> int:
     """[PR-length] t0 + 2(N - p*h) + p, one more under the literal reading of E-6."""
     literal = not config.options.initial_stop_check and config.deck_size == config.players * config.hand_size
-    return config.hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players + literal
+    return config.max_hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players + literal
 
 
 def derived_json(config: GameConfig) -> dict[str, Any]:
@@ -288,7 +288,7 @@ def check_initial(config: GameConfig, deck: Sequence[int], state: dict[str, Any]
     expect(state["hands"] == hands, "2.16-1-deal: the dealt hands")
     expect(all(k == full_knowledge(config) for known in state["knowledge"] for k in known), "2.14-initial: K_c = Cards(H)")
     expect(state["discard"] == [] and state["fireworks"] == [0] * config.suit_count, "2.16-1: D and F empty")
-    expect((state["clue_tokens"], state["strikes"], state["current"], state["turns"]) == (config.hints, 0, 0, 0), "2.16-1: t, f, C")
+    expect((state["clue_tokens"], state["strikes"], state["current"], state["turns"]) == (config.max_hints, 0, 0, 0), "2.16-1: t, f, C")
     expect(state["deck_size"] == config.deck_size - config.players * config.hand_size, "2.16-1-deal: S starts at s_{ph+1}")
     checked = config.options.initial_stop_check
     stop = checked and is_stop(config, state, None)

@@ -65,8 +65,8 @@ def check_state(config: GameConfig, deck: Sequence[int], state: State) -> None:
         expect(len(hand) == len(known), "2.14: one knowledge set per card in hand")
         for card, k in zip(hand, known):
             expect(card["suit"] in k["suits"] and card["value"] in k["values"], "2.14-sound: a card's identity is in K_c")
-    expect(0 <= state["clue_tokens"] <= config.hints, "2.16-tokens: 0 <= t <= t0")
-    limit = config.errors
+    expect(0 <= state["clue_tokens"] <= config.max_hints, "2.16-tokens: 0 <= t <= t0")
+    limit = config.max_errors
     expect(0 <= state["strikes"] and (limit is None or state["strikes"] <= limit), "2.16-errors: 0 <= f <= f0")
     expect(all(0 <= height <= config.values for height in state["fireworks"]), "2.13-4: 0 <= m <= n")
     remaining = state["remaining"]
@@ -138,7 +138,7 @@ def expected_legal(config: GameConfig, state: State) -> list[dict[str, object]]:
                 must_touch = not options.empty_hints and target != current
                 actions.extend(_hints_for(config, target, state["hands"][target], must_touch))
     slots = range(len(state["hands"][current]))
-    if tokens < config.hints or options.discard_at_max_hints:
+    if tokens < config.max_hints or options.discard_at_max_hints:
         actions.extend(Discard(slot) for slot in slots)
     actions.extend(Play(slot) for slot in slots)
     return [action_to_json(action) for action in actions]
@@ -223,7 +223,7 @@ def check_discard(config: GameConfig, deck: Sequence[int], pre: State, discard: 
     """[2.16-2b-discard, 2.16-2b-token, E-2] D := (d_1, ..., d_M, a); t := t + 1 if t < t0."""
     card = pre["hands"][pre["current"]][discard.slot]
     expect(post["discard"] == pre["discard"] + [card], "2.16-2b-discard: the card is appended to D")
-    expect(post["clue_tokens"] == min(pre["clue_tokens"] + 1, config.hints), "2.16-2b-token: t := t + 1 if t < t0")
+    expect(post["clue_tokens"] == min(pre["clue_tokens"] + 1, config.max_hints), "2.16-2b-token: t := t + 1 if t < t0")
     expect(post["fireworks"] == pre["fireworks"] and post["strikes"] == pre["strikes"], "2.16-2b: F and f unchanged")
     _after_leaving(config, deck, pre, discard.slot, post)
 
@@ -237,7 +237,7 @@ def check_play(config: GameConfig, deck: Sequence[int], pre: State, play: Play, 
     fields = list(pre["fireworks"])
     if fields[suit] == value - 1:
         fields[suit] = value
-        bonus = int(value == config.values and pre["clue_tokens"] < config.hints)
+        bonus = int(value == config.values and pre["clue_tokens"] < config.max_hints)
         expect(post["fireworks"] == fields, "2.16-2c-success: F[x] := (1, ..., y)")
         expect(post["clue_tokens"] == pre["clue_tokens"] + bonus, "2.16-2c-five: a completed suit regains a token if t < t0")
         expect(post["discard"] == pre["discard"] and post["strikes"] == pre["strikes"], "2.16-2c-success: D and f unchanged")
@@ -250,7 +250,7 @@ def check_play(config: GameConfig, deck: Sequence[int], pre: State, play: Play, 
 
 def is_strikeout(config: GameConfig, pre: State, post: State) -> bool:
     """[2.16-2c-strikeout] this move's error made f = f0."""
-    return config.errors is not None and post["strikes"] == config.errors > pre["strikes"]
+    return config.max_errors is not None and post["strikes"] == config.max_errors > pre["strikes"]
 
 
 def check_turn_end(config: GameConfig, pre: State, post: State) -> None:

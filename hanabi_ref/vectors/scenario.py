@@ -122,7 +122,7 @@ def thrifty(state: GameState) -> Action:
     hints = [a for a in legal if isinstance(a, Hint)]
     discards = [a for a in legal if isinstance(a, Discard)]
     dead = [a for a in discards if is_dead(state, a.slot)]
-    spare = hints if state.hints > state.config.hints // 2 else []
+    spare = hints if state.hints > state.config.max_hints // 2 else []
     return (plays or dead or spare or discards or hints or legal)[0]
 
 

@@ -94,13 +94,13 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -
     if value < DISCARD and fields[card // n] == card % n:
         grown = list(fields)
         grown[card // n] += 1
-        bonus = 1 if card % n == n - 1 and tokens < config.hints else 0
+        bonus = 1 if card % n == n - 1 and tokens < config.max_hints else 0
         return Snapshot(tuple(grown), discarded, tokens + bonus, stack, errors)
     lost = list(discarded)
     lost[card] += 1
     if value < DISCARD:
         return Snapshot(fields, tuple(lost), tokens, stack, errors + 1)
-    return Snapshot(fields, tuple(lost), min(tokens + 1, config.hints), stack, errors)
+    return Snapshot(fields, tuple(lost), min(tokens + 1, config.max_hints), stack, errors)
 
 
 def is_playable(config: GameConfig, snap: Snapshot, card: int) -> bool:
@@ -170,7 +170,7 @@ def standard_values(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence
     clues = 0
     for index in range(len(hands) - 1, -1, -1):
         may_clue = clues + 1 <= snap.tokens
-        may_discard = config.options.discard_at_max_hints or snap.tokens + position + index < config.hints
+        may_discard = config.options.discard_at_max_hints or snap.tokens + position + index < config.max_hints
         value = standard_action(config, snap, hands[index], plays, may_clue, may_discard)
         values[index] = value
         if value < DISCARD:
@@ -199,7 +199,7 @@ def is_executable(config: GameConfig, value: int, tokens: int, hand_size: int) -
         return tokens >= 1
     if value % SLOTS >= hand_size:
         return False
-    return value < DISCARD or tokens < config.hints or config.options.discard_at_max_hints
+    return value < DISCARD or tokens < config.max_hints or config.options.discard_at_max_hints
 
 
 def is_feasible(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Sequence[int]]]) -> bool:
@@ -218,7 +218,7 @@ def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int],
     plan = [(standard, hand), *rest]
     tokens = tokens_before(config, snap, plan)[1:]
     clue_starved = any(v == CLUE and t < 1 for (v, _), t in zip(rest, tokens))
-    discard_blocked = any(DISCARD <= v < CLUE and t >= config.hints for (v, _), t in zip(rest, tokens))
+    discard_blocked = any(DISCARD <= v < CLUE and t >= config.max_hints for (v, _), t in zip(rest, tokens))
     n = config.values
     fives = [slot for slot, card in enumerate(hand) if card % n == n - 1 and is_playable(config, snap, card) and card not in later_plays]
     ordered: list[int] = []
@@ -493,7 +493,7 @@ def unsupported_by(config: GameConfig, code_of: Callable[[GameConfig], object], 
         return f"supports 4 or 5 players, got {config.players}"
     if config.hand_size != SLOTS:
         return f"supports hands of {SLOTS} cards (4 or 5 players), got {config.hand_size}"
-    if config.hints < 1:
+    if config.max_hints < 1:
         return f"needs hint tokens to give {gives} (t0 >= 1)"
     try:
         code_of(config)

@@ -519,7 +519,7 @@ class ReclueHatPlayer(BaseStrategy):
         fields need that this seat sees nowhere, play its oldest card (the next oldest
         when that one is known useless)."""
         config = self.config
-        if view.stack_size > 0 or (config.errors is not None and view.errors >= config.errors - 1):
+        if view.stack_size > 0 or (config.max_errors is not None and view.errors >= config.max_errors - 1):
             return None
         n = self.n
         seen = [card for seat, cards in enumerate(view.cards) if seat != self.seat for card in cards]
@@ -694,7 +694,7 @@ class ReclueHatPlayer(BaseStrategy):
         only turns a clue x into a discard for the rules after it)."""
         if seat.standard.is_play:  # rule 1
             return self.modified_play(seat)
-        if seat.tokens >= self.config.hints:  # rule 2: every token is there
+        if seat.tokens >= self.config.max_hints:  # rule 2: every token is there
             return HatValue.CLUE
         x = self.visible_discard(seat)  # rule 3
         if self.is_short_of_tokens(seat):  # rule 4
