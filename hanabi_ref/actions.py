@@ -9,6 +9,7 @@ default draw position [R-2].
 
 from __future__ import annotations
 
+import warnings
 from typing import Literal, Union
 
 import attrs
@@ -18,11 +19,25 @@ HintKind = Literal["value", "colour"]
 
 @attrs.frozen
 class Hint:
-    """2a: give a hint to ``target`` about a value or a clue colour [2.16-2a]."""
+    """2a: give a hint to ``target`` about a value or a clue colour [2.16-2a].
+
+    ``subject`` is what the hint names: a value 1..n when ``kind`` is "value", a
+    clue-colour index 0..c-1 when ``kind`` is "colour" [2.16-actions]."""
 
     target: int
     kind: HintKind
-    value: int
+    subject: int
+
+    @property
+    def value(self) -> int:
+        """Deprecated name of :attr:`subject` (for a colour hint it held a clue-colour
+        index, not a value)."""
+        warnings.warn(
+            "Hint.value is deprecated: use Hint.subject (a value 1..n, or a clue-colour index)",
+            DeprecationWarning,
+            stacklevel=2,
+        )
+        return self.subject
 
 
 @attrs.frozen
@@ -45,7 +60,7 @@ Action = Union[Hint, Discard, Play]
 def describe(action: Action) -> str:
     """A short human-readable form, e.g. ``hint 2 value 3`` or ``play 0``."""
     if isinstance(action, Hint):
-        return f"hint {action.target} {action.kind} {action.value}"
+        return f"hint {action.target} {action.kind} {action.subject}"
     if isinstance(action, Discard):
         return f"discard {action.slot}"
     return f"play {action.slot}"
@@ -54,7 +69,7 @@ def describe(action: Action) -> str:
 def action_to_json(action: Action) -> dict[str, object]:
     """The trace form of an action [T-actions]."""
     if isinstance(action, Hint):
-        return {"type": "hint", "target": action.target, "kind": action.kind, "value": action.value}
+        return {"type": "hint", "target": action.target, "kind": action.kind, "value": action.subject}
     if isinstance(action, Discard):
         return {"type": "discard", "slot": action.slot}
     return {"type": "play", "slot": action.slot}

@@ -96,7 +96,7 @@ def _hint_value_holds(state: GameState, hint: Action, result: GameState) -> bool
     assert isinstance(hint, Hint)
     if hint.kind != "value":
         return True
-    return _knowledge_updated(state, hint, result, *_named(state.config, "value", hint.value))
+    return _knowledge_updated(state, hint, result, *_named(state.config, "value", hint.subject))
 
 
 def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> bool:
@@ -105,7 +105,7 @@ def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> boo
     assert isinstance(hint, Hint)
     if hint.kind != "colour":
         return True
-    return _knowledge_updated(state, hint, result, *_named(state.config, "colour", hint.value))
+    return _knowledge_updated(state, hint, result, *_named(state.config, "colour", hint.subject))
 
 
 def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: frozenset[int], mask: int) -> bool:
@@ -332,7 +332,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
     event = result.history[-1]
     drawn = result.next_card - 1 if result.next_card > state.next_card else None
     if isinstance(action, Hint):
-        _, touched_identities = _named(state.config, action.kind, action.value)
+        _, touched_identities = _named(state.config, action.kind, action.subject)
         touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)
         expected = Event(state.turn, state.current, action, None, None, None, touched, None)
     else:

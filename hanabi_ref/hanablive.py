@@ -583,7 +583,7 @@ def _export_action(state: GameState, action: Action) -> dict[str, int]:
     [HL-export, HL-order]."""
     if isinstance(action, Hint):
         kind = COLOUR_CLUE if action.kind == "colour" else RANK_CLUE
-        return {"type": kind, "target": action.target, "value": action.value}
+        return {"type": kind, "target": action.target, "value": action.subject}
     kind = PLAY if isinstance(action, Play) else DISCARD
     return {"type": kind, "target": state.hands[state.current][action.slot], "value": 0}
 

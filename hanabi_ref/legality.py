@@ -33,8 +33,8 @@ def hint_mask(config: GameConfig, hint: Hint) -> int:
     """The identities a hint touches: value a, or every suit the clue colour touches
     [2.16-2a-value, 2.16-2a-suit, V-rainbow]."""
     if hint.kind == "value":
-        return config.value_masks[hint.value - 1]
-    return config.colour_masks[hint.value]
+        return config.value_masks[hint.subject - 1]
+    return config.colour_masks[hint.subject]
 
 
 def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
@@ -91,11 +91,11 @@ def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask
     if not is_hint_target_allowed(config, current, hint.target):
         return ("2.16-2a-target", "a player cannot hint its own hand (erratum E-4)")
     if hint.kind == "value":
-        if not (_is_index(hint.value, config.values + 1) and hint.value >= 1):
-            return ("2.16-2a-value", f"hint value {hint.value!r} is not in 1..{config.values}")
+        if not (_is_index(hint.subject, config.values + 1) and hint.subject >= 1):
+            return ("2.16-2a-value", f"hint value {hint.subject!r} is not in 1..{config.values}")
     elif hint.kind == "colour":
-        if not _is_index(hint.value, len(config.colours)):
-            return ("2.16-2a-suit", f"clue colour {hint.value!r} is not in 0..{len(config.colours) - 1}")
+        if not _is_index(hint.subject, len(config.colours)):
+            return ("2.16-2a-suit", f"clue colour {hint.subject!r} is not in 0..{len(config.colours) - 1}")
     else:
         return ("2.16-2a", f"hint kind {hint.kind!r} is neither 'value' nor 'colour'")
     if not is_hint_affordable(hints):

@@ -252,9 +252,9 @@ def test_every_hand(variant: str) -> None:
                     continue
                 assert brute[cls] and index == brute[cls][0], (variant, newest, others, cls, index)
                 hint = catalogue[target][index][0]
-                assert (hint.kind, hint.value) == hints[index]
+                assert (hint.kind, hint.subject) == hints[index]
                 assert is_legal_hint(config, 0, masks, hint), (variant, newest, others, hint)
-                on_newest = touches(variant, hint.kind, hint.value, newest)
+                on_newest = touches(variant, hint.kind, hint.subject, newest)
                 for size_of_part, classes in PARTS.items():
                     if cls in classes:
                         assert class_of(hint.kind, on_newest, size_of_part) == cls
@@ -334,7 +334,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
             continue
         hint = code.encode(cluer, seen, number)
         assert is_legal_hint(config, cluer, masks, hint), (variant, cluer, number, hint)
-        assert code.decode(cluer, hint, touches(variant, hint.kind, hint.value, newest_of[hint.target])) == number
+        assert code.decode(cluer, hint, touches(variant, hint.kind, hint.subject, newest_of[hint.target])) == number
         given.add(hint)
     assert len(given) == mask.bit_count()  # distinct numbers, distinct hints
     # The partition is total: every legal hint of the cluer has a number, and exactly
@@ -343,7 +343,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
     for seat in masks:
         for hint, _ in config.action_catalogue.hints[seat]:
             if is_legal_hint(config, cluer, masks, hint):
-                hit |= 1 << code.decode(cluer, hint, touches(variant, hint.kind, hint.value, newest_of[seat]))
+                hit |= 1 << code.decode(cluer, hint, touches(variant, hint.kind, hint.subject, newest_of[seat]))
     assert hit == mask
     return mask
 

@@ -126,8 +126,8 @@ def reference_hint_mask(config: GameConfig, hint: Hint) -> int:
     mask = 0
     for suit in range(config.suit_count):
         for value in range(1, config.values + 1):
-            if (hint.kind == "value" and value == hint.value) or (
-                hint.kind == "colour" and suit in colour_suits(config, hint.value)
+            if (hint.kind == "value" and value == hint.subject) or (
+                hint.kind == "colour" and suit in colour_suits(config, hint.subject)
             ):
                 mask |= 1 << card(config, value, suit)
     return mask

@@ -91,8 +91,8 @@ def _touched(state: GameState, hint: Hint) -> int:
     colour touches (the variant's definition, V-suit)."""
     cards = [_identity(state, card_id) for card_id in state.hands[hint.target]]
     if hint.kind == "value":
-        return sum(1 for _, value in cards if value == hint.value)
-    return sum(1 for suit, _ in cards if hint.value in state.config.suits[suit].touched_by)
+        return sum(1 for _, value in cards if value == hint.subject)
+    return sum(1 for suit, _ in cards if hint.subject in state.config.suits[suit].touched_by)
 
 
 class RecordingChooser(DriverChooser):

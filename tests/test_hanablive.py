@@ -731,7 +731,7 @@ def test_hanablive_ends_before_our_engine() -> None:
         assert not state.terminal and is_hanablive_over(state)
         nxt = full.actions[cut]
         if isinstance(nxt, Hint):
-            move = {"type": 2 if nxt.kind == "colour" else 3, "target": nxt.target, "value": nxt.value}
+            move = {"type": 2 if nxt.kind == "colour" else 3, "target": nxt.target, "value": nxt.subject}
         else:
             move = {"type": 0 if isinstance(nxt, Play) else 1, "target": state.hands[state.current][nxt.slot]}
         data = trace_to_hanablive(trace)

@@ -46,9 +46,9 @@ def broken_clauses(state: GameState, action: Action) -> set[str]:
     if isinstance(action, Hint):
         if not 0 <= action.target < config.players or (action.target == state.current and not options.self_hints):
             broken.add("2.16-2a-target")
-        if action.kind == "value" and not 1 <= action.value <= config.values:
+        if action.kind == "value" and not 1 <= action.subject <= config.values:
             broken.add("2.16-2a-value")
-        elif action.kind == "colour" and not 0 <= action.value < len(config.colours):
+        elif action.kind == "colour" and not 0 <= action.subject < len(config.colours):
             broken.add("2.16-2a-suit")
         elif action.kind not in ("value", "colour"):
             broken.add("2.16-2a")
@@ -148,3 +148,12 @@ def test_single_player_has_no_hints() -> None:
     assert len(legal_actions(state)) == 10
     config = make_config(1, self_hints=True)
     assert len(legal_actions(initial_state(config, deck_from_seed(config, 1)))) == 20
+
+
+def test_the_old_name_of_a_hints_subject_is_a_deprecated_alias() -> None:
+    """[2.16-actions] a hint names a value 1..n or a clue-colour index as ``subject``;
+    ``value`` (misleading for colour hints) still reads it, with a warning."""
+    hint = Hint(1, "colour", 2)
+    assert hint.subject == 2
+    with pytest.warns(DeprecationWarning, match="subject"):
+        assert hint.value == 2

@@ -291,8 +291,8 @@ class HanabythonEngine:
 
     def _clue(self, hint: Hint) -> Any:
         if hint.kind == "value":
-            return self._hb.Clue(hint.value)
-        colour = ORDINARY_COLOURS[hint.value] if 0 <= hint.value < len(self.config.colours) else "COLORLESS"
+            return self._hb.Clue(hint.subject)
+        colour = ORDINARY_COLOURS[hint.subject] if 0 <= hint.subject < len(self.config.colours) else "COLORLESS"
         # An unknown clue colour becomes Colorless, a colour hanabython knows but refuses.
         return self._hb.Clue(self._colour(colour))
 

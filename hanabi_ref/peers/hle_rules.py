@@ -114,8 +114,8 @@ def to_hle_move(action: Action, current: int, players: int) -> HLEMove | str:
         return f"hint target {action.target} is not a seat: HLE names targets by offset"
     offset = (action.target - current) % players
     if action.kind == "colour":
-        return HLEMove("reveal_color", target_offset=offset, color=action.value)
-    return HLEMove("reveal_rank", target_offset=offset, rank=action.value - 1)
+        return HLEMove("reveal_color", target_offset=offset, color=action.subject)
+    return HLEMove("reveal_rank", target_offset=offset, rank=action.subject - 1)
 
 
 def from_hle_move(move: HLEMove, current: int, players: int) -> Action:

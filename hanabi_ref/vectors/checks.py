@@ -44,8 +44,8 @@ def is_touched(config: GameConfig, hint: Hint, card: dict[str, int]) -> bool:
     """Whether a hint describes a card: its value, or a suit its colour touches
     [2.16-2a-value, 2.16-2a-suit]."""
     if hint.kind == "value":
-        return card["value"] == hint.value
-    return card["suit"] in touched_suits(config, hint.value)
+        return card["value"] == hint.subject
+    return card["suit"] in touched_suits(config, hint.subject)
 
 
 def is_literal_empty_deal(config: GameConfig) -> bool:
@@ -191,9 +191,9 @@ def check_hint(config: GameConfig, pre: State, hint: Hint, post: State) -> None:
 def _hinted(config: GameConfig, hint: Hint, known: dict[str, list[int]], touched: bool) -> dict[str, list[int]]:
     """K_c intersected with (touched) or stripped of (untouched) the named identities."""
     if hint.kind == "value":
-        values = [v for v in known["values"] if (v == hint.value) == touched]
+        values = [v for v in known["values"] if (v == hint.subject) == touched]
         return {"suits": known["suits"], "values": values}
-    named = touched_suits(config, hint.value)
+    named = touched_suits(config, hint.subject)
     return {"suits": [s for s in known["suits"] if (s in named) == touched], "values": known["values"]}
 
 

@@ -225,17 +225,17 @@ def _hint_problem(config: GameConfig, cluer: int, hint: Hint) -> str | None:
     if not (isinstance(hint.target, int) and 0 <= hint.target < p) or hint.target == cluer:
         return f"hint target {hint.target!r} is not a seat other than the cluer {cluer}"
     if hint.kind == "colour":
-        valid = isinstance(hint.value, int) and 0 <= hint.value < len(config.colours)
+        valid = isinstance(hint.subject, int) and 0 <= hint.subject < len(config.colours)
     elif hint.kind == "value":
-        valid = isinstance(hint.value, int) and 1 <= hint.value <= config.values
+        valid = isinstance(hint.subject, int) and 1 <= hint.subject <= config.values
     else:
         return f"hint kind {hint.kind!r} is neither 'colour' nor 'value'"
-    return None if valid else f"{hint.kind} {hint.value!r} is not a {hint.kind} of this game"
+    return None if valid else f"{hint.kind} {hint.subject!r} is not a {hint.kind} of this game"
 
 
 def _mask(tables: HintTables, hint: Hint) -> int:
     """The identities ``hint`` touches [2.16-2a-value, 2.16-2a-suit]."""
-    index = hint.value if hint.kind == "colour" else len(tables.config.colours) + hint.value - 1
+    index = hint.subject if hint.kind == "colour" else len(tables.config.colours) + hint.subject - 1
     return tables.masks[index]
 
 
@@ -408,10 +408,10 @@ class HintListCode:
         if problem is not None:
             raise CodeError(f"H-code-error: {problem}")
         offset = (hint.target - cluer) % self.config.players
-        index = hint.value if hint.kind == "colour" else len(self.config.colours) + hint.value - 1
+        index = hint.subject if hint.kind == "colour" else len(self.config.colours) + hint.subject - 1
         number = (offset - 1) * self._per_target + index
         if number >= self.modulus:
-            raise CodeError(f"H-code-error: {hint.kind} {hint.value} to seat {hint.target} is hint {number} of the list, beyond the code's {self.modulus}")
+            raise CodeError(f"H-code-error: {hint.kind} {hint.subject} to seat {hint.target} is hint {number} of the list, beyond the code's {self.modulus}")
         return number
 
     def sendable(self, cluer: int, seen: Sequence[SeenHand | None]) -> int:
