@@ -21,12 +21,18 @@ GOLDEN = 0x9E3779B97F4A7C15
 T = TypeVar("T")
 
 
+def check_seed(seed: object) -> int:
+    """[D-seed] a seed is an integer in 0..2^64-1; anything else is refused in one line."""
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MASK64:
+        raise ConfigError(f"seed: must be an integer in 0..2^64-1, got {seed!r}")
+    return seed
+
+
 class SplitMix64:
     """The SplitMix64 generator [D-seed]."""
 
     def __init__(self, seed: int) -> None:
-        if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MASK64:
-            raise ConfigError(f"seed: must be an integer in 0..2^64-1, got {seed!r}")
+        check_seed(seed)
         self.state = seed
 
     def next64(self) -> int:
@@ -69,8 +75,7 @@ def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
     :meth:`SplitMix64.next64` and :meth:`SplitMix64.below`, checked against them in
     tests/test_dealing.py): a deck is dealt for every game, and method calls per card
     were most of its cost."""
-    SplitMix64(seed)  # validates the seed
-    state = seed
+    state = check_seed(seed)
     result = list(items)
     for i in range(len(result) - 1, 0, -1):
         bound = i + 1

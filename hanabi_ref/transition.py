@@ -86,12 +86,12 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
     at once.  ``deck`` must be a permutation of the composition (:func:`check_deck`)."""
     hands = deal_hands(config)
     next_card = config.players * config.hand_size
-    remaining, terminal = None, False
+    remaining: int | None = None
+    terminal = False
     if config.options.initial_stop_check:
         # [E-6] step 3 once after step 1, on the variables just set (D and F empty).
-        terminal = stop_clause(config, deck, (0,) * config.suit_count, (), None) is not None
-        if not terminal and next_card == len(deck):
-            remaining = config.players
+        stop = stop_clause(config, deck, (0,) * config.suit_count, (), None)
+        remaining, terminal = stop_check(config, stop, None, next_card == len(deck))
     return build_state(
         config, deck, next_card, hands, tuple((config.all_cards_mask,) * len(hand) for hand in hands),
         (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, (), terminal,
@@ -301,10 +301,19 @@ def process_stop_check(move: Move, stop: str | None) -> None:
     :func:`~hanabi_ref.state.stop_clause` decided it once for this move.  Otherwise, if
     R is infinite and S is empty, R := p [2.16-3, 2.16-3-strikeout, 2.16-3-R0,
     2.16-3-max, 2.16-3-last-round]."""
+    stack_empty = move.next_card == len(move.deck)
+    move.remaining, move.terminal = stop_check(move.config, stop, move.remaining, stack_empty)
+
+
+def stop_check(config: GameConfig, stop: str | None, remaining: int | None, stack_empty: bool) -> tuple[int | None, bool]:
+    """Step 3 on plain values: (R, whether the game stopped), given the clause that stops
+    it or None; if it goes on with R infinite and S empty, R := p [2.16-3,
+    2.16-3-last-round].  Used after every move and once after step 1 (E-6)."""
     if stop is not None:
-        move.terminal = True
-    elif move.remaining is None and move.next_card == len(move.deck):
-        move.remaining = move.config.players
+        return remaining, True
+    if remaining is None and stack_empty:
+        return config.players, False
+    return remaining, False
 
 
 # ---------------------------------------------------------------- the record [2.17-history]
