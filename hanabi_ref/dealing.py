@@ -68,6 +68,17 @@ def derive_seed(seed: int, *labels: int) -> int:
     return int.from_bytes(digest, "little")
 
 
+_LIMITS: list[int] = [0]
+
+
+def _limits(size: int) -> list[int]:
+    """``limits[m]`` = 2^64 - (2^64 mod m), below(m)'s rejection bound, for m < ``size``
+    and beyond (a table that grows as needed, kept between calls)."""
+    while len(_LIMITS) <= size:
+        _LIMITS.append((1 << 64) - (1 << 64) % len(_LIMITS))
+    return _LIMITS
+
+
 def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
     """Fisher–Yates, last index down: for i = N-1..1 swap items[i], items[below(i+1)] [D-seed].
 
@@ -77,9 +88,10 @@ def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
     were most of its cost."""
     state = check_seed(seed)
     result = list(items)
+    limits = _limits(len(result))
     for i in range(len(result) - 1, 0, -1):
         bound = i + 1
-        limit = (1 << 64) - (1 << 64) % bound
+        limit = limits[bound]
         while True:
             state = (state + GOLDEN) & MASK64
             z = ((state ^ (state >> 30)) * 0xBF58476D1CE4E5B9) & MASK64

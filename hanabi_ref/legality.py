@@ -13,7 +13,7 @@ tests/test_legality.py checks the two against each other on every state it reach
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
@@ -25,8 +25,8 @@ if TYPE_CHECKING:
 Problem = tuple[str, str]
 
 MaskOf = Callable[[int], "int | None"]
-"""``mask_of(j)``: the identity bitmask of seat j's hand, or None where legality may not
-look (the actor's own hand, whose contents legality never needs)."""
+"""``mask_of(j)``: the touch key of seat j's hand (:func:`touch_key`), or None where
+legality may not look (the actor's own hand, whose contents legality never needs)."""
 
 
 def hint_mask(config: GameConfig, hint: Hint) -> int:
@@ -45,6 +45,25 @@ def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
     return mask
 
 
+def hint_bit(config: GameConfig, hint: Hint) -> int:
+    """The hint's bit in a touch key: its place among a target's hints in the action
+    catalogue, clue colours first, then values (:attr:`GameConfig.touch_bits`)."""
+    if hint.kind == "value":
+        return 1 << (len(config.colours) + hint.subject - 1)
+    return 1 << hint.subject
+
+
+def touch_key(touch_bits: Sequence[int], cards: Iterable[int]) -> int:
+    """Which hints touch a card of a hand: the OR of its identities' bits in
+    ``touch_bits`` (:attr:`GameConfig.touch_bits`) [2.16-2a-empty].  Hint h touches a
+    card of the hand exactly when ``touch_key & hint_bit(config, h)``, so the key holds
+    all that legality needs to know of a hand."""
+    key = 0
+    for card in cards:
+        key |= touch_bits[card]
+    return key
+
+
 # ------------------------------------------------------------ one helper per rule
 
 
@@ -60,8 +79,9 @@ def is_hint_target_allowed(config: GameConfig, current: int, target: int) -> boo
 
 def is_hint_touching_allowed(config: GameConfig, touched: int, target_mask: int | None) -> bool:
     """[2.16-2a-empty, E-20] a hint touching no card of the target is legal only under
-    ``empty_hints``; ``touched`` is the hint's identity mask, ``target_mask`` the target
-    hand's (None: not looked at, which the thesis' rule never needs)."""
+    ``empty_hints``; ``touched`` is the hint's bit (:func:`hint_bit`), ``target_mask``
+    the target hand's touch key (:func:`touch_key`; None: not looked at, which the
+    thesis' rule never needs)."""
     return config.options.empty_hints or target_mask is None or bool(target_mask & touched)
 
 
@@ -102,7 +122,7 @@ def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask
         # [E-21] with t = 0 a hint is not an available action; there is no pass.
         return ("2.16-2a-token", "no hint token is left (t = 0)")
     target_mask = None if config.options.empty_hints else mask_of(hint.target)
-    if not is_hint_touching_allowed(config, hint_mask(config, hint), target_mask):
+    if not is_hint_touching_allowed(config, hint_bit(config, hint), target_mask):
         return ("2.16-2a-empty", f"the hint touches no card of seat {hint.target}")
     return None
 
@@ -148,15 +168,16 @@ def enumerate_legal(
     catalogue = config.action_catalogue
     if is_hint_affordable(hints):
         looks = not config.options.empty_hints
-        for target in range(len(catalogue.hints)):
-            if not is_hint_target_allowed(config, current, target):
-                continue
+        # [2.16-2a-target] is_hint_target_allowed, decided once per configuration.
+        for target in catalogue.hint_targets[current]:
             target_mask = mask_of(target) if looks else None
             if target_mask is None:
                 actions += catalogue.hint_actions[target]
             else:
-                # [2.16-2a-empty] is_hint_touching_allowed, for every hint to the target at once.
-                actions += catalogue.hints_touching(target, target_mask)
+                # [2.16-2a-empty] is_hint_touching_allowed, for every hint to the target at
+                # once: the hints whose bit is in the hand's touch key (memoized).
+                found = catalogue.touching_memo[target].get(target_mask)
+                actions += found if found is not None else catalogue.hints_touching(target, target_mask)
     if is_discard_allowed(config, hints):
         actions += catalogue.discards[:own_hand_size]
     actions += catalogue.plays[:own_hand_size]
@@ -167,10 +188,15 @@ def enumerate_legal(
 
 
 def _state_mask_of(state: GameState) -> MaskOf:
-    deck, hands, current = state.deck, state.hands, state.current
+    deck, hands, current, bits = state.deck, state.hands, state.current, state.config.touch_bits
 
     def mask_of(seat: int) -> int | None:
-        return None if seat == current else hand_mask(deck, hands[seat])
+        if seat == current:
+            return None
+        key = 0
+        for card_id in hands[seat]:
+            key |= bits[deck[card_id]]
+        return key
 
     return mask_of
 

@@ -110,6 +110,9 @@ class ActionCatalogue:
     hints: tuple[tuple[tuple[Hint, int], ...], ...]
     discards: tuple[Discard, ...]
     plays: tuple[Play, ...]
+    hint_targets: tuple[tuple[int, ...], ...] = ()
+    """``hint_targets[current]``: the seats the player at ``current`` may hint, in order
+    (:func:`hanabi_ref.legality.is_hint_target_allowed`, decided once per configuration)."""
 
     @functools.cached_property
     def hint_actions(self) -> tuple[tuple[Hint, ...], ...]:
@@ -118,20 +121,24 @@ class ActionCatalogue:
 
     @functools.cached_property
     def touching_memo(self) -> tuple[dict[int, tuple[Hint, ...]], ...]:
-        """Per target, the hints touching a hand, by the hand's identity mask: filled
-        by :meth:`hints_touching` (a cache; hands change once a round, so most states
-        ask again about hands seen just before)."""
+        """Per target, the hints touching a hand, by the hand's touch key (see
+        :attr:`GameConfig.touch_bits`): filled by :meth:`hints_touching`.  A key says
+        only which hints touch the hand, so there are at most 2^(hints) of them (1,024
+        with five suits and five values) however many hands there are."""
         return tuple({} for _ in self.hints)
 
-    def hints_touching(self, target: int, hand_mask: int) -> tuple[Hint, ...]:
-        """The hints to ``target`` that touch a card of a hand with identity mask
-        ``hand_mask``, in catalogue order [2.16-2a-empty, 2.16-actions]."""
+    def hints_touching(self, target: int, touch_key: int) -> tuple[Hint, ...]:
+        """The hints to ``target`` that touch a card of a hand with touch key
+        ``touch_key`` (bit i: the i-th hint of ``hints[target]`` touches one of its
+        cards), in catalogue order [2.16-2a-empty, 2.16-actions]."""
         memo = self.touching_memo[target]
-        found = memo.get(hand_mask)
+        found = memo.get(touch_key)
         if found is None:
             if len(memo) >= MEMO_LIMIT:
                 memo.clear()
-            found = memo[hand_mask] = tuple(hint for hint, touched in self.hints[target] if hand_mask & touched)
+            found = memo[touch_key] = tuple(
+                hint for index, (hint, _) in enumerate(self.hints[target]) if touch_key >> index & 1
+            )
         return found
 
 
@@ -203,6 +210,19 @@ class GameConfig:
         return tuple(masks)
 
     @functools.cached_property
+    def touch_bits(self) -> tuple[int, ...]:
+        """For each identity, which hints touch it, as bits in the order of a target's
+        hints in :attr:`action_catalogue` (clue colours, then values): bit c for colour
+        c, bit (number of colours) + a - 1 for value a [2.16-2a-value, 2.16-2a-suit].
+        A hand's touch key, the OR of its cards' bits, says which hints touch a card of
+        it [2.16-2a-empty]."""
+        masks = (*self.colour_masks, *self.value_masks)
+        return tuple(
+            sum(1 << index for index, mask in enumerate(masks) if mask >> card & 1)
+            for card in range(self.values * self.suit_count)
+        )
+
+    @functools.cached_property
     def is_literal_empty_deal(self) -> bool:
         """[E-6] the literal reading applies: step 3 is not checked after the deal and the
         deal takes the whole stack, so the first player moves twice."""
@@ -216,8 +236,12 @@ class GameConfig:
             + tuple((Hint(target, "value", v), mask) for v, mask in enumerate(self.value_masks, start=1))
             for target in range(self.players)
         )
+        from hanabi_ref.legality import is_hint_target_allowed
+
+        seats = range(self.players)
+        targets = tuple(tuple(t for t in seats if is_hint_target_allowed(self, current, t)) for current in seats)
         slots = range(self.hand_size)
-        return ActionCatalogue(hints, tuple(Discard(s) for s in slots), tuple(Play(s) for s in slots))
+        return ActionCatalogue(hints, tuple(Discard(s) for s in slots), tuple(Play(s) for s in slots), targets)
 
     @functools.cached_property
     def canonical_deck(self) -> tuple[int, ...]:

@@ -257,15 +257,15 @@ def build_state(
 ) -> GameState:
     """A :class:`GameState` of these variables, as the engine builds one per move.
 
-    The state's ``__dict__`` is filled in one step, as attrs' generated frozen
-    ``__init__`` fills it (tests/test_state.py compares the two); with contracts on, the
-    class's invariants are then checked once by :func:`check_invariants`."""
+    The state's ``__dict__`` is made in one step and holds what attrs' generated frozen
+    ``__init__`` would put there (tests/test_state.py compares the two); with contracts
+    on, the class's invariants are then checked once by :func:`check_invariants`."""
     state: GameState = object.__new__(GameState)
-    state.__dict__.update(
-        config=config, deck=deck, next_card=next_card, hands=hands, knowledge=knowledge,
-        fields=fields, played=played, discard=discard, hints=hints, errors=errors,
-        current=current, remaining=remaining, turn=turn, history=history, terminal=terminal,
-    )
+    object.__setattr__(state, "__dict__", {
+        "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
+        "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
+        "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
+    })
     if ENABLED:
         check_invariants(state)
     return state

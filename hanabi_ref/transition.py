@@ -323,7 +323,9 @@ def record_event(move: Move, action: Action, turn: int) -> None:
     """The move's public record joins the history: the action, the card played or
     discarded and its identity, whether a play succeeded, the ids a hint touched and
     the id of the card drawn; ``turn`` is the move's number [2.17-history]."""
-    event = Event(turn, move.mover, action, move.left_hand, move.card, move.success, move.touched, move.drawn)
+    # Event's fields in order, built as its tuple directly (NamedTuple's keyword
+    # constructor costs twice as much; tests/test_state.py compares the two).
+    event = tuple.__new__(Event, (turn, move.mover, action, move.left_hand, move.card, move.success, move.touched, move.drawn))
     move.history = move.history + (event,)
 
 

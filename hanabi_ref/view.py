@@ -17,7 +17,7 @@ import icontract
 
 from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
-from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask
+from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask, touch_key
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, stack_size
 
@@ -175,15 +175,13 @@ def _public_parts(state: GameState) -> _Parts:
 
 def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:
     """``mask_of`` of :func:`~hanabi_ref.legality.action_problem` from the view: the
-    identity bitmask of another seat's hand, computed only when legality asks."""
+    touch key of another seat's hand, computed only when legality asks."""
+    bits = view.config.touch_bits
 
     def mask_of(seat: int) -> int | None:
         if seat == view.current_player or seat == view.seat:
             return None
-        mask = 0
-        for card in view.cards[seat]:
-            mask |= 1 << card  # type: ignore[operator]
-        return mask
+        return touch_key(bits, view.cards[seat])  # type: ignore[arg-type]
 
     return mask_of
 

@@ -19,6 +19,7 @@ from hanabi_ref.actions import Hint
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import (
+    Event,
     GameState,
     build_state,
     is_cards_conserved,
@@ -139,3 +140,17 @@ def test_a_built_state_equals_the_one_attrs_builds() -> None:
     built = build_state(*values)
     assert built == state and hash(built) == hash(state)
     assert sorted(vars(built)) == sorted(field.name for field in attrs.fields(type(state)))
+
+
+def test_recorded_events_are_the_events_their_constructor_builds() -> None:
+    """[2.17-history] the engine builds each Event as its tuple directly; every event of
+    a played game is an Event equal to the one its keyword constructor gives for the same
+    fields, field by field."""
+    config = make_config(4)
+    for seed in range(3):
+        final = play_out(initial_state(config, deck_from_seed(config, seed)), greedy_open_action)[-1]
+        assert final.history
+        for event in final.history:
+            rebuilt = Event(**{name: getattr(event, name) for name in Event._fields})
+            assert type(event) is Event and event == rebuilt
+            assert [getattr(event, name) for name in Event._fields] == list(rebuilt)
