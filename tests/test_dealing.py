@@ -10,7 +10,21 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.dealing import SplitMix64, deck_from_seed, derive_seed, shuffle
+from hanabi_ref.dealing import (
+    M32,
+    WORDS_LIMIT,
+    SplitMix64,
+    deck_from_seed,
+    derive_seed,
+    is_accepted_in_words,
+    next_in_words,
+    rejected_from,
+    remainder_in_words,
+    shuffle,
+    shuffle_in_words,
+    splitmix_output,
+    splitmix_outputs,
+)
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import GameConfig, make_config
@@ -106,6 +120,97 @@ def test_deck_from_seed_is_the_specified_shuffle(config: GameConfig, seed: int) 
     assert Counter(deck) == expected_multiset(config)
     assert list(deck) == reference_shuffle(list(config.canonical_deck), seed)
     assert deck_from_seed(config, seed) == deck
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, MASK), st.integers(0, 70))
+def test_the_shuffle_in_words_is_the_specified_shuffle(seed: int, size: int) -> None:
+    """[D-seed] the shuffle the compiled build runs, on 32-bit halves, is the specified
+    one, for deck-sized lists and the empty and one-item ones."""
+    items = list(range(size))
+    assert list(shuffle_in_words(items, seed)) == reference_shuffle(items, seed)
+    assert shuffle_in_words(items, seed) == shuffle(items, seed)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, MASK))
+def test_the_generator_in_words_is_splitmix64(seed: int) -> None:
+    """[D-seed] next_in_words gives SplitMix64's outputs and states as 32-bit halves."""
+    hi, lo = seed >> 32, seed & M32
+    for expected in reference_splitmix64(seed, 20):
+        hi, lo, out_hi, out_lo = next_in_words(hi, lo)
+        assert out_hi << 32 | out_lo == expected
+    assert hi << 32 | lo == (seed + 20 * 0x9E3779B97F4A7C15) & MASK
+
+
+def test_bounded_draws_in_words_reject_and_reduce_as_specified() -> None:
+    """[D-seed] below(m) on halves: an output is kept exactly when x < 2^64 - (2^64 mod m),
+    and j is x mod m, checked on both sides of every limit and at the extremes."""
+    table = rejected_from(WORDS_LIMIT)
+    bounds = [*range(1, 300), 1 << 10, 3 << 9, 1000, 4099, WORDS_LIMIT - 1, WORDS_LIMIT]
+    for m in bounds:
+        limit = (1 << 64) - (1 << 64) % m
+        for x in {0, 1, m - 1, m, (1 << 32) - 1, 1 << 32, limit - 2, limit - 1, limit, limit + 1, MASK}:
+            if 0 <= x <= MASK:
+                assert is_accepted_in_words(x >> 32, x & M32, table[m]) == (x < limit), (m, x)
+                assert remainder_in_words(x >> 32, x & M32, m) == x % m, (m, x)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, MASK), st.integers(0, 300))
+def test_outputs_computed_at_once_are_the_generator_s(seed: int, count: int) -> None:
+    """[D-seed] splitmix_outputs (every output in its own lane of one integer) and
+    splitmix_output (one output by its index) give SplitMix64's outputs in order."""
+    expected = reference_splitmix64(seed, count)
+    assert splitmix_outputs(seed, count) == expected
+    for index in {0, count // 2, count - 1} if count else ():
+        assert splitmix_output(seed, index) == expected[index]
+
+
+def unmix(z: int) -> int:
+    """The state whose SplitMix64 output is z: the output function undone step by step
+    (xor-shifts by iteration, products by the constants' inverses modulo 2^64)."""
+
+    def unshift(value: int, bits: int) -> int:
+        result = value
+        for _ in range(64 // bits + 1):
+            result = value ^ (result >> bits)
+        return result
+
+    z = unshift(z, 31)
+    z = unshift((z * pow(0x94D049BB133111EB, -1, 1 << 64)) & MASK, 27)
+    return unshift((z * pow(0xBF58476D1CE4E5B9, -1, 1 << 64)) & MASK, 30)
+
+
+def seed_with_outputs(outputs: dict[int, int]) -> int:
+    """A seed whose output number ``index`` is ``value`` for one entry of ``outputs``
+    (SplitMix64's state is seed + (index + 1) * golden); the others are checked."""
+    index, value = next(iter(outputs.items()))
+    seed = (unmix(value) - (index + 1) * 0x9E3779B97F4A7C15) & MASK
+    produced = reference_splitmix64(seed, max(outputs) + 1)
+    assert all(produced[i] == v for i, v in outputs.items())
+    return seed
+
+
+@pytest.mark.parametrize("size, top", [(50, 0), (50, 47), (60, 10), (3, 0), (1000, 500)])
+def test_rejected_draws_take_the_next_output(size: int, top: int) -> None:
+    """[D-seed] a draw at or above 2^64 - (2^64 mod m) is rejected and the next output is
+    drawn: seeds are built (by undoing the output function) whose output number ``top``
+    is 2^64 - 1, above every limit whose m is not a power of two; both shuffles then
+    agree with the specified algorithm."""
+    seed = seed_with_outputs({top: MASK})
+    bound = size - top
+    assert bound & (bound - 1) and reference_splitmix64(seed, top + 1)[top] >= (1 << 64) - (1 << 64) % bound
+    items = list(range(size))
+    expected = reference_shuffle(items, seed)
+    assert list(shuffle(items, seed)) == expected
+    assert list(shuffle_in_words(items, seed)) == expected
+    # keeping the rejected output instead would give another deck
+    outputs, kept = iter(reference_splitmix64(seed, size)), list(items)
+    for i in range(size - 1, 0, -1):
+        j = next(outputs) % (i + 1)
+        kept[i], kept[j] = kept[j], kept[i]
+    assert kept != expected
 
 
 def test_decks_differ_across_seeds() -> None:
