@@ -149,11 +149,50 @@ def make_views(state: GameState, seats: Sequence[int]) -> list[PlayerView]:
 
 _Parts = tuple[dict[str, object], tuple[tuple[int, ...], ...]]
 
+_Pairs = tuple[tuple[int, int], ...]
+
+_Memo = tuple[tuple[int, ...], tuple[int, ...], _Pairs, tuple[int, ...], _Pairs, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
+
+_last_parts: _Memo | None = None
+"""The last state's deck, played ids and their pairs, discarded ids and their pairs,
+hands and their identities, for :func:`_public_parts` to reuse: a move changes at
+most one hand and adds at most one card to the fields or the discard pile.  Parts are
+reused only for the very same objects (tuples are immutable, and the same deck object
+gives the same identities), so a memo left by another game is merely not used."""
+
+
+def _pairs_of(deck: tuple[int, ...], ids: tuple[int, ...], last_ids: tuple[int, ...], last_pairs: _Pairs) -> _Pairs:
+    """``ids`` paired with their identities, from the pairs of ``last_ids`` when ``ids``
+    is that tuple or extends it by one card."""
+    if ids is last_ids:
+        return last_pairs
+    known = len(last_ids)
+    if len(ids) == known + 1 and ids[:known] == last_ids:
+        card_id = ids[known]
+        return last_pairs + ((card_id, deck[card_id]),)
+    return tuple(zip(ids, map(deck.__getitem__, ids)))
+
 
 def _public_parts(state: GameState) -> _Parts:
     """The fields of a view of ``state`` that do not depend on the seat, and the
-    identities of the cards in every hand."""
-    identity = state.deck.__getitem__
+    identities of the cards in every hand (reusing the last state's, see
+    :data:`_last_parts`; tests/test_views.py compares the result with views built from
+    scratch along whole games)."""
+    global _last_parts
+    deck = state.deck
+    last = _last_parts
+    if last is None or last[0] is not deck:
+        last = (deck, (), (), (), (), (), ())
+    played = _pairs_of(deck, state.played, last[1], last[2])
+    discard = _pairs_of(deck, state.discard, last[3], last[4])
+    last_hands, last_identities = last[5], last[6]
+    identities = tuple(
+        last_identities[seat]
+        if seat < len(last_hands) and hand is last_hands[seat]
+        else tuple(map(deck.__getitem__, hand))
+        for seat, hand in enumerate(state.hands)
+    )
+    _last_parts = (deck, state.played, played, state.discard, discard, state.hands, identities)
     shared: dict[str, object] = {
         "config": state.config,
         "turn": state.turn,
@@ -162,15 +201,15 @@ def _public_parts(state: GameState) -> _Parts:
         "knowledge": state.knowledge,
         "stack_size": stack_size(state),
         "fields": state.fields,
-        "played": tuple(zip(state.played, map(identity, state.played))),
-        "discard": tuple(zip(state.discard, map(identity, state.discard))),
+        "played": played,
+        "discard": discard,
         "hints": state.hints,
         "errors": state.errors,
         "remaining": state.remaining,
         "terminal": state.terminal,
         "history": state.history,
     }
-    return shared, tuple(tuple(map(identity, hand)) for hand in state.hands)
+    return shared, identities
 
 
 def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:

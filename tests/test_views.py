@@ -12,10 +12,11 @@ from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.game import play_game
 from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyError
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import Event, stack_size
+from hanabi_ref.legality import legal_actions
+from hanabi_ref.state import Event, GameState, stack_size
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import PlayerView, make_view, view_legal_actions
+from hanabi_ref.view import PlayerView, make_view, make_views, view_legal_actions
 from tests.helpers import greedy_open_action, play_out
 
 
@@ -81,6 +82,37 @@ def test_view_contents() -> None:
         )
         assert view.history == state.history
         assert not hasattr(view, "deck") and not hasattr(view, "next_card")
+
+
+def expected_cards(state: GameState, seat: int) -> tuple[tuple[int | None, ...], ...]:
+    """Seat's view of the hands' identities, from the state: its own hidden."""
+    return tuple(
+        (None,) * len(hand) if j == seat else tuple(state.deck[c] for c in hand) for j, hand in enumerate(state.hands)
+    )
+
+
+def test_views_are_the_same_in_any_order_of_states() -> None:
+    """[2.17-view] make_views reuses the last state's public parts when the next state
+    shares them; views built along a game, across two games in turn, back at earlier
+    states and on two successors of one state all show exactly the state's cards, played
+    and discarded pairs."""
+    config = make_config(4, "hanab-live")
+    games = [play_out(initial_state(config, deck_from_seed(config, seed)), greedy_open_action) for seed in (1, 2)]
+    branch = games[0][10]
+    successors = [apply(branch, action) for action in legal_actions(branch)[:6]]
+    order = [
+        *games[0],  # along a game
+        *(state for pair in zip(games[0], games[1]) for state in pair),  # two games in turn
+        *reversed(games[1]),  # backwards
+        *(state for successor in successors for state in (branch, successor)),  # siblings
+        *games[0][::7],
+    ]
+    for state in order:
+        for seat, view in enumerate(make_views(state, range(4))):
+            assert view.cards == expected_cards(state, seat)
+            assert view.played == tuple((c, state.deck[c]) for c in state.played)
+            assert view.discard == tuple((c, state.deck[c]) for c in state.discard)
+            assert view.hands == state.hands and view.history == state.history
 
 
 @attrs.define
