@@ -31,8 +31,8 @@ from functools import cache
 import pytest
 
 from hanabi_ref.actions import Hint
-from hanabi_ref.cards import identity
-from hanabi_ref.legality import action_problem
+from hanabi_ref.cards import identity, members
+from hanabi_ref.legality import action_problem, touch_key
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.strategies.hat.codes import (
     AVOID,
@@ -178,8 +178,11 @@ def hand_mask(newest: Card, others: Sequence[Card]) -> int:
 
 
 def is_legal_hint(config: GameConfig, cluer: int, target_mask: dict[int, int], hint: Hint) -> bool:
-    """Legality under hanab-live rules, asked of the engine, with one hint token left."""
-    return action_problem(config, 1, cluer, 4, lambda seat: target_mask.get(seat), hint) is None
+    """Legality under hanab-live rules, asked of the engine, with one hint token left;
+    ``target_mask`` holds the target hands' identity masks, which the engine's legality
+    reads as touch keys (:func:`~hanabi_ref.legality.touch_key`)."""
+    keys = {seat: touch_key(config.touch_bits, members(mask)) for seat, mask in target_mask.items()}
+    return action_problem(config, 1, cluer, 4, lambda seat: keys.get(seat), hint) is None
 
 
 # ------------------------------------------------------------------ Part A: every hand
