@@ -26,7 +26,7 @@ import icontract
 from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.legality import illegality
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState
+from hanabi_ref.state import Event, GameState, starts_with
 
 Check = Callable[[GameState, Action, GameState], bool]
 
@@ -327,7 +327,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
     """[2.17-history] the move's public record is appended: its number, the mover, the
     action, the card shown and its identity, whether a play succeeded, the cards a hint
     touched, the id of the card drawn."""
-    if result.history[:-1] != state.history or len(result.history) != len(state.history) + 1:
+    if len(result.history) != len(state.history) + 1 or not starts_with(result.history, state.history):
         return False
     event = result.history[-1]
     drawn = result.next_card - 1 if result.next_card > state.next_card else None

@@ -319,21 +319,47 @@ def _validate_variant(config: GameConfig) -> None:
         raise _fail("variant", f"the suits and clue colours are not those of {config.variant!r}; name it 'Custom'")
 
 
+LIMITS: Final = {
+    "values": 100, "players": 100, "hand_size": 100, "hints": 25_000, "errors": 10_000,
+    "suits": 100, "colours": 100, "count": 100, "deck": 10_000,
+}
+"""[L-config] the largest value of each quantity a configuration sets: n, p, h, t0, f0,
+the number of suits and of clue colours, the copies of one identity, and N.  They bound
+every game a file can describe (no game lasts more than t0 + 2N + k moves, L-moves) and
+are checked before anything of that size is built."""
+
+
+def max_moves(config: GameConfig) -> int:
+    """[L-moves] no game of ``config`` lasts more than t0 + 2N + k moves: each play or
+    discard takes one of the N cards from a hand, and each hint spends a token, of
+    which there are t0 at the start and at most one more per discard and per completed
+    suit."""
+    return config.max_hints + 2 * config.deck_size + config.suit_count
+
+
 def _validate_numbers(config: GameConfig) -> None:
-    """[2.9-n, 2.9-p, 2.9-h, 2.9-t0, 2.9-f0] n, p, h >= 1; t0 >= 0 finite (E-16);
-    f0 >= 1 or None for infinity (E-18: the thesis' f0 = 0 is written as None)."""
+    """[2.9-n, 2.9-p, 2.9-h, 2.9-t0, 2.9-f0, L-config] n, p, h >= 1; t0 >= 0 finite
+    (E-16); f0 >= 1 or None for infinity (E-18: the thesis' f0 = 0 is written as None);
+    none above its limit (:data:`LIMITS`)."""
     # Errors name the configuration's JSON fields (t0 is "hints", f0 is "errors").
     for field, name, minimum in (("values", "values", 1), ("players", "players", 1), ("hand_size", "hand_size", 1), ("max_hints", "hints", 0)):
         value = getattr(config, field)
         if not _is_int(value) or value < minimum:
             raise _fail(name, f"must be an integer >= {minimum}, got {value!r}")
+        if value > LIMITS[name]:
+            raise _fail(name, f"must be at most {LIMITS[name]} (L-config), got {value}")
     if config.max_errors is not None and (not _is_int(config.max_errors) or config.max_errors < 1):
         raise _fail("errors", f"must be an integer >= 1 or null (infinite), got {config.max_errors!r}")
+    if config.max_errors is not None and config.max_errors > LIMITS["errors"]:
+        raise _fail("errors", f"must be at most {LIMITS['errors']} or null (L-config), got {config.max_errors}")
 
 
 def _validate_suits(config: GameConfig) -> None:
     if not config.suits:
         raise _fail("suits", "at least one suit is needed (k >= 1)")
+    for what, size in (("suits", len(config.suits)), ("colours", len(config.colours))):
+        if size > LIMITS[what]:
+            raise _fail(what, f"at most {LIMITS[what]} (L-config), got {size}")
     if len(set(config.colours)) != len(config.colours):
         raise _fail("colours", "clue colour names must be distinct")
     names = [suit.name for suit in config.suits]
@@ -349,11 +375,15 @@ def _validate_suits(config: GameConfig) -> None:
         for value, count in enumerate(suit.counts, start=1):
             if not _is_int(count) or count < 0:
                 raise _fail(f"{where}.counts[{value - 1}]", f"must be an integer >= 0, got {count!r}")
+            if count > LIMITS["count"]:
+                raise _fail(f"{where}.counts[{value - 1}]", f"at most {LIMITS['count']} copies (L-config), got {count}")
         for colour in suit.touched_by:
             if not _is_int(colour) or not 0 <= colour < len(config.colours):
                 raise _fail(f"{where}.touched_by", f"clue colour {colour!r} does not exist")
     if config.deck_size < 1:
         raise _fail("suits", "the deck is empty (N >= 1 is needed)")
+    if config.deck_size > LIMITS["deck"]:
+        raise _fail("suits", f"the deck has {config.deck_size} cards, more than {LIMITS['deck']} (L-config)")
 
 
 def _validate_options(options: RuleOptions) -> None:
@@ -443,10 +473,14 @@ def composition_suits(composition: list[list[int]] | tuple[tuple[int, ...], ...]
     clue colour, as in Definition 2.9 [2.9-composition]."""
     if not isinstance(composition, (list, tuple)) or not composition:
         raise ConfigError("composition: must be a non-empty list of per-suit count lists")
+    if len(composition) > LIMITS["suits"]:
+        raise ConfigError(f"composition: at most {LIMITS['suits']} suits (L-config), got {len(composition)}")
     suits = []
     for index, counts in enumerate(composition):
         if not isinstance(counts, (list, tuple)) or not counts:
             raise ConfigError(f"composition[{index}]: must be a non-empty list of counts")
+        if len(counts) > LIMITS["values"]:
+            raise ConfigError(f"composition[{index}]: at most {LIMITS['values']} values (L-config), got {len(counts)}")
         suits.append(Suit(f"Suit {index + 1}", f"S{index + 1}", tuple(counts), frozenset({index})))
     return tuple(suits), tuple(f"Suit {i + 1}" for i in range(len(composition)))
 

@@ -34,14 +34,109 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(trace_schema())
 
 
+ITEM_LISTS = {"deck": "card", "actions": "action", "states": "state"}
+"""The trace's lists of items, and the schema definition of their items."""
+
+MAX_ITEMS = {"deck": 10_000, "actions": 100_000, "states": 100_001}
+"""[T-limits] the most items a trace's lists may hold, checked before any item is read."""
+
+
 def validate_trace_json(data: object) -> None:
-    """Raise one TraceError line for the most relevant schema violation [T-schema]."""
-    errors = list(_validator().iter_errors(data))
+    """Raise one TraceError line for the first schema violation [T-schema, T-limits].
+
+    Cheap checks come first, so that a large file is refused at its first error in time
+    proportional to that error's place: the lists' lengths (:data:`MAX_ITEMS`); then
+    the object with each list cut to its first item, against the whole schema (its most
+    relevant violation is reported); then every item of the lists in order, by a
+    direct check of its fields (:func:`is_plain_item`), and only an item that fails it
+    against its schema definition.  Integers are JSON integers: 1.0 is refused where
+    an integer is required."""
+    if isinstance(data, dict):
+        for key, limit in MAX_ITEMS.items():
+            items = data.get(key)
+            if isinstance(items, list) and len(items) > limit:
+                raise TraceError(f"{key}: {len(items)} items, more than the {limit} a trace may hold (T-limits)")
+        skeleton: object = {key: value[:1] if key in ITEM_LISTS and isinstance(value, list) else value for key, value in data.items()}
+    else:
+        skeleton = data
+    _raise_most_relevant(list(_validator().iter_errors(skeleton)))
+    assert isinstance(data, dict)  # the schema requires an object
+    for key, definition in ITEM_LISTS.items():
+        items = data.get(key)
+        if not isinstance(items, list):
+            continue
+        for index, item in enumerate(items):
+            if not is_plain_item(definition, item):
+                _check_item(key, index, definition, item)
+
+
+def _raise_most_relevant(errors: list[ValidationError]) -> None:
     # A file of another kind is told so first: its format and version before anything else.
     identity = [e for e in errors if list(e.absolute_path)[:1] in (["format"], ["version"])]
     error = _most_relevant(identity or errors)
     if error is not None:
         raise TraceError(describe_violation(error))
+
+
+def _check_item(key: str, index: int, definition: str, item: object) -> None:
+    """An item the direct check did not pass: its most relevant violation of the
+    schema, or, where the schema admits it, a number in it that is not an integer."""
+    errors = list(_item_validator(definition).iter_errors(item))
+    for error in errors:
+        error.path.extendleft(reversed([key, index]))
+    _raise_most_relevant(errors)
+    problem = _not_integer([key, index], item)
+    if problem is not None:
+        raise TraceError(problem)
+
+
+def _not_integer(where: list[str | int], item: object) -> str | None:
+    """The first field of ``item`` (or its fields' lists), found at ``where``, holding a
+    number that is not an integer."""
+    def find(value: object, path: list[str | int]) -> list[str | int] | None:
+        if isinstance(value, float):
+            return path
+        children = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+        for name, child in children:
+            found = find(child, [*path, name])
+            if found is not None:
+                return found
+        return None
+
+    path = find(item, [])
+    if path is None:
+        return None
+    value: Any = item
+    for part in path:
+        value = value[part]
+    return f"{json_path([*where, *path])}: must be an integer, got {_short(value)}"
+
+
+@functools.cache
+def _item_validator(definition: str) -> jsonschema.Draft202012Validator:
+    schema = trace_schema()
+    return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
+
+
+def _is_count(value: object, low: int) -> bool:
+    return type(value) is int and value >= low
+
+
+def is_plain_item(definition: str, item: object) -> bool:
+    """Whether ``item`` is plainly valid against the schema definition ``definition``
+    (card, action, state) with JSON integers only; False sends it to the schema for
+    the message (tests/test_trace_schema.py compares this check with the schema's)."""
+    if type(item) is not dict:
+        return False
+    if definition == "card":
+        return item.keys() == {"suit", "value"} and _is_count(item["suit"], 0) and _is_count(item["value"], 1)
+    if definition == "action":
+        kind = item.get("type")
+        if kind == "hint":
+            return (item.keys() == {"type", "target", "kind", "value"} and _is_count(item["target"], 0)
+                    and item["kind"] in ("value", "colour") and _is_count(item["value"], 0))
+        return item.keys() == {"type", "slot"} and kind in ("play", "discard") and _is_count(item["slot"], 0)
+    return False  # states: always checked by the schema
 
 
 def _most_relevant(errors: Iterable[ValidationError]) -> ValidationError | None:

@@ -8,8 +8,10 @@ is reported as one line naming its place, e.g. ``actions[17].slot: ...``.
 from __future__ import annotations
 
 import json
+import os
+import stat
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import attrs
 
@@ -17,7 +19,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.atomic import write_text_atomically
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
-from hanabi_ref.rules import GameConfig, config_from_json, config_to_json
+from hanabi_ref.rules import GameConfig, config_from_json, config_to_json, max_moves
 from hanabi_ref.serial import canonical_json, state_to_json
 from hanabi_ref.state import GameState, score
 from hanabi_ref.transition import apply, initial_state
@@ -136,7 +138,7 @@ def trace_from_json(data: object) -> Trace:
             raise TraceError(f"{key}: unknown field")
     if data.get("format") != FORMAT:
         raise TraceError(f"format: must be {json.dumps(FORMAT)}, got {json.dumps(data.get('format'))}")
-    if data.get("version") != VERSION:
+    if data.get("version") != VERSION or type(data.get("version")) is not int:
         raise TraceError(f"version: must be {VERSION}, got {json.dumps(data.get('version'))}")
     for key in ("config", "deck", "actions"):
         if key not in data:
@@ -147,9 +149,16 @@ def trace_from_json(data: object) -> Trace:
         raise TraceError(str(error)) from None
     if not isinstance(data["deck"], list):
         raise TraceError("deck: must be a list of cards")
+    if len(data["deck"]) != config.deck_size:
+        raise TraceError(f"deck: {len(data['deck'])} cards, but the configuration's deck has {config.deck_size}")
     deck = tuple(card_from_json(card, f"deck[{i}]", config) for i, card in enumerate(data["deck"]))
     if not isinstance(data["actions"], list):
         raise TraceError("actions: must be a list")
+    if len(data["actions"]) > max_moves(config):
+        raise TraceError(
+            f"actions: {len(data['actions'])} actions, but no game of this configuration lasts more than "
+            f"{max_moves(config)} moves (L-moves)"
+        )
     actions = tuple(action_from_json(a, f"actions[{i}]") for i, a in enumerate(data["actions"]))
     seed = data.get("seed")
     if seed is not None:
@@ -204,11 +213,24 @@ def load_trace(path: str | Path) -> Trace:
         raise TraceError(f"{path}: {error}") from None
 
 
+MAX_FILE_BYTES = 16 << 20
+"""[L-files] the largest game file (trace or hanab.live export) that is read: 16 MiB."""
+
+
 def read_json_file(path: str | Path) -> object:
     """The JSON value in a file; an unreadable file is a :class:`FileReadError`, text that
-    is not JSON a :class:`TraceError`, each one line naming the file."""
+    is not JSON a :class:`TraceError`, each one line naming the file.
+
+    [L-files] only a regular file of at most :data:`MAX_FILE_BYTES` is read: a device,
+    a FIFO or a directory is refused before a byte is read (so that neither an endless
+    device nor a FIFO without a writer can hold the command), and no more than the limit
+    and one byte is ever read, whatever the file grows to meanwhile."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, "rb") if _is_regular(path) else _refuse_special(path) as file:
+            data = file.read(MAX_FILE_BYTES + 1)
+        if len(data) > MAX_FILE_BYTES:
+            raise FileReadError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, the most a game file may hold (L-files)")
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError, ValueError) as error:
         raise FileReadError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     try:
@@ -218,6 +240,15 @@ def read_json_file(path: str | Path) -> object:
     except (ValueError, RecursionError) as error:
         # e.g. an integer beyond Python's digit limit, or nesting beyond the recursion limit
         raise TraceError(f"{path}: not valid JSON ({' '.join(str(error).splitlines()) or 'nested too deeply'})") from None
+
+
+def _is_regular(path: str | Path) -> bool:
+    """Whether ``path`` is a regular file (following symlinks); OS errors propagate."""
+    return stat.S_ISREG(os.stat(path).st_mode)
+
+
+def _refuse_special(path: str | Path) -> BinaryIO:
+    raise FileReadError(f"{path}: not a regular file (L-files: devices, FIFOs and directories are not read)")
 
 
 def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:

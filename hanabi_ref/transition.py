@@ -39,7 +39,7 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, IllegalActionError
 from hanabi_ref.legality import hint_mask, illegality
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, build_state, stop_clause
+from hanabi_ref.state import Event, GameState, History, append_event, build_state, stop_clause
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
 
@@ -63,7 +63,7 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
 
     A sorted copy equal to the sorted composition, of plain integers, is the whole
     check; only a deck that fails it is gone through card by card for the message."""
-    if all(type(card) is int for card in deck) and sorted(deck) == config.sorted_deck:
+    if len(deck) == config.deck_size and all(type(card) is int for card in deck) and sorted(deck) == config.sorted_deck:
         return
     size = config.values * config.suit_count
     for index, card in enumerate(deck):
@@ -94,7 +94,7 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
         remaining, terminal = stop_check(config, stop, None, next_card == len(deck))
     return build_state(
         config, deck, next_card, hands, tuple((config.all_cards_mask,) * len(hand) for hand in hands),
-        (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, (), terminal,
+        (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, History(), terminal,
     )
 
 
@@ -144,7 +144,7 @@ class Move:
     current: int
     remaining: int | None
     turn: int
-    history: tuple[Event, ...]
+    history: History
     terminal: bool
     mover: int
     left_hand: int | None
@@ -326,7 +326,7 @@ def record_event(move: Move, action: Action, turn: int) -> None:
     # Event's fields in order, built as its tuple directly (NamedTuple's keyword
     # constructor costs twice as much; tests/test_state.py compares the two).
     event = tuple.__new__(Event, (turn, move.mover, action, move.left_hand, move.card, move.success, move.touched, move.drawn))
-    move.history = move.history + (event,)
+    move.history = append_event(move.history, event)
 
 
 # ---------------------------------------------------------------- apply [2.16-2]

@@ -19,7 +19,7 @@ from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask, touch_key
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, stack_size
+from hanabi_ref.state import Event, GameState, History, stack_size
 
 class _ViewKey:
     """The private token that only :func:`make_view` passes to :class:`PlayerView`."""
@@ -55,7 +55,7 @@ class PlayerView:
     errors: int
     remaining: int | None
     terminal: bool
-    history: tuple[Event, ...]
+    history: History
     key: _ViewKey | None = attrs.field(eq=False, repr=False, default=None)
 
     def __attrs_post_init__(self) -> None:
