@@ -27,7 +27,7 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.trace import Trace
 from hanabi_ref.legality import illegality
-from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config
+from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config, max_moves
 from hanabi_ref.state import GameState, fireworks_sum
 from hanabi_ref.trace import read_json_file
 from hanabi_ref.transition import apply, initial_state
@@ -530,6 +530,12 @@ def trace_from_hanablive(data: object, preset: str = "hanab-live", where: str = 
     config = hanablive_config(players, options, preset, where)
     _check_other_fields(game, where, players)
     deck = _parse_deck(game["deck"], _field(where, "deck"), config)
+    # [L-moves] the moves and at most one game-over action: checked before any is read.
+    if isinstance(game["actions"], list) and len(game["actions"]) > max_moves(config) + 1:
+        raise _error(
+            _field(where, "actions"),
+            f"{len(game['actions'])} actions, but no game of this configuration lasts more than {max_moves(config)} moves (L-moves)",
+        )
     actions = _convert_actions(game["actions"], _field(where, "actions"), config, deck)
     seed = _parse_seed(game.get("seed"), _field(where, "seed"), config, deck)
     return Trace(config, deck, actions, seed)

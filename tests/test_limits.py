@@ -304,3 +304,17 @@ def _limited(code: str, *argv: str, contracts: str = "0") -> subprocess.Complete
     peaks = [int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("peak-kib ")]
     assert peaks and peaks[-1] < 200 * 1024, done.stderr[-500:]
     return done
+
+
+def test_a_hanablive_game_longer_than_any_game_is_refused_first() -> None:
+    """[L-moves, HL-errors] a hanab.live export with more actions than t0 + 2N + k (and
+    its game-over action) is refused, naming the bound, before its actions are read."""
+    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
+
+    trace = long_trace(0)
+    exported = trace_to_hanablive(Trace(make_config(2, "hanab-live"), trace.deck, (), None))
+    bound = max_moves(make_config(2, "hanab-live"))
+    exported["actions"] = [{"type": 99}] * (bound + 2)
+    with pytest.raises(TraceError) as error:
+        trace_from_hanablive(exported)
+    assert str(error.value) == f"actions: {bound + 2} actions, but no game of this configuration lasts more than {bound} moves (L-moves)"
