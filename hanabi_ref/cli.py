@@ -37,8 +37,10 @@ traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -124,6 +126,14 @@ def build_parser() -> argparse.ArgumentParser:
     simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
     _add_game_options(simulate)
     _add_run_options(simulate)
+    simulate.add_argument("--out", default=None, metavar="FILE",
+                          help="write the result (the --json object) to FILE, and checkpoints while it runs")
+    simulate.add_argument("--resume", default=None, metavar="FILE",
+                          help="go on with the run checkpointed in FILE (written to FILE unless --out is given)")
+    simulate.add_argument("--checkpoint-every", type=_count, default=None, metavar="SECONDS",
+                          help="rewrite the --out checkpoint at most this often (default 60; 0: after every chunk)")
+    simulate.add_argument("--stall-timeout", type=_seconds, default=None, metavar="SECONDS",
+                          help="stop the run (exit 3) when no chunk finishes for this long (default 600)")
     _add_compiled_option(simulate)
     _add_sweep_parser(commands)
 
@@ -268,16 +278,34 @@ def command_sweep(args: argparse.Namespace) -> int:
 def command_play(args: argparse.Namespace) -> int:
     """Play one game and optionally write its trace [C-play, T-trace]."""
     from hanabi_ref.game import play_game
-    from hanabi_ref.trace import save_trace, summary
+    from hanabi_ref.trace import summary
 
     record = play_game(_config(args), _factory(args.strategy), seed=args.seed)
     if args.out is not None:
-        try:
-            save_trace(record.trace, args.out, with_states=args.states)
-        except OSError as error:
-            raise UsageError(f"hanabi-ref: --out: cannot write {args.out}: {error.strerror or error}") from None
-    _print_summary(summary(record.final), args.json)
+        _write_trace(record.trace, args.out, args.states)
+    if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
+        with contextlib.redirect_stdout(sys.stderr):
+            _print_summary(summary(record.final), args.json)
+    else:
+        _print_summary(summary(record.final), args.json)
     return EXIT_OK
+
+
+def _write_trace(trace: Any, out: str, with_states: bool) -> None:
+    """[C-play, OUT-atomic, OUT-special, OUT-symlink] ``--out``: a file replaced atomically,
+    ``-``, a device or a FIFO written through; an OS error is a usage error, a broken pipe on
+    standard output ends the command quietly [OUT-stdout]."""
+    from hanabi_ref.atomic import is_standard_output
+    from hanabi_ref.trace import save_trace
+
+    try:
+        save_trace(trace, out, with_states=with_states)
+    except BrokenPipeError:
+        if is_standard_output(out):
+            raise
+        raise UsageError(f"hanabi-ref: --out: cannot write {out}: the reader of the pipe has gone") from None
+    except OSError as error:
+        raise UsageError(f"hanabi-ref: --out: cannot write {out}: {error.strerror or error}") from None
 
 
 def _print_summary(result: dict[str, Any], as_json: bool) -> None:
@@ -472,12 +500,30 @@ COMMANDS = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of ``hanabi-ref``; returns the exit code [C-exit]."""
+    """Entry point of ``hanabi-ref``; returns the exit code [C-exit, OUT-stdout]."""
+    if sys.stdout is None:  # started with standard output closed: results would vanish
+        return _fail("hanabi-ref: standard output is closed", EXIT_USAGE)
+    real = sys.stdout
+    watched = _WatchedOutput(real) if real is sys.__stdout__ else None
+    if watched is not None:
+        sys.stdout = watched  # a proxy of the real one
+    try:
+        return _run(argv, watched)
+    finally:
+        sys.stdout = real
+        if _is_failing(real):
+            _point_at_devnull(real)
+
+
+def _run(argv: Sequence[str] | None, watched: _WatchedOutput | None) -> int:
+    """The command and its errors, one line each [C-exit, OUT-stdout]."""
     try:
         args = build_parser().parse_args(argv)
         if getattr(args, "compiled", False):
             _enable_compiled()
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # [OUT-stdout] an error writing the results is reported here, not at exit
+        return code
     except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
     except InvalidGame as error:
@@ -493,7 +539,59 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return _fail("hanabi-ref: interrupted", 130)
     except BrokenPipeError:
-        return EXIT_OK
+        return EXIT_OK  # [OUT-stdout] the reader stopped reading: quietly
+    except OSError as error:
+        if not ((watched is not None and watched.failure is error) or _is_failing(sys.stdout)):
+            raise
+        return _fail(f"hanabi-ref: standard output: cannot write: {error.strerror or error}", EXIT_USAGE)
+
+
+class _WatchedOutput:
+    """[OUT-stdout] Standard output, remembering the error of a failed write, so that an OS
+    error is reported as standard output's only when it is."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.failure: OSError | None = None
+
+    def write(self, text: str) -> int:
+        try:
+            return int(self.stream.write(text))
+        except OSError as error:
+            self.failure = error
+            raise
+
+    def flush(self) -> None:
+        try:
+            self.stream.flush()
+        except OSError as error:
+            self.failure = error
+            raise
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.stream, name)
+
+
+def _is_failing(stream: Any) -> bool:
+    """[OUT-stdout] Whether ``stream`` cannot take what it holds (a buffered stream keeps
+    what it could not write)."""
+    try:
+        stream.flush()
+    except (OSError, ValueError):
+        return True
+    return False
+
+
+def _point_at_devnull(stream: Any) -> None:
+    """[OUT-stdout] Point a failed stream's descriptor at /dev/null, so that Python's own
+    flush at exit fails no more (no "Exception ignored" message, no changed exit code)."""
+    try:
+        descriptor = stream.fileno()
+    except (OSError, ValueError):
+        return
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, descriptor)
+    os.close(null)
 
 
 def _enable_compiled() -> None:

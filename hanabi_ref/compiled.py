@@ -17,10 +17,19 @@ source: mypyc translates the same functions, so every result is the same, only f
 The build is keyed by a hash of every source file of the package and the interpreter's
 ABI: after any edit, or under another Python, the key differs and an opted-in process runs
 the pure sources until ``hanabi-ref compile`` runs again.  A stale build is never loaded.
+
+The cache is a directory the user controls, possibly shared with other programs, and a
+build is native code: every build directory carries our marker file (:data:`MARKER`,
+naming this project and the build's key); a build is loaded only when its directory, the
+directories below it and its files are owned by this user (or root) and writable by
+nobody else; pruning old builds removes only directories carrying our marker, never
+anything else in the cache.  A cache that cannot be inspected, or a build refused by that
+rule, is not used: the process runs the sources and says why in one line on stderr.
 """
 
 from __future__ import annotations
 
+import errno
 import hashlib
 import importlib.abc
 import importlib.machinery
@@ -28,11 +37,12 @@ import importlib.util
 import json
 import os
 import shutil
+import stat
 import subprocess
 import sys
 import sysconfig
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -79,7 +89,13 @@ MODULES = STRATEGY_MODULES + CONTRACT_MODULES
 
 PACKAGE = Path(__file__).resolve().parent
 KEEP_BUILDS = 4
-"""Builds kept in the cache (the newest); older ones are removed by the next build."""
+"""Builds kept in the cache (the newest of ours); older ones are removed by the next build."""
+
+MARKER = "hanabi-ref-build.json"
+"""The file every build directory of ours holds: ``{"project": PROJECT, "key": <its key>}``.
+Only a directory whose marker parses and names us is ever loaded or removed."""
+
+PROJECT = "hanabi-ref"
 
 
 class CompileError(Exception):
@@ -126,15 +142,44 @@ class _CompiledFinder(importlib.abc.MetaPathFinder):
         return importlib.util.spec_from_file_location(fullname, file, loader=loader)
 
 
+class UnusableBuildError(Exception):
+    """The cache cannot be inspected, or the build breaks the ownership rule
+    [B-compiled]; the message says why in one line."""
+
+
 class CompiledTooLateError(RuntimeError):
     """:func:`enable` was called after a module of the build was imported from source."""
 
 
-def _manifest(directory: Path) -> dict[str, Any] | None:
+def _read_json(path: Path) -> Any:
+    """The JSON in the regular file ``path``, not following a symlink there; None when
+    it is missing, a symlink or not JSON.  Other errors (permissions) propagate."""
     try:
-        loaded = json.loads((directory / "manifest.json").read_text())
-    except (OSError, ValueError):
+        descriptor = os.open(path, os.O_RDONLY | os.O_NOFOLLOW)
+    except (FileNotFoundError, NotADirectoryError):
         return None
+    except OSError as error:
+        if error.errno == errno.ELOOP:  # a symlink: not a file our build wrote
+            return None
+        raise
+    with os.fdopen(descriptor, "rb") as file:
+        if not stat.S_ISREG(os.fstat(file.fileno()).st_mode):
+            return None
+        try:
+            return json.loads(file.read())
+        except ValueError:
+            return None
+
+
+def is_our_build(directory: Path) -> bool:
+    """[B-compiled] whether ``directory`` carries our marker: a regular file that parses,
+    names this project and, as key, the directory's own name."""
+    marker = _read_json(directory / MARKER)
+    return isinstance(marker, dict) and marker.get("project") == PROJECT and marker.get("key") == directory.name
+
+
+def _manifest(directory: Path) -> dict[str, Any] | None:
+    loaded = _read_json(directory / "manifest.json")
     return loaded if isinstance(loaded, dict) and isinstance(loaded.get("files"), dict) else None
 
 
@@ -147,24 +192,103 @@ def loadable_modules() -> tuple[str, ...]:
 
 
 def find_build(modules: Sequence[str] | None = None) -> dict[str, Path] | None:
-    """{module: extension file} of the build for exactly these sources, for ``modules``
-    (default :func:`loadable_modules`); None when it is missing or lacks one of them.
-    Hashes every source file."""
+    """{module: extension file} of the usable build for exactly these sources, for
+    ``modules`` (default :func:`loadable_modules`); None when it is missing, lacks one of
+    them, or cannot be used (see :func:`locate_build`).  Hashes every source file."""
+    try:
+        return locate_build(modules)
+    except UnusableBuildError:
+        return None
+
+
+def locate_build(modules: Sequence[str] | None = None) -> dict[str, Path] | None:
+    """[B-compiled] :func:`find_build`, but a cache that cannot be inspected, or a build
+    breaking the ownership rule, raises :class:`UnusableBuildError` saying why."""
     root = cache_root()
-    if not root.is_dir():
-        return None
-    directory = root / build_key()
-    manifest = _manifest(directory)
-    if manifest is None:
-        return None
+    try:
+        if not _is_cache_directory(root):
+            return None
+        directory = root / build_key()
+        manifest = _manifest(directory) if is_our_build(directory) else None
+        files = None if manifest is None else _build_files(directory, manifest, modules)
+        if files is not None:
+            _check_ownership(directory, files.values())
+    except OSError as error:
+        raise UnusableBuildError(f"cache directory {root}: {_describe(error)}") from None
+    return files
+
+
+def _describe(error: OSError) -> str:
+    """An OSError in a few words, with the path it names."""
+    reason = error.strerror or str(error)
+    return f"{error.filename}: {reason}" if error.filename is not None else reason
+
+
+def _is_cache_directory(root: Path) -> bool:
+    """Whether the cache directory exists (False when it does not); one that cannot be
+    inspected, or is not a directory, raises :class:`UnusableBuildError`."""
+    try:
+        mode = os.stat(root).st_mode
+    except FileNotFoundError:
+        return False
+    except OSError as error:
+        raise UnusableBuildError(f"cache directory {root}: {error.strerror or error}") from None
+    if not stat.S_ISDIR(mode):
+        raise UnusableBuildError(f"cache directory {root}: not a directory")
+    return True
+
+
+def _build_files(directory: Path, manifest: dict[str, Any], modules: Sequence[str] | None) -> dict[str, Path] | None:
+    """{module: file} of the build's manifest for ``modules``; None when one is missing."""
     wanted = set(modules or loadable_modules())
     # The build also holds each mypyc group's shared library (``<hash>__mypyc``), which
     # its modules import: everything but the modules not wanted.
-    files = {name: directory / str(relative) for name, relative in manifest["files"].items()
-             if name in wanted or name not in MODULES}
+    files = {}
+    for name, relative in manifest["files"].items():
+        if name in wanted or name not in MODULES:
+            files[name] = _inside(directory, str(relative))
     if not wanted <= files.keys() or not all(file.is_file() for file in files.values()):
         return None
     return files
+
+
+def _inside(directory: Path, relative: str) -> Path:
+    """``directory / relative``, refusing a manifest entry that leads out of the build."""
+    path = Path(relative)
+    if path.is_absolute() or ".." in path.parts:
+        raise UnusableBuildError(f"{directory}: its manifest names {relative!r}, outside the build")
+    return directory / path
+
+
+def _check_ownership(directory: Path, files: Iterable[Path]) -> None:
+    """[B-compiled] the build directory, every directory below it leading to an extension,
+    the extensions, the manifest and the marker: owned by this user or root, writable by
+    neither group nor others; else :class:`UnusableBuildError`."""
+    checked: set[Path] = set()
+    for file in (directory / MARKER, directory / "manifest.json", *files):
+        for path in _paths_down_to(directory, file):
+            if path not in checked:
+                _check_owner_and_mode(path)
+                checked.add(path)
+
+
+def _paths_down_to(directory: Path, file: Path) -> list[Path]:
+    """``directory``, then each path below it leading to ``file``, ``file`` last."""
+    paths = [directory]
+    for part in file.relative_to(directory).parts:
+        paths.append(paths[-1] / part)
+    return paths
+
+
+def _check_owner_and_mode(path: Path) -> None:
+    """One path of :func:`_check_ownership`."""
+    info = os.stat(path)
+    if info.st_uid not in {os.geteuid(), 0}:
+        raise UnusableBuildError(f"{path}: owned by uid {info.st_uid}, neither this user nor root")
+    if info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        raise UnusableBuildError(
+            f"{path}: writable by group or others (mode {stat.S_IMODE(info.st_mode):04o})"
+        )
 
 
 def is_enabled() -> bool:
@@ -193,9 +317,13 @@ def enable_from_environment() -> bool:
     return enable() if is_requested() else False
 
 
-def enable() -> bool:
+def enable(*, strict: bool = False) -> bool:
     """Opt in to the compiled build for this process [B-compiled]; return whether a build
     of exactly these sources was found and will be loaded.
+
+    A cache that cannot be inspected, or a build that breaks the ownership rule, is not
+    loaded: one warning line on stderr says why and the result is False; with
+    ``strict`` it raises :class:`UnusableBuildError` instead.
 
     Call it before the engine is imported: a module of the build already imported from
     source raises :class:`CompiledTooLateError` (set ``HANABI_REF_COMPILED=1`` before
@@ -211,11 +339,23 @@ def enable() -> bool:
             f"hanabi_ref.compiled.enable(): {late[0]} was already imported from source; call enable() "
             f"before importing the engine, or set {ENVIRONMENT}=1 before starting Python"
         )
-    files = find_build()
+    try:
+        files = locate_build()
+    except UnusableBuildError as error:
+        if strict:
+            raise
+        warn_unusable(error)
+        return False
     if files is None:
         return False
     sys.meta_path.insert(0, _CompiledFinder(files))
     return True
+
+
+def warn_unusable(error: UnusableBuildError) -> None:
+    """[B-compiled] the one stderr line saying the build is not used, and why."""
+    if sys.stderr is not None:
+        sys.stderr.write(f"hanabi-ref: warning: compiled build not used: {error}; running from sources\n")
 
 
 def status() -> dict[str, Any]:
@@ -223,8 +363,12 @@ def status() -> dict[str, Any]:
 
     ``built``: a complete build of these sources exists; ``enabled``: this process opted
     in; ``would_load``: the modules an opted-in process with this contracts setting loads
-    compiled; ``modules``: what this process actually runs (imports them to find out)."""
-    build = find_build()
+    compiled; ``refused``: why the cache or build cannot be used, or None; ``modules``:
+    what this process actually runs (imports them to find out)."""
+    try:
+        build, refused = locate_build(), None
+    except UnusableBuildError as error:
+        build, refused = None, str(error)
     modules = {}
     for name in loadable_modules():
         module = sys.modules.get(name) or importlib.import_module(name)
@@ -232,6 +376,7 @@ def status() -> dict[str, Any]:
     return {
         "build": str(cache_root() / build_key()),
         "built": build is not None,
+        "refused": refused,
         "enabled": is_enabled(),
         "would_load": {name: build is not None and name in build for name in MODULES},
         "compiled": all(modules.values()),
@@ -244,7 +389,8 @@ def compile_modules(verbose: bool = False) -> Path:
 
     The package's sources are copied to a scratch directory and compiled there; the
     extensions are moved into place only when every one was built, so an interrupted or
-    failed build leaves nothing behind [B-compiled]."""
+    failed build leaves nothing behind [B-compiled].  The build carries our marker and is
+    writable by its owner only; a directory of that key that is not ours is not replaced."""
     if importlib.util.find_spec("mypyc") is None:
         raise MypycMissingError("hanabi-ref compile needs mypyc, which comes with mypy: pip install 'hanabi-ref[compile]'")
     key = build_key()
@@ -266,15 +412,34 @@ def compile_modules(verbose: bool = False) -> Path:
         if missing:
             raise CompileError(f"mypyc built no extension for {', '.join(missing)}")
         (build / "manifest.json").write_text(json.dumps({"key": key, "files": files}, indent=2) + "\n")
-        if target.exists():
-            shutil.rmtree(target)
+        (build / MARKER).write_text(json.dumps({"project": PROJECT, "key": key}) + "\n")
+        _restrict_modes(build)
+        _remove_old_build(target)
         os.replace(build, target)
     except OSError as error:
         raise CompileError(f"cache directory {root}: {error.strerror or error}") from None
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
-    _prune(root, keep=KEEP_BUILDS)
+    _prune(root, keep=KEEP_BUILDS, current=target)
     return target
+
+
+def _restrict_modes(build: Path) -> None:
+    """[B-compiled] clear the group and others write bits in the whole build, whatever the
+    umask, so that the ownership rule accepts it."""
+    for path in (build, *build.rglob("*")):
+        mode = stat.S_IMODE(path.lstat().st_mode)
+        if not path.is_symlink() and mode & (stat.S_IWGRP | stat.S_IWOTH):
+            path.chmod(mode & ~(stat.S_IWGRP | stat.S_IWOTH))
+
+
+def _remove_old_build(target: Path) -> None:
+    """Remove an earlier build of the same key, only if it is ours [B-compiled]."""
+    if not os.path.lexists(target):
+        return
+    if target.is_symlink() or not target.is_dir() or not is_our_build(target):
+        raise CompileError(f"cache directory {target.parent}: {target.name} exists and is not a build of ours; not replaced")
+    shutil.rmtree(target)
 
 
 def _compile_group(scratch: Path, group: Sequence[str], build: Path, verbose: bool) -> dict[str, str]:
@@ -301,12 +466,30 @@ def _compile_group(scratch: Path, group: Sequence[str], build: Path, verbose: bo
     return files
 
 
-def _prune(root: Path, keep: int) -> None:
-    """Remove all but the ``keep`` newest builds under ``root``."""
-    builds = sorted(
-        (path for path in root.iterdir() if (path / "manifest.json").is_file()),
-        key=lambda path: (path / "manifest.json").stat().st_mtime,
-        reverse=True,
-    )
-    for old in builds[keep:]:
-        shutil.rmtree(old, ignore_errors=True)
+def _prune(root: Path, keep: int, current: Path | None = None) -> None:
+    """Remove all but the ``keep`` newest of our builds under ``root`` (``current``
+    always kept) [B-compiled]; nothing else in the cache is touched."""
+    builds = sorted(_our_builds(root), key=lambda build: (build[1] != current, -build[0]))
+    for _, old in builds[keep:]:
+        shutil.rmtree(old, ignore_errors=True)  # never follows a symlink
+
+
+def _our_builds(root: Path) -> list[tuple[float, Path]]:
+    """(marker's modification time, directory) of each build of ours directly under
+    ``root``: a directory (not a symlink to one), owned by this user, carrying our marker."""
+    builds = []
+    try:
+        with os.scandir(root) as iterator:
+            entries = list(iterator)
+    except OSError:
+        return []
+    for entry in entries:
+        directory = Path(entry.path)
+        try:
+            if not entry.is_dir(follow_symlinks=False) or entry.stat(follow_symlinks=False).st_uid != os.geteuid():
+                continue
+            if is_our_build(directory):
+                builds.append((os.lstat(directory / MARKER).st_mtime, directory))
+        except OSError:
+            continue
+    return builds

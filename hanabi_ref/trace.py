@@ -248,7 +248,7 @@ def _is_regular(path: str | Path) -> bool:
 
 
 def _refuse_special(path: str | Path) -> BinaryIO:
-    raise FileReadError(f"{path}: not a regular file (L-files: devices, FIFOs and directories are not read)")
+    raise FileReadError(f"{path}: cannot read: not a regular file (L-files: devices, FIFOs and directories are not read)")
 
 
 def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:

@@ -6,30 +6,67 @@ parameters, the grid, the configuration, the seeds, the executor (a dask schedul
 contacted), the output paths and matplotlib.  A mistake there is one line on stderr and
 exit code 2, and nothing is written.  Games that fail while running are reported by seed
 on one line, the statistics of the others are still printed, and the exit code is 1.
+A run that cannot go on (a stalled worker, a lost dask scheduler) is one line and exit
+code 3, with the finished chunks kept in ``simulate --out``'s checkpoint; SIGTERM stops
+the workers and exits with 143 [SIM-stall, SIM-dask-lost, SIM-orphans, SIM-out,
+SIM-resume].
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import signal
 import sys
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
+from types import FrameType
 from typing import Any
 
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.sim.chunks import Failure, GameSetup
-from hanabi_ref.sim.executors import Executor, LocalExecutor, SetupError, connect_dask, default_jobs
+from hanabi_ref.sim.checkpoint import CHECKPOINT_SECONDS, CheckpointWriter, load_checkpoint
+from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup
+from hanabi_ref.sim.executors import (STALL_SECONDS, Executor, LocalExecutor, RunStopped, SetupError, connect_dask,
+                                      default_jobs)
 from hanabi_ref.sim.files import check_output_path, write_text_atomically
-from hanabi_ref.sim.runner import Cell, CellResult, Progress, RunResult, run_cells
+from hanabi_ref.sim.runner import Cell, CellResult, Finished, Progress, RunResult, run_cells
 from hanabi_ref.sim.sweep import Axis, parse_grid, point_label, points, render_csv, render_json, render_table, row
 from hanabi_ref.strategies import ParamError, StrategySpec, Value, parse_assignments, strategy_spec
 
 EXIT_OK = 0
 EXIT_FAILED_GAMES = 1
+EXIT_STOPPED = 3
+"""[SIM-stall, SIM-dask-lost] The run stopped before every game was played."""
+EXIT_TERMINATED = 128 + signal.SIGTERM
+"""[SIM-orphans] SIGTERM stopped the run (the shell's code for a process ended by it)."""
 MAX_SEEDS_SHOWN = 10
+
+
+class Terminated(BaseException):
+    """[SIM-orphans] SIGTERM arrived: unwind like Ctrl-C, so that the workers are killed."""
+
+
+def _on_sigterm(signum: int, frame: FrameType | None) -> None:
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one is enough: the run is stopping
+    raise Terminated()
+
+
+@contextmanager
+def sigterm_stops_run() -> Iterator[None]:
+    """[SIM-orphans] While a run is under way SIGTERM raises :class:`Terminated` in the main
+    thread (elsewhere signals cannot be handled, and the default action stays)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 # ------------------------------------------------------------------ checking the command line
@@ -75,20 +112,34 @@ def open_executor(args: argparse.Namespace) -> Executor:
             raise SetupError("--executor dask: needs --scheduler ADDRESS (e.g. tcp://host:8786)")
         if args.jobs is not None:
             raise SetupError("--jobs: only for --executor local (a dask cluster has its own workers)")
-        return connect_dask(args.scheduler)
+        return connect_dask(args.scheduler, stall_seconds=stall_seconds(args))
     if args.scheduler is not None:
         raise SetupError("--scheduler: only with --executor dask")
-    return LocalExecutor(args.jobs or default_jobs())
+    return LocalExecutor(args.jobs or default_jobs(), stall_seconds(args))
 
 
-def run(cells: Sequence[Cell], executor: Executor, chunk_size: int | None) -> RunResult:
+def stall_seconds(args: argparse.Namespace) -> float:
+    """[SIM-stall] ``--stall-timeout``, else the default."""
+    value: float | None = getattr(args, "stall_timeout", None)
+    return STALL_SECONDS if value is None else value
+
+
+def run(cells: Sequence[Cell], executor: Executor, chunk_size: int | None, finished: Sequence[Finished] = (),
+        on_chunk: Callable[[int, Chunk, ChunkResult], None] | None = None) -> RunResult:
     """Play the cells with a progress bar on stderr [SIM-progress]; close the executor."""
     progress = Progress(sum(cell.games for cell in cells))
     try:
-        return run_cells(cells, executor, chunk_size=chunk_size, progress=progress)
+        return run_cells(cells, executor, chunk_size=chunk_size, progress=progress, finished=finished,
+                         on_chunk=on_chunk)
     finally:
         progress.close()
         executor.close()
+
+
+def stopped_line(error: BaseException, finished: int, total: int, kept: str) -> str:
+    """[SIM-stall, SIM-dask-lost] A stopped run on one line: why, how many games finished
+    and where they are ``kept``."""
+    return f"hanabi-ref: {error}; {finished} of {total} games finished, {kept}"
 
 
 def failure_line(groups: Sequence[tuple[str, CellResult]]) -> str:
@@ -129,15 +180,92 @@ def _failures_json(failures: Sequence[Failure]) -> list[dict[str, Any]]:
 
 def command_simulate(args: argparse.Namespace) -> int:
     """Play games S .. S+N-1 in parallel and report the statistics and the trace hash
-    [C-simulate, SIM-jobs, SIM-param, SIM-trace-hash]; exit 1 if a game failed [SIM-crash]."""
+    [C-simulate, SIM-jobs, SIM-param, SIM-trace-hash]; exit 1 if a game failed [SIM-crash];
+    with ``--out`` keep checkpoints and the result in a file [SIM-out], with ``--resume``
+    go on from a checkpoint [SIM-resume]."""
     spec = check_strategy(args.strategy)
     params = spec.resolve(given_params(args.param, spec))
     setup, config = check_config(args, spec, params)
+    identity = run_identity(args, spec.name, params, config)
+    out = _simulate_output(args)
+    kept = [] if args.resume is None else load_checkpoint(Path(args.resume), identity, setup)
+    every = CHECKPOINT_SECONDS if args.checkpoint_every is None else float(args.checkpoint_every)
+    checkpoint = CheckpointWriter(out if _takes_checkpoints(out) else None, identity, every, kept)
     executor = open_executor(args)
-    result = run([Cell(setup, args.seed, args.games)], executor, args.chunk_size)
+    try:
+        with sigterm_stops_run():
+            result = run([Cell(setup, args.seed, args.games)], executor, args.chunk_size,
+                         [(0, chunk, chunk_result) for chunk, chunk_result in kept],
+                         lambda _, chunk, chunk_result: checkpoint.add(chunk, chunk_result))
+    except (RunStopped, Terminated, KeyboardInterrupt) as stop:
+        return _stopped(stop, checkpoint, args.games)
+    summary = _simulate_summary(args, spec.name, params, config, executor, result)
+    if out is not None:
+        write_text_atomically(out, json.dumps(summary, sort_keys=True) + "\n", "--out")
+    if args.json:
+        print(json.dumps(summary, sort_keys=True))
+    else:
+        print_summary(summary)
+    return _report_failures([("", result.cells[0])])
+
+
+def run_identity(args: argparse.Namespace, strategy: str, params: Mapping[str, Value], config: GameConfig) -> dict[str, Any]:
+    """[SIM-resume] Every setting that chooses a run's games, and the version of hanabi_ref
+    that plays them."""
+    return {"strategy": strategy, "params": dict(params), "players": config.players, "hand_size": config.hand_size,
+            "rules": config.preset, "variant": config.variant, "seed": args.seed, "games": args.games,
+            "hanabi_ref": _version()}
+
+
+def _version() -> str:
+    from importlib import metadata
+
+    try:
+        return metadata.version("hanabi_ref")
+    except metadata.PackageNotFoundError:
+        return "unknown"
+
+
+def _simulate_output(args: argparse.Namespace) -> Path | None:
+    """[SIM-out, SIM-errors] ``--out``, else the ``--resume`` file, checked before any game."""
+    if args.out is not None:
+        return check_output_path(args.out, "--out")
+    if args.resume is not None:
+        return check_output_path(args.resume, "--resume")
+    return None
+
+
+def _takes_checkpoints(path: Path | None) -> bool:
+    """[SIM-out] Checkpoints go to a regular file (or one to create); standard output, a
+    FIFO or a device gets only the result."""
+    return path is not None and str(path) != "-" and (path.is_file() or not path.exists())
+
+
+def _stopped(stop: BaseException, checkpoint: CheckpointWriter, total: int, kept: str | None = None) -> int:
+    """[SIM-out, SIM-stall, SIM-dask-lost, SIM-orphans] Keep the finished chunks in the
+    checkpoint (if it has a file), then report: Ctrl-C goes on to ``main`` (exit 130),
+    SIGTERM exits 143, a stopped run 3."""
+    checkpoint.write()
+    if isinstance(stop, KeyboardInterrupt):
+        raise stop
+    if isinstance(stop, Terminated):
+        print("hanabi-ref: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
+    if kept is None:
+        path = checkpoint.path
+        kept = (f"kept in {path} (go on with --resume {path})" if path is not None
+                else "not kept (--out FILE keeps them)")
+    print(stopped_line(stop, checkpoint.games, total, kept), file=sys.stderr)
+    return EXIT_STOPPED
+
+
+def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[str, Value], config: GameConfig,
+                      executor: Executor, result: RunResult) -> dict[str, Any]:
+    """``simulate --json``'s object [C-simulate, SIM-jobs]; the rate counts the games this
+    process played."""
     cell = result.cells[0]
-    summary = {
-        "strategy": args.strategy,
+    return {
+        "strategy": strategy,
         "params": params,
         "players": config.players,
         "hand_size": config.hand_size,
@@ -154,13 +282,8 @@ def command_simulate(args: argparse.Namespace) -> int:
         "failed_seeds": cell.failed_seeds,
         "failures": _failures_json(cell.failures),
         "trace_sha256": cell.trace_sha256,
-        "games_per_second": args.games / result.seconds if result.seconds > 0 else float("inf"),
+        "games_per_second": result.games_played / result.seconds if result.seconds > 0 else float("inf"),
     }
-    if args.json:
-        print(json.dumps(summary, sort_keys=True))
-    else:
-        print_summary(summary)
-    return _report_failures([("", cell)])
 
 
 def print_summary(result: Mapping[str, Any]) -> None:
@@ -215,7 +338,13 @@ def command_sweep(args: argparse.Namespace) -> int:
     _, config = check_config(args, spec, dict(setups[0].params))
     out, plot = _check_outputs(args)
     executor = open_executor(args)
-    result = run([Cell(setup, args.seed, args.games) for setup in setups], executor, args.chunk_size)
+    tally = CheckpointWriter(None, {}, CHECKPOINT_SECONDS)  # counts the finished games, writes nothing
+    try:
+        with sigterm_stops_run():
+            result = run([Cell(setup, args.seed, args.games) for setup in setups], executor, args.chunk_size,
+                         on_chunk=lambda _, chunk, chunk_result: tally.add(chunk, chunk_result))
+    except (RunStopped, Terminated) as stop:
+        return _stopped(stop, tally, args.games * len(setups), "not kept (a sweep keeps no checkpoint)")
     cells = list(zip(grid, result.cells))
     text = _render(args, spec, fixed, axes, config, cells, executor, result)
     if out is None:

@@ -36,8 +36,8 @@ def require_matplotlib() -> None:
 
 
 def save_plot(path: Path, kind: str, axes: Sequence[Axis], cells: Cells, title: str) -> None:
-    """Draw the ``kind`` chart and write it to ``path`` (PNG or SVG by its suffix),
-    atomically."""
+    """Draw the ``kind`` chart and write it to ``path`` (PNG or SVG by its suffix) [SIM-plot]:
+    a regular file atomically, a FIFO or a device straight through [OUT-atomic, OUT-special]."""
     figure = mean_figure(axes, cells, title) if kind == "mean" else distribution_figure(cells, title)
     file_format = path.suffix.lower().lstrip(".")
 

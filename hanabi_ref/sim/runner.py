@@ -1,5 +1,5 @@
 """Running cells of seeded games on an executor and summarizing them [SIM-jobs,
-SIM-progress, SIM-crash, SIM-trace-hash].
+SIM-progress, SIM-crash, SIM-trace-hash, SIM-resume].
 
 A *cell* is one setup (configuration, strategy and parameters) played on seeds
 S .. S+N-1.  ``simulate`` runs one cell; ``sweep`` runs one per point of its grid, all
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import closing
 from typing import Any, TextIO
 
@@ -82,6 +82,8 @@ class RunResult:
     seconds: float
     chunk_size: int
     workers: int
+    games_played: int
+    """Games played by this run (not those kept from a checkpoint) [SIM-resume]."""
 
     @property
     def failures(self) -> list[Failure]:
@@ -115,40 +117,69 @@ class Progress:
         self.bar.close()
 
 
-def plan(cells: Sequence[Cell], chunk_size: int) -> list[tuple[int, Chunk]]:
-    """Every cell's seeds in chunks, as (cell index, chunk), cell by cell in seed order."""
+Finished = tuple[int, Chunk, ChunkResult]
+"""A chunk that was played already (kept in a checkpoint), with the number of its cell."""
+
+
+def plan(cells: Sequence[Cell], chunk_size: int, finished: Sequence[Finished] = ()) -> list[tuple[int, Chunk]]:
+    """Every cell's seeds that ``finished`` does not hold, in chunks, as (cell index,
+    chunk), cell by cell in seed order [SIM-resume]."""
     return [(number, chunk) for number, cell in enumerate(cells)
-            for chunk in split_games(cell.setup, cell.seed, cell.games, chunk_size)]
+            for start, stop in _gaps(cell, [chunk for n, chunk, _ in finished if n == number])
+            for chunk in split_games(cell.setup, start, stop - start, chunk_size)]
+
+
+def _gaps(cell: Cell, done: Sequence[Chunk]) -> list[tuple[int, int]]:
+    """The ranges [start, stop) of the cell's seeds that no chunk of ``done`` covers."""
+    gaps, start = [], cell.seed
+    for chunk in sorted(done, key=lambda chunk: chunk.first_seed):
+        if chunk.first_seed > start:
+            gaps.append((start, chunk.first_seed))
+        start = max(start, chunk.first_seed + chunk.games)
+    if start < cell.seed + cell.games:
+        gaps.append((start, cell.seed + cell.games))
+    return gaps
 
 
 def run_cells(cells: Sequence[Cell], executor: Executor, *, chunk_size: int | None = None,
-              progress: Progress | None = None) -> RunResult:
+              progress: Progress | None = None, finished: Sequence[Finished] = (),
+              on_chunk: Callable[[int, Chunk, ChunkResult], None] | None = None) -> RunResult:
     """Play every cell on ``executor`` and gather the results in seed order [SIM-jobs].
 
-    The configurations are built here first, so a bad one fails before any game runs."""
+    Chunks in ``finished`` are not played again [SIM-resume]; ``on_chunk`` is told of
+    every chunk played now as soon as it finishes, so that a run stopped half-way keeps
+    them [SIM-out].  The configurations are built here first, so a bad one fails before
+    any game runs."""
     max_scores = [cell.setup.config().max_score for cell in cells]
     size = chunk_size or chunk_size_for(sum(cell.games for cell in cells), executor.workers, executor.largest_chunk)
-    planned = plan(cells, size)
+    planned = plan(cells, size, finished)
     chunks = [chunk for _, chunk in planned]
     results: list[ChunkResult | None] = [None] * len(planned)
+    for _, chunk, result in finished:
+        if progress is not None:
+            progress.add(result, chunk.games)
     start = time.perf_counter()
-    with closing(executor.run(chunks)) as finished:
-        for index, result in finished:
+    with closing(executor.run(chunks)) as played:
+        for index, result in played:
             results[index] = result
+            if on_chunk is not None:
+                on_chunk(planned[index][0], chunks[index], result)
             if progress is not None:
                 progress.add(result, chunks[index].games)
     seconds = time.perf_counter() - start
+    parts = [(number, chunk, result) for (number, chunk), result in zip(planned, results)] + list(finished)
     gathered = tuple(
-        _gather(cell, max_scores[number], [r for (n, _), r in zip(planned, results) if n == number])
+        _gather(cell, max_scores[number], [(chunk, result) for n, chunk, result in parts if n == number])
         for number, cell in enumerate(cells)
     )
-    return RunResult(gathered, seconds, size, executor.workers)
+    return RunResult(gathered, seconds, size, executor.workers, sum(chunk.games for chunk in chunks))
 
 
-def _gather(cell: Cell, max_score: int, parts: Sequence[ChunkResult | None]) -> CellResult:
-    if any(part is None for part in parts):
+def _gather(cell: Cell, max_score: int, parts: Sequence[tuple[Chunk, ChunkResult | None]]) -> CellResult:
+    if any(part is None for _, part in parts):
         raise RuntimeError("an executor did not return every chunk")  # a bug in an executor
-    joined = ChunkResult.join([part for part in parts if part is not None])
+    ordered = sorted(parts, key=lambda part: part[0].first_seed)  # played now and kept before [SIM-resume]
+    joined = ChunkResult.join([part for _, part in ordered if part is not None])
     if len(joined.digests) != cell.games:
         raise RuntimeError("SIM-trace-hash: a chunk did not return one digest per game")  # a bug in us
     failures = tuple(sorted(joined.failures, key=lambda failure: failure.seed))
