@@ -44,7 +44,7 @@ def stack_is_empty(state: GameState) -> bool:
 def check_step_1(config: GameConfig, state: GameState) -> int | None:
     """Step 1 happened once and nothing else: no move, seat 0 to move, t = t0, f = 0, D and
     F empty; then step 3 once: R = p at once if the deal took the whole stack. Returns R."""
-    assert (state.turn, state.history, state.current) == (0, (), 0)
+    assert (state.turn, tuple(state.history), state.current) == (0, (), 0)
     assert (state.hints, state.errors, state.discard) == (config.max_hints, 0, ())
     assert all(height == 0 for height in state.fields)
     remaining = config.players if stack_is_empty(state) else INFINITY
