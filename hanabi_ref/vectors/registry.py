@@ -30,7 +30,7 @@ NOT_APPLICABLE: Final[dict[tuple[str, str], str]] = {
 }
 
 # [VEC-coverage] clauses about our own command line and benchmarks, not about the game.
-EXEMPT_PREFIXES: Final = ("C-",)
+EXEMPT_PREFIXES: Final = ("C-", "L-")
 EXEMPT_CLAUSES: Final = frozenset({"B-engine"})
 
 
