@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from hanabi_ref.errors import ConfigError
@@ -119,15 +119,20 @@ def derive_seed(seed: int, *labels: int) -> int:
     return int.from_bytes(digest, "little")
 
 
+def _grown(table: list[int], size: int, entry: Callable[[int], int]) -> list[int]:
+    """``table`` with ``entry(m)`` at every index m <= ``size`` (a table per bound m of
+    below(m), grown as needed and kept between calls; entry 0 is a placeholder)."""
+    while len(table) <= size:
+        table.append(entry(len(table)))
+    return table
+
+
 _LIMITS: list[int] = [0]
 
 
 def _limits(size: int) -> list[int]:
-    """``limits[m]`` = 2^64 - (2^64 mod m), below(m)'s rejection bound, for m <= ``size``
-    (a table that grows as needed, kept between calls)."""
-    while len(_LIMITS) <= size:
-        _LIMITS.append((1 << 64) - (1 << 64) % len(_LIMITS))
-    return _LIMITS
+    """``limits[m]`` = 2^64 - (2^64 mod m), below(m)'s rejection bound, for m <= ``size``."""
+    return _grown(_LIMITS, size, lambda m: (1 << 64) - (1 << 64) % m)
 
 
 def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
@@ -202,10 +207,8 @@ _REJECTED_FROM: list[int] = [0]
 def rejected_from(size: int) -> list[int]:
     """``table[m]`` for m <= ``size``: below(m) rejects an output x >= 2^64 - r, where
     r = 2^64 mod m < 2^32, that is x with hi = 2^32 - 1 and lo >= table[m] = 2^32 - r
-    (2^32 when r = 0: nothing is rejected).  A table that grows as needed."""
-    while len(_REJECTED_FROM) <= size:
-        _REJECTED_FROM.append((1 << 32) - (1 << 64) % len(_REJECTED_FROM))
-    return _REJECTED_FROM
+    (2^32 when r = 0: nothing is rejected)."""
+    return _grown(_REJECTED_FROM, size, lambda m: (1 << 32) - (1 << 64) % m)
 
 
 def shuffle_in_words(items: Sequence[T], seed: int) -> tuple[T, ...]:

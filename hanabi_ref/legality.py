@@ -193,6 +193,8 @@ def _state_mask_of(state: GameState) -> MaskOf:
     def mask_of(seat: int) -> int | None:
         if seat == current:
             return None
+        # touch_key(bits, map(deck.__getitem__, hand)) written out: called for every
+        # target on every move, the call and the map cost 0.7 us a move with 5 players.
         key = 0
         for card_id in hands[seat]:
             key |= bits[deck[card_id]]

@@ -110,7 +110,7 @@ class ActionCatalogue:
     hints: tuple[tuple[tuple[Hint, int], ...], ...]
     discards: tuple[Discard, ...]
     plays: tuple[Play, ...]
-    hint_targets: tuple[tuple[int, ...], ...] = ()
+    hint_targets: tuple[tuple[int, ...], ...]
     """``hint_targets[current]``: the seats the player at ``current`` may hint, in order
     (:func:`hanabi_ref.legality.is_hint_target_allowed`, decided once per configuration)."""
 

@@ -158,7 +158,6 @@ def _history_of(events: list[Event], length: int) -> History:
     return history
 
 
-
 def starts_with(history: Sequence[Event], prefix: Sequence[Event]) -> bool:
     """Whether ``prefix`` is the first ``len(prefix)`` entries of ``history`` (any
     sequences; O(1) for histories sharing their list)."""

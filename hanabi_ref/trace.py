@@ -11,7 +11,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any
 
 import attrs
 
@@ -226,7 +226,9 @@ def read_json_file(path: str | Path) -> object:
     device nor a FIFO without a writer can hold the command), and no more than the limit
     and one byte is ever read, whatever the file grows to meanwhile."""
     try:
-        with open(path, "rb") if _is_regular(path) else _refuse_special(path) as file:
+        if not stat.S_ISREG(os.stat(path).st_mode):
+            raise FileReadError(f"{path}: cannot read: not a regular file (L-files: devices, FIFOs and directories are not read)")
+        with open(path, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
         if len(data) > MAX_FILE_BYTES:
             raise FileReadError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, the most a game file may hold (L-files)")
@@ -240,15 +242,6 @@ def read_json_file(path: str | Path) -> object:
     except (ValueError, RecursionError) as error:
         # e.g. an integer beyond Python's digit limit, or nesting beyond the recursion limit
         raise TraceError(f"{path}: not valid JSON ({' '.join(str(error).splitlines()) or 'nested too deeply'})") from None
-
-
-def _is_regular(path: str | Path) -> bool:
-    """Whether ``path`` is a regular file (following symlinks); OS errors propagate."""
-    return stat.S_ISREG(os.stat(path).st_mode)
-
-
-def _refuse_special(path: str | Path) -> BinaryIO:
-    raise FileReadError(f"{path}: cannot read: not a regular file (L-files: devices, FIFOs and directories are not read)")
 
 
 def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:
