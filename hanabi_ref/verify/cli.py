@@ -10,13 +10,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import signal
+import sys
+import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
 from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
+
 
 class VerifyUsageError(HanabiError):
     """A bad ``verify``/``serve`` argument (exit code 2)."""
@@ -65,22 +73,84 @@ def random_game_configs(args: argparse.Namespace) -> list[GameConfig]:
 
 
 def run_verify(args: argparse.Namespace) -> bool:
-    """The whole ``verify`` command; whether the engine agreed (no divergence)."""
-    configs = random_game_configs(args)
-    if args.against is not None:
-        engine = make_engine(args.against)
-        label = args.against
-    else:
-        from hanabi_ref.verify.process import ProcessEngine
+    """The whole ``verify`` command; whether the engine agreed (no divergence).
 
-        engine = ProcessEngine(args.engine, timeout=args.timeout)
-        label = engine.name
+    [EP-out] ``--out`` is checked before anything runs.  [EP-lifecycle] SIGTERM or SIGHUP
+    to verify ends the engine's process group before verify exits with 128 + the signal's
+    number (Ctrl-C, a KeyboardInterrupt, ends it the same way)."""
+    configs = random_game_configs(args)
+    check_out_path(args.out)
     try:
-        result = _verify(engine, configs, args)
-    finally:
-        engine.close()
+        with _signals_raise(signal.SIGTERM, signal.SIGHUP):
+            engine, label = _start_engine(args)
+            try:
+                result = _verify(engine, configs, args)
+            finally:
+                engine.close()
+    except Terminated as terminated:
+        print(f"hanabi-ref: {terminated}; the engine was stopped", file=sys.stderr)
+        raise SystemExit(128 + terminated.signum) from None
     result["engine"] = label
     return _report(result, args)
+
+
+def _start_engine(args: argparse.Namespace) -> tuple[Engine, str]:
+    """The engine under test and its name in the report."""
+    if args.against is not None:
+        return make_engine(args.against), str(args.against)
+    from hanabi_ref.verify.process import ProcessEngine
+
+    engine = ProcessEngine(args.engine, timeout=args.timeout)
+    return engine, engine.name
+
+
+class Terminated(BaseException):
+    """A signal asked verify to end [EP-lifecycle]; a BaseException so that nothing on the
+    way (Hypothesis included) takes it for a failing example."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(f"terminated by {signal.Signals(signum).name}")
+        self.signum = signum
+
+
+@contextmanager
+def _signals_raise(*signums: signal.Signals) -> Iterator[None]:
+    """While inside, each of ``signums`` raises :class:`Terminated` (once: a second
+    signal during the clean-up is ignored); the previous handlers come back after.
+    Outside the main thread, where handlers cannot be set, nothing changes."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    raised: list[int] = []
+
+    def handler(signum: int, frame: object) -> None:
+        if not raised:
+            raised.append(signum)
+            raise Terminated(signum)
+
+    previous = {signum: signal.signal(signum, handler) for signum in signums}
+    try:
+        yield
+    finally:
+        for signum, old in previous.items():
+            signal.signal(signum, old)
+
+
+def check_out_path(out: str) -> None:
+    """[EP-out] ``--out`` must name a file that can be written: its directory exists and
+    is writable, and it is not a directory (an existing file other than a regular one,
+    such as a device, must itself be writable); else a usage error, before anything runs."""
+    target = Path(out)
+    directory = target.parent
+    if not directory.is_dir():
+        raise VerifyUsageError(f"--out {out}: directory {str(directory)!r} does not exist")
+    if target.is_dir():
+        raise VerifyUsageError(f"--out {out}: is a directory")
+    if target.exists() and not target.is_file():
+        if not os.access(target, os.W_OK):
+            raise VerifyUsageError(f"--out {out}: is not writable")
+    elif not os.access(directory, os.W_OK | os.X_OK):
+        raise VerifyUsageError(f"--out {out}: directory {str(directory)!r} is not writable")
 
 
 def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace) -> dict[str, Any]:
@@ -109,22 +179,27 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
 
 
 def _write_divergence(report: Any, out: str) -> dict[str, Any]:
+    """[EP-shrink, EP-out] the divergence for the report, its trace written to ``out``;
+    if that fails, the report says so (``trace`` null, ``trace_error`` why) and the
+    divergence is printed all the same."""
     from hanabi_ref.trace import save_trace
 
     divergence = report.divergence
     assert divergence is not None
-    try:
-        save_trace(divergence.trace, out, with_states=True)
-    except OSError as error:
-        raise VerifyUsageError(f"--out: cannot write {out}: {error.strerror or error}") from None
     offending = divergence.offending
-    return {
+    result = {
         "where": report.where,
         "what": divergence.what,
         "actions": len(divergence.trace.actions),
         "then": None if offending is None else action_to_json(offending),
         "trace": out,
     }
+    try:
+        save_trace(divergence.trace, out, with_states=True)
+    except OSError as error:
+        result["trace"] = None
+        result["trace_error"] = f"--out {out}: cannot write the reproduction: {error.strerror or error}"
+    return result
 
 
 def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
@@ -143,7 +218,11 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
         else:
             then = "" if divergence["then"] is None else f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
             print(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
-            print(f"reproduction    {divergence['trace']} ({divergence['actions']} actions{then})")
+            where = divergence["trace"] or "not written"
+            print(f"reproduction    {where} ({divergence['actions']} actions{then})")
+    if divergence is not None and divergence.get("trace_error"):
+        sys.stdout.flush()
+        print(f"hanabi-ref: {divergence['trace_error']}", file=sys.stderr)
     return divergence is None
 
 

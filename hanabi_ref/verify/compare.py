@@ -9,6 +9,7 @@ as a :class:`Divergence` holding a replayable trace.
 
 from __future__ import annotations
 
+import numbers
 import random
 from typing import Any
 
@@ -87,16 +88,59 @@ def illegal_candidates(state: GameState) -> list[Action]:
 
 
 def state_difference(ours: dict[str, Any], theirs: object) -> str | None:
-    """The first field (in :data:`STATE_FIELDS` order) where the states differ [EP-compare]."""
+    """The first field (in :data:`STATE_FIELDS` order) where the states differ, JSON
+    types included [EP-compare, EP-types]."""
     if not isinstance(theirs, dict):
         return f"state: expected an object, got {_short(theirs)}"
     for key in theirs:
         if key not in ours:
             return f"state.{key}: not a state field (known: {', '.join(STATE_FIELDS)})"
     for key in STATE_FIELDS:
-        if key in theirs and theirs[key] != ours[key]:
-            return f"state.{key}: reference {_short(ours[key])}, engine {_short(theirs[key])}"
+        if key in theirs and not json_equal(ours[key], theirs[key]):
+            return f"state.{key}: reference {_short(ours[key])}, engine {_short(theirs[key])}{_type_note(ours[key], theirs[key], key)}"
     return None
+
+
+def json_type(value: object) -> str:
+    """The JSON type of a parsed value [EP-types]: a boolean is not a number, and a number
+    written with a fraction or an exponent (a float) is not an integer."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, numbers.Integral):
+        return "integer"
+    if isinstance(value, numbers.Real):
+        return "number"
+    if value is None:
+        return "null"
+    names = {str: "string", list: "array", tuple: "array", dict: "object"}
+    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
+
+
+def json_equal(ours: object, theirs: object) -> bool:
+    """Equal as JSON values of the same JSON types all the way down [EP-types]: unlike
+    Python's ``==``, ``0`` is not ``false`` and ``1.0`` is not ``1``."""
+    if json_type(ours) != json_type(theirs):
+        return False
+    if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)):
+        return len(ours) == len(theirs) and all(json_equal(a, b) for a, b in zip(ours, theirs))
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return ours.keys() == theirs.keys() and all(json_equal(ours[k], theirs[k]) for k in ours)
+    return ours == theirs
+
+
+def _type_note(ours: object, theirs: object, where: str = "") -> str:
+    """Where two values that Python finds equal differ in JSON type [EP-types] ("" when
+    the values differ anyway, or nowhere)."""
+    if ours != theirs:
+        return ""
+    if json_type(ours) != json_type(theirs):
+        return f" ({where or 'value'}: JSON type {json_type(theirs)}, T-state requires {json_type(ours)})"
+    if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)):
+        notes = (_type_note(a, b, f"{where}[{i}]") for i, (a, b) in enumerate(zip(ours, theirs)))
+        return next((note for note in notes if note), "")
+    if isinstance(ours, dict) and isinstance(theirs, dict):
+        return next((note for note in (_type_note(ours[k], theirs[k], f"{where}.{k}") for k in ours) if note), "")
+    return ""
 
 
 def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:

@@ -1,14 +1,14 @@
-"""Serving an engine over the JSON-lines protocol [EP-requests, EP-serve].
+"""Serving an engine over the JSON-lines protocol [EP-requests, EP-serve, EP-numbers].
 
 ``hanabi-ref serve`` puts our engine (or a built-in peer adapter) behind the protocol, so
 that an engine author can read a working server, and so that ``verify --engine`` can be
-checked end to end.  A malformed request gets ``{"ok": false, "error": ...}``; the loop
-ends at ``quit`` or at the end of input.
+checked end to end.  A malformed request (a line too long, a number too long for any
+quantity of the protocol included) gets ``{"ok": false, "error": ...}`` and the loop goes
+on; it ends at ``quit`` or at the end of input.
 """
 
 from __future__ import annotations
 
-import json
 from typing import IO, Any
 
 from hanabi_ref.errors import ConfigError, HanabiError, TraceError
@@ -17,23 +17,38 @@ from hanabi_ref.serial import canonical_json
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.trace import action_from_json, card_from_json
 from hanabi_ref.verify.engine import Engine, UnsupportedConfig
-from hanabi_ref.verify.process import PROTOCOL, PROTOCOL_VERSION
+from hanabi_ref.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, NumberTooLong, parse_line
 
 
 def serve(engine: Engine, requests: IO[str], answers: IO[str]) -> None:
     """Answer requests line by line until ``quit`` or end of input [EP-serve]."""
-    for line in requests:
-        try:
-            request = json.loads(line)
-        except (json.JSONDecodeError, RecursionError):
-            request = None
-        answer = answer_request(engine, request)
+    while True:
+        line = requests.readline(MAX_LINE + 1)
+        if not line:
+            return
+        request, problem = _parse_request(line, requests)
+        answer = answer_request(engine, request) if problem is None else {"ok": False, "error": problem}
         answers.write(canonical_json(answer) + "\n")
         answers.flush()
         if isinstance(request, dict) and request.get("op") == "quit":
             return
 
 
+def _parse_request(line: str, requests: IO[str]) -> tuple[object, str | None]:
+    """The request on ``line``, or why it cannot be read [EP-serve, EP-numbers]: a line
+    longer than :data:`MAX_LINE` (skipped to its end) or an integer of more than
+    :data:`MAX_DIGITS` digits gets an error answer; other malformed JSON is left to
+    :func:`answer_request`."""
+    if len(line) > MAX_LINE:
+        while line and not line.endswith("\n"):
+            line = requests.readline(MAX_LINE + 1)
+        return None, f"request: a line may be at most {MAX_LINE} characters"
+    try:
+        return parse_line(line), None
+    except NumberTooLong as error:
+        return None, f"request: {error}"
+    except (ValueError, RecursionError):
+        return None, None
 def answer_request(engine: Engine, request: object) -> dict[str, Any]:
     """The answer to one request [EP-requests]."""
     if not isinstance(request, dict) or not isinstance(request.get("op"), str):
