@@ -333,7 +333,7 @@ def command_replay(args: argparse.Namespace) -> int:
     try:
         final = replay(trace)
     except TraceError as error:
-        raise InvalidGame(f"{args.file}: {error}") from None
+        raise InvalidGame(f"hanabi-ref: {args.file}: {error}") from None
     _print_summary(summary(final), args.json)
     return EXIT_OK
 
@@ -352,7 +352,7 @@ def command_serve(args: argparse.Namespace) -> int:
 
     engine = make_engine(args.engine)
     try:
-        serve(engine, sys.stdin, sys.stdout)
+        serve(engine, sys.stdin.buffer, sys.stdout)
     finally:
         engine.close()
     return EXIT_OK

@@ -13,6 +13,7 @@ still in the deck)`` [HL-errors].  No other exception escapes for any input.
 from __future__ import annotations
 
 import json
+import math
 import re
 from collections import Counter
 from collections.abc import Mapping
@@ -198,8 +199,8 @@ def _check_ignored_option(key: str, value: object, path: str) -> None:
         if not isinstance(value, str):
             raise _error(path, f"must be a string, got {_show(value)}")
     elif key == "timeBase":
-        if not isinstance(value, (int, float)) or isinstance(value, bool) or value < 0:
-            raise _error(path, f"must be a number >= 0, got {_show(value)}")
+        if not isinstance(value, (int, float)) or isinstance(value, bool) or not 0 <= value < math.inf:
+            raise _error(path, f"must be a finite number >= 0, got {_show(value)}")
     elif _int(value, path) < 0:
         raise _error(path, f"must be >= 0, got {value}")
 

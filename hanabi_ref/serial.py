@@ -15,6 +15,49 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState, score, stack_size
 
 
+MAX_DIGITS = 4300
+"""[T-json, EP-numbers] the most digits an integer we read may have (Python's default
+limit for ``int``, fixed here so that it does not depend on the interpreter's settings)."""
+
+
+class JsonRuleError(ValueError):
+    """[T-json] text that Python's ``json`` would accept but our reading rules refuse."""
+
+
+class NumberTooLong(JsonRuleError):
+    """[EP-numbers] an integer literal with more than :data:`MAX_DIGITS` digits."""
+
+
+def parse_json(text: str) -> object:
+    """[T-json] ``text`` as JSON, read strictly: no NaN or infinities, no key twice in
+    one object, no integer of more than :data:`MAX_DIGITS` digits.  Raises
+    :class:`JsonRuleError` for these, ``json.JSONDecodeError`` (a ValueError) for text
+    that is not JSON at all, and RecursionError for nesting beyond the interpreter's stack."""
+    return json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+
+
+def _bounded_int(text: str) -> int:
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise NumberTooLong(f"a number has {digits} digits, more than {MAX_DIGITS}")
+    return int(text)
+
+
+def _refuse_constant(name: str) -> object:
+    raise JsonRuleError(f"{name} is not a JSON number")
+
+
+def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    data = dict(pairs)
+    if len(data) != len(pairs):
+        seen: set[str] = set()
+        for key, _ in pairs:
+            if key in seen:
+                raise JsonRuleError(f"the key {json.dumps(key)[:80]} appears twice in one object")
+            seen.add(key)
+    return data
+
+
 def canonical_json(data: object) -> str:
     """[T-canonical] sorted keys, no insignificant whitespace, no floats, UTF-8 text."""
     _reject_floats(data, "$")

@@ -18,9 +18,10 @@ import attrs
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.atomic import write_text_atomically
 from hanabi_ref.cards import identity, suit_of, value_of
+from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
 from hanabi_ref.rules import GameConfig, config_from_json, config_to_json, max_moves
-from hanabi_ref.serial import canonical_json, state_to_json
+from hanabi_ref.serial import JsonRuleError, canonical_json, parse_json, state_to_json
 from hanabi_ref.state import GameState, score
 from hanabi_ref.transition import apply, initial_state
 
@@ -169,6 +170,14 @@ def trace_from_json(data: object) -> Trace:
     return Trace(config, deck, actions, seed, None if states is None else tuple(states))
 
 
+def _check_seed(config: GameConfig, seed: int, deck: tuple[int, ...]) -> None:
+    """[T-schema, D-seed] a trace names a seed only if that seed deals its deck."""
+    dealt = deck_from_seed(config, seed)
+    if dealt != deck:
+        first = next(index for index, (ours, theirs) in enumerate(zip(dealt, deck)) if ours != theirs)
+        raise TraceError(f"seed: seed {seed} does not deal this deck (deck[{first}] differs, D-seed)")
+
+
 def replay(trace: Trace) -> GameState:
     """Replay a trace to its final state; an illegal action is reported with its index,
     a state that differs from the trace's expected state with its index and field [T-states]."""
@@ -181,6 +190,8 @@ def replay_states(trace: Trace) -> list[GameState]:
         states = [initial_state(trace.config, trace.deck)]
     except ConfigError as error:
         raise TraceError(str(error)) from None
+    if trace.seed is not None:
+        _check_seed(trace.config, trace.seed, trace.deck)
     _check_expected(trace, 0, states[0])
     for index, action in enumerate(trace.actions):
         try:
@@ -218,29 +229,37 @@ MAX_FILE_BYTES = 16 << 20
 
 
 def read_json_file(path: str | Path) -> object:
-    """The JSON value in a file; an unreadable file is a :class:`FileReadError`, text that
-    is not JSON a :class:`TraceError`, each one line naming the file.
+    """The JSON value in a file; an unreadable file is a :class:`FileReadError`, content
+    that is not JSON by the rules of T-json a :class:`TraceError`, each one line naming
+    the file.
 
     [L-files] only a regular file of at most :data:`MAX_FILE_BYTES` is read: a device,
     a FIFO or a directory is refused before a byte is read (so that neither an endless
     device nor a FIFO without a writer can hold the command), and no more than the limit
-    and one byte is ever read, whatever the file grows to meanwhile."""
+    and one byte is ever read, whatever the file grows to meanwhile.  [T-json] the bytes
+    must be UTF-8, and the JSON is read strictly (:func:`~hanabi_ref.serial.parse_json`)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
             raise FileReadError(f"{path}: cannot read: not a regular file (L-files: devices, FIFOs and directories are not read)")
         with open(path, "rb") as file:
             data = file.read(MAX_FILE_BYTES + 1)
-        if len(data) > MAX_FILE_BYTES:
-            raise FileReadError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, the most a game file may hold (L-files)")
-        text = data.decode("utf-8")
-    except (OSError, UnicodeDecodeError, ValueError) as error:
+    except (OSError, ValueError) as error:
         raise FileReadError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise FileReadError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, the most a game file may hold (L-files)")
     try:
-        return json.loads(text)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise TraceError(f"{path}: not valid JSON (not UTF-8: line {line}, byte offset {error.start}: {error.reason}) (T-json)") from None
+    try:
+        return parse_json(text)
     except json.JSONDecodeError as error:
         raise TraceError(f"{path}: not valid JSON (line {error.lineno}, column {error.colno}: {error.msg})") from None
+    except JsonRuleError as error:
+        raise TraceError(f"{path}: not valid JSON ({error}) (T-json)") from None
     except (ValueError, RecursionError) as error:
-        # e.g. an integer beyond Python's digit limit, or nesting beyond the recursion limit
+        # e.g. nesting beyond the recursion limit
         raise TraceError(f"{path}: not valid JSON ({' '.join(str(error).splitlines()) or 'nested too deeply'})") from None
 
 

@@ -579,7 +579,7 @@ def test_load_errors(tmp_path: Path) -> None:
     with pytest.raises(TraceError, match=rf"^{re.escape(str(broken))}: not valid JSON \(line 1, column 14: "):
         load_hanablive(broken)
     broken.write_bytes(b"\xff\xfe{}")
-    with pytest.raises(TraceError, match=rf"^{re.escape(str(broken))}: cannot read: "):
+    with pytest.raises(TraceError, match=rf"^{re.escape(str(broken))}: not valid JSON \(not UTF-8: "):
         load_hanablive(broken)
     broken.write_text("[" * 100_000, encoding="utf-8")
     with pytest.raises(TraceError, match=rf"^{re.escape(str(broken))}: not valid JSON"):

@@ -12,7 +12,7 @@ import pytest
 
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import TraceError
+from hanabi_ref.errors import FileReadError, TraceError
 from hanabi_ref.game import play_game
 from hanabi_ref.trace import Trace
 from hanabi_ref.rules import make_config
@@ -126,7 +126,10 @@ def test_malformed_and_truncated_files(tmp_path: Path) -> None:
     latin.write_bytes("{\"format\": \"é\"}".encode("latin-1"))
     with pytest.raises(TraceError) as error:
         load_trace(latin)
-    assert str(error.value).startswith(f"{latin}: cannot read"), str(error.value)
+    # [T-json, C-exit] bytes that are not UTF-8 are content that is not JSON (exit 1), not
+    # a file that cannot be read (exit 2)
+    assert str(error.value).startswith(f"{latin}: not valid JSON (not UTF-8"), str(error.value)
+    assert not isinstance(error.value, FileReadError)
     listing = tmp_path / "list.json"
     listing.write_text("[1, 2]", encoding="utf-8")
     with pytest.raises(TraceError) as error:

@@ -189,7 +189,7 @@ def test_serve_answers_every_request_kind() -> None:
         {"op": "state"},
     ]
     out = io.StringIO()
-    serve(ReferenceEngine(), io.StringIO("".join(json.dumps(r) + "\n" for r in requests)), out)
+    serve(ReferenceEngine(), io.BytesIO("".join(json.dumps(r) + "\n" for r in requests).encode()), out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert len(answers) == 7  # nothing after quit
     assert answers[0]["ok"] and answers[1] == {"ok": True}
@@ -330,10 +330,21 @@ def test_verify_and_serve_usage_errors_exit_2(argv: list[str], fragment: str, ca
     assert code == EXIT_USAGE and err.count("\n") == 1 and fragment in err, err
 
 
-def test_verify_engine_that_cannot_start_exits_1(capsys: pytest.CaptureFixture[str]) -> None:
-    """[EP-failures] a command that does not exist is reported in one line."""
-    code = main(["verify", "--engine", "/nonexistent/engine --flag", "--no-vectors"])
-    assert code == EXIT_INVALID_GAME and "cannot start" in capsys.readouterr().err
+@pytest.mark.parametrize(
+    "command, fragment",
+    [
+        ("/nonexistent/engine --flag", "--engine: cannot start '/nonexistent/engine'"),
+        ("", "--engine: the command is empty"),
+        ("   ", "--engine: the command is empty"),
+        ("engine 'unclosed", "--engine: cannot parse the command"),
+    ],
+)
+def test_verify_engine_command_that_cannot_start_exits_2(command: str, fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit, C-verify] an ``--engine`` that is empty, cannot be parsed or names no
+    program is a usage error: exit 2, one line naming --engine."""
+    code = main(["verify", "--engine", command, "--no-vectors"])
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and err.count("\n") == 1 and err.startswith(f"hanabi-ref: {fragment}"), err
 
 
 def test_verify_serve_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

@@ -303,7 +303,7 @@ def test_serve_answers_an_endless_number_or_line_with_an_error_and_goes_on() -> 
         '{"op": "quit"}',
     ]
     out = io.StringIO()
-    serve(ReferenceEngine(), io.StringIO("\n".join(requests) + "\n"), out)
+    serve(ReferenceEngine(), io.BytesIO(("\n".join(requests) + "\n").encode()), out)
     answers = [json.loads(line) for line in out.getvalue().splitlines()]
     assert [a["ok"] for a in answers] == [True, False, False, True]
     assert "5000 digits" in answers[1]["error"] and str(MAX_LINE) in answers[2]["error"]
@@ -319,6 +319,28 @@ def test_serve_process_survives_an_endless_number() -> None:
     assert [a["ok"] for a in answers] == [False, True]
 
 
+def test_serve_process_answers_requests_our_json_rules_refuse() -> None:
+    """[EP-serve, T-json, C-serve] a line that is not UTF-8, one that is not JSON, NaN,
+    and a key given twice each get one error answer naming the problem; the server goes
+    on and exits 0 at the end of its input."""
+    hello = b'{"op": "hello", "protocol": "hanabi-ref/engine", "version": 1}\n'
+    bad = [
+        (b'{"op": "hel\xfflo"}\n', "not UTF-8"),
+        (b'{"op": \n', "not JSON"),
+        (b'{"op": "apply", "action": {"type": "play", "slot": NaN}}\n', "NaN is not a JSON number"),
+        (b'{"op": "state", "op": "quit"}\n', 'the key "op" appears twice'),
+    ]
+    run = subprocess.run(
+        [PY, "-m", "hanabi_ref.cli", "serve"], input=b"".join(line for line, _ in bad) + hello,
+        capture_output=True, timeout=60, cwd=ROOT,
+    )
+    answers = [json.loads(line) for line in run.stdout.decode().splitlines()]
+    assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr
+    assert [a["ok"] for a in answers] == [False] * len(bad) + [True]
+    for answer, (_, reason) in zip(answers, bad):
+        assert reason in answer["error"], answer
+
+
 # ------------------------------------------------------------------ --out
 
 
@@ -326,7 +348,7 @@ def test_serve_process_survives_an_endless_number() -> None:
 def test_unwritable_out_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
     """[EP-out, C-exit] an ``--out`` whose directory is missing or is a file, or that is a
     directory: exit 2 with one line naming --out, and the engine is never started (an
-    engine that cannot start would have given exit 1)."""
+    engine that cannot start would have been named instead)."""
     (tmp_path / "is_a_file").write_text("x")
     (tmp_path / "a_directory").mkdir()
     code = main(["verify", "--engine", "/nonexistent/engine", "--no-vectors", "--out", str(tmp_path / where)])

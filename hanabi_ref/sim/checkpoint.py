@@ -11,6 +11,7 @@ always a whole checkpoint, never half of one.
 from __future__ import annotations
 
 import json
+import stat
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -18,6 +19,7 @@ from typing import Any
 
 from hanabi_ref.errors import FileReadError, HanabiError
 from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup
+from hanabi_ref.serial import parse_json
 from hanabi_ref.sim.executors import SetupError
 from hanabi_ref.sim.files import write_text_atomically
 
@@ -117,23 +119,23 @@ def load_checkpoint(path: Path, run: Mapping[str, Any], setup: GameSetup) -> lis
 
 
 def _read_json(path: Path) -> Any:
+    """The checkpoint's JSON, read by the rules of T-json; only a regular file is read (a
+    FIFO without a writer would hold the command)."""
     try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            raise FileReadError(f"--resume {path}: cannot read: not a regular file")
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or describe(error)
         raise FileReadError(f"--resume {path}: cannot read: {reason}") from None
     try:
-        return json.loads(text, parse_constant=_refuse_constant)
-    except ValueError as error:
+        return parse_json(text)
+    except (ValueError, RecursionError) as error:
         raise CheckpointError(f"--resume {path}: not JSON: {describe(error)}") from None
 
 
 def describe(error: BaseException) -> str:
     return " ".join(str(error).split()) or type(error).__name__
-
-
-def _refuse_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a JSON number")
 
 
 def _compare_runs(where: str, stored: Any, run: Mapping[str, Any]) -> None:

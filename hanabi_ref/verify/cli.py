@@ -21,13 +21,9 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_ref.actions import action_to_json
-from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
 from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
-
-
-class VerifyUsageError(HanabiError):
-    """A bad ``verify``/``serve`` argument (exit code 2)."""
+from hanabi_ref.verify.engine import VerifyUsageError as VerifyUsageError
 
 
 def make_engine(name: str) -> Engine:

@@ -19,6 +19,11 @@ from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state
 
 
+class VerifyUsageError(HanabiError):
+    """A bad ``verify``/``serve`` argument, ``--engine`` naming no command that can be
+    started among them (exit code 2, C-exit)."""
+
+
 class EngineFailure(HanabiError):
     """The engine under test hung, crashed, or answered outside the protocol."""
 

@@ -28,14 +28,13 @@ from typing import IO, Any
 from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.errors import TraceError
 from hanabi_ref.rules import GameConfig, config_to_json
-from hanabi_ref.serial import canonical_json, card_to_json
+from hanabi_ref.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, canonical_json, card_to_json, parse_json
 from hanabi_ref.trace import action_from_json
-from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig
+from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig, VerifyUsageError
 
 PROTOCOL = "hanabi-ref/engine"
 PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
-MAX_DIGITS = 4300
 STDERR_TAIL = 64 * 1024
 QUIT_WAIT = 2.0  # seconds an engine may take to exit after quit
 GRACE = 0.5  # seconds between SIGTERM and SIGKILL to the engine's group
@@ -48,23 +47,13 @@ PR_GET_CHILD_SUBREAPER = 37
 # ------------------------------------------------------------------ answers as JSON
 
 
-class NumberTooLong(ValueError):
-    """[EP-numbers] an integer literal with more than :data:`MAX_DIGITS` digits."""
-
-
 def parse_line(line: bytes | str) -> object:
     """One protocol line as JSON [EP-transport, EP-numbers]: UTF-8, integers of at most
-    :data:`MAX_DIGITS` digits (whatever the interpreter's own limit).  Raises ValueError
-    (:class:`NumberTooLong` for a long integer) or RecursionError."""
+    :data:`MAX_DIGITS` digits (whatever the interpreter's own limit), read strictly
+    [T-json].  Raises ValueError (:class:`JsonRuleError` for what JSON allows but our
+    rules refuse, :class:`NumberTooLong` among them) or RecursionError."""
     text = line.decode("utf-8") if isinstance(line, bytes) else line
-    return json.loads(text, parse_int=_bounded_int)
-
-
-def _bounded_int(text: str) -> int:
-    digits = len(text) - text.startswith("-")
-    if digits > MAX_DIGITS:
-        raise NumberTooLong(f"a number has {digits} digits, more than {MAX_DIGITS}")
-    return int(text)
+    return parse_json(text)
 
 
 def one_line(text: str, limit: int = 200) -> str:
@@ -289,7 +278,7 @@ class ProcessEngine:
         """[EP-failures, EP-numbers] the answer line as an object with "ok"."""
         try:
             answer = parse_line(line)
-        except NumberTooLong as error:
+        except JsonRuleError as error:
             raise self._give_up(f"answer to {op}: {error}") from None
         except (ValueError, RecursionError):
             raise self._give_up(f"printed garbage in answer to {op}: {_quote(line)}") from None
@@ -445,9 +434,9 @@ def _split(command: str) -> list[str]:
     try:
         argv = shlex.split(command)
     except ValueError as error:
-        raise EngineFailure(f"--engine: cannot parse the command: {error}") from None
+        raise VerifyUsageError(f"--engine: cannot parse the command: {error}") from None
     if not argv:
-        raise EngineFailure("--engine: the command is empty")
+        raise VerifyUsageError("--engine: the command is empty")
     return argv
 
 
@@ -460,7 +449,7 @@ def _start(argv: list[str]) -> subprocess.Popen[bytes]:
         )
     except (OSError, ValueError) as error:
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
-        raise EngineFailure(f"--engine: cannot start {argv[0]!r}: {one_line(reason)}") from None
+        raise VerifyUsageError(f"--engine: cannot start {argv[0]!r}: {one_line(reason)}") from None
 
 
 def _fd(pipe: IO[bytes] | None) -> int:

@@ -9,19 +9,22 @@ on; it ends at ``quit`` or at the end of input.
 
 from __future__ import annotations
 
+import json
 from typing import IO, Any
 
 from hanabi_ref.errors import ConfigError, HanabiError, TraceError
 from hanabi_ref.rules import config_from_json
-from hanabi_ref.serial import canonical_json
+from hanabi_ref.serial import JsonRuleError, canonical_json
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.trace import action_from_json, card_from_json
 from hanabi_ref.verify.engine import Engine, UnsupportedConfig
-from hanabi_ref.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, NumberTooLong, parse_line
+from hanabi_ref.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, parse_line
 
 
-def serve(engine: Engine, requests: IO[str], answers: IO[str]) -> None:
-    """Answer requests line by line until ``quit`` or end of input [EP-serve]."""
+def serve(engine: Engine, requests: IO[bytes], answers: IO[str]) -> None:
+    """Answer requests line by line until ``quit`` or end of input [EP-serve].  Requests
+    are read as bytes, so that a line that is not UTF-8 gets an error answer like any
+    other malformed request."""
     while True:
         line = requests.readline(MAX_LINE + 1)
         if not line:
@@ -34,21 +37,27 @@ def serve(engine: Engine, requests: IO[str], answers: IO[str]) -> None:
             return
 
 
-def _parse_request(line: str, requests: IO[str]) -> tuple[object, str | None]:
-    """The request on ``line``, or why it cannot be read [EP-serve, EP-numbers]: a line
-    longer than :data:`MAX_LINE` (skipped to its end) or an integer of more than
-    :data:`MAX_DIGITS` digits gets an error answer; other malformed JSON is left to
-    :func:`answer_request`."""
+def _parse_request(line: bytes, requests: IO[bytes]) -> tuple[object, str | None]:
+    """The request on ``line``, or why it cannot be read [EP-serve, EP-numbers, T-json]:
+    a line longer than :data:`MAX_LINE` bytes (skipped to its end), one that is not
+    UTF-8 or not JSON, or JSON our rules refuse (an integer of more than
+    :data:`MAX_DIGITS` digits, NaN, a key twice) gets an error answer."""
     if len(line) > MAX_LINE:
-        while line and not line.endswith("\n"):
+        while line and not line.endswith(b"\n"):
             line = requests.readline(MAX_LINE + 1)
-        return None, f"request: a line may be at most {MAX_LINE} characters"
+        return None, f"request: a line may be at most {MAX_LINE} bytes"
     try:
-        return parse_line(line), None
-    except NumberTooLong as error:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as error:
+        return None, f"request: not UTF-8 (byte {error.start})"
+    try:
+        return parse_line(text), None
+    except JsonRuleError as error:
         return None, f"request: {error}"
+    except json.JSONDecodeError as error:
+        return None, f"request: not JSON (column {error.colno}: {error.msg})"
     except (ValueError, RecursionError):
-        return None, None
+        return None, "request: not JSON (nested too deeply)"
 def answer_request(engine: Engine, request: object) -> dict[str, Any]:
     """The answer to one request [EP-requests]."""
     if not isinstance(request, dict) or not isinstance(request.get("op"), str):
