@@ -3,10 +3,12 @@
     hanabi-ref simulate --strategy NAME --players P --games N --seed S
                         [--rules PRESET] [--variant NAME] [--hand-size H] [--param K=V ...]
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR] [--json]
-                        [--compiled]
+                        [--out FILE [--checkpoint-every SECONDS]] [--resume FILE]
+                        [--stall-timeout SECONDS] [--compiled]
     hanabi-ref sweep    --strategy NAME --players P --games N --grid K=V1,V2,... [--grid ...]
                         [--param K=V ...] [--seed S] [--rules PRESET] [--variant NAME] [--hand-size H]
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR]
+                        [--stall-timeout SECONDS]
                         [--format table|csv|json] [--out FILE] [--plot FILE.png|FILE.svg]
                         [--plot-kind mean|distribution] [--compiled]
     hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] [--compiled] ...
@@ -29,9 +31,11 @@ JSON, breaks the schema or describes a game the rules do not allow, a strategy t
 an illegal action, a game of ``simulate`` or ``sweep`` that failed, an engine under
 verification that diverges, hangs, crashes or breaks the protocol, a compiled build that
 failed; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
-a file that cannot be read or written, ``compile`` without mypy installed, ``--compiled``
-without a build, ``bench --against openspiel`` without open-spiel).  Every error is one line on stderr, never a
-traceback.
+an ``--engine`` command that cannot be started, a file that cannot be read or written,
+``compile`` without mypy installed, ``--compiled`` without a usable build, ``bench
+--against openspiel`` without open-spiel); 3 a simulation stopped by a stalled worker or
+a lost dask scheduler, its finished games kept; 130 interrupted (Ctrl-C); 143 (129)
+ended by SIGTERM (SIGHUP).  Every error is one line on stderr, never a traceback.
 """
 
 from __future__ import annotations
@@ -104,7 +108,8 @@ def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = Tr
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
-    """Options of simulate and sweep: games, parameters, workers [SIM-jobs, SIM-param, SIM-dask]."""
+    """Options of simulate and sweep: games, parameters, workers, stalls [SIM-jobs,
+    SIM-param, SIM-dask, SIM-stall]."""
     parser.add_argument("--games", type=_positive, required=True, help="number of games N (per grid point)")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE",
                         help="a strategy parameter (repeatable); the others keep their defaults")
@@ -116,6 +121,8 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
                         help="local processes (default) or a dask.distributed cluster")
     parser.add_argument("--scheduler", default=None, metavar="ADDRESS",
                         help="address of the dask scheduler, e.g. tcp://host:8786 (with --executor dask)")
+    parser.add_argument("--stall-timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help="stop the run (exit 3) when no chunk finishes for this long (default 600)")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -132,8 +139,6 @@ def build_parser() -> argparse.ArgumentParser:
                           help="go on with the run checkpointed in FILE (written to FILE unless --out is given)")
     simulate.add_argument("--checkpoint-every", type=_count, default=None, metavar="SECONDS",
                           help="rewrite the --out checkpoint at most this often (default 60; 0: after every chunk)")
-    simulate.add_argument("--stall-timeout", type=_seconds, default=None, metavar="SECONDS",
-                          help="stop the run (exit 3) when no chunk finishes for this long (default 600)")
     _add_compiled_option(simulate)
     _add_sweep_parser(commands)
 
@@ -596,7 +601,7 @@ def _point_at_devnull(stream: Any) -> None:
 
 def _enable_compiled() -> None:
     """``--compiled`` [B-compiled]: opt in for this process and, through the environment,
-    for its worker processes; a missing build is a usage error."""
+    for its worker processes; a missing or unusable build is a usage error, in one line."""
     import os
 
     from hanabi_ref import compiled
@@ -604,8 +609,8 @@ def _enable_compiled() -> None:
     if compiled.is_switched_off():
         raise UsageError(f"hanabi-ref: --compiled: {compiled.ENVIRONMENT}={os.environ[compiled.ENVIRONMENT]} switches it off")
     try:
-        enabled = compiled.enable()
-    except compiled.CompiledTooLateError as error:
+        enabled = compiled.enable(strict=True)
+    except (compiled.CompiledTooLateError, compiled.UnusableBuildError) as error:
         raise UsageError(f"hanabi-ref: --compiled: {error}") from None
     if not enabled:
         raise UsageError(f"hanabi-ref: --compiled: no compiled build of these sources; build it with: {compiled.BUILD_COMMAND}")

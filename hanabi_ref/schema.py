@@ -9,6 +9,7 @@ line naming the JSON path, e.g. ``deck[3].value: must be >= 1, got 0``.
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 from collections.abc import Iterable
 from importlib import resources
@@ -59,7 +60,7 @@ def validate_trace_json(data: object) -> None:
         skeleton: object = {key: value[:1] if key in ITEM_LISTS and isinstance(value, list) else value for key, value in data.items()}
     else:
         skeleton = data
-    _raise_most_relevant(list(_validator().iter_errors(skeleton)))
+    _raise_most_relevant(_first_errors(_validator().iter_errors(skeleton)))
     assert isinstance(data, dict)  # the schema requires an object
     for key, definition in ITEM_LISTS.items():
         items = data.get(key)
@@ -68,6 +69,15 @@ def validate_trace_json(data: object) -> None:
         for index, item in enumerate(items):
             if not is_plain_item(definition, item):
                 _check_item(key, index, definition, item)
+
+
+MAX_ERRORS = 100
+"""[T-limits] the violations of one object collected to choose the most relevant: a list
+of 170,000 wrong items inside a state must not become 170,000 error objects."""
+
+
+def _first_errors(errors: Iterable[ValidationError]) -> list[ValidationError]:
+    return list(itertools.islice(errors, MAX_ERRORS))
 
 
 def _raise_most_relevant(errors: list[ValidationError]) -> None:
@@ -81,7 +91,7 @@ def _raise_most_relevant(errors: list[ValidationError]) -> None:
 def _check_item(key: str, index: int, definition: str, item: object) -> None:
     """An item the direct check did not pass: its most relevant violation of the
     schema, or, where the schema admits it, a number in it that is not an integer."""
-    errors = list(_item_validator(definition).iter_errors(item))
+    errors = _first_errors(_item_validator(definition).iter_errors(item))
     for error in errors:
         error.path.extendleft(reversed([key, index]))
     _raise_most_relevant(errors)

@@ -8,6 +8,7 @@ suits and values still possible, and a state object that any engine can report.
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from hanabi_ref.cards import suit_of, value_of
@@ -29,11 +30,24 @@ class NumberTooLong(JsonRuleError):
 
 
 def parse_json(text: str) -> object:
-    """[T-json] ``text`` as JSON, read strictly: no NaN or infinities, no key twice in
-    one object, no integer of more than :data:`MAX_DIGITS` digits.  Raises
+    """[T-json] ``text`` as JSON, read strictly: no NaN or infinities (``1e400`` included,
+    which Python would read as infinity), no key twice in one object, no integer of more
+    than :data:`MAX_DIGITS` digits.  Raises
     :class:`JsonRuleError` for these, ``json.JSONDecodeError`` (a ValueError) for text
     that is not JSON at all, and RecursionError for nesting beyond the interpreter's stack."""
-    return json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant, object_pairs_hook=_unique_keys)
+    return json.loads(
+        text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant,
+        object_pairs_hook=_unique_keys,
+    )
+
+
+def count_values(data: bytes) -> int:
+    """[L-files] an upper bound on the JSON values in ``data``, counted without parsing:
+    its ``[``, ``{`` and ``,`` bytes, plus one.  A value is the document itself, the
+    first item of a container (at most one per bracket) or an item after a comma, so
+    there are at most this many values (and at most as many object keys again); brackets
+    and commas inside strings only make the count larger."""
+    return data.count(b"[") + data.count(b"{") + data.count(b",") + 1
 
 
 def _bounded_int(text: str) -> int:
@@ -41,6 +55,13 @@ def _bounded_int(text: str) -> int:
     if digits > MAX_DIGITS:
         raise NumberTooLong(f"a number has {digits} digits, more than {MAX_DIGITS}")
     return int(text)
+
+
+def _finite_float(text: str) -> float:
+    number = float(text)
+    if not math.isfinite(number):
+        raise JsonRuleError(f"{text[:40]}{'...' if len(text) > 40 else ''} is beyond the range of a number")
+    return number
 
 
 def _refuse_constant(name: str) -> object:

@@ -21,7 +21,7 @@ from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, FileReadError, IllegalActionError, TraceError
 from hanabi_ref.rules import GameConfig, config_from_json, config_to_json, max_moves
-from hanabi_ref.serial import JsonRuleError, canonical_json, parse_json, state_to_json
+from hanabi_ref.serial import JsonRuleError, canonical_json, count_values, parse_json, state_to_json
 from hanabi_ref.state import GameState, score
 from hanabi_ref.transition import apply, initial_state
 
@@ -226,6 +226,11 @@ def load_trace(path: str | Path) -> Trace:
 
 MAX_FILE_BYTES = 16 << 20
 """[L-files] the largest game file (trace or hanab.live export) that is read: 16 MiB."""
+MAX_FILE_VALUES = 500_000
+"""[L-files] the most JSON values a game file may hold (as :func:`~hanabi_ref.serial.count_values`
+counts them, before parsing): twice what the longest game of the largest configuration
+needs without expected states, and small enough that parsing stays well under 200 MB
+whatever the values are."""
 
 
 def read_json_file(path: str | Path) -> object:
@@ -236,7 +241,8 @@ def read_json_file(path: str | Path) -> object:
     [L-files] only a regular file of at most :data:`MAX_FILE_BYTES` is read: a device,
     a FIFO or a directory is refused before a byte is read (so that neither an endless
     device nor a FIFO without a writer can hold the command), and no more than the limit
-    and one byte is ever read, whatever the file grows to meanwhile.  [T-json] the bytes
+    and one byte is ever read, whatever the file grows to meanwhile; a file of more than
+    :data:`MAX_FILE_VALUES` values is refused before it is parsed.  [T-json] the bytes
     must be UTF-8, and the JSON is read strictly (:func:`~hanabi_ref.serial.parse_json`)."""
     try:
         if not stat.S_ISREG(os.stat(path).st_mode):
@@ -247,6 +253,11 @@ def read_json_file(path: str | Path) -> object:
         raise FileReadError(f"{path}: cannot read: {getattr(error, 'strerror', None) or error}") from None
     if len(data) > MAX_FILE_BYTES:
         raise FileReadError(f"{path}: larger than {MAX_FILE_BYTES >> 20} MiB, the most a game file may hold (L-files)")
+    if count_values(data) > MAX_FILE_VALUES:
+        raise FileReadError(
+            f"{path}: more than {MAX_FILE_VALUES:,} JSON values (counted as its brackets and commas), "
+            f"the most a game file may hold (L-files)"
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as error:

@@ -298,3 +298,15 @@ def test_a_build_without_our_marker_is_not_loaded(build: Path) -> None:
     assert compiled.locate_build(compiled.MODULES) is None
     (build / compiled.MARKER).unlink()
     assert compiled.locate_build(compiled.MODULES) is None
+
+
+def test_compiled_flag_with_an_unusable_cache_is_one_usage_line(tmp_path: Path) -> None:
+    """[B-compiled, C-exit] ``--compiled`` asked for on the command line with a cache that
+    cannot be used: exit 2 with one line naming --compiled and why (not a warning and
+    then a second error)."""
+    blocker = tmp_path / "file"
+    blocker.write_text("")
+    command = [sys.executable, "-m", "hanabi_ref.cli", "simulate", "--compiled", "--games", "1", "--strategy", "simple", "--players", "2"]
+    run = subprocess.run(command, env=_env(blocker), capture_output=True, text=True)
+    assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
+    assert run.stderr.startswith(f"hanabi-ref: --compiled: cache directory {blocker}: not a directory"), run.stderr

@@ -238,6 +238,25 @@ def test_a_hung_pool_raises_stall_error(monkeypatch: pytest.MonkeyPatch) -> None
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.parametrize("command", ["simulate", "sweep"])
+def test_both_run_commands_take_the_stall_timeout(command: str) -> None:
+    """[SIM-stall] ``--stall-timeout`` is an option of simulate and of sweep alike, and
+    reaches the executor; without it the executor waits the default."""
+    from hanabi_ref.cli import build_parser
+    from hanabi_ref.sim.commands import open_executor
+    from hanabi_ref.sim.executors import STALL_SECONDS
+
+    argv = [command, "--strategy", "thesis", "--players", "2", "--games", "4", "--jobs", "1"]
+    if command == "sweep":
+        argv += ["--grid", "volume=0,1"]
+    for extra, seconds in (([], STALL_SECONDS), (["--stall-timeout", "7.5"], 7.5)):
+        executor = open_executor(build_parser().parse_args(argv + extra))
+        try:
+            assert isinstance(executor, LocalExecutor) and executor.stall_seconds == seconds
+        finally:
+            executor.close()
+
+
 # ------------------------------------------------------------------ [SIM-out, SIM-resume]
 
 

@@ -96,6 +96,8 @@ def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     deck = request.get("deck")
     if not isinstance(deck, list):
         raise TraceError("deck: must be a list of cards")
+    if len(deck) != config.deck_size:  # [L-config] sizes compared before a card is read
+        raise TraceError(f"deck: {len(deck)} cards, but the configuration's deck has {config.deck_size}")
     try:
         engine.new_game(config, tuple(card_from_json(c, f"deck[{i}]", config) for i, c in enumerate(deck)))
     except UnsupportedConfig as error:
