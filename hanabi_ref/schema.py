@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from importlib import resources
 from typing import Any
 
@@ -135,7 +135,7 @@ def _is_count(value: object, low: int) -> bool:
 def is_plain_item(definition: str, item: object) -> bool:
     """Whether ``item`` is plainly valid against the schema definition ``definition``
     (card, action, state) with JSON integers only; False sends it to the schema for
-    the message (tests/test_trace_schema.py compares this check with the schema's)."""
+    the message (tests/test_limits.py compares this check with the schema's)."""
     if type(item) is not dict:
         return False
     if definition == "card":
@@ -146,7 +146,58 @@ def is_plain_item(definition: str, item: object) -> bool:
             return (item.keys() == {"type", "target", "kind", "value"} and _is_count(item["target"], 0)
                     and item["kind"] in ("value", "colour") and _is_count(item["value"], 0))
         return item.keys() == {"type", "slot"} and kind in ("play", "discard") and _is_count(item["slot"], 0)
-    return False  # states: always checked by the schema
+    if definition == "state":
+        return _is_plain_state(item)
+    return False
+
+
+STATE_COUNTS = {"clue_tokens": 0, "current": 0, "deck_size": 0, "score": 0, "strikes": 0, "turns": 0}
+"""The integer fields of a state and their minimum; the state's other fields are lists,
+``remaining`` (an integer >= -1 or null) and ``terminal`` (a boolean)."""
+
+
+def _is_plain_state(item: dict[Any, Any]) -> bool:
+    """The state definition of the schema, checked directly: a 100,000-card discard pile
+    takes milliseconds here and seconds through jsonschema [T-limits]."""
+    for key, value in item.items():
+        if key in STATE_COUNTS:
+            if not _is_count(value, 0):
+                return False
+        elif key == "remaining":
+            if not (value is None or _is_count(value, -1)):
+                return False
+        elif key == "terminal":
+            if type(value) is not bool:
+                return False
+        elif key == "fireworks":
+            if type(value) is not list or not all(_is_count(height, 0) for height in value):
+                return False
+        elif key == "discard":
+            if type(value) is not list or not all(is_plain_item("card", card) for card in value):
+                return False
+        elif key == "hands":
+            if not _is_list_of_lists(value, _is_plain_card):
+                return False
+        elif key == "knowledge":
+            if not _is_list_of_lists(value, _is_plain_knowledge):
+                return False
+        else:
+            return False
+    return True
+
+
+def _is_plain_card(item: object) -> bool:
+    return is_plain_item("card", item)
+
+
+def _is_plain_knowledge(item: object) -> bool:
+    return (type(item) is dict and item.keys() == {"suits", "values"}
+            and type(item["suits"]) is list and all(_is_count(suit, 0) for suit in item["suits"])
+            and type(item["values"]) is list and all(_is_count(value, 1) for value in item["values"]))
+
+
+def _is_list_of_lists(value: object, is_plain: Callable[[object], bool]) -> bool:
+    return type(value) is list and all(type(row) is list and all(is_plain(x) for x in row) for row in value)
 
 
 def _most_relevant(errors: Iterable[ValidationError]) -> ValidationError | None:

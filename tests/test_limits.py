@@ -172,6 +172,21 @@ def test_a_long_wrong_list_inside_a_state_is_refused_within_bounds(tmp_path: Pat
     assert "states[0].knowledge[1][0].suits[" in done.stderr and "must be an integer, got []" in done.stderr
 
 
+def test_a_long_valid_list_inside_a_state_costs_little(tmp_path: Path) -> None:
+    """[T-limits, T-schema] found by tests/hostile.py: a state with a 100,001-card discard
+    pile (well-formed cards) before a wrong state took 3 s while jsonschema checked every
+    card; the direct state check takes a fraction of that.  Refused at the wrong state,
+    in a process limited to 2 CPU seconds, under 200 MB."""
+    data = trace_to_json(long_trace(0), with_states=True)
+    data["states"][1]["discard"] = [{"suit": 0, "value": 1}] * 100_001
+    data["states"][2] = 5
+    path = tmp_path / "wrong.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    code = "from hanabi_ref.cli import main\nsys.exit(main(['replay', sys.argv[1]]))"
+    done = _limited(code, str(path), cpu_seconds=2)
+    assert done.returncode == 1 and "states[2]: must be an object, got 5" in done.stderr, done.stderr
+
+
 @pytest.mark.parametrize(
     "where, value, message",
     [
@@ -208,6 +223,25 @@ def action_like() -> st.SearchStrategy[object]:
         {}, optional=fields) | json_values
 
 
+def state_like() -> st.SearchStrategy[object]:
+    """Objects shaped like T-state's, right and wrong at every level."""
+    small = st.integers(-2, 3) | st.sampled_from([1.0, True, None, "x"])
+    card = st.fixed_dictionaries({}, optional={"suit": small, "value": small, "x": small}) | json_values
+    knowledge = st.fixed_dictionaries({}, optional={
+        "suits": st.lists(small, max_size=3) | json_values, "values": st.lists(small, max_size=3) | json_values,
+        "x": small}) | json_values
+    fields = {
+        **{key: small for key in ("clue_tokens", "current", "deck_size", "score", "strikes", "turns", "remaining")},
+        "terminal": st.booleans() | json_values,
+        "fireworks": st.lists(small, max_size=3) | json_values,
+        "discard": st.lists(card, max_size=3) | json_values,
+        "hands": st.lists(st.lists(card, max_size=3), max_size=3) | json_values,
+        "knowledge": st.lists(st.lists(knowledge, max_size=2), max_size=2) | json_values,
+        "other": json_values,
+    }
+    return st.fixed_dictionaries({}, optional=fields) | json_values
+
+
 @settings(max_examples=400, deadline=None)
 @given(action_like(), st.sampled_from(["action", "card"]))
 def test_the_direct_item_check_is_the_schema_on_integers(item: object, definition: str) -> None:
@@ -219,6 +253,21 @@ def test_the_direct_item_check_is_the_schema_on_integers(item: object, definitio
         assert is_plain_item(definition, item) == valid, item
     elif is_plain_item(definition, item):
         assert valid
+
+
+@settings(max_examples=600, deadline=None)
+@given(state_like())
+def test_the_direct_state_check_is_the_schema_on_integers(item: object) -> None:
+    """[T-schema, T-limits] the direct check of a state (which spares jsonschema a
+    100,000-card discard pile) accepts exactly the states the schema accepts."""
+    test_the_direct_item_check_is_the_schema_on_integers.hypothesis.inner_test(item, "state")  # type: ignore[attr-defined]
+
+
+def test_real_states_pass_the_direct_check() -> None:
+    """[T-state] every state of a real game is plainly valid (the direct check is not
+    a check that refuses everything)."""
+    data = trace_to_json(long_trace(0), with_states=True)
+    assert data["states"] and all(is_plain_item("state", state) for state in data["states"])
 
 
 def _holds_float(value: object) -> bool:
