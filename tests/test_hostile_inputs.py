@@ -40,7 +40,7 @@ def check_result(result: dict[str, Any], examples: int) -> None:
         assert any(name.startswith(f"{kind}: ") for name in outcomes), (kind, outcomes)
     assert any(name.endswith(": valid") for name in outcomes) and any("refused-1" in name for name in outcomes)
     assert result["slowest_cpu_seconds"] <= hostile.CPU_LIMIT
-    assert result["peak_above_baseline_mib"] <= hostile.MEMORY_LIMIT >> 20
+    assert result["largest_case_mib"] <= hostile.MEMORY_LIMIT >> 20
 
 
 def test_hostile_inputs_quick() -> None:
@@ -102,3 +102,12 @@ def test_damage_builds_what_it_says() -> None:
     grown = hostile.Damage("grow", 1, 2).apply(json.loads(json.dumps(tree)))
     assert hostile.emit(grown).count(",") == 10_001
     assert hostile.TextDamage("byte", 0.0, 1).apply(b"{}") == b"\xff{}"
+
+
+def test_the_harness_reports_a_case_over_the_memory_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A case that takes more memory than the bound (1 MiB here, for a deck grown to
+    300,000 cards, which is refused but must first be built and read) fails the run."""
+    monkeypatch.setattr(hostile, "MEMORY_LIMIT", 1 << 20)
+    grown = hostile.Recipe("trace", 0, (hostile.Damage("grow", 0, 5),), None)
+    tally, failure = hostile.run(1, 0, ("trace",), only=grown)
+    assert failure is not None and "MiB of memory at its peak, more than 1" in failure
