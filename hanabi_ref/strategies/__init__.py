@@ -20,6 +20,7 @@ from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.strategies.hat.player import CLASSIC_HAT_SPEC
 from hanabi_ref.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
+from hanabi_ref.strategies.info import INFO_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
 
@@ -32,6 +33,7 @@ SPECS: Mapping[str, StrategySpec] = {
     "hat": HAT_SPEC,
     "hat-classic": CLASSIC_HAT_SPEC,
     "recommendation": RECOMMENDATION_SPEC,
+    "info": INFO_SPEC,
 }
 
 STRATEGIES: Mapping[str, StrategyFactory] = {name: spec.factory() for name, spec in SPECS.items()}

@@ -1,0 +1,171 @@
+"""Hint codes of size k: a number names a hint, a hint names a number [I-focus, I-k,
+I-hint-map, I-hint-choice, I-k-exists].
+
+Each seat other than the actor has a code of size k (2, 3 or 4) built from public
+knowledge only, around its *focus card*; the codes of the seats in turn order after the
+actor, one after the other, cover range(T).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from hanabi_ref.actions import Hint
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategies.info.knowledge import Board
+from hanabi_ref.strategies.info.questions import is_determined
+
+VALUE, COLOUR, OTHER, OTHER_COLOUR = 0, 1, 2, 3
+"""[I-hint-map] the types: the value of the focus card, a colour touching it, a hint not
+touching it (with k = 4: a value hint), a colour hint not touching it (k = 4 only)."""
+
+
+def focus(sets: Sequence[int], board: Board) -> int:
+    """[I-focus] the slot the seat's code is built around."""
+    best, best_score = 0, -1
+    for slot, mask in enumerate(sets):
+        if is_determined(mask) or board.probability(mask, board.dead) == 1:
+            score = 0
+        else:
+            score = 1 + (not _one_suit(mask, board.values)) + (not _one_value(mask, board.values))
+        if score > best_score:
+            best, best_score = slot, score
+    return best
+
+
+def _one_suit(mask: int, values: int) -> bool:
+    suits = {card // values for card in _cards(mask)}
+    return len(suits) <= 1
+
+
+def _one_value(mask: int, values: int) -> bool:
+    ranks = {card % values for card in _cards(mask)}
+    return len(ranks) <= 1
+
+
+def _cards(mask: int) -> list[int]:
+    cards, card = [], 0
+    while mask:
+        if mask & 1:
+            cards.append(card)
+        mask >>= 1
+        card += 1
+    return cards
+
+
+def colours_touching(config: GameConfig, card: int) -> int:
+    """The clue colours whose hint touches identity ``card``, as a bit set."""
+    bits = 0
+    for colour, mask in enumerate(config.colour_masks):
+        if mask >> card & 1:
+            bits |= 1 << colour
+    return bits
+
+
+def code_size(sets: Sequence[int], slot: int, board: Board) -> int:
+    """[I-k, I-k-exists] k of a seat whose focus is ``slot``: 4 when a value hint and a
+    colour hint that leave the focus card untouched exist whatever the cards are (by the
+    public sets), else 3 when some hint leaving it untouched surely exists, else 2."""
+    config = board.config
+    focus_set = sets[slot]
+    others = [mask for index, mask in enumerate(sets) if index != slot]
+    values = board.values
+    value_avoidable = colour_avoidable = bool(others)
+    for card in _cards(focus_set):
+        value = card % values
+        colours = colours_touching(config, card)
+        if value_avoidable and all(any(other % values == value for other in _cards(mask)) for mask in others):
+            value_avoidable = False
+        if colour_avoidable and all(
+            any(colours_touching(config, other) & ~colours == 0 for other in _cards(mask)) for mask in others
+        ):
+            colour_avoidable = False
+    if value_avoidable and colour_avoidable:
+        return 4
+    return 3 if _surely_avoidable(sets, slot, board) else 2
+
+
+def _surely_avoidable(sets: Sequence[int], slot: int, board: Board) -> bool:
+    """Whether every hand the public sets and weights allow holds a card that some hint
+    touches without touching the focus card [I-k-exists]: no identity f of the focus card
+    lets every other card be *shadowed* by f (its value f's, and no colour touching it
+    that does not touch f) within the copies left."""
+    config, values = board.config, board.values
+    others = [mask for index, mask in enumerate(sets) if index != slot]
+    if not others:
+        return False
+    for card in _cards(sets[slot]):
+        colours = colours_touching(config, card)
+        shadows = [other for other in range(len(board.weights))
+                   if other % values == card % values and colours_touching(config, other) & ~colours == 0]
+        left = list(board.weights)
+        left[card] -= 1
+        if _fits(others, shadows, left):
+            return False
+    return True
+
+
+def _fits(masks: Sequence[int], shadows: Sequence[int], left: list[int]) -> bool:
+    """Whether the cards with sets ``masks`` can all take identities among ``shadows``,
+    each identity at most as often as ``left`` allows (a small search)."""
+    if not masks:
+        return True
+    first, rest = masks[0], masks[1:]
+    for card in shadows:
+        if first >> card & 1 and left[card] > 0:
+            left[card] -= 1
+            fits = _fits(rest, shadows, left)
+            left[card] += 1
+            if fits:
+                return True
+    return False
+
+
+def hints_of_type(kind: int, k: int, target: int, hand: Sequence[int], slot: int, config: GameConfig) -> list[Hint]:
+    """[I-hint-map] the hints of one type to a seat whose identities are ``hand`` and whose
+    focus is ``slot``, in catalogue order (colours, then values)."""
+    values = config.values
+    focus_card = hand[slot]
+    if kind == VALUE:
+        return [Hint(target, "value", focus_card % values + 1)]
+    focus_colours = colours_touching(config, focus_card)
+    if kind == COLOUR:
+        first = (focus_colours & -focus_colours).bit_length() - 1
+        return [Hint(target, "colour", first)] if focus_colours else []
+    colour_hints: set[int] = set()
+    value_hints: set[int] = set()
+    for card in hand:
+        colour_hints.update(c for c in range(len(config.colours)) if colours_touching(config, card) >> c & 1
+                            and not focus_colours >> c & 1)
+        if card % values != focus_card % values:
+            value_hints.add(card % values + 1)
+    colours = [Hint(target, "colour", c) for c in sorted(colour_hints)]
+    ranks = [Hint(target, "value", v) for v in sorted(value_hints)]
+    if k == 4:
+        return ranks if kind == OTHER else colours
+    return colours + ranks
+
+
+def hint_type(hint: Hint, touched_focus: bool, k: int) -> int:
+    """[I-hint-map] the type a seat reads from a hint to it."""
+    if touched_focus:
+        return VALUE if hint.kind == "value" else COLOUR
+    if k == 4:
+        return OTHER if hint.kind == "value" else OTHER_COLOUR
+    return OTHER
+
+
+def goodness(hint: Hint, sets: Sequence[int], hand: Sequence[int], board: Board) -> Fraction:
+    """[I-hint-choice] how much a hint tells the recipient beyond its number."""
+    config = board.config
+    mask = config.value_masks[hint.subject - 1] if hint.kind == "value" else config.colour_masks[hint.subject]
+    score = Fraction(1)
+    for card, before in zip(hand, sets):
+        if is_determined(before) or board.probability(before, board.dead) == 1:
+            continue
+        after = before & mask if mask >> card & 1 else before & ~mask
+        score *= Fraction(board.weight(before), board.weight(after))
+        if is_determined(after) or board.probability(after, board.dead) == 1:
+            score *= 2
+    return score

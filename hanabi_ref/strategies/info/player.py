@@ -1,0 +1,430 @@
+"""The information strategy's seat: public knowledge kept from every event, hints that
+carry a number for every other seat, and the decisions of I-turn [I-turn, I-decode,
+I-no-hint-needed, I-useless-hat, I-decode-check, I-configs].
+
+Everything a seat computes about the start of a turn comes from a :class:`Moment`: the
+hands (card ids), the identities it sees, the hint knowledge and the board at that
+moment.  A seat keeps the moment of the start of the next turn after every event; the
+first turn's moment is rebuilt from the first event (no seat sees the game before it).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from fractions import Fraction
+from typing import NamedTuple
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.errors import HanabiError
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import Event
+from hanabi_ref.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.strategies.info.codes import code_size, focus, goodness, hint_type, hints_of_type
+from hanabi_ref.strategies.info.knowledge import Board, PublicKnowledge
+from hanabi_ref.strategies.info.questions import decode, encode, is_determined
+from hanabi_ref.strategies.knowledge import composition_counts
+from hanabi_ref.strategies.params import Param, StrategySpec, Value
+from hanabi_ref.view import PlayerView
+
+PRESETS = ("hle", "hanab-live", "hanabi-rs")
+VARIANTS = ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")
+RISKY = Fraction(3, 4)
+"""[I-risky] a card surely playable or dead is played when more likely playable than this."""
+
+
+class InfoError(HanabiError):
+    """[I-decode-check] a seat decoded another number than the actor encoded, or a code
+    had no hint of the type a number named (a bug either way)."""
+
+
+class Moment(NamedTuple):
+    """The public facts of one moment as one seat sees them."""
+
+    hands: tuple[tuple[int, ...], ...]
+    cards: tuple[tuple[int | None, ...], ...]
+    knowledge: tuple[tuple[int, ...], ...]
+    board: Board
+    hints: int
+
+    @classmethod
+    def of(cls, view: PlayerView) -> Moment:
+        return cls(view.hands, view.cards, view.knowledge, Board.of(view), view.hints)
+
+    @classmethod
+    def before_first(cls, view: PlayerView, event: Event) -> Moment:
+        """The start of the game, rebuilt from the view after its first event: every
+        card unknown, nothing played or discarded, the actor's hand as before its move."""
+        config = view.config
+        hands, cards = list(view.hands), list(view.cards)
+        if isinstance(event.action, (Play, Discard)):
+            actor, slot = event.player, event.action.slot
+            hand = [card for card in hands[actor] if card != event.drawn]
+            seen = [card for card, card_id in zip(cards[actor], hands[actor]) if card_id != event.drawn]
+            hand.insert(slot, event.card_id if event.card_id is not None else -1)
+            seen.insert(slot, event.card if actor != view.seat else None)
+            hands[actor], cards[actor] = tuple(hand), tuple(seen)
+        counts = composition_counts(config)
+        board = Board(config, (0,) * len(config.suits), (0,) * len(counts), counts)
+        knowledge = tuple((config.all_cards_mask,) * len(hand) for hand in hands)
+        return cls(tuple(hands), tuple(cards), knowledge, board, config.max_hints)
+
+
+class Log:
+    """[I-decode-check] the numbers the actors of one game encoded, by turn and seat."""
+
+    def __init__(self) -> None:
+        self.encoded: dict[int, dict[int, int]] = {}
+        self.compared = 0
+
+    def check(self, turn: int, seat: int, number: int) -> None:
+        intended = self.encoded.get(turn, {}).get(seat)
+        if intended is None:
+            return
+        self.compared += 1
+        if intended != number:
+            raise InfoError(f"I-decode-check: seat {seat} decoded {number} from the move of turn {turn}, "
+                            f"which encoded {intended}")
+
+
+class InfoPlayer(BaseStrategy):
+    """One seat of the information strategy [I-turn]."""
+
+    def __init__(self, config: GameConfig, seat: int, log: Log | None = None) -> None:
+        INFO_SPEC.check_config(config)
+        self.config = config
+        self.seat = seat
+        self.public = PublicKnowledge()
+        self.moment: Moment | None = None
+        self.log = log
+        self.turn = 0
+        self.slack = config.deck_size - config.max_score - config.players * config.hand_size
+        """D of I-risky and I-hint-when: the discards the source allows before caring."""
+
+    # ------------------------------------------------------------ public knowledge
+
+    def sets(self, moment: Moment, seat: int, public: PublicKnowledge | None = None) -> list[int]:
+        """The public sets of ``seat``'s cards at ``moment`` [I-public]."""
+        limits = (public or self.public).limits
+        live = moment.board.live
+        return [known & limits.get(card_id, -1) & live for card_id, known in zip(moment.hands[seat], moment.knowledge[seat])]
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        before = self.moment if self.moment is not None else Moment.before_first(view, event)
+        action = event.action
+        if isinstance(action, Hint):
+            self._hear_hint(before, event, action)
+        elif isinstance(action, Discard):
+            self._hear_discard(before, event, action)
+        if event.card_id is not None:
+            self.public.forget(event.card_id)
+        self.moment = Moment.of(view)
+
+    def _others(self, actor: int) -> list[int]:
+        """The seats other than ``actor``, in turn order after it."""
+        players = self.config.players
+        return [(actor + offset) % players for offset in range(1, players)]
+
+    def _codes(self, moment: Moment, actor: int) -> list[tuple[int, int, int]]:
+        """(seat, focus slot, k) of every seat other than the actor, in turn order [I-k]."""
+        codes = []
+        for seat in self._others(actor):
+            sets = self.sets(moment, seat)
+            if not sets:
+                codes.append((seat, 0, 0))
+                continue
+            slot = focus(sets, moment.board)
+            codes.append((seat, slot, code_size(sets, slot, moment.board)))
+        return codes
+
+    def _hear_hint(self, before: Moment, event: Event, hint: Hint) -> None:
+        """[I-hint-map, I-decode] the number a hint carries, then every seat's answers."""
+        codes = self._codes(before, event.player)
+        total = sum(k for _, _, k in codes)
+        number = 0
+        for seat, slot, k in codes:
+            if seat == hint.target:
+                focus_id = before.hands[seat][slot]
+                number += hint_type(hint, focus_id in event.touched, k)
+                break
+            number += k
+        self._hear_answers(before, event, number, total)
+
+    def _hear_answers(self, before: Moment, event: Event, number: int, total: int,
+                      public: PublicKnowledge | None = None) -> None:
+        """Apply the answers of every seat but the actor; this seat's own answers are the
+        number minus the others' [I-answers, I-decode, H-recover]."""
+        actor = event.player
+        others = 0
+        for seat in self._others(actor):
+            if seat == self.seat:
+                continue
+            others += self._answer(before, seat, total, public)
+        if self.seat != actor:
+            own = (number - others) % total
+            if self.log is not None:
+                self.log.check(event.turn, self.seat, own)
+            sets = self.sets(before, self.seat, public)
+            decode(sets, total, before.board, own)
+            self._keep(before, self.seat, sets)
+
+    def _answer(self, before: Moment, seat: int, total: int, public: PublicKnowledge | None = None) -> int:
+        """Answer ``seat``'s questions from its cards (seen) and keep the answers."""
+        sets = self.sets(before, seat, public)
+        hand = [card for card in before.cards[seat] if card is not None]
+        number = encode(sets, total, before.board, hand)
+        self._keep(before, seat, sets)
+        return number
+
+    def _keep(self, before: Moment, seat: int, sets: Sequence[int]) -> None:
+        for card_id, mask in zip(before.hands[seat], sets):
+            self.public.restrict(card_id, mask)
+
+    def _hear_discard(self, before: Moment, event: Event, discard: Discard) -> None:
+        """[I-no-hint-needed, I-useless-hat] what a discard tells."""
+        actor = event.player
+        if before.hints > 0:
+            self._nobody_needed_a_hint(before, actor)
+        useless = self.useless(self.sets(before, actor), before.board)
+        if len(useless) >= 2 and discard.slot in useless:
+            self._hear_answers(before, event, useless.index(discard.slot), len(useless))
+
+    def _nobody_needed_a_hint(self, before: Moment, actor: int) -> None:
+        """[I-no-hint-needed] a seat that knows no card playable has none."""
+        board = before.board
+        for seat in self._others(actor):
+            sets = self.sets(before, seat)
+            if all(board.probability(mask, board.playable) != 1 for mask in sets):
+                for card_id in before.hands[seat]:
+                    self.public.restrict(card_id, ~board.playable)
+
+    @staticmethod
+    def useless(sets: Sequence[int], board: Board, weights: Sequence[int] | None = None) -> list[int]:
+        """[I-useless] the slots of cards surely dead or surely a duplicate of another
+        card of the hand, in slot order."""
+        found = []
+        for slot, mask in enumerate(sets):
+            if board.probability(mask, board.dead, weights) == 1:
+                found.append(slot)
+            elif is_determined(mask) and any(other == mask for index, other in enumerate(sets) if index != slot):
+                found.append(slot)
+        return found
+
+    # ------------------------------------------------------------ the turn
+
+    def act(self, view: PlayerView) -> Action:
+        self.turn = view.turn
+        moment = Moment.of(view)
+        board = moment.board
+        weights = self._private_weights(view, board)
+        own = [mask & _positive(weights) for mask in self.sets(moment, self.seat)]
+        play = self._sure_play(view, own, board, weights)
+        if play is not None:
+            return play
+        errors_left = None if self.config.max_errors is None else self.config.max_errors - view.errors
+        slack_left = len(view.discard) <= self.slack
+        if (errors_left is None or errors_left > 1) and slack_left:
+            risky = self._risky_play(own, board, weights)
+            if risky is not None:
+                return risky
+        if self._wants_to_hint(view, moment, own, board, weights, slack_left):
+            return self._hint(moment)
+        return self._discard(view, moment, own, board, weights)
+
+    def _private_weights(self, view: PlayerView, board: Board) -> list[int]:
+        """[I-weights] public weights less the copies seen in other hands."""
+        weights = list(board.weights)
+        for seat, cards in enumerate(view.cards):
+            if seat != self.seat:
+                for card in cards:
+                    if card is not None and weights[card] > 0:
+                        weights[card] -= 1
+        return weights
+
+    def _sure_play(self, view: PlayerView, own: Sequence[int], board: Board, weights: Sequence[int]) -> Play | None:
+        """[I-play] the card known playable that matters most."""
+        held: dict[int, int] = {}
+        if view.stack_size > 0:
+            for seat, cards in enumerate(view.cards):
+                if seat != self.seat:
+                    for card in set(cards):
+                        if card is not None:
+                            held[card] = held.get(card, 0) + 1
+        best: tuple[Fraction, int] | None = None
+        for slot, mask in enumerate(own):
+            if not mask or board.probability(mask, board.playable, weights) != 1:
+                continue
+            total = board.weight(mask, weights)
+            score = sum((Fraction(weights[card] * (10 - (card % board.values + 1)), 1 + held.get(card, 0))
+                         for card in _members(mask)), Fraction(0)) / total
+            if best is None or score > best[0]:
+                best = (score, slot)
+        return None if best is None else Play(best[1])
+
+    def _risky_play(self, own: Sequence[int], board: Board, weights: Sequence[int]) -> Play | None:
+        """[I-risky] a card surely playable or dead, if likely enough playable."""
+        best: tuple[Fraction, int] | None = None
+        for slot, mask in enumerate(own):
+            if not mask or board.probability(mask, board.playable | board.dead, weights) != 1:
+                continue
+            chance = board.probability(mask, board.playable, weights)
+            if best is None or chance > best[0]:
+                best = (chance, slot)
+        return Play(best[1]) if best is not None and best[0] > RISKY else None
+
+    def _wants_to_hint(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
+                       weights: Sequence[int], slack_left: bool) -> bool:
+        """[I-hint-when]"""
+        tokens = view.hints
+        if tokens == 0:
+            return False
+        if tokens == self.config.max_hints or self._someone_needs_a_hint(moment, board):
+            return True
+        if slack_left and self.useless(own, board, weights):
+            return False
+        if any(board.playable >> card & 1 for seat in self._others(self.seat) for card in moment.cards[seat]
+               if card is not None):
+            return True
+        return tokens > self.config.max_hints // 2
+
+    def _someone_needs_a_hint(self, moment: Moment, board: Board) -> bool:
+        for seat in self._others(self.seat):
+            sees_playable = any(card is not None and board.playable >> card & 1 for card in moment.cards[seat])
+            if sees_playable and all(board.probability(mask, board.playable) != 1 for mask in self.sets(moment, seat)):
+                return True
+        return False
+
+    def _hint(self, moment: Moment) -> Hint:
+        """[I-hint-map, I-hint-choice] the hint carrying every other seat's answers."""
+        codes = self._codes(moment, self.seat)
+        total = sum(k for _, _, k in codes)
+        scratch = self.public.copy()
+        numbers = {seat: self._encode_for(moment, seat, total, scratch) for seat, _, _ in codes}
+        number = sum(numbers.values()) % total
+        if self.log is not None:
+            self.log.encoded[self.turn] = numbers
+        for seat, slot, k in codes:
+            if number < k:
+                hand = [card for card in moment.cards[seat] if card is not None]
+                choices = hints_of_type(number, k, seat, hand, slot, self.config)
+                if not choices:
+                    raise InfoError(f"I-k-exists: seat {seat} has no hint of type {number} (k = {k}, hand {hand})")
+                sets = self.sets(moment, seat)
+                return max(choices, key=lambda hint: (goodness(hint, sets, hand, moment.board), -choices.index(hint)))
+            number -= k
+        raise InfoError(f"I-hint-map: number {number} beyond the codes {codes}")
+
+    def _encode_for(self, moment: Moment, seat: int, total: int, public: PublicKnowledge) -> int:
+        sets = self.sets(moment, seat, public)
+        hand = [card for card in moment.cards[seat] if card is not None]
+        return encode(sets, total, moment.board, hand)
+
+    def _discard(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board, weights: Sequence[int]) -> Discard:
+        """[I-discard]"""
+        public_useless = self.useless(self.sets(moment, self.seat), board)
+        if len(public_useless) >= 2:
+            scratch = self.public.copy()
+            if moment.hints > 0:
+                _nobody_needed(self, moment, scratch)
+            total = len(public_useless)
+            numbers = {seat: self._encode_for(moment, seat, total, scratch) for seat in self._others(self.seat)}
+            if self.log is not None:
+                self.log.encoded[self.turn] = numbers
+            return Discard(public_useless[sum(numbers.values()) % total])
+        private_useless = self.useless(own, board, weights)
+        if private_useless:
+            return Discard(private_useless[0])
+        return Discard(self._least_valuable(view, moment, own, board, weights))
+
+    def _least_valuable(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
+                        weights: Sequence[int]) -> int:
+        """[I-discard] the card of highest 20 P(seen elsewhere) + 10 P(dispensable) + E[value]."""
+        seen = 0
+        for seat in self._others(self.seat):
+            for card in moment.cards[seat]:
+                if card is not None:
+                    seen |= 1 << card
+        counts = composition_counts(self.config)
+        dispensable = board.dead
+        for card, copies in enumerate(counts):
+            if copies - board.discarded[card] != 1:
+                dispensable |= 1 << card
+        best: tuple[Fraction, int] | None = None
+        for slot, mask in enumerate(own):
+            if not mask:
+                continue
+            total = board.weight(mask, weights)
+            value = sum((Fraction(weights[card] * (card % board.values + 1)) for card in _members(mask)), Fraction(0)) / total
+            score = (20 * board.probability(mask, seen, weights) + 10 * board.probability(mask, dispensable, weights)
+                     + value)
+            if best is None or score > best[0]:
+                best = (score, slot)
+        return 0 if best is None else best[1]
+
+
+def _nobody_needed(player: InfoPlayer, moment: Moment, public: PublicKnowledge) -> None:
+    """[I-no-hint-needed] applied to a scratch copy of the public knowledge."""
+    board = moment.board
+    for seat in player._others(player.seat):
+        sets = player.sets(moment, seat, public)
+        if all(board.probability(mask, board.playable) != 1 for mask in sets):
+            for card_id in moment.hands[seat]:
+                public.restrict(card_id, ~board.playable)
+
+
+def _positive(weights: Sequence[int]) -> int:
+    mask = 0
+    for card, weight in enumerate(weights):
+        if weight > 0:
+            mask |= 1 << card
+    return mask
+
+
+def _members(mask: int) -> list[int]:
+    cards, card = [], 0
+    while mask:
+        if mask & 1:
+            cards.append(card)
+        mask >>= 1
+        card += 1
+    return cards
+
+
+# ------------------------------------------------------------------ the named strategy
+
+
+def unsupported(config: GameConfig) -> str | None:
+    """[I-configs] why the strategy cannot play ``config``, or None."""
+    supported = f"it plays 2 to 5 players, presets {', '.join(PRESETS)}, variants {', '.join(VARIANTS)}"
+    if not 2 <= config.players <= 5:
+        return f"{config.players} players: {supported}"
+    if config.preset not in PRESETS:
+        return f"preset {config.preset!r}: {supported}"
+    if config.variant not in VARIANTS:
+        return f"variant {config.variant!r}: {supported}"
+    return None
+
+
+def build(params: Mapping[str, Value]) -> StrategyFactory:
+    """The factory of :class:`InfoPlayer`; with ``check=1`` the seats of a game share a
+    :class:`Log` and stop the game at the first number decoded wrongly [I-decode-check]."""
+    check = bool(params.get("check", 0))
+    logs: list[Log] = []
+
+    def factory(config: GameConfig, seat: int, seed: int) -> InfoPlayer:
+        if not check:
+            return InfoPlayer(config, seat)
+        if seat == 0 or not logs:
+            logs[:] = [Log()]
+        return InfoPlayer(config, seat, logs[0])
+
+    return factory
+
+
+INFO_SPEC = StrategySpec(
+    "info",
+    "the information strategy: hints carry answers to every seat's questions (spec/info.md)",
+    (Param("check", "int", 0, "1: stop a game when a seat decodes another number than encoded [I-decode-check]",
+           choices=(0, 1)),),
+    build,
+    unsupported,
+)
