@@ -56,9 +56,13 @@ BUILD_COMMAND = "hanabi-ref compile"
 STRATEGY_MODULES = (
     "hanabi_ref.strategies.knowledge",
     "hanabi_ref.strategies.thesis",
+    "hanabi_ref.strategies.info.knowledge",
+    "hanabi_ref.strategies.info.questions",
+    "hanabi_ref.strategies.info.codes",
+    "hanabi_ref.strategies.info.player",
 )
-"""Compiled and always loaded from the build: the exact posteriors and Algorithm 4.6,
-where most of the time goes.  They hold no contracts."""
+"""Compiled and always loaded from the build: the exact posteriors, Algorithm 4.6 and
+the information strategy, where most of the time goes.  They hold no contracts."""
 
 ENGINE_MODULES = (
     "hanabi_ref.dealing",

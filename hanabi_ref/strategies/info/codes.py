@@ -8,6 +8,7 @@ actor, one after the other, cover range(T).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -21,27 +22,46 @@ VALUE, COLOUR, OTHER, OTHER_COLOUR = 0, 1, 2, 3
 touching it (with k = 4: a value hint), a colour hint not touching it (k = 4 only)."""
 
 
+class Tables:
+    """Masks of a configuration the codes read, made once per configuration."""
+
+    __slots__ = ("touchers", "colour_shadow", "value_of", "value_masks", "suit_masks", "shadow")
+
+    def __init__(self, config: GameConfig) -> None:
+        size = config.values * len(config.suits)
+        self.touchers = tuple(colours_touching(config, card) for card in range(size))
+        """The clue colours whose hint touches each identity, as bits."""
+        self.value_of = tuple(card % config.values for card in range(size))
+        self.value_masks = config.value_masks
+        self.suit_masks = tuple(((1 << config.values) - 1) << (suit * config.values) for suit in range(len(config.suits)))
+        self.colour_shadow = tuple(
+            sum(1 << other for other in range(size) if self.touchers[other] & ~self.touchers[card] == 0) for card in range(size)
+        )
+        """For each identity f, the identities every colour hint touching them also touches f."""
+        self.shadow = tuple(self.colour_shadow[card] & self.value_masks[self.value_of[card]] for card in range(size))
+        """For each identity f, the identities no hint touches without touching f."""
+
+
+@functools.lru_cache(maxsize=16)
+def tables(config: GameConfig) -> Tables:
+    return Tables(config)
+
+
 def focus(sets: Sequence[int], board: Board) -> int:
     """[I-focus] the slot the seat's code is built around."""
+    table = tables(board.config)
     best, best_score = 0, -1
     for slot, mask in enumerate(sets):
-        if is_determined(mask) or board.probability(mask, board.dead) == 1:
+        if is_determined(mask) or board.surely(mask, board.dead):
             score = 0
         else:
-            score = 1 + (not _one_suit(mask, board.values)) + (not _one_value(mask, board.values))
+            low = (mask & -mask).bit_length() - 1
+            one_suit = mask & ~table.suit_masks[low // board.values] == 0
+            one_value = mask & ~table.value_masks[table.value_of[low]] == 0
+            score = 1 + (not one_suit) + (not one_value)
         if score > best_score:
             best, best_score = slot, score
     return best
-
-
-def _one_suit(mask: int, values: int) -> bool:
-    suits = {card // values for card in _cards(mask)}
-    return len(suits) <= 1
-
-
-def _one_value(mask: int, values: int) -> bool:
-    ranks = {card % values for card in _cards(mask)}
-    return len(ranks) <= 1
 
 
 def _cards(mask: int) -> list[int]:
@@ -67,41 +87,44 @@ def code_size(sets: Sequence[int], slot: int, board: Board) -> int:
     """[I-k, I-k-exists] k of a seat whose focus is ``slot``: 4 when a value hint and a
     colour hint that leave the focus card untouched exist whatever the cards are (by the
     public sets), else 3 when some hint leaving it untouched surely exists, else 2."""
-    config = board.config
-    focus_set = sets[slot]
-    others = [mask for index, mask in enumerate(sets) if index != slot]
-    values = board.values
+    return _code_size(tuple(sets), slot, board.key)
+
+
+@functools.lru_cache(maxsize=4096)
+def _code_size(sets: tuple[int, ...], slot: int, key: tuple[object, ...]) -> int:
+    config = key[0]
+    assert isinstance(config, GameConfig)
+    table = tables(config)
+    others = sets[:slot] + sets[slot + 1:]
     value_avoidable = colour_avoidable = bool(others)
-    for card in _cards(focus_set):
-        value = card % values
-        colours = colours_touching(config, card)
-        if value_avoidable and all(any(other % values == value for other in _cards(mask)) for mask in others):
+    for card in _cards(sets[slot]):
+        if value_avoidable and all(mask & table.value_masks[table.value_of[card]] for mask in others):
             value_avoidable = False
-        if colour_avoidable and all(
-            any(colours_touching(config, other) & ~colours == 0 for other in _cards(mask)) for mask in others
-        ):
+        if colour_avoidable and all(mask & table.colour_shadow[card] for mask in others):
             colour_avoidable = False
+        if not (value_avoidable or colour_avoidable):
+            break
     if value_avoidable and colour_avoidable:
         return 4
-    return 3 if _surely_avoidable(sets, slot, board) else 2
+    weights = key[3]
+    assert isinstance(weights, tuple)
+    return 3 if _surely_avoidable(sets[slot], others, table, weights) else 2
 
 
-def _surely_avoidable(sets: Sequence[int], slot: int, board: Board) -> bool:
+def _surely_avoidable(focus_set: int, others: Sequence[int], table: Tables, weights: tuple[int, ...]) -> bool:
     """Whether every hand the public sets and weights allow holds a card that some hint
     touches without touching the focus card [I-k-exists]: no identity f of the focus card
     lets every other card be *shadowed* by f (its value f's, and no colour touching it
     that does not touch f) within the copies left."""
-    config, values = board.config, board.values
-    others = [mask for index, mask in enumerate(sets) if index != slot]
     if not others:
         return False
-    for card in _cards(sets[slot]):
-        colours = colours_touching(config, card)
-        shadows = [other for other in range(len(board.weights))
-                   if other % values == card % values and colours_touching(config, other) & ~colours == 0]
-        left = list(board.weights)
+    for card in _cards(focus_set):
+        shadow = table.shadow[card]
+        if not all(mask & shadow for mask in others):
+            continue
+        left = list(weights)
         left[card] -= 1
-        if _fits(others, shadows, left):
+        if _fits(others, _cards(shadow), left):
             return False
     return True
 
@@ -129,14 +152,15 @@ def hints_of_type(kind: int, k: int, target: int, hand: Sequence[int], slot: int
     focus_card = hand[slot]
     if kind == VALUE:
         return [Hint(target, "value", focus_card % values + 1)]
-    focus_colours = colours_touching(config, focus_card)
+    touchers = tables(config).touchers
+    focus_colours = touchers[focus_card]
     if kind == COLOUR:
         first = (focus_colours & -focus_colours).bit_length() - 1
         return [Hint(target, "colour", first)] if focus_colours else []
     colour_hints: set[int] = set()
     value_hints: set[int] = set()
     for card in hand:
-        colour_hints.update(c for c in range(len(config.colours)) if colours_touching(config, card) >> c & 1
+        colour_hints.update(c for c in range(len(config.colours)) if touchers[card] >> c & 1
                             and not focus_colours >> c & 1)
         if card % values != focus_card % values:
             value_hints.add(card % values + 1)
@@ -162,10 +186,10 @@ def goodness(hint: Hint, sets: Sequence[int], hand: Sequence[int], board: Board)
     mask = config.value_masks[hint.subject - 1] if hint.kind == "value" else config.colour_masks[hint.subject]
     score = Fraction(1)
     for card, before in zip(hand, sets):
-        if is_determined(before) or board.probability(before, board.dead) == 1:
+        if is_determined(before) or board.surely(before, board.dead):
             continue
         after = before & mask if mask >> card & 1 else before & ~mask
         score *= Fraction(board.weight(before), board.weight(after))
-        if is_determined(after) or board.probability(after, board.dead) == 1:
+        if is_determined(after) or board.surely(after, board.dead):
             score *= 2
     return score

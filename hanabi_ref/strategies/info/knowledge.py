@@ -10,6 +10,7 @@ the identities of positive public weight.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -18,59 +19,97 @@ from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.view import PlayerView
 
 
+class Weights:
+    """Integer weights of the identities, summed over a mask with one population count
+    per bit plane (weights are the copies of an identity, rarely above 3)."""
+
+    __slots__ = ("counts", "planes", "positive")
+
+    def __init__(self, counts: Sequence[int]) -> None:
+        self.counts = tuple(counts)
+        top = max(self.counts, default=0)
+        self.planes = tuple(sum(1 << card for card, count in enumerate(self.counts) if count >> bit & 1)
+                            for bit in range(top.bit_length()))
+        self.positive = sum(1 << card for card, count in enumerate(self.counts) if count > 0)
+        if any(count < 0 for count in self.counts):
+            raise ValueError(f"I-weights: negative weight in {self.counts}")
+
+    def __getitem__(self, card: int) -> int:
+        return self.counts[card]
+
+    def total(self, mask: int) -> int:
+        """The sum of the weights of the identities in ``mask``."""
+        planes = self.planes
+        if len(planes) == 2:
+            return (mask & planes[0]).bit_count() + ((mask & planes[1]).bit_count() << 1)
+        return sum((mask & plane).bit_count() << bit for bit, plane in enumerate(planes))
+
+
 class Board:
     """The public numbers of one moment of a game that the strategy reads [I-weights]:
     the fields, the public weights (copies neither played nor discarded) and the masks of
     the playable and the dead identities."""
 
-    __slots__ = ("config", "fields", "weights", "discarded", "playable", "dead", "values")
+    __slots__ = ("config", "fields", "weights", "discarded", "playable", "dead", "values", "live", "key")
 
     def __init__(self, config: GameConfig, fields: Sequence[int], discarded: Sequence[int], weights: Sequence[int]) -> None:
         self.config = config
         self.values = config.values
         self.fields = tuple(fields)
         self.discarded = tuple(discarded)
-        self.weights = tuple(weights)
+        self.weights = Weights(weights)
+        self.live = self.weights.positive
+        """The identities of positive public weight."""
         self.playable, self.dead = _playable_and_dead(config, self.fields, self.discarded)
+        self.key = (config, self.fields, self.discarded, self.weights.counts)
+        """Everything the board holds, hashable: equal boards have equal keys."""
 
     @classmethod
     def of(cls, view: PlayerView) -> Board:
         """The board of a view: weights are the composition minus the cards played or
-        discarded [I-weights]."""
-        counts = composition_counts(view.config)
-        discarded = [0] * len(counts)
-        weights = list(counts)
+        discarded [I-weights].  The cards played are the ones below the fields."""
+        config = view.config
+        discarded = [0] * (config.values * len(config.suits))
         for _, card in view.discard:
             discarded[card] += 1
-            weights[card] -= 1
-        for _, card in view.played:
-            weights[card] -= 1
-        return cls(view.config, view.fields, discarded, weights)
+        return board_of(config, view.fields, tuple(discarded))
 
-    @property
-    def live(self) -> int:
-        """The identities of positive public weight."""
-        mask = 0
-        for card, weight in enumerate(self.weights):
-            if weight > 0:
-                mask |= 1 << card
-        return mask
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Board) and self.key == other.key
 
-    def weight(self, mask: int, weights: Sequence[int] | None = None) -> int:
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def weight(self, mask: int, weights: Weights | None = None) -> int:
         """The sum of the weights of the identities in ``mask`` (public ones by default)."""
-        table = self.weights if weights is None else weights
-        total, card = 0, 0
-        while mask:
-            if mask & 1:
-                total += table[card]
-            mask >>= 1
-            card += 1
-        return total
+        return (self.weights if weights is None else weights).total(mask)
 
-    def probability(self, mask: int, event: int, weights: Sequence[int] | None = None) -> Fraction:
+    def probability(self, mask: int, event: int, weights: Weights | None = None) -> Fraction:
         """P(the card's identity is in ``event``) for a card whose set is ``mask``."""
-        whole = self.weight(mask, weights)
-        return Fraction(self.weight(mask & event, weights), whole) if whole else Fraction(0)
+        table = self.weights if weights is None else weights
+        whole = table.total(mask)
+        return Fraction(table.total(mask & event), whole) if whole else Fraction(0)
+
+    def surely(self, mask: int, event: int, weights: Weights | None = None) -> bool:
+        """P(event) = 1: the card may be something, and nothing outside ``event``."""
+        table = self.weights if weights is None else weights
+        return table.total(mask & ~event) == 0 and table.total(mask) > 0
+
+    def possibly(self, mask: int, event: int, weights: Weights | None = None) -> bool:
+        """P(event) > 0."""
+        return (self.weights if weights is None else weights).total(mask & event) > 0
+
+
+@functools.lru_cache(maxsize=1024)
+def board_of(config: GameConfig, fields: tuple[int, ...], discarded: tuple[int, ...]) -> Board:
+    """The board with these fields and discards (made once; every seat reads the same)."""
+    weights = list(composition_counts(config))
+    for card, copies in enumerate(discarded):
+        weights[card] -= copies
+    for suit, height in enumerate(fields):
+        for value in range(height):
+            weights[suit * config.values + value] -= 1
+    return Board(config, fields, discarded, weights)
 
 
 def _playable_and_dead(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> tuple[int, int]:

@@ -20,7 +20,7 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.strategies.info.codes import code_size, focus, goodness, hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import Board, PublicKnowledge
+from hanabi_ref.strategies.info.knowledge import Board, PublicKnowledge, Weights
 from hanabi_ref.strategies.info.questions import decode, encode, is_determined
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
@@ -193,17 +193,17 @@ class InfoPlayer(BaseStrategy):
         board = before.board
         for seat in self._others(actor):
             sets = self.sets(before, seat)
-            if all(board.probability(mask, board.playable) != 1 for mask in sets):
+            if all(not board.surely(mask, board.playable) for mask in sets):
                 for card_id in before.hands[seat]:
                     self.public.restrict(card_id, ~board.playable)
 
     @staticmethod
-    def useless(sets: Sequence[int], board: Board, weights: Sequence[int] | None = None) -> list[int]:
+    def useless(sets: Sequence[int], board: Board, weights: Weights | None = None) -> list[int]:
         """[I-useless] the slots of cards surely dead or surely a duplicate of another
         card of the hand, in slot order."""
         found = []
         for slot, mask in enumerate(sets):
-            if board.probability(mask, board.dead, weights) == 1:
+            if board.surely(mask, board.dead, weights):
                 found.append(slot)
             elif is_determined(mask) and any(other == mask for index, other in enumerate(sets) if index != slot):
                 found.append(slot)
@@ -216,7 +216,7 @@ class InfoPlayer(BaseStrategy):
         moment = Moment.of(view)
         board = moment.board
         weights = self._private_weights(view, board)
-        own = [mask & _positive(weights) for mask in self.sets(moment, self.seat)]
+        own = [mask & weights.positive for mask in self.sets(moment, self.seat)]
         play = self._sure_play(view, own, board, weights)
         if play is not None:
             return play
@@ -230,17 +230,17 @@ class InfoPlayer(BaseStrategy):
             return self._hint(moment)
         return self._discard(view, moment, own, board, weights)
 
-    def _private_weights(self, view: PlayerView, board: Board) -> list[int]:
+    def _private_weights(self, view: PlayerView, board: Board) -> Weights:
         """[I-weights] public weights less the copies seen in other hands."""
-        weights = list(board.weights)
+        weights = list(board.weights.counts)
         for seat, cards in enumerate(view.cards):
             if seat != self.seat:
                 for card in cards:
                     if card is not None and weights[card] > 0:
                         weights[card] -= 1
-        return weights
+        return Weights(weights)
 
-    def _sure_play(self, view: PlayerView, own: Sequence[int], board: Board, weights: Sequence[int]) -> Play | None:
+    def _sure_play(self, view: PlayerView, own: Sequence[int], board: Board, weights: Weights) -> Play | None:
         """[I-play] the card known playable that matters most."""
         held: dict[int, int] = {}
         if view.stack_size > 0:
@@ -251,7 +251,7 @@ class InfoPlayer(BaseStrategy):
                             held[card] = held.get(card, 0) + 1
         best: tuple[Fraction, int] | None = None
         for slot, mask in enumerate(own):
-            if not mask or board.probability(mask, board.playable, weights) != 1:
+            if not board.surely(mask, board.playable, weights):
                 continue
             total = board.weight(mask, weights)
             score = sum((Fraction(weights[card] * (10 - (card % board.values + 1)), 1 + held.get(card, 0))
@@ -260,11 +260,11 @@ class InfoPlayer(BaseStrategy):
                 best = (score, slot)
         return None if best is None else Play(best[1])
 
-    def _risky_play(self, own: Sequence[int], board: Board, weights: Sequence[int]) -> Play | None:
+    def _risky_play(self, own: Sequence[int], board: Board, weights: Weights) -> Play | None:
         """[I-risky] a card surely playable or dead, if likely enough playable."""
         best: tuple[Fraction, int] | None = None
         for slot, mask in enumerate(own):
-            if not mask or board.probability(mask, board.playable | board.dead, weights) != 1:
+            if not board.surely(mask, board.playable | board.dead, weights):
                 continue
             chance = board.probability(mask, board.playable, weights)
             if best is None or chance > best[0]:
@@ -272,7 +272,7 @@ class InfoPlayer(BaseStrategy):
         return Play(best[1]) if best is not None and best[0] > RISKY else None
 
     def _wants_to_hint(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
-                       weights: Sequence[int], slack_left: bool) -> bool:
+                       weights: Weights, slack_left: bool) -> bool:
         """[I-hint-when]"""
         tokens = view.hints
         if tokens == 0:
@@ -289,7 +289,7 @@ class InfoPlayer(BaseStrategy):
     def _someone_needs_a_hint(self, moment: Moment, board: Board) -> bool:
         for seat in self._others(self.seat):
             sees_playable = any(card is not None and board.playable >> card & 1 for card in moment.cards[seat])
-            if sees_playable and all(board.probability(mask, board.playable) != 1 for mask in self.sets(moment, seat)):
+            if sees_playable and all(not board.surely(mask, board.playable) for mask in self.sets(moment, seat)):
                 return True
         return False
 
@@ -318,7 +318,7 @@ class InfoPlayer(BaseStrategy):
         hand = [card for card in moment.cards[seat] if card is not None]
         return encode(sets, total, moment.board, hand)
 
-    def _discard(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board, weights: Sequence[int]) -> Discard:
+    def _discard(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board, weights: Weights) -> Discard:
         """[I-discard]"""
         public_useless = self.useless(self.sets(moment, self.seat), board)
         if len(public_useless) >= 2:
@@ -336,7 +336,7 @@ class InfoPlayer(BaseStrategy):
         return Discard(self._least_valuable(view, moment, own, board, weights))
 
     def _least_valuable(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
-                        weights: Sequence[int]) -> int:
+                        weights: Weights) -> int:
         """[I-discard] the card of highest 20 P(seen elsewhere) + 10 P(dispensable) + E[value]."""
         seen = 0
         for seat in self._others(self.seat):
@@ -366,17 +366,9 @@ def _nobody_needed(player: InfoPlayer, moment: Moment, public: PublicKnowledge) 
     board = moment.board
     for seat in player._others(player.seat):
         sets = player.sets(moment, seat, public)
-        if all(board.probability(mask, board.playable) != 1 for mask in sets):
+        if all(not board.surely(mask, board.playable) for mask in sets):
             for card_id in moment.hands[seat]:
                 public.restrict(card_id, ~board.playable)
-
-
-def _positive(weights: Sequence[int]) -> int:
-    mask = 0
-    for card, weight in enumerate(weights):
-        if weight > 0:
-            mask |= 1 << card
-    return mask
 
 
 def _members(mask: int) -> list[int]:

@@ -9,6 +9,7 @@ sequence left them, so that every seat asks the same questions (I-common).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
 from fractions import Fraction
 from typing import Protocol
@@ -119,30 +120,34 @@ def identity_order(board: Board) -> tuple[int, ...]:
 def choose(sets: Sequence[int], room: int, board: Board) -> Question | None:
     """The next question about a hand with public sets ``sets`` when ``room`` answers
     are left (room >= 2), on the board at the start of the turn [I-questions]."""
-    playable, dead = board.playable, board.dead
-    p_play = [board.probability(mask, playable) for mask in sets]
-    p_dead = [board.probability(mask, dead) for mask in sets]
-    candidates = [slot for slot, mask in enumerate(sets) if p_dead[slot] != 1 and not is_determined(mask)]
-    if all(p != 1 for p in p_play):
-        first = _first_yes(candidates, p_play, p_dead, room, playable, dead)
+    playable, dead, weights = board.playable, board.dead, board.weights
+    whole = [weights.total(mask) for mask in sets]
+    on_play = [weights.total(mask & playable) for mask in sets]
+    on_dead = [weights.total(mask & dead) for mask in sets]
+    candidates = [slot for slot, mask in enumerate(sets)
+                  if not (on_dead[slot] == whole[slot] and whole[slot]) and not is_determined(mask)]
+    if not any(on_play[slot] == whole[slot] and whole[slot] for slot in range(len(sets))):
+        surely_dead = any(on_dead[slot] == whole[slot] and whole[slot] for slot in range(len(sets)))
+        first = _first_yes(candidates, on_play, on_dead, whole, surely_dead, room, playable, dead)
         if first is not None:
             return first
-    probable = [slot for slot in candidates if PROBABLE_LOW <= p_play[slot] <= PROBABLE_HIGH]
+    probable = [slot for slot in candidates if 2 * on_play[slot] >= whole[slot] and 10 * on_play[slot] <= 9 * whole[slot]]
     if probable:
-        slot = min(probable, key=lambda s: (abs(p_play[s] - PROBABLE_MIDDLE), s))
+        slot = min(probable, key=lambda s: (abs(Fraction(on_play[s], whole[s]) - PROBABLE_MIDDLE), s))
         return IsPlayable(slot, playable)
     if not candidates:
         return None
-    slot = min(candidates, key=lambda s: (p_dead[s], s))
+    slot = min(candidates, key=lambda s: (Fraction(on_dead[s], whole[s]), s))
     return _partition(slot, sets[slot], room, board)
 
 
-def _first_yes(candidates: Sequence[int], p_play: Sequence[Fraction], p_dead: Sequence[Fraction], room: int,
-               playable: int, dead: int) -> FirstYes | None:
+def _first_yes(candidates: Sequence[int], on_play: Sequence[int], on_dead: Sequence[int], whole: Sequence[int],
+               surely_dead: bool, room: int, playable: int, dead: int) -> FirstYes | None:
     """[I-q-first] the first-yes question, or None when it would be empty."""
-    items: list[tuple[int, int, Fraction, int]] = [(0, slot, p_play[slot], playable) for slot in candidates if p_play[slot] != 0]
-    if all(p != 1 for p in p_dead):
-        items += [(1, slot, p_dead[slot], dead) for slot in candidates if p_dead[slot] != 0]
+    items: list[tuple[int, int, Fraction, int]] = [
+        (0, slot, Fraction(on_play[slot], whole[slot]), playable) for slot in candidates if on_play[slot]]
+    if not surely_dead:
+        items += [(1, slot, Fraction(on_dead[slot], whole[slot]), dead) for slot in candidates if on_dead[slot]]
     if len(items) > room - 1:
         items = sorted(items, key=lambda item: (item[0], -item[2], item[1]))[: room - 1]
     items.sort(key=lambda item: (item[0], item[2], item[1]))
@@ -184,8 +189,20 @@ def ask(sets: list[int], total: int, board: Board, oracle: Oracle) -> int:
 
 
 def encode(sets: list[int], total: int, board: Board, hand: Sequence[int]) -> int:
-    """The number carrying the answers for a hand of identities ``hand`` [I-radix]."""
-    return ask(sets, total, board, lambda question: question.answer(hand))
+    """The number carrying the answers for a hand of identities ``hand`` [I-radix];
+    ``sets`` becomes the public sets the answers leave."""
+    number, after = _encoded(tuple(sets), total, board, tuple(hand))
+    sets[:] = after
+    return number
+
+
+@functools.lru_cache(maxsize=2048)
+def _encoded(sets: tuple[int, ...], total: int, board: Board, hand: tuple[int, ...]) -> tuple[int, tuple[int, ...]]:
+    """:func:`encode` of public inputs and a hand, computed once for every seat that
+    sees the hand (the actor and the seats other than its owner reach the same result)."""
+    work = list(sets)
+    number = ask(work, total, board, lambda question: question.answer(hand))
+    return number, tuple(work)
 
 
 def decode(sets: list[int], total: int, board: Board, number: int) -> int:
