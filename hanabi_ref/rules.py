@@ -93,6 +93,16 @@ PRESETS: Final[Mapping[str, Preset]] = {
         6,
         ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"),
     ),
+    # [I-preset] the framework the information strategy's published numbers come from:
+    # hints touch a card, no discard with every token, and a game lost by its last
+    # error scores its fireworks; the final move draws as in the thesis.
+    "hanabi-rs": Preset(
+        "hanabi-rs",
+        RuleOptions(empty_hints=False, discard_at_max_hints=False, strikeout_score="fireworks"),
+        2,
+        5,
+        ("No Variant",),
+    ),
 }
 
 STANDARD_COUNTS: Final = (3, 2, 2, 2, 1)

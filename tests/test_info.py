@@ -4,25 +4,29 @@ I-decode-check, I-k, I-k-exists, I-hint-map, I-configs, 2.17-view]."""
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
+from fractions import Fraction
 
+import attrs
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
+from hanabi_ref.actions import Discard, Hint, Play
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import play_game
-from hanabi_ref.rules import make_config
+from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.strategies import SPECS, factory_for
-from hanabi_ref.strategies.info.codes import code_size, colours_touching, hints_of_type
+from hanabi_ref.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
 from hanabi_ref.strategies.info.knowledge import Board
-from hanabi_ref.strategies.info.player import InfoPlayer, Log
+from hanabi_ref.strategies.info.player import InfoPlayer, Log, Moment
 from hanabi_ref.strategies.info.questions import choose, decode, encode
+from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import hidden_rearrangement, with_deck
+from tests.helpers import card, colour_suits, hidden_rearrangement, stacked_deck, suit_and_value, with_deck
 
 CONFIGS = [(players, preset, variant) for players in (2, 3, 4, 5) for preset, variant in
            (("hle", "no-variant"), ("hanab-live", "no-variant"), ("hanab-live", "6-suits"),
@@ -206,3 +210,236 @@ def test_every_hint_carries_a_number_for_every_other_seat() -> None:
     assert isinstance(state.history[0].action, Hint)
     narrowed = [card_id for card_id, mask in seats[1].public.limits.items() if mask != -1]
     assert narrowed
+
+
+# ------------------------------------------------------------------ weights and public sets
+
+
+def test_board_weights_count_the_unrevealed_cards() -> None:
+    """[I-weights] in real games: the public weight of an identity is the number of its
+    physical cards in the hands and the stack (counted card by card from the state), a
+    seat's private weight those in its own hand and the stack, and every probability is
+    the share of those physical cards."""
+    for players, preset, variant in CONFIGS[::4]:
+        state, seats, _ = play_checked(players, preset, variant, seed=players * 13, stop=30)
+        view = make_view(state, 0)
+        board = Board.of(view)
+        unrevealed = [c for hand in state.hands for c in hand] + list(range(state.next_card, len(state.deck)))
+        unseen = list(state.hands[0]) + list(range(state.next_card, len(state.deck)))
+        size = state.config.values * len(state.config.suits)
+        for identity in range(size):
+            assert board.weights[identity] == sum(state.deck[c] == identity for c in unrevealed)
+        private = seats[0]._private_weights(view, board)
+        for identity in range(size):
+            assert private[identity] == sum(state.deck[c] == identity for c in unseen)
+        mask, event = state.config.all_cards_mask & 0x5A5A5A5, board.playable
+        physical = [state.deck[c] for c in unrevealed if mask >> state.deck[c] & 1]
+        assert board.probability(mask, event) == Fraction(sum(event >> x & 1 for x in physical), len(physical))
+
+
+def test_public_sets_follow_hints_and_moves() -> None:
+    """[I-public-hint, I-public-move] in real games: after a hint, each card of the hinted
+    seat has a public set inside what the hint says of it (the touched cards inside the
+    hint's identities, the others outside, by the variant table); a card that left a hand
+    has no entry; a drawn card starts with every identity of positive weight."""
+    for players, preset, variant in CONFIGS[1::4]:
+        config = make_config(players, preset, variant)
+        seats = [InfoPlayer(config, seat) for seat in range(players)]
+        state = initial_state(config, deck_from_seed(config, players))
+        while not state.terminal:
+            state = apply(state, seats[state.current].act(make_view(state, state.current)))
+            event = state.history[-1]
+            for seat, player in enumerate(seats):
+                player.observe(make_view(state, seat), event)
+            moment = seats[0].moment
+            assert moment is not None
+            if isinstance(event.action, Hint):
+                target, hint = event.action.target, event.action
+                touched = {identity for identity in range(config.values * len(config.suits))
+                           if _touches(config, hint, identity)}
+                for card_id, mask in zip(state.hands[target], seats[0].sets(moment, target)):
+                    inside = {identity for identity in range(mask.bit_length()) if mask >> identity & 1}
+                    assert inside <= touched if card_id in event.touched else not inside & touched
+            else:
+                assert event.card_id not in seats[0].public.limits
+                if event.drawn is not None:
+                    assert seats[0].public.limits.get(event.drawn, -1) == -1
+                    slot = state.hands[event.player].index(event.drawn)
+                    assert seats[0].sets(moment, event.player)[slot] == moment.board.live
+
+
+def _touches(config: GameConfig, hint: Hint, identity: int) -> bool:
+    suit, value = suit_and_value(config, identity)
+    return value == hint.subject if hint.kind == "value" else suit in colour_suits(config, hint.subject)
+
+
+# ------------------------------------------------------------------ focus, map, goodness
+
+
+def test_focus_takes_the_least_known_card_oldest_first() -> None:
+    """[I-focus] scores by the clause: 0 for a determined or surely dead card, else 1 +
+    (suit unknown) + (value unknown); the highest, the oldest on ties."""
+    config = make_config(3, "hle")
+    board = Board(config, (0,) * 5, (0,) * 25, composition_counts(config))
+    r1, r2, y1 = card(config, 1, 0), card(config, 2, 0), card(config, 1, 1)
+    determined, one_suit, one_value, blank = 1 << r1, (1 << r1) | (1 << r2), (1 << r1) | (1 << y1), config.all_cards_mask
+    assert focus([determined, one_suit, one_value, determined], board) == 1  # scores 0, 2, 2, 0
+    assert focus([determined, one_suit, blank, blank], board) == 2  # 0, 2, 3, 3
+    assert focus([determined, determined], board) == 0  # all 0: slot 0
+
+
+def test_every_number_names_one_hint_and_back() -> None:
+    """[I-hint-map] in states of real games, for every number s < T the actor's mapping
+    gives a hint to the seat whose codes cover s (the seats in turn order after the
+    actor), and a seat reading that hint gets s back; the types of one seat are 0..k-1."""
+    for players, preset, variant in CONFIGS[::3]:
+        state, seats, _ = play_checked(players, preset, variant, seed=players * 3, stop=12)
+        actor = state.current
+        player = seats[actor]
+        moment = player.moment
+        assert moment is not None
+        codes = player._codes(moment, actor)
+        assert [seat for seat, _, _ in codes] == [(actor + i) % players for i in range(1, players)]
+        number = 0
+        for seat, slot, k in codes:
+            hand = [state.deck[c] for c in state.hands[seat]]
+            for kind in range(k):
+                for hint in hints_of_type(kind, k, seat, hand, slot, state.config):
+                    touched = _touches(state.config, hint, hand[slot])
+                    before = sum(size for other, _, size in codes[: codes.index((seat, slot, k))])
+                    assert before + hint_type(hint, touched, k) == number + kind
+            number += k
+        assert number == sum(k for _, _, k in codes)
+
+
+def test_goodness_counts_what_a_hint_tells_beyond_its_number() -> None:
+    """[I-hint-choice] a hand of two unknown cards, a red 1 and a yellow 2, on a fresh
+    board: the red hint leaves the first card among the 10 red cards (of 50) and the
+    second among the 40 others; the value hint 2 leaves the second among the 10 twos and
+    the first among the 40 others; weights multiply (50/10)(50/40) either way, and no card
+    becomes determined: both score 25/4."""
+    config = make_config(3, "hle")
+    board = Board(config, (0,) * 5, (0,) * 25, composition_counts(config))
+    blank = config.all_cards_mask
+    hand = [card(config, 1, 0), card(config, 2, 1)]
+    assert goodness(Hint(1, "colour", 0), [blank, blank], hand, board) == Fraction(50, 10) * Fraction(50, 40)
+    assert goodness(Hint(1, "value", 2), [blank, blank], hand, board) == Fraction(50, 10) * Fraction(50, 40)
+    r1_or_r2 = (1 << card(config, 1, 0)) | (1 << card(config, 2, 0))
+    # a card known red 1 or 2: the value hint 1 makes it determined (3 of 5 copies), doubled
+    assert goodness(Hint(1, "value", 1), [r1_or_r2], hand[:1], board) == Fraction(5, 3) * 2
+
+
+# ------------------------------------------------------------------ decisions, on built hands
+
+
+def scenario(hands: Sequence[Sequence[tuple[int, int]]], known: dict[tuple[int, int], Sequence[tuple[int, int]]],
+             hints: int = 8, players: int = 3) -> tuple[GameState, GameConfig]:
+    """A 3-player hle state at turn 0 with these hands ((value, suit) per slot, seat 0
+    first), the knowledge of some cards narrowed to the listed identities, and ``hints``
+    tokens."""
+    config = make_config(players, "hle")
+    deck = stacked_deck(config, [pair for hand in hands for pair in hand])
+    state = initial_state(config, deck)
+    knowledge = [list(row) for row in state.knowledge]
+    for (seat, slot), pairs in known.items():
+        knowledge[seat][slot] = sum(1 << card(config, v, s) for v, s in pairs)
+    return attrs.evolve(state, knowledge=tuple(tuple(row) for row in knowledge), hints=hints), config
+
+
+HANDS = [[(2, 0), (3, 1), (4, 2), (4, 3), (5, 4)], [(3, 0), (4, 1), (2, 2), (4, 2), (3, 3)],
+         [(2, 1), (3, 2), (2, 3), (5, 0), (4, 4)]]
+"""No 1 anywhere: no seat holds a playable card on the fresh board."""
+
+
+def decide(state: GameState, config: GameConfig) -> object:
+    return InfoPlayer(config, 0).act(make_view(state, 0))
+
+
+def test_a_card_known_playable_is_played_by_its_score() -> None:
+    """[I-turn, I-play] two cards known playable, a yellow 1 (another seat holds a yellow 1
+    too: score 9/2) and a red 1 (held nowhere else: 9): the red 1 is played though it is
+    newer; with no copy elsewhere the tie goes to the oldest."""
+    hands = [[(2, 0), (1, 1), (4, 2), (1, 0), (5, 4)], [(1, 1), (4, 1), (2, 2), (4, 2), (3, 3)], HANDS[2]]
+    state, config = scenario(hands, {(0, 1): [(1, 1)], (0, 3): [(1, 0)]}, hints=3)
+    assert decide(state, config) == Play(3)
+    hands[1][0] = (3, 4)
+    state, config = scenario(hands, {(0, 1): [(1, 1)], (0, 3): [(1, 0)]}, hints=3)
+    assert decide(state, config) == Play(1)
+
+
+def test_hint_when_tokens_are_full_or_someone_needs_one() -> None:
+    """[I-hint-when] with all 8 tokens the seat hints; with 3, it hints when another seat
+    holds a playable card it does not know, and when that seat knows it (rule (c): a
+    playable card is in sight), but not when no playable card is in sight and it knows a
+    useless card (it discards: rule (b)), nor with 4 tokens and nothing in sight (rule
+    (d) needs more than half the tokens), while with 5 it hints."""
+    assert isinstance(decide(*scenario(HANDS, {}, hints=8)), Hint)
+    needs = [HANDS[0], [(1, 0), *HANDS[1][1:]], HANDS[2]]
+    assert isinstance(decide(*scenario(needs, {}, hints=3)), Hint)
+    assert isinstance(decide(*scenario(needs, {(1, 0): [(1, 0)]}, hints=3)), Hint)
+    duplicates = [[(2, 0), (3, 1), (4, 2), (3, 1), (5, 4)], HANDS[1], HANDS[2]]
+    assert isinstance(decide(*scenario(duplicates, {(0, 1): [(3, 1)], (0, 3): [(3, 1)]}, hints=3)), Discard)
+    assert isinstance(decide(*scenario(HANDS, {}, hints=4)), Discard)
+    assert isinstance(decide(*scenario(HANDS, {}, hints=5)), Hint)
+
+
+def test_useless_cards_and_the_discard_that_carries_answers() -> None:
+    """[I-useless, I-useless-hat, I-decode-check, I-no-hint-needed] two cards determined
+    as the same identity are both useless; discarding one of two publicly useless cards
+    carries a number of modulus 2: the seat discards one of them and every other seat
+    decodes its answer as encoded; and, a token being left, each other seat that knows no
+    playable card loses the playable identities (every 1 on this board) from all its cards."""
+    duplicates = [[(2, 0), (3, 1), (4, 2), (3, 1), (5, 4)], HANDS[1], HANDS[2]]
+    state, config = scenario(duplicates, {(0, 1): [(3, 1)], (0, 3): [(3, 1)]}, hints=3)
+    assert InfoPlayer.useless([1 << card(config, 3, 1), 3, 1 << card(config, 3, 1)], Board.of(make_view(state, 0))) == [0, 2]
+    log = Log()
+    seats = [InfoPlayer(config, seat, log) for seat in range(3)]
+    for seat, player in enumerate(seats):  # as if they had watched the game to this state
+        player.moment = Moment.of(make_view(state, seat))
+    action = seats[0].act(make_view(state, 0))
+    assert action in (Discard(1), Discard(3))
+    state = apply(state, action)
+    for seat, player in enumerate(seats):
+        player.observe(make_view(state, seat), state.history[-1])
+    assert log.compared == 2
+    ones = sum(1 << card(config, 1, suit) for suit in range(5))
+    for seat in (1, 2):
+        moment = seats[seat].moment
+        assert moment is not None
+        assert all(mask & ones == 0 for mask in seats[seat].sets(moment, seat))
+
+
+def test_the_least_valuable_card_is_discarded() -> None:
+    """[I-discard] nothing useless, 3 tokens, no playable card in sight: the card known to
+    be a green 4 whose twin another seat holds (20 for seen elsewhere + 10 dispensable + 4)
+    outscores every unknown card, so it is discarded."""
+    hands = [[(2, 0), (4, 2), (3, 1), (4, 3), (5, 4)], HANDS[1], HANDS[2]]  # seat 1 holds the other green 4
+    assert decide(*scenario(hands, {(0, 1): [(4, 2)]}, hints=3)) == Discard(1)
+
+
+# ------------------------------------------------------------------ the source's rules
+
+
+def test_the_sources_preset() -> None:
+    """[I-preset] ``hanabi-rs``: a game lost by its third error scores its fireworks (1
+    here: a red 1 played, then three misplays), where ``hle`` scores 0; hints must touch a
+    card and a discard with every token is illegal, as under ``hle``; 2 to 5 players, No
+    Variant only."""
+    from hanabi_ref.legality import is_legal
+    from hanabi_ref.state import score
+
+    top = [(1, 0), (3, 1), (4, 2), (4, 3), (5, 4), (3, 0), (4, 1), (2, 2), (4, 4), (3, 3)]
+    finals = {}
+    for preset in ("hanabi-rs", "hle"):
+        config = make_config(2, preset)
+        state = initial_state(config, stacked_deck(config, top))
+        assert not is_legal(state, Discard(0))  # 8 tokens
+        assert not is_legal(state, Hint(1, "value", 1))  # seat 1 holds no 1
+        for action in (Play(0), Play(0), Play(0), Play(1)):  # red 1, then three misplays
+            state = apply(state, action)
+        assert state.terminal and state.errors == 3
+        finals[preset] = score(state)
+    assert finals == {"hanabi-rs": 1, "hle": 0}
+    for players, variant in ((6, "no-variant"), (3, "rainbow")):
+        with pytest.raises(ConfigError):
+            make_config(players, "hanabi-rs", variant)

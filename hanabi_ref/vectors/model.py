@@ -25,7 +25,10 @@ from hanabi_ref.view import PlayerView
 
 FORMAT: Final = "hanabi-ref/vectors"
 VERSION: Final = 1
-PRESET_NAMES: Final = tuple(PRESETS)
+PRESET_NAMES: Final = ("thesis", "hle", "hanab-live")
+"""The presets that have vectors: the rules of the engines we verify against.  The
+``hanabi-rs`` preset (I-preset) differs from ``hle`` only where spec/info.md says; it
+exists to measure the information strategy on its source's rules."""
 KINDS: Final = ("config", "deal", "initial", "transition", "game", "view", "action", "trace")
 
 
