@@ -55,7 +55,9 @@ class RuleOptions:
 
 @attrs.frozen
 class Preset:
-    """A named bundle of rule options with the player counts it admits [P-presets]."""
+    """A named bundle of rule options with the player counts it admits [P-presets]; one of
+    :data:`PRESETS`, ``hanabi-rs``, is the framework of the information strategy's
+    published numbers [I-preset]."""
 
     name: str
     options: RuleOptions
@@ -93,9 +95,9 @@ PRESETS: Final[Mapping[str, Preset]] = {
         6,
         ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"),
     ),
-    # [I-preset] the framework the information strategy's published numbers come from:
-    # hints touch a card, no discard with every token, and a game lost by its last
-    # error scores its fireworks; the final move draws as in the thesis.
+    # The framework the information strategy's published numbers come from: hints touch
+    # a card, no discard with every token, and a game lost by its last error scores its
+    # fireworks; the final move draws as in the thesis.
     "hanabi-rs": Preset(
         "hanabi-rs",
         RuleOptions(empty_hints=False, discard_at_max_hints=False, strikeout_score="fireworks"),
