@@ -356,7 +356,7 @@ def decide(state: GameState, config: GameConfig) -> object:
 
 
 def test_a_card_known_playable_is_played_by_its_score() -> None:
-    """[I-turn, I-play] two cards known playable, a yellow 1 (another seat holds a yellow 1
+    """[I-turn] (step 1) two cards known playable, a yellow 1 (another seat holds a yellow 1
     too: score 9/2) and a red 1 (held nowhere else: 9): the red 1 is played though it is
     newer; with no copy elsewhere the tie goes to the oldest."""
     hands = [[(2, 0), (1, 1), (4, 2), (1, 0), (5, 4)], [(1, 1), (4, 1), (2, 2), (4, 2), (3, 3)], HANDS[2]]
@@ -368,7 +368,7 @@ def test_a_card_known_playable_is_played_by_its_score() -> None:
 
 
 def test_hint_when_tokens_are_full_or_someone_needs_one() -> None:
-    """[I-hint-when] with all 8 tokens the seat hints; with 3, it hints when another seat
+    """[I-turn] (step 3) with all 8 tokens the seat hints; with 3, it hints when another seat
     holds a playable card it does not know, and when that seat knows it (rule (c): a
     playable card is in sight), but not when no playable card is in sight and it knows a
     useless card (it discards: rule (b)), nor with 4 tokens and nothing in sight (rule
@@ -410,7 +410,7 @@ def test_useless_cards_and_the_discard_that_carries_answers() -> None:
 
 
 def test_the_least_valuable_card_is_discarded() -> None:
-    """[I-discard] nothing useless, 3 tokens, no playable card in sight: the card known to
+    """[I-turn] (step 4) nothing useless, 3 tokens, no playable card in sight: the card known to
     be a green 4 whose twin another seat holds (20 for seen elsewhere + 10 dispensable + 4)
     outscores every unknown card, so it is discarded."""
     hands = [[(2, 0), (4, 2), (3, 1), (4, 3), (5, 4)], HANDS[1], HANDS[2]]  # seat 1 holds the other green 4

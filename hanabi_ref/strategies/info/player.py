@@ -29,7 +29,7 @@ from hanabi_ref.view import PlayerView
 PRESETS = ("hle", "hanab-live", "hanabi-rs")
 VARIANTS = ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")
 RISKY = Fraction(3, 4)
-"""[I-risky] a card surely playable or dead is played when more likely playable than this."""
+"""[I-turn] (step 2) a card surely playable or dead is played when more likely playable than this."""
 
 
 class InfoError(HanabiError):
@@ -98,7 +98,7 @@ class InfoPlayer(BaseStrategy):
         self.log = log
         self.turn = 0
         self.slack = config.deck_size - config.max_score - config.players * config.hand_size
-        """D of I-risky and I-hint-when: the discards the source allows before caring."""
+        """D of steps 2 and 3 of I-turn: the discards the source allows before caring."""
 
     # ------------------------------------------------------------ public knowledge
 
@@ -241,7 +241,7 @@ class InfoPlayer(BaseStrategy):
         return Weights(weights)
 
     def _sure_play(self, view: PlayerView, own: Sequence[int], board: Board, weights: Weights) -> Play | None:
-        """[I-play] the card known playable that matters most."""
+        """[I-turn] (step 1) the card known playable that matters most."""
         held: dict[int, int] = {}
         if view.stack_size > 0:
             for seat, cards in enumerate(view.cards):
@@ -261,7 +261,7 @@ class InfoPlayer(BaseStrategy):
         return None if best is None else Play(best[1])
 
     def _risky_play(self, own: Sequence[int], board: Board, weights: Weights) -> Play | None:
-        """[I-risky] a card surely playable or dead, if likely enough playable."""
+        """[I-turn] (step 2) a card surely playable or dead, if likely enough playable."""
         best: tuple[Fraction, int] | None = None
         for slot, mask in enumerate(own):
             if not board.surely(mask, board.playable | board.dead, weights):
@@ -273,7 +273,7 @@ class InfoPlayer(BaseStrategy):
 
     def _wants_to_hint(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                        weights: Weights, slack_left: bool) -> bool:
-        """[I-hint-when]"""
+        """[I-turn] (step 3) whether to hint."""
         tokens = view.hints
         if tokens == 0:
             return False
@@ -319,7 +319,7 @@ class InfoPlayer(BaseStrategy):
         return encode(sets, total, moment.board, hand)
 
     def _discard(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board, weights: Weights) -> Discard:
-        """[I-discard]"""
+        """[I-turn] (step 4) which card to discard."""
         public_useless = self.useless(self.sets(moment, self.seat), board)
         if len(public_useless) >= 2:
             scratch = self.public.copy()
@@ -337,7 +337,7 @@ class InfoPlayer(BaseStrategy):
 
     def _least_valuable(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                         weights: Weights) -> int:
-        """[I-discard] the card of highest 20 P(seen elsewhere) + 10 P(dispensable) + E[value]."""
+        """[I-turn] (step 4) the card of highest 20 P(seen elsewhere) + 10 P(dispensable) + E[value]."""
         seen = 0
         for seat in self._others(self.seat):
             for card in moment.cards[seat]:

@@ -1,5 +1,5 @@
 """Questions about a hand, and the mixed-radix number that carries their answers
-[I-questions, I-q-first, I-q-probable, I-q-partition, I-radix, I-answers].
+[I-questions, I-radix, I-answers].
 
 A question reads the identities of a hand and has ``answers`` possible answers; applying
 an answer to the hand's public sets removes the identities that disagree with it.  The
@@ -17,9 +17,9 @@ from typing import Protocol
 from hanabi_ref.strategies.info.knowledge import Board
 
 PROBABLE_LOW, PROBABLE_MIDDLE, PROBABLE_HIGH = Fraction(1, 2), Fraction(7, 10), Fraction(9, 10)
-"""[I-q-probable] the playable probabilities worth one question, and the most worth."""
+"""[I-questions] (step 2) the playable probabilities worth one question, and the most worth."""
 SOURCE_SUIT_ORDER = (3, 2, 0, 4, 1)
-"""[I-q-partition] the source orders identities by its colour letters b, g, r, w, y:
+"""[I-questions] (step 3) the source orders identities by its colour letters b, g, r, w, y:
 our suits Blue, Green, Red, Purple (its white), Yellow; a sixth suit follows."""
 
 
@@ -36,7 +36,7 @@ class Question(Protocol):
 
 
 class FirstYes:
-    """[I-q-first] "which of these cards is the first with its property?": items (slot,
+    """[I-questions] (step 1) "which of these cards is the first with its property?": items (slot,
     property mask) asked in order; answer 0 when none has it, j when the j-th is the
     first that has it (the items after it are not answered)."""
 
@@ -64,7 +64,7 @@ class FirstYes:
 
 
 class IsPlayable:
-    """[I-q-probable] "is this card playable?": 0 no, 1 yes."""
+    """[I-questions] (step 2) "is this card playable?": 0 no, 1 yes."""
 
     __slots__ = ("slot", "event", "answers")
 
@@ -82,7 +82,7 @@ class IsPlayable:
 
 
 class Partition:
-    """[I-q-partition] "in which of these sets is the card's identity?"."""
+    """[I-questions] (step 3) "in which of these sets is the card's identity?"."""
 
     __slots__ = ("slot", "buckets", "answers")
 
@@ -94,7 +94,7 @@ class Partition:
         for number, bucket in enumerate(self.buckets):
             if bucket >> card & 1:
                 return number
-        raise ValueError(f"I-q-partition: identity {card} is in no bucket of slot {self.slot}")
+        raise ValueError(f"I-questions: identity {card} is in no bucket of slot {self.slot}")
 
     def apply(self, sets: list[int], answer: int) -> None:
         sets[self.slot] &= self.buckets[answer]
@@ -110,7 +110,7 @@ def is_determined(mask: int) -> bool:
 
 
 def identity_order(board: Board) -> tuple[int, ...]:
-    """[I-q-partition] every identity in the source's order: suit by the source's colour
+    """[I-questions] (step 3) every identity in the source's order: suit by the source's colour
     letters, then value."""
     values, suits = board.values, len(board.config.suits)
     order = [suit for suit in SOURCE_SUIT_ORDER if suit < suits] + list(range(len(SOURCE_SUIT_ORDER), suits))
@@ -143,7 +143,7 @@ def choose(sets: Sequence[int], room: int, board: Board) -> Question | None:
 
 def _first_yes(candidates: Sequence[int], on_play: Sequence[int], on_dead: Sequence[int], whole: Sequence[int],
                surely_dead: bool, room: int, playable: int, dead: int) -> FirstYes | None:
-    """[I-q-first] the first-yes question, or None when it would be empty."""
+    """[I-questions] (step 1) the first-yes question, or None when it would be empty."""
     items: list[tuple[int, int, Fraction, int]] = [
         (0, slot, Fraction(on_play[slot], whole[slot]), playable) for slot in candidates if on_play[slot]]
     if not surely_dead:
@@ -155,7 +155,7 @@ def _first_yes(candidates: Sequence[int], on_play: Sequence[int], on_dead: Seque
 
 
 def _partition(slot: int, mask: int, room: int, board: Board) -> Partition:
-    """[I-q-partition] the live identities in at most ``room`` buckets, the dead ones in
+    """[I-questions] (step 3) the live identities in at most ``room`` buckets, the dead ones in
     one bucket of their own."""
     dead = mask & board.dead
     alive = [card for card in identity_order(board) if (mask & ~board.dead) >> card & 1]
