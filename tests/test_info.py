@@ -443,3 +443,24 @@ def test_the_sources_preset() -> None:
     for players, variant in ((6, "no-variant"), (3, "rainbow")):
         with pytest.raises(ConfigError):
             make_config(players, "hanabi-rs", variant)
+
+
+def test_a_risky_play_needs_three_chances_in_four() -> None:
+    """[I-turn] (step 2) after a red 1 was played, a card that is a red 1 (dead now) or a
+    playable 1 of green, yellow or blue, with no 1 in sight elsewhere, is playable with
+    probability 9/11 (3 copies each of three playable 1s against the 2 red 1s left): more
+    than 3/4, so it is played; a card that is a red 1 or a green 1 (3/5) is not."""
+    hands = [[(1, 0), (2, 0), (1, 2), (4, 3), (5, 4)], HANDS[1], HANDS[2]]
+    state, config = scenario(hands, {}, hints=8)
+    for action in (Play(0), Hint(2, "value", 2), Hint(1, "value", 3)):
+        state = apply(state, action)
+    assert state.current == 0 and state.fields[0] == 1 and state.errors == 0
+    ones = {"wide": [(1, 0), (1, 2), (1, 1), (1, 3)], "narrow": [(1, 0), (1, 2)]}
+    chosen = {}
+    for name, pairs in ones.items():
+        knowledge = [list(row) for row in state.knowledge]
+        knowledge[0][1] = sum(1 << card(config, v, s) for v, s in pairs)
+        narrowed = attrs.evolve(state, knowledge=tuple(tuple(row) for row in knowledge))
+        chosen[name] = InfoPlayer(config, 0).act(make_view(narrowed, 0))
+    assert chosen["wide"] == Play(1)
+    assert chosen["narrow"] != Play(1)
