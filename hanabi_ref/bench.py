@@ -144,9 +144,37 @@ def measure_openspiel(players: int, seconds: float, seed: int) -> dict[str, Any]
     return dict(result, engine=OPENSPIEL, contracts=None, compiled=None, compiled_modules={})
 
 
+STRATEGY_PREFIX: Final = "strategy="
+"""A child's engine argument ``strategy=NAME`` measures whole games of that strategy [B-strategy]."""
+
+
+def measure_strategy(name: str, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+    """Whole games of strategy ``name`` (game i dealt from seed + i) for ``seconds`` of CPU
+    time, and whether the strategy's modules and the engine came from the compiled build
+    [B-strategy]."""
+    from hanabi_ref.compiled import MODULES, is_compiled
+    from hanabi_ref.contracts import ENABLED
+    from hanabi_ref.game import play_game
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.strategies import factory_for
+
+    config = make_config(players, preset=preset)
+    factory = factory_for(name)
+
+    def play_one(game: int) -> int:
+        return len(play_game(config, factory, seed=seed + game).trace.actions)
+
+    result = _timed_games(play_one, seconds)
+    modules = {module: is_compiled(sys.modules[module]) for module in MODULES if module in sys.modules}
+    return dict(result, engine=f"{STRATEGY_PREFIX}{name}", contracts=ENABLED,
+                compiled=bool(modules) and all(modules.values()), compiled_modules=modules)
+
+
 def _child_main(argv: Sequence[str]) -> None:
     engine, players, preset, seconds, seed = argv
-    if engine == OPENSPIEL:
+    if engine.startswith(STRATEGY_PREFIX):
+        result = measure_strategy(engine[len(STRATEGY_PREFIX):], int(players), preset, float(seconds), int(seed))
+    elif engine == OPENSPIEL:
         result = measure_openspiel(int(players), float(seconds), int(seed))
     else:
         result = measure_ours(int(players), preset, float(seconds), int(seed))
@@ -165,11 +193,13 @@ def run_child(variant: Variant, players: int, preset: str, seconds: float, seed:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         raise BenchError(f"{where}: the measuring process failed: {lines[-1] if lines else done.returncode}")
     run: dict[str, Any] = json.loads(done.stdout)
-    if variant.engine == OURS and (run["contracts"], run["compiled"]) != (variant.contracts, variant.compiled):
+    if variant.engine != OPENSPIEL and (run["contracts"], run["compiled"]) != (variant.contracts, variant.compiled):
         raise BenchError(f"{where}: the run had contracts={run['contracts']} compiled={run['compiled']}, "
                          f"not contracts={variant.contracts} compiled={variant.compiled}")
     run["moves_per_cpu_second"] = run["moves"] / run["cpu_seconds"]
     run["moves_per_wall_second"] = run["moves"] / run["wall_seconds"]
+    run["games_per_cpu_second"] = run["games"] / run["cpu_seconds"]
+    run["games_per_wall_second"] = run["games"] / run["wall_seconds"]
     return run
 
 
@@ -185,14 +215,15 @@ def schedule(variants: Sequence[str], players: Sequence[int], repeats: int) -> l
     return order
 
 
-def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
-    """Median, minimum and maximum per CPU and per wall second, totals and every run."""
+def _summary(runs: list[dict[str, Any]], unit: str = "moves") -> dict[str, Any]:
+    """Median, minimum and maximum ``unit`` (moves or games) per CPU and per wall second,
+    totals and every run."""
     summary: dict[str, Any] = {"status": "measured"}
     for clock in ("cpu", "wall"):
-        values = [run[f"moves_per_{clock}_second"] for run in runs]
-        summary[f"median_moves_per_{clock}_second"] = statistics.median(values)
-        summary[f"min_moves_per_{clock}_second"] = min(values)
-        summary[f"max_moves_per_{clock}_second"] = max(values)
+        values = [run[f"{unit}_per_{clock}_second"] for run in runs]
+        summary[f"median_{unit}_per_{clock}_second"] = statistics.median(values)
+        summary[f"min_{unit}_per_{clock}_second"] = min(values)
+        summary[f"max_{unit}_per_{clock}_second"] = max(values)
     for total in ("moves", "games", "cpu_seconds", "wall_seconds"):
         summary[total] = sum(run[total] for run in runs)
     summary["contracts"], summary["compiled"] = runs[0]["contracts"], runs[0]["compiled"]
@@ -250,6 +281,53 @@ def bench_engine(
         results = {v.name: _summary(runs[count, v.name]) if v.name in by_name else dict(not_built) for v in shown}
         report["results"].append({"players": count, "variants": results, "ratios": _ratios(results)})
     return report
+
+
+def bench_strategy(name: str, players: Sequence[int], preset: str, seconds: float, repeats: int, seed: int) -> dict[str, Any]:
+    """Interleaved runs of a strategy's whole games from the sources and from the compiled
+    build (if built), contracts off, and the report [B-strategy]."""
+    report: dict[str, Any] = {"benchmark": "strategy", "strategy": name, "rules": preset, "players": list(players),
+                              "seconds_per_run": seconds, "clock_of_runs": "cpu", "repeats": repeats, "seed": seed,
+                              **_machine(), "compiled_build": compiled_build()}
+    engine = f"{STRATEGY_PREFIX}{name}"
+    shown = [attrs.evolve(SOURCE_OFF, engine=engine), attrs.evolve(COMPILED_OFF, engine=engine)]
+    variants = [v for v in shown if v.name != COMPILED_OFF.name or report["compiled_build"]["built"]]
+    report["variants"] = [variant.name for variant in variants]
+    report["schedule"] = schedule(report["variants"], players, repeats)
+    by_name = {variant.name: variant for variant in variants}
+    runs: dict[tuple[int, str], list[dict[str, Any]]] = {}
+    for step in report["schedule"]:
+        run = dict(run_child(by_name[step["variant"]], step["players"], preset, seconds, seed), round=step["round"])
+        runs.setdefault((step["players"], step["variant"]), []).append(run)
+    not_built = {"status": "not built", "build_command": report["compiled_build"]["build_command"]}
+    report["results"] = []
+    for count in players:
+        results = {v.name: _summary(runs[count, v.name], "games") if v.name in by_name else dict(not_built) for v in shown}
+        ratios = {}
+        if all(results[v.name].get("status") == "measured" for v in shown):
+            key = "median_games_per_cpu_second"
+            ratios["compiled-off/source-off"] = results[COMPILED_OFF.name][key] / results[SOURCE_OFF.name][key]
+        report["results"].append({"players": count, "variants": results, "ratios": ratios})
+    return report
+
+
+def format_strategy_report(report: dict[str, Any]) -> str:
+    """The strategy report as a readable table: games per CPU second."""
+    lines = [
+        f"bench strategy: {report['strategy']}, {report['rules']} rules, {report['repeats']} interleaved runs of "
+        f"{report['seconds_per_run']:g} CPU s per variant, contracts off; games per CPU second (median, min..max)",
+    ]
+    for entry in report["results"]:
+        for name, result in entry["variants"].items():
+            if result["status"] != "measured":
+                lines.append(f"  {entry['players']} players  {name:<13} not built ({result['build_command']})")
+                continue
+            lines.append(f"  {entry['players']} players  {name:<13} {result['median_games_per_cpu_second']:8.1f}"
+                         f"  ({result['min_games_per_cpu_second']:.1f}..{result['max_games_per_cpu_second']:.1f}),"
+                         f" {result['games']} games")
+        for ratio, value in entry["ratios"].items():
+            lines.append(f"  {entry['players']} players  {ratio}: {value:.2f}x")
+    return "\n".join(lines)
 
 
 def format_engine_report(report: dict[str, Any]) -> str:

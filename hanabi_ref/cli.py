@@ -20,6 +20,8 @@
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P,...] [--against openspiel] [--rules PRESET] [--seconds S]
                         [--repeats R] [--seed S] [--compiled] [--json]
+    hanabi-ref bench strategy [--strategy NAME] [--players P,...] [--rules PRESET] [--seconds S]
+                        [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
@@ -183,7 +185,8 @@ def _add_compiled_option(parser: argparse.ArgumentParser) -> None:
 def _add_bench_parser(commands: Any) -> None:
     """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
     bench = commands.add_parser("bench", help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "playability-table"], help="what to measure")
+    bench.add_argument("target", choices=["engine", "strategy", "playability-table"], help="what to measure")
+    bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
     bench.add_argument("--players", type=_player_counts, default=None,
                        help="player counts, e.g. 3 or 2,3,4,5 (default 2,3,4,5 with --against, else 3)")
     bench.add_argument("--against", choices=["openspiel"], default=None, help="also measure this peer engine")
@@ -386,6 +389,8 @@ def command_bench(args: argparse.Namespace) -> int:
     time to compute Appendix A [PL-bench]."""
     if args.target == "playability-table":
         return _bench_playability_table(args)
+    if args.target == "strategy":
+        return _bench_strategy(args)
     import importlib.util
 
     from hanabi_ref import bench
@@ -403,6 +408,29 @@ def command_bench(args: argparse.Namespace) -> int:
     except bench.BenchError as error:
         raise InvalidGame(f"hanabi-ref bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_engine_report(report))
+    return EXIT_OK
+
+
+def _bench_strategy(args: argparse.Namespace) -> int:
+    """[B-strategy] whole games of one strategy, sources against the compiled build."""
+    from hanabi_ref import bench
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.strategies import ParamError, strategy_spec
+
+    if args.against is not None:
+        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+    try:
+        spec = strategy_spec(args.strategy)
+    except ParamError as error:
+        raise UsageError(f"hanabi-ref bench: --strategy: {error}") from None
+    players = args.players or [4]
+    for count in players:
+        spec.check_config(make_config(count, preset=args.rules))  # before measuring
+    try:
+        report = bench.bench_strategy(spec.name, players, args.rules, args.seconds, args.repeats, args.seed)
+    except bench.BenchError as error:
+        raise InvalidGame(f"hanabi-ref bench: {error}") from None
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_strategy_report(report))
     return EXIT_OK
 
 

@@ -201,3 +201,52 @@ def test_playability_table_bench_reports_cpu_apart_from_wall(monkeypatch: pytest
         assert wall >= 0.05 and 0 <= cpu < wall
     assert result["median_cpu_seconds"] == statistics.median(result["runs_cpu_seconds"])
     json.dumps(result)
+
+
+# ------------------------------------------------------------------ bench strategy [B-strategy]
+
+
+@pytest.fixture(scope="module")
+def strategy_report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
+    """One tiny interleaved run of the information strategy, without a compiled build."""
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        _isolate(monkeypatch, tmp_path_factory.mktemp("empty-cache"))
+        yield bench.bench_strategy("info", [4], "hle", SECONDS, REPEATS, seed=5)
+
+
+def test_strategy_runs_count_whole_games_from_the_sources(strategy_report: dict[str, Any]) -> None:
+    """[B-strategy] without a build only the sources are measured; every run played whole
+    games (each game's moves are those of the seeded game played again here), its
+    games per CPU second are games / CPU seconds, and the median is that of the runs."""
+    from hanabi_ref.game import play_game
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.strategies import factory_for
+
+    assert strategy_report["variants"] == ["source-off"]
+    entry = strategy_report["results"][0]
+    assert entry["variants"]["compiled-off"]["status"] == "not built" and entry["ratios"] == {}
+    result = entry["variants"]["source-off"]
+    runs = result["runs"]
+    assert len(runs) == REPEATS and all(run["games"] >= 1 and not run["contracts"] for run in runs)
+    config, factory = make_config(4, "hle"), factory_for("info")
+    for run in runs:
+        moves = sum(len(play_game(config, factory, seed=5 + game).trace.actions) for game in range(run["games"]))
+        assert run["moves"] == moves
+        assert run["games_per_cpu_second"] == run["games"] / run["cpu_seconds"]
+    assert result["median_games_per_cpu_second"] == statistics.median(run["games_per_cpu_second"] for run in runs)
+    assert "games per CPU second" in bench.format_strategy_report(strategy_report)
+
+
+@pytest.mark.parametrize(
+    "arguments, fragment",
+    [
+        (["--strategy", "nope"], "--strategy: unknown strategy 'nope'"),
+        (["--players", "6", "--rules", "hanab-live"], "strategy 'info': 6 players"),
+        (["--against", "openspiel"], "--against: only for bench engine"),
+    ],
+)
+def test_bench_strategy_refuses_bad_arguments(arguments: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[B-strategy, C-exit] exit 2, one line naming what is wrong, nothing measured."""
+    assert main(["bench", "strategy", *arguments]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and fragment in captured.err, captured.err
