@@ -49,6 +49,11 @@ def tables(config: GameConfig) -> Tables:
 
 def focus(sets: Sequence[int], board: Board) -> int:
     """[I-focus] the slot the seat's code is built around."""
+    return _focus(tuple(sets), board)
+
+
+@functools.lru_cache(maxsize=4096)
+def _focus(sets: tuple[int, ...], board: Board) -> int:
     table = tables(board.config)
     best, best_score = 0, -1
     for slot, mask in enumerate(sets):

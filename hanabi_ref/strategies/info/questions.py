@@ -120,6 +120,13 @@ def identity_order(board: Board) -> tuple[int, ...]:
 def choose(sets: Sequence[int], room: int, board: Board) -> Question | None:
     """The next question about a hand with public sets ``sets`` when ``room`` answers
     are left (room >= 2), on the board at the start of the turn [I-questions]."""
+    return _choose(tuple(sets), room, board)
+
+
+@functools.lru_cache(maxsize=4096)
+def _choose(sets: tuple[int, ...], room: int, board: Board) -> Question | None:
+    """:func:`choose` of public inputs, made once for every seat that asks (a question
+    object is never changed)."""
     playable, dead, weights = board.playable, board.dead, board.weights
     whole = [weights.total(mask) for mask in sets]
     on_play = [weights.total(mask & playable) for mask in sets]
