@@ -267,20 +267,30 @@ def bench_engine(
                               "seconds_per_run": seconds, "clock_of_runs": "cpu", "repeats": repeats, "seed": seed,
                               "against": against, **_machine(), "compiled_build": compiled_build()}
     shown = [*VARIANTS, *([PEER_VARIANTS[against]] if against is not None else [])]
-    variants = [v for v in shown if v is not COMPILED_OFF or report["compiled_build"]["built"]]
+    report["results"] = []
+    for count, results in _run_interleaved(report, shown, players, preset, seconds, seed, "moves"):
+        report["results"].append({"players": count, "variants": results, "ratios": _ratios(results)})
+    return report
+
+
+def _run_interleaved(report: dict[str, Any], shown: Sequence[Variant], players: Sequence[int], preset: str,
+                     seconds: float, seed: int, unit: str) -> list[tuple[int, dict[str, Any]]]:
+    """Run the variants of ``shown`` (``compiled-off`` only if built) in the interleaved
+    schedule, recording ``variants`` and ``schedule`` in ``report``; per player count,
+    each shown variant's summary of ``unit`` per second, or "not built" [B-engine,
+    B-strategy]."""
+    built = report["compiled_build"]["built"]
+    variants = [v for v in shown if v.name != COMPILED_OFF.name or built]
     report["variants"] = [variant.name for variant in variants]
-    report["schedule"] = schedule(report["variants"], players, repeats)
+    report["schedule"] = schedule(report["variants"], players, report["repeats"])
     by_name = {variant.name: variant for variant in variants}
     runs: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for step in report["schedule"]:
         run = dict(run_child(by_name[step["variant"]], step["players"], preset, seconds, seed), round=step["round"])
         runs.setdefault((step["players"], step["variant"]), []).append(run)
     not_built = {"status": "not built", "build_command": report["compiled_build"]["build_command"]}
-    report["results"] = []
-    for count in players:
-        results = {v.name: _summary(runs[count, v.name]) if v.name in by_name else dict(not_built) for v in shown}
-        report["results"].append({"players": count, "variants": results, "ratios": _ratios(results)})
-    return report
+    return [(count, {v.name: _summary(runs[count, v.name], unit) if v.name in by_name else dict(not_built) for v in shown})
+            for count in players]
 
 
 def bench_strategy(name: str, players: Sequence[int], preset: str, seconds: float, repeats: int, seed: int) -> dict[str, Any]:
@@ -291,18 +301,8 @@ def bench_strategy(name: str, players: Sequence[int], preset: str, seconds: floa
                               **_machine(), "compiled_build": compiled_build()}
     engine = f"{STRATEGY_PREFIX}{name}"
     shown = [attrs.evolve(SOURCE_OFF, engine=engine), attrs.evolve(COMPILED_OFF, engine=engine)]
-    variants = [v for v in shown if v.name != COMPILED_OFF.name or report["compiled_build"]["built"]]
-    report["variants"] = [variant.name for variant in variants]
-    report["schedule"] = schedule(report["variants"], players, repeats)
-    by_name = {variant.name: variant for variant in variants}
-    runs: dict[tuple[int, str], list[dict[str, Any]]] = {}
-    for step in report["schedule"]:
-        run = dict(run_child(by_name[step["variant"]], step["players"], preset, seconds, seed), round=step["round"])
-        runs.setdefault((step["players"], step["variant"]), []).append(run)
-    not_built = {"status": "not built", "build_command": report["compiled_build"]["build_command"]}
     report["results"] = []
-    for count in players:
-        results = {v.name: _summary(runs[count, v.name], "games") if v.name in by_name else dict(not_built) for v in shown}
+    for count, results in _run_interleaved(report, shown, players, preset, seconds, seed, "games"):
         ratios = {}
         if all(results[v.name].get("status") == "measured" for v in shown):
             key = "median_games_per_cpu_second"

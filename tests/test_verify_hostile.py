@@ -122,10 +122,7 @@ def test_spinning_child_of_a_hung_engine_is_ended_with_it(tmp_path: Path, pidfil
     code = _verify(tmp_path, command, "--timeout", "1")
     err = capsys.readouterr().err
     assert code == EXIT_INVALID_GAME and "no answer to new_game within 1 s" in err, err
-    group, spinner = _pids(pidfile)
-    assert not _group_exists(group)
-    with pytest.raises(ProcessLookupError):
-        os.kill(spinner, 0)
+    _assert_group_and_child_gone(pidfile)
 
 
 def test_children_an_agreeing_engine_leaves_are_ended_at_the_end(tmp_path: Path, pidfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -135,10 +132,15 @@ def test_children_an_agreeing_engine_leaves_are_ended_at_the_end(tmp_path: Path,
     code = _verify(tmp_path, command, "--timeout", "30")
     out = capsys.readouterr().out
     assert code == EXIT_OK and "divergences     0" in out, out
-    group, sleeper = _pids(pidfile)
+    _assert_group_and_child_gone(pidfile)
+
+
+def _assert_group_and_child_gone(pidfile: Path) -> None:
+    """The engine's process group no longer exists, nor the child it started."""
+    group, child = _pids(pidfile)
     assert not _group_exists(group)
     with pytest.raises(ProcessLookupError):
-        os.kill(sleeper, 0)
+        os.kill(child, 0)
 
 
 @pytest.mark.parametrize(

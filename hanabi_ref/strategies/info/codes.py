@@ -14,7 +14,7 @@ from fractions import Fraction
 
 from hanabi_ref.actions import Hint
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.strategies.info.knowledge import Board
+from hanabi_ref.strategies.info.knowledge import Board, identities
 from hanabi_ref.strategies.info.questions import is_determined
 
 VALUE, COLOUR, OTHER, OTHER_COLOUR = 0, 1, 2, 3
@@ -69,16 +69,6 @@ def _focus(sets: tuple[int, ...], board: Board) -> int:
     return best
 
 
-def _cards(mask: int) -> list[int]:
-    cards, card = [], 0
-    while mask:
-        if mask & 1:
-            cards.append(card)
-        mask >>= 1
-        card += 1
-    return cards
-
-
 def colours_touching(config: GameConfig, card: int) -> int:
     """The clue colours whose hint touches identity ``card``, as a bit set."""
     bits = 0
@@ -102,7 +92,7 @@ def _code_size(sets: tuple[int, ...], slot: int, key: tuple[object, ...]) -> int
     table = tables(config)
     others = sets[:slot] + sets[slot + 1:]
     value_avoidable = colour_avoidable = bool(others)
-    for card in _cards(sets[slot]):
+    for card in identities(sets[slot]):
         if value_avoidable and all(mask & table.value_masks[table.value_of[card]] for mask in others):
             value_avoidable = False
         if colour_avoidable and all(mask & table.colour_shadow[card] for mask in others):
@@ -123,13 +113,13 @@ def _surely_avoidable(focus_set: int, others: Sequence[int], table: Tables, weig
     that does not touch f) within the copies left."""
     if not others:
         return False
-    for card in _cards(focus_set):
+    for card in identities(focus_set):
         shadow = table.shadow[card]
         if not all(mask & shadow for mask in others):
             continue
         left = list(weights)
         left[card] -= 1
-        if _fits(others, _cards(shadow), left):
+        if _fits(others, identities(shadow), left):
             return False
     return True
 

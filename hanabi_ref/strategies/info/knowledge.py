@@ -19,6 +19,19 @@ from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.view import PlayerView
 
 
+def identities(mask: int) -> list[int]:
+    """The identities in ``mask``, in increasing order, as a list.  The same as
+    :func:`hanabi_ref.cards.members`, but compiled with this package: calling that
+    interpreted generator from the compiled strategy cost 6 % of its games per second."""
+    cards, card = [], 0
+    while mask:
+        if mask & 1:
+            cards.append(card)
+        mask >>= 1
+        card += 1
+    return cards
+
+
 class Weights:
     """Integer weights of the identities, summed over a mask with one population count
     per bit plane (weights are the copies of an identity, rarely above 3)."""
@@ -162,9 +175,9 @@ class PublicKnowledge:
         """The card left its hand (I-public-move): its entry goes."""
         self.limits.pop(card_id, None)
 
-    def sets(self, view: PlayerView, seat: int, board: Board) -> list[int]:
-        """The public set of each card of ``seat``'s hand, in slot order [I-public]: the
-        hint knowledge, the answers, and the identities of positive public weight."""
-        live = board.live
-        return [knowledge & self.limits.get(card_id, -1) & live
-                for card_id, knowledge in zip(view.hands[seat], view.knowledge[seat])]
+    def sets(self, hand: Sequence[int], knowledge: Sequence[int], board: Board) -> list[int]:
+        """The public set of each card of a hand (card ids, their hint knowledge sets), in
+        slot order [I-public]: the hint knowledge, the answers, and the identities of
+        positive public weight."""
+        limits, live = self.limits, board.live
+        return [known & limits.get(card_id, -1) & live for card_id, known in zip(hand, knowledge)]

@@ -20,7 +20,7 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.strategies.info.codes import code_size, focus, goodness, hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import Board, PublicKnowledge, Weights
+from hanabi_ref.strategies.info.knowledge import Board, PublicKnowledge, Weights, identities
 from hanabi_ref.strategies.info.questions import decode, encode, is_determined
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
@@ -104,9 +104,7 @@ class InfoPlayer(BaseStrategy):
 
     def sets(self, moment: Moment, seat: int, public: PublicKnowledge | None = None) -> list[int]:
         """The public sets of ``seat``'s cards at ``moment`` [I-public]."""
-        limits = (public or self.public).limits
-        live = moment.board.live
-        return [known & limits.get(card_id, -1) & live for card_id, known in zip(moment.hands[seat], moment.knowledge[seat])]
+        return (public or self.public).sets(moment.hands[seat], moment.knowledge[seat], moment.board)
 
     def observe(self, view: PlayerView, event: Event) -> None:
         before = self.moment if self.moment is not None else Moment.before_first(view, event)
@@ -183,19 +181,20 @@ class InfoPlayer(BaseStrategy):
         """[I-no-hint-needed, I-useless-hat] what a discard tells."""
         actor = event.player
         if before.hints > 0:
-            self._nobody_needed_a_hint(before, actor)
+            self._nobody_needed_a_hint(before, actor, self.public)
         useless = self.useless(self.sets(before, actor), before.board)
         if len(useless) >= 2 and discard.slot in useless:
             self._hear_answers(before, event, useless.index(discard.slot), len(useless))
 
-    def _nobody_needed_a_hint(self, before: Moment, actor: int) -> None:
-        """[I-no-hint-needed] a seat that knows no card playable has none."""
+    def _nobody_needed_a_hint(self, before: Moment, actor: int, public: PublicKnowledge) -> None:
+        """[I-no-hint-needed] a seat that knows no card playable has none: applied to
+        ``public`` (this seat's knowledge, or the actor's scratch copy of it)."""
         board = before.board
         for seat in self._others(actor):
-            sets = self.sets(before, seat)
+            sets = self.sets(before, seat, public)
             if all(not board.surely(mask, board.playable) for mask in sets):
                 for card_id in before.hands[seat]:
-                    self.public.restrict(card_id, ~board.playable)
+                    public.restrict(card_id, ~board.playable)
 
     @staticmethod
     def useless(sets: Sequence[int], board: Board, weights: Weights | None = None) -> list[int]:
@@ -255,7 +254,7 @@ class InfoPlayer(BaseStrategy):
                 continue
             total = board.weight(mask, weights)
             score = sum((Fraction(weights[card] * (10 - (card % board.values + 1)), 1 + held.get(card, 0))
-                         for card in _members(mask)), Fraction(0)) / total
+                         for card in identities(mask)), Fraction(0)) / total
             if best is None or score > best[0]:
                 best = (score, slot)
         return None if best is None else Play(best[1])
@@ -324,7 +323,7 @@ class InfoPlayer(BaseStrategy):
         if len(public_useless) >= 2:
             scratch = self.public.copy()
             if moment.hints > 0:
-                _nobody_needed(self, moment, scratch)
+                self._nobody_needed_a_hint(moment, self.seat, scratch)
             total = len(public_useless)
             numbers = {seat: self._encode_for(moment, seat, total, scratch) for seat in self._others(self.seat)}
             if self.log is not None:
@@ -353,32 +352,12 @@ class InfoPlayer(BaseStrategy):
             if not mask:
                 continue
             total = board.weight(mask, weights)
-            value = sum((Fraction(weights[card] * (card % board.values + 1)) for card in _members(mask)), Fraction(0)) / total
+            value = sum((Fraction(weights[card] * (card % board.values + 1)) for card in identities(mask)), Fraction(0)) / total
             score = (20 * board.probability(mask, seen, weights) + 10 * board.probability(mask, dispensable, weights)
                      + value)
             if best is None or score > best[0]:
                 best = (score, slot)
         return 0 if best is None else best[1]
-
-
-def _nobody_needed(player: InfoPlayer, moment: Moment, public: PublicKnowledge) -> None:
-    """[I-no-hint-needed] applied to a scratch copy of the public knowledge."""
-    board = moment.board
-    for seat in player._others(player.seat):
-        sets = player.sets(moment, seat, public)
-        if all(not board.surely(mask, board.playable) for mask in sets):
-            for card_id in moment.hands[seat]:
-                public.restrict(card_id, ~board.playable)
-
-
-def _members(mask: int) -> list[int]:
-    cards, card = [], 0
-    while mask:
-        if mask & 1:
-            cards.append(card)
-        mask >>= 1
-        card += 1
-    return cards
 
 
 # ------------------------------------------------------------------ the named strategy
