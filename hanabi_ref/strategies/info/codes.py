@@ -179,12 +179,13 @@ def goodness(hint: Hint, sets: Sequence[int], hand: Sequence[int], board: Board)
     """[I-hint-choice] how much a hint tells the recipient beyond its number."""
     config = board.config
     mask = config.value_masks[hint.subject - 1] if hint.kind == "value" else config.colour_masks[hint.subject]
-    score = Fraction(1)
+    above, below = 1, 1
     for card, before in zip(hand, sets):
         if is_determined(before) or board.surely(before, board.dead):
             continue
         after = before & mask if mask >> card & 1 else before & ~mask
-        score *= Fraction(board.weight(before), board.weight(after))
+        above *= board.weight(before)
+        below *= board.weight(after)
         if is_determined(after) or board.surely(after, board.dead):
-            score *= 2
-    return score
+            above *= 2
+    return Fraction(above, below)

@@ -11,7 +11,6 @@ first turn's moment is rebuilt from the first event (no seat sees the game befor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from fractions import Fraction
 from typing import NamedTuple
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
@@ -20,7 +19,7 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.strategies.info.codes import code_size, focus, goodness, hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import Board, PublicKnowledge, Weights, identities
+from hanabi_ref.strategies.info.knowledge import Board, BoardReader, PublicKnowledge, Weights, identities, ratio
 from hanabi_ref.strategies.info.questions import decode, encode, is_determined
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
@@ -28,8 +27,12 @@ from hanabi_ref.view import PlayerView
 
 PRESETS = ("hle", "hanab-live", "hanabi-rs")
 VARIANTS = ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")
-RISKY = Fraction(3, 4)
-"""[I-turn] (step 2) a card surely playable or dead is played when more likely playable than this."""
+RISKY = (3, 4)
+"""[I-turn] (step 2) a card surely playable or dead is played when more likely playable than
+this fraction (numerator, denominator)."""
+HELD_SCALE = 60
+"""[I-turn] (step 1) a multiple of every 1 + (seats holding a copy) up to 5 players, so
+that the play score's terms are integers."""
 
 
 class InfoError(HanabiError):
@@ -47,8 +50,9 @@ class Moment(NamedTuple):
     hints: int
 
     @classmethod
-    def of(cls, view: PlayerView) -> Moment:
-        return cls(view.hands, view.cards, view.knowledge, Board.of(view), view.hints)
+    def of(cls, view: PlayerView, board: Board | None = None) -> Moment:
+        """The moment of ``view``; ``board`` is its board when the caller has it."""
+        return cls(view.hands, view.cards, view.knowledge, Board.of(view) if board is None else board, view.hints)
 
     @classmethod
     def before_first(cls, view: PlayerView, event: Event) -> Moment:
@@ -94,6 +98,7 @@ class InfoPlayer(BaseStrategy):
         self.config = config
         self.seat = seat
         self.public = PublicKnowledge()
+        self.boards = BoardReader(config)
         self.moment: Moment | None = None
         self.log = log
         self.turn = 0
@@ -115,7 +120,7 @@ class InfoPlayer(BaseStrategy):
             self._hear_discard(before, event, action)
         if event.card_id is not None:
             self.public.forget(event.card_id)
-        self.moment = Moment.of(view)
+        self.moment = Moment.of(view, self.boards.of(view))
 
     def _others(self, actor: int) -> list[int]:
         """The seats other than ``actor``, in turn order after it."""
@@ -212,7 +217,7 @@ class InfoPlayer(BaseStrategy):
 
     def act(self, view: PlayerView) -> Action:
         self.turn = view.turn
-        moment = Moment.of(view)
+        moment = Moment.of(view, self.boards.of(view))
         board = moment.board
         weights = self._private_weights(view, board)
         own = [mask & weights.positive for mask in self.sets(moment, self.seat)]
@@ -248,27 +253,30 @@ class InfoPlayer(BaseStrategy):
                     for card in set(cards):
                         if card is not None:
                             held[card] = held.get(card, 0) + 1
-        best: tuple[Fraction, int] | None = None
+        best: tuple[float, int] | None = None
         for slot, mask in enumerate(own):
             if not board.surely(mask, board.playable, weights):
                 continue
             total = board.weight(mask, weights)
-            score = sum((Fraction(weights[card] * (10 - (card % board.values + 1)), 1 + held.get(card, 0))
-                         for card in identities(mask)), Fraction(0)) / total
+            score = ratio(sum(weights[card] * (10 - (card % board.values + 1)) * (HELD_SCALE // (1 + held.get(card, 0)))
+                              for card in identities(mask)), HELD_SCALE * total)
             if best is None or score > best[0]:
                 best = (score, slot)
         return None if best is None else Play(best[1])
 
     def _risky_play(self, own: Sequence[int], board: Board, weights: Weights) -> Play | None:
         """[I-turn] (step 2) a card surely playable or dead, if likely enough playable."""
-        best: tuple[Fraction, int] | None = None
+        best: tuple[float, int, int, int] | None = None
         for slot, mask in enumerate(own):
             if not board.surely(mask, board.playable | board.dead, weights):
                 continue
-            chance = board.probability(mask, board.playable, weights)
+            on_play, whole = weights.total(mask & board.playable), weights.total(mask)
+            chance = ratio(on_play, whole)
             if best is None or chance > best[0]:
-                best = (chance, slot)
-        return Play(best[1]) if best is not None and best[0] > RISKY else None
+                best = (chance, on_play, whole, slot)
+        if best is None or best[1] * RISKY[1] <= RISKY[0] * best[2]:
+            return None
+        return Play(best[3])
 
     def _wants_to_hint(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                        weights: Weights, slack_left: bool) -> bool:
@@ -347,14 +355,13 @@ class InfoPlayer(BaseStrategy):
         for card, copies in enumerate(counts):
             if copies - board.discarded[card] != 1:
                 dispensable |= 1 << card
-        best: tuple[Fraction, int] | None = None
+        best: tuple[float, int] | None = None
         for slot, mask in enumerate(own):
-            if not mask:
+            total = weights.total(mask)
+            if not total:
                 continue
-            total = board.weight(mask, weights)
-            value = sum((Fraction(weights[card] * (card % board.values + 1)) for card in identities(mask)), Fraction(0)) / total
-            score = (20 * board.probability(mask, seen, weights) + 10 * board.probability(mask, dispensable, weights)
-                     + value)
+            value = sum(weights[card] * (card % board.values + 1) for card in identities(mask))
+            score = ratio(20 * weights.total(mask & seen) + 10 * weights.total(mask & dispensable) + value, total)
             if best is None or score > best[0]:
                 best = (score, slot)
         return 0 if best is None else best[1]

@@ -11,13 +11,10 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from fractions import Fraction
 from typing import Protocol
 
-from hanabi_ref.strategies.info.knowledge import Board
+from hanabi_ref.strategies.info.knowledge import Board, ratio
 
-PROBABLE_LOW, PROBABLE_MIDDLE, PROBABLE_HIGH = Fraction(1, 2), Fraction(7, 10), Fraction(9, 10)
-"""[I-questions] (step 2) the playable probabilities worth one question, and the most worth."""
 SOURCE_SUIT_ORDER = (3, 2, 0, 4, 1)
 """[I-questions] (step 3) the source orders identities by its colour letters b, g, r, w, y:
 our suits Blue, Green, Red, Purple (its white), Yellow; a sixth suit follows."""
@@ -138,23 +135,24 @@ def _choose(sets: tuple[int, ...], room: int, board: Board) -> Question | None:
         first = _first_yes(candidates, on_play, on_dead, whole, surely_dead, room, playable, dead)
         if first is not None:
             return first
+    # step 2: 1/2 <= P(playable) <= 9/10, the nearest to 7/10 (|10 p - 7 w| / 10 w), the oldest on ties
     probable = [slot for slot in candidates if 2 * on_play[slot] >= whole[slot] and 10 * on_play[slot] <= 9 * whole[slot]]
     if probable:
-        slot = min(probable, key=lambda s: (abs(Fraction(on_play[s], whole[s]) - PROBABLE_MIDDLE), s))
+        slot = min(probable, key=lambda s: (ratio(abs(10 * on_play[s] - 7 * whole[s]), 10 * whole[s]), s))
         return IsPlayable(slot, playable)
     if not candidates:
         return None
-    slot = min(candidates, key=lambda s: (Fraction(on_dead[s], whole[s]), s))
+    slot = min(candidates, key=lambda s: (ratio(on_dead[s], whole[s]), s))
     return _partition(slot, sets[slot], room, board)
 
 
 def _first_yes(candidates: Sequence[int], on_play: Sequence[int], on_dead: Sequence[int], whole: Sequence[int],
                surely_dead: bool, room: int, playable: int, dead: int) -> FirstYes | None:
     """[I-questions] (step 1) the first-yes question, or None when it would be empty."""
-    items: list[tuple[int, int, Fraction, int]] = [
-        (0, slot, Fraction(on_play[slot], whole[slot]), playable) for slot in candidates if on_play[slot]]
+    items: list[tuple[int, int, float, int]] = [
+        (0, slot, ratio(on_play[slot], whole[slot]), playable) for slot in candidates if on_play[slot]]
     if not surely_dead:
-        items += [(1, slot, Fraction(on_dead[slot], whole[slot]), dead) for slot in candidates if on_dead[slot]]
+        items += [(1, slot, ratio(on_dead[slot], whole[slot]), dead) for slot in candidates if on_dead[slot]]
     if len(items) > room - 1:
         items = sorted(items, key=lambda item: (item[0], -item[2], item[1]))[: room - 1]
     items.sort(key=lambda item: (item[0], item[2], item[1]))
