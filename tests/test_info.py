@@ -4,6 +4,7 @@ I-decode-check, I-k, I-k-exists, I-hint-map, I-configs, 2.17-view]."""
 from __future__ import annotations
 
 import copy
+import math
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -20,7 +21,7 @@ from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.strategies import SPECS, factory_for
 from hanabi_ref.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import Board
+from hanabi_ref.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, ratio
 from hanabi_ref.strategies.info.player import InfoPlayer, Log, Moment
 from hanabi_ref.strategies.info.questions import choose, decode, encode
 from hanabi_ref.strategies.knowledge import composition_counts
@@ -237,6 +238,54 @@ def test_board_weights_count_the_unrevealed_cards() -> None:
         mask, event = state.config.all_cards_mask & 0x5A5A5A5, board.playable
         physical = [state.deck[c] for c in unrevealed if mask >> state.deck[c] & 1]
         assert board.probability(mask, event) == Fraction(sum(event >> x & 1 for x in physical), len(physical))
+
+
+def test_a_seats_board_reader_gives_the_board_of_every_view() -> None:
+    """[I-weights] the board a seat reads incrementally equals the board built afresh from
+    the view, at every move of real games; a reader moved on to a new game (its discard
+    pile shorter) starts over."""
+    for players, preset, variant in CONFIGS[1::4]:
+        config = make_config(players, preset, variant)
+        reader = BoardReader(config)
+        for seed in (players, players + 100):
+            state = initial_state(config, deck_from_seed(config, seed))
+            seats = [InfoPlayer(config, seat) for seat in range(players)]
+            while not state.terminal:
+                view = make_view(state, 1)
+                assert reader.of(view) == Board.of(view), f"seed {seed}, turn {state.turn}"
+                state = apply(state, seats[state.current].act(make_view(state, state.current)))
+                for seat, player in enumerate(seats):
+                    player.observe(make_view(state, seat), state.history[-1])
+            assert state.discard, "the test needs games with discards"
+
+
+def test_ratios_order_exactly_like_fractions() -> None:
+    """[I-weights] the float ratios the decisions compare order every pair of fractions
+    with small denominators as exact fractions do, equal floats for equal fractions only
+    (checked on the whole sorted list: adjacent pairs decide every pair of a total order)."""
+    pairs = sorted({(part, whole) for whole in range(1, 61) for part in range(0, 3 * whole + 1)},
+                   key=lambda pair: Fraction(*pair))
+    for (a, b), (c, d) in zip(pairs, pairs[1:]):
+        assert (ratio(a, b) < ratio(c, d)) == (Fraction(a, b) < Fraction(c, d)), (a, b, c, d)
+        assert ratio(a, b) <= ratio(c, d)
+
+
+@settings(max_examples=2000, deadline=None)
+@given(b=st.integers(2, RATIO_BOUND - 1), d=st.integers(2, RATIO_BOUND - 1), scale=st.integers(1, 64))
+def test_ratios_order_exactly_up_to_their_bound(b: int, d: int, scale: int) -> None:
+    """[I-weights] the same at the bound's hardest: for coprime b and d, the fractions
+    a/b and c/d with ad - bc = 1 are as close as two such fractions get (1/bd apart), and
+    still compare right; a fraction and its multiple give one float."""
+    if math.gcd(b, d) != 1:
+        d += 1
+    if math.gcd(b, d) != 1 or d >= RATIO_BOUND:
+        return
+    a = pow(d, -1, b)
+    c = (a * d - 1) // b
+    assert a * d - b * c == 1 and Fraction(a, b) > Fraction(c, d)
+    assert ratio(a, b) > ratio(c, d)
+    if a * scale < RATIO_BOUND and b * scale < RATIO_BOUND:
+        assert ratio(a * scale, b * scale) == ratio(a, b)
 
 
 def test_public_sets_follow_hints_and_moves() -> None:
