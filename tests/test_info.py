@@ -476,8 +476,8 @@ STRONG = {"endgame": 2, "dispensable_weight": 100.0, "critical_hint": 0.1, "risk
 
 
 def test_options_default_to_the_source() -> None:
-    """[I-options] the parameters' defaults are the source's constants (D. the options
-    chosen by name) and a real parameter is read as the fraction of its decimal text."""
+    """[I-options] the parameters' defaults are the source's constants, and a real
+    parameter is read as the fraction of its decimal text."""
     assert options_of(INFO_SPEC.resolve({})) == Options()
     assert Options().risky == Fraction(3, 4) and Options().dispensable_weight == 10
     chosen = options_of(INFO_SPEC.resolve({key: str(value) for key, value in STRONG.items()}))
