@@ -22,7 +22,7 @@ from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.strategies import SPECS, factory_for
 from hanabi_ref.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
 from hanabi_ref.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, ratio
-from hanabi_ref.strategies.info.player import InfoPlayer, Log, Moment
+from hanabi_ref.strategies.info.player import INFO_SPEC, InfoPlayer, Log, Moment, Options, options_of
 from hanabi_ref.strategies.info.questions import choose, decode, encode
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
@@ -34,13 +34,13 @@ CONFIGS = [(players, preset, variant) for players in (2, 3, 4, 5) for preset, va
             ("hanab-live", "rainbow"), ("hanab-live", "black"))]
 
 
-def play_checked(players: int, preset: str, variant: str, seed: int, stop: int | None = None
-                 ) -> tuple[GameState, list[InfoPlayer], Log]:
+def play_checked(players: int, preset: str, variant: str, seed: int, stop: int | None = None,
+                 options: Options = Options()) -> tuple[GameState, list[InfoPlayer], Log]:
     """A game of the strategy with every seat's public knowledge compared after every
     move (I-common) and every decoded number compared with the encoded one (I-decode-check)."""
     config = make_config(players, preset, variant)
     log = Log()
-    seats = [InfoPlayer(config, seat, log) for seat in range(players)]
+    seats = [InfoPlayer(config, seat, log, options) for seat in range(players)]
     state = initial_state(config, deck_from_seed(config, seed))
     while not state.terminal and (stop is None or state.turn < stop):
         state = apply(state, seats[state.current].act(make_view(state, state.current)))
@@ -515,3 +515,105 @@ def test_a_risky_play_needs_three_chances_in_four() -> None:
         chosen[name] = InfoPlayer(config, 0).act(make_view(narrowed, 0))
     assert chosen["wide"] == Play(1)
     assert chosen["narrow"] != Play(1)
+
+
+# ------------------------------------------------------------------ our options
+
+
+STRONG = {"endgame": 2, "dispensable_weight": 100, "critical_hint": 0.1, "risky": 0.6, "hint_above": 3}
+"""Every option of I-options away from its default."""
+
+
+def test_options_default_to_the_source() -> None:
+    """[I-options] the parameters' defaults are the source's constants, and a real
+    parameter is read as the fraction of its decimal text."""
+    assert options_of(INFO_SPEC.resolve({})) == Options()
+    assert Options().risky == Fraction(3, 4) and Options().dispensable_weight == 10
+    chosen = options_of(INFO_SPEC.resolve({key: str(value) for key, value in STRONG.items()}))
+    assert chosen == Options(2, 100, Fraction(1, 10), Fraction(3, 5), 3)
+
+
+def test_every_number_decodes_with_every_option_on() -> None:
+    """[I-options, I-decode-check, I-common] the options change only decisions, never what a
+    move tells: with all of them on, every seat decodes the number the actor encoded, in
+    games of every player count, and every game ends."""
+    options = options_of(INFO_SPEC.resolve(STRONG))
+    for players, preset, variant in CONFIGS[::3]:
+        for seed in range(3):
+            state, _, log = play_checked(players, preset, variant, seed, options=options)
+            assert state.terminal and log.compared > 0
+
+
+def _five_hand() -> tuple[GameState, GameConfig]:
+    """Seat 0 knows slot 0 is a red 2 (two copies: dispensable, 10 + 2 by I-turn step 4),
+    slot 1 is a blue 5 or a yellow 4 (another seat holds the other yellow 4: 20/2 for seen
+    elsewhere + 10/2 dispensable + 4.5 = 19.5, critical with probability 1/2), and its
+    other cards are known 5s (5 each); 3 tokens, no playable card anywhere."""
+    hands = [[(2, 0), (5, 2), (5, 1), (5, 3), (5, 4)], HANDS[1], HANDS[2]]
+    known: dict[tuple[int, int], Sequence[tuple[int, int]]] = {(0, 0): [(2, 0)], (0, 1): [(5, 2), (4, 1)], (0, 2): [(5, 1)], (0, 3): [(5, 3)], (0, 4): [(5, 4)]}
+    return scenario(hands, known, hints=3)
+
+
+def decide_with(state: GameState, config: GameConfig, **params: float) -> object:
+    return InfoPlayer(config, 0, None, options_of(INFO_SPEC.resolve(params))).act(make_view(state, 0))
+
+
+def test_a_heavier_dispensable_weight_keeps_the_possible_five() -> None:
+    """[I-discard-weight] by the source's weights the seat discards slot 1 (19.5 against 12),
+    a blue 5 half the time; with weight 100 the sure red 2 scores 102 against 64.5, so it
+    goes instead."""
+    state, config = _five_hand()
+    assert decide_with(state, config) == Discard(1)
+    assert decide_with(state, config, dispensable_weight=100.0) == Discard(0)
+
+
+def test_a_likely_critical_discard_becomes_a_hint() -> None:
+    """[I-critical-hint] the card the seat would discard is critical with probability 1/2:
+    above a bound of 1/10 (or 0.49) the seat hints instead, a token being left; at or below
+    the bound 1/2, or with no token, it discards as before."""
+    state, config = _five_hand()
+    assert isinstance(decide_with(state, config, critical_hint=0.1), Hint)
+    assert isinstance(decide_with(state, config, critical_hint=0.49), Hint)
+    assert decide_with(state, config, critical_hint=0.5) == Discard(1)
+
+
+def _last_round_states(players: int, seeds: range) -> list[GameState]:
+    """The states of default games after their stack ran out, with a token left and at
+    most one error made."""
+    found = []
+    for seed in seeds:
+        state, _, _ = play_checked(players, "hle", "no-variant", seed)
+        config = make_config(players, "hle")
+        replay = initial_state(config, state.deck)
+        for event in state.history:
+            if stack_size(replay) == 0 and replay.errors <= 1 and not replay.terminal:
+                found.append(replay)
+            replay = apply(replay, event.action)
+    return found
+
+
+def test_the_last_round_plays_the_likeliest_card() -> None:
+    """[I-endgame] with the stack empty and two errors left, a seat with endgame=1 that
+    does not play a known card plays one it may hold playable, which the source's seat does
+    not always do; with endgame=2 it hints instead when a seat still to act holds a playable
+    card it does not know (a token being left), and otherwise acts as with endgame=1."""
+    changed = 0
+    for state in _last_round_states(4, range(60)):
+        seat, config = state.current, state.config
+        view = make_view(state, seat)
+        default = InfoPlayer(config, seat).act(view)
+        first = InfoPlayer(config, seat, None, Options(endgame=1)).act(view)
+        second = InfoPlayer(config, seat, None, Options(endgame=2)).act(view)
+        assert isinstance(first, Play) or not isinstance(default, Play)
+        changed += first != default
+        later = [(seat + offset) % config.players for offset in range(1, (state.remaining or 1))]
+        needs = any(any(state.deck[card_id] in _playable(state) for card_id in state.hands[other])
+                    for other in later)
+        if second != first:
+            assert isinstance(second, Hint) and needs and state.hints > 0
+    assert changed > 0
+
+
+def _playable(state: GameState) -> set[int]:
+    config = state.config
+    return {card(config, height + 1, suit) for suit, height in enumerate(state.fields) if height < config.values}

@@ -11,6 +11,7 @@ first turn's moment is rebuilt from the first event (no seat sees the game befor
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import NamedTuple
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
@@ -27,12 +28,27 @@ from hanabi_ref.view import PlayerView
 
 PRESETS = ("hle", "hanab-live", "hanabi-rs")
 VARIANTS = ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")
-RISKY = (3, 4)
-"""[I-turn] (step 2) a card surely playable or dead is played when more likely playable than
-this fraction (numerator, denominator)."""
+RISKY = Fraction(3, 4)
+"""[I-turn] (step 2) a card surely playable or dead is played when more likely playable than this."""
 HELD_SCALE = 60
 """[I-turn] (step 1) a multiple of every 1 + (seats holding a copy) up to 5 players, so
 that the play score's terms are integers."""
+
+
+class Options(NamedTuple):
+    """The strategy's options [I-options]; the defaults play the source's games."""
+
+    endgame: int = 0
+    """[I-endgame] once the stack is empty, play the card most likely playable (1), unless a
+    hint may tell a seat still to act that it holds a playable card (2)."""
+    dispensable_weight: int = 10
+    """[I-discard-weight] the weight of P(dispensable) in the discard score."""
+    critical_hint: Fraction = Fraction(1)
+    """[I-critical-hint] hint rather than discard a card more likely critical than this."""
+    risky: Fraction = RISKY
+    """[I-risky] the playable probability a risky play must exceed."""
+    hint_above: int = -1
+    """[I-hint-above] hint when more tokens than this are left (-1: half the maximum)."""
 
 
 class InfoError(HanabiError):
@@ -93,9 +109,11 @@ class Log:
 class InfoPlayer(BaseStrategy):
     """One seat of the information strategy [I-turn]."""
 
-    def __init__(self, config: GameConfig, seat: int, log: Log | None = None) -> None:
+    def __init__(self, config: GameConfig, seat: int, log: Log | None = None,
+                 options: Options = Options()) -> None:
         INFO_SPEC.check_config(config)
         self.config = config
+        self.options = options
         self.seat = seat
         self.public = PublicKnowledge()
         self.boards = BoardReader(config)
@@ -225,12 +243,19 @@ class InfoPlayer(BaseStrategy):
         if play is not None:
             return play
         errors_left = None if self.config.max_errors is None else self.config.max_errors - view.errors
+        may_err = errors_left is None or errors_left > 1
+        if may_err and self.options.endgame and view.stack_size == 0 and not self._hint_helps_later(view, moment):
+            gamble = self._endgame_play(own, board, weights)
+            if gamble is not None:
+                return gamble
         slack_left = len(view.discard) <= self.slack
-        if (errors_left is None or errors_left > 1) and slack_left:
+        if may_err and slack_left:
             risky = self._risky_play(own, board, weights)
             if risky is not None:
                 return risky
         if self._wants_to_hint(view, moment, own, board, weights, slack_left):
+            return self._hint(moment)
+        if view.hints > 0 and self._discard_is_critical(view, moment, own, board, weights):
             return self._hint(moment)
         return self._discard(view, moment, own, board, weights)
 
@@ -274,9 +299,30 @@ class InfoPlayer(BaseStrategy):
             chance = ratio(on_play, whole)
             if best is None or chance > best[0]:
                 best = (chance, on_play, whole, slot)
-        if best is None or best[1] * RISKY[1] <= RISKY[0] * best[2]:
+        risky = self.options.risky
+        if best is None or best[1] * risky.denominator <= risky.numerator * best[2]:
             return None
         return Play(best[3])
+
+    def _hint_helps_later(self, view: PlayerView, moment: Moment) -> bool:
+        """[I-endgame] (option 2) a token is left and a seat that still has a turn holds a
+        playable card that it does not know playable by public knowledge."""
+        if self.options.endgame < 2 or view.hints == 0 or view.remaining is None:
+            return False
+        return any(self._needs_a_hint(moment, moment.board, seat)
+                   for seat in self._others(self.seat)[: view.remaining - 1])
+
+    @staticmethod
+    def _endgame_play(own: Sequence[int], board: Board, weights: Weights) -> Play | None:
+        """[I-endgame] *(ours)* with the stack empty, every seat has at most one turn left:
+        the card most likely playable (the oldest on ties), if it may be playable at all."""
+        best: tuple[float, int] | None = None
+        for slot, mask in enumerate(own):
+            whole = weights.total(mask)
+            chance = ratio(weights.total(mask & board.playable), whole) if whole else 0.0
+            if best is None or chance > best[0]:
+                best = (chance, slot)
+        return Play(best[1]) if best is not None and best[0] > 0 else None
 
     def _wants_to_hint(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                        weights: Weights, slack_left: bool) -> bool:
@@ -291,14 +337,16 @@ class InfoPlayer(BaseStrategy):
         if any(board.playable >> card & 1 for seat in self._others(self.seat) for card in moment.cards[seat]
                if card is not None):
             return True
-        return tokens > self.config.max_hints // 2
+        above = self.options.hint_above
+        return tokens > (self.config.max_hints // 2 if above < 0 else above)
 
     def _someone_needs_a_hint(self, moment: Moment, board: Board) -> bool:
-        for seat in self._others(self.seat):
-            sees_playable = any(card is not None and board.playable >> card & 1 for card in moment.cards[seat])
-            if sees_playable and all(not board.surely(mask, board.playable) for mask in self.sets(moment, seat)):
-                return True
-        return False
+        return any(self._needs_a_hint(moment, board, seat) for seat in self._others(self.seat))
+
+    def _needs_a_hint(self, moment: Moment, board: Board, seat: int) -> bool:
+        """``seat`` holds a playable card (seen) and knows no card playable (public)."""
+        sees_playable = any(card is not None and board.playable >> card & 1 for card in moment.cards[seat])
+        return sees_playable and all(not board.surely(mask, board.playable) for mask in self.sets(moment, seat))
 
     def _hint(self, moment: Moment) -> Hint:
         """[I-hint-map, I-hint-choice] the hint carrying every other seat's answers."""
@@ -342,26 +390,44 @@ class InfoPlayer(BaseStrategy):
             return Discard(private_useless[0])
         return Discard(self._least_valuable(view, moment, own, board, weights))
 
+    def _dispensable(self, board: Board) -> int:
+        """The identities dead or with another copy neither played nor discarded."""
+        dispensable = board.dead
+        for card, copies in enumerate(composition_counts(self.config)):
+            if copies - board.discarded[card] != 1:
+                dispensable |= 1 << card
+        return dispensable
+
+    def _discard_is_critical(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
+                             weights: Weights) -> bool:
+        """[I-critical-hint] *(ours)* whether the card step 4 would discard (when no card is
+        known useless) is critical with private probability above the option's bound."""
+        bound = self.options.critical_hint
+        if bound >= 1 or len(self.useless(self.sets(moment, self.seat), board)) >= 2:
+            return False
+        if self.useless(own, board, weights):
+            return False
+        slot = self._least_valuable(view, moment, own, board, weights)
+        return 1 - board.probability(own[slot], self._dispensable(board), weights) > bound
+
     def _least_valuable(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                         weights: Weights) -> int:
-        """[I-turn] (step 4) the card of highest 20 P(seen elsewhere) + 10 P(dispensable) + E[value]."""
+        """[I-turn] (step 4) the card of highest 20 P(seen elsewhere) + 10 P(dispensable) + E[value]
+        (the weight 10 is the option of I-discard-weight)."""
         seen = 0
         for seat in self._others(self.seat):
             for card in moment.cards[seat]:
                 if card is not None:
                     seen |= 1 << card
-        counts = composition_counts(self.config)
-        dispensable = board.dead
-        for card, copies in enumerate(counts):
-            if copies - board.discarded[card] != 1:
-                dispensable |= 1 << card
+        dispensable = self._dispensable(board)
+        keep = self.options.dispensable_weight
         best: tuple[float, int] | None = None
         for slot, mask in enumerate(own):
             total = weights.total(mask)
             if not total:
                 continue
             value = sum(weights[card] * (card % board.values + 1) for card in identities(mask))
-            score = ratio(20 * weights.total(mask & seen) + 10 * weights.total(mask & dispensable) + value, total)
+            score = ratio(20 * weights.total(mask & seen) + keep * weights.total(mask & dispensable) + value, total)
             if best is None or score > best[0]:
                 best = (score, slot)
         return 0 if best is None else best[1]
@@ -382,18 +448,35 @@ def unsupported(config: GameConfig) -> str | None:
     return None
 
 
+def _fraction(value: Value) -> Fraction:
+    """A real parameter as the exact fraction of its decimal text (0.75 is 3/4)."""
+    return Fraction(str(value))
+
+
+def options_of(params: Mapping[str, Value]) -> Options:
+    """[I-options] the options named by the parameters (absent ones keep their defaults)."""
+    return Options(
+        endgame=int(params.get("endgame", 0)),
+        dispensable_weight=int(params.get("dispensable_weight", 10)),
+        critical_hint=_fraction(params.get("critical_hint", 1)),
+        risky=_fraction(params.get("risky", "0.75")),
+        hint_above=int(params.get("hint_above", -1)),
+    )
+
+
 def build(params: Mapping[str, Value]) -> StrategyFactory:
     """The factory of :class:`InfoPlayer`; with ``check=1`` the seats of a game share a
     :class:`Log` and stop the game at the first number decoded wrongly [I-decode-check]."""
     check = bool(params.get("check", 0))
+    options = options_of(params)
     logs: list[Log] = []
 
     def factory(config: GameConfig, seat: int, seed: int) -> InfoPlayer:
         if not check:
-            return InfoPlayer(config, seat)
+            return InfoPlayer(config, seat, None, options)
         if seat == 0 or not logs:
             logs[:] = [Log()]
-        return InfoPlayer(config, seat, logs[0])
+        return InfoPlayer(config, seat, logs[0], options)
 
     return factory
 
@@ -402,7 +485,18 @@ INFO_SPEC = StrategySpec(
     "info",
     "the information strategy: hints carry answers to every seat's questions (spec/info.md)",
     (Param("check", "int", 0, "1: stop a game when a seat decodes another number than encoded [I-decode-check]",
-           choices=(0, 1)),),
+           choices=(0, 1)),
+     Param("endgame", "int", 0, "1: once the stack is empty, with two errors still allowed, play the card "
+           "most likely playable if it may be playable; 2: the same unless a token is left and a seat still "
+           "to act holds a playable card it does not know playable (then hint) [I-endgame]", choices=(0, 1, 2)),
+     Param("dispensable_weight", "int", 10, "weight of P(dispensable) in the discard score "
+           "20 P(seen elsewhere) + w P(dispensable) + E[value] (the source: 10) [I-discard-weight]", 0, 1000),
+     Param("critical_hint", "real", 1.0, "hint (a token left) rather than discard a card critical with "
+           "probability above this (1: never, the source) [I-critical-hint]", 0.0, 1.0),
+     Param("risky", "real", 0.75, "a risky play needs a playable probability above this (the source: 0.75) "
+           "[I-risky]", 0.0, 1.0),
+     Param("hint_above", "int", -1, "without another reason, hint when more tokens than this are left "
+           "(-1: half the maximum, the source's 4 of 8) [I-hint-above]", -1, 8)),
     build,
     unsupported,
 )
