@@ -99,7 +99,7 @@ def _seconds(text: str) -> float:
 
 
 def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
-    parser.add_argument("--strategy", required=True, help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info)")
+    parser.add_argument("--strategy", required=True, help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source)")
     parser.add_argument("--players", type=_positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=_seed, default=0, help="seed of game 0 (game i uses seed S+i)")
     parser.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")

@@ -22,7 +22,8 @@ from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.strategies import SPECS, factory_for
 from hanabi_ref.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
 from hanabi_ref.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, ratio
-from hanabi_ref.strategies.info.player import INFO_SPEC, InfoPlayer, Log, Moment, Options, options_of
+from hanabi_ref.strategies.info.player import INFO_SPEC, SOURCE_INFO_SPEC, InfoPlayer, Log, Moment, Options, options_of
+from hanabi_ref.strategies.info.player import STRONG as STRONG_OPTIONS
 from hanabi_ref.strategies.info.questions import choose, decode, encode
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
@@ -51,25 +52,29 @@ def play_checked(players: int, preset: str, variant: str, seed: int, stop: int |
     return state, seats, log
 
 
+OPTION_SETS = st.sampled_from([Options(), STRONG_OPTIONS])
+"""The seats of `info-source` and of `info` (I-strong)."""
+
+
 @settings(max_examples=40, deadline=None)
-@given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1))
-def test_seats_agree_and_every_number_decodes(setup: tuple[int, str, str], seed: int) -> None:
+@given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), options=OPTION_SETS)
+def test_seats_agree_and_every_number_decodes(setup: tuple[int, str, str], seed: int, options: Options) -> None:
     """[I-common, I-decode, I-decode-check] in real games every seat's public knowledge
     equals every other's after every move, and every seat decodes the number the actor
     encoded for it."""
-    state, seats, log = play_checked(*setup, seed)
+    state, seats, log = play_checked(*setup, seed, options=options)
     assert state.terminal
     assert log.compared > 0 or not any(isinstance(e.action, Hint) for e in state.history)
 
 
 @pytest.mark.deep
 @settings(max_examples=20_000, deadline=None)
-@given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1))
-def test_seats_agree_and_every_number_decodes_deep(setup: tuple[int, str, str], seed: int) -> None:
+@given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), options=OPTION_SETS)
+def test_seats_agree_and_every_number_decodes_deep(setup: tuple[int, str, str], seed: int, options: Options) -> None:
     """[I-common, I-decode-check] the same on 20,000 games: about a thousand for each of
-    the 20 configurations, so thousands for each player count and each variant (about 5
-    minutes)."""
-    test_seats_agree_and_every_number_decodes.hypothesis.inner_test(setup, seed)  # type: ignore[attr-defined]
+    the 20 configurations, so thousands for each player count and each variant, half of
+    them with each option set (about 5 minutes)."""
+    test_seats_agree_and_every_number_decodes.hypothesis.inner_test(setup, seed, options)  # type: ignore[attr-defined]
 
 
 def test_public_knowledge_holds_the_true_card() -> None:
@@ -176,12 +181,14 @@ def test_a_rainbow_focus_card_has_no_colour_hint_avoiding_it() -> None:
 
 
 @settings(max_examples=40, deadline=None)
-@given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), stop=st.integers(0, 40), data=st.data())
+@given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), stop=st.integers(0, 40), data=st.data(),
+       options=OPTION_SETS)
 def test_the_info_strategy_chooses_from_its_view_alone(setup: tuple[int, str, str], seed: int, stop: int,
-                                                      data: st.DataObject) -> None:
+                                                      data: st.DataObject, options: Options) -> None:
     """[2.17-view, I-public] after observing the same game, the seat to move chooses the
-    same action in the state and in any rearrangement of the cards it cannot see."""
-    state, seats, _ = play_checked(*setup, seed, stop=stop)
+    same action in the state and in any rearrangement of the cards it cannot see (seats of
+    `info-source` and of `info`)."""
+    state, seats, _ = play_checked(*setup, seed, stop=stop, options=options)
     if state.terminal:
         return
     seat = state.current
@@ -521,16 +528,33 @@ def test_a_risky_play_needs_three_chances_in_four() -> None:
 
 
 STRONG = {"endgame": 2, "dispensable_weight": 100, "critical_hint": 0.1, "risky": 0.6, "hint_above": 3}
-"""Every option of I-options away from its default."""
+"""Every option of I-options away from the source's value."""
 
 
 def test_options_default_to_the_source() -> None:
-    """[I-options] the parameters' defaults are the source's constants, and a real
-    parameter is read as the fraction of its decimal text."""
-    assert options_of(INFO_SPEC.resolve({})) == Options()
-    assert Options().risky == Fraction(3, 4) and Options().dispensable_weight == 10
+    """[I-options, I-strong] `info-source` defaults to the source's constants (the numbers
+    of the source documents: risky plays above 3/4, the discard weight 10, hints above 4 of
+    8 tokens), `info` to the best combination of I-strong, and a real parameter is read as
+    the fraction of its decimal text."""
+    assert options_of(SOURCE_INFO_SPEC.resolve({})) == Options()
+    assert Options().risky == Fraction(3, 4) and Options().dispensable_weight == 10 and Options().hint_above == -1
+    assert options_of(INFO_SPEC.resolve({})) == Options(endgame=2, dispensable_weight=100,
+                                                        critical_hint=Fraction(1, 10))
     chosen = options_of(INFO_SPEC.resolve({key: str(value) for key, value in STRONG.items()}))
     assert chosen == Options(2, 100, Fraction(1, 10), Fraction(3, 5), 3)
+
+
+def test_the_two_names_play_the_same_seat_with_their_defaults() -> None:
+    """[I-options, I-strong] `info-source` plays the games of `info` with the source's values
+    given, and `info` those of `info-source` with the best combination given."""
+    config = make_config(3, "hle")
+    source = {"endgame": 0, "dispensable_weight": 10, "critical_hint": 1.0}
+    strong = {"endgame": 2, "dispensable_weight": 100, "critical_hint": 0.1}
+    for seed in range(4):
+        pairs = [(factory_for("info", source), factory_for("info-source", {})),
+                 (factory_for("info", {}), factory_for("info-source", strong))]
+        for one, other in pairs:
+            assert play_game(config, one, seed=seed).trace.actions == play_game(config, other, seed=seed).trace.actions
 
 
 def test_every_number_decodes_with_every_option_on() -> None:
@@ -555,7 +579,8 @@ def _five_hand() -> tuple[GameState, GameConfig]:
 
 
 def decide_with(state: GameState, config: GameConfig, **params: float) -> object:
-    return InfoPlayer(config, 0, None, options_of(INFO_SPEC.resolve(params))).act(make_view(state, 0))
+    """Seat 0's move with the source's options except ``params``."""
+    return InfoPlayer(config, 0, None, options_of(SOURCE_INFO_SPEC.resolve(params))).act(make_view(state, 0))
 
 
 def test_a_heavier_dispensable_weight_keeps_the_possible_five() -> None:

@@ -28,7 +28,7 @@ from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.view import PlayerView
 from tests.test_sim_runner import EXIT_FAILED, MIX, failing_spec, mix_factory, register, run, simulate_json
 
-PACKAGE_STRATEGIES = ("random", "simple", "thesis", "hat", "hat-classic", "recommendation")
+PACKAGE_STRATEGIES = ("random", "simple", "thesis", "hat", "hat-classic", "recommendation", "info", "info-source")
 """Every strategy the package registers (hat and its kin need 4 or 5 players)."""
 
 
@@ -175,7 +175,9 @@ for argv in json.loads(sys.argv[1]):
 def test_contracts_never_steer(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash] every strategy plays the same games with contracts off (a child
     process with HANABI_REF_CONTRACTS=0) as with them on (this process: conftest)."""
-    runs = [["simulate", *simulate_argv(name, 4, 20, 300, "--jobs", "1", "--json")] for name in PACKAGE_STRATEGIES]
+    rules = {"info": ["--rules", "hle"], "info-source": ["--rules", "hle"]}  # they refuse the thesis preset
+    runs = [["simulate", *simulate_argv(name, 4, 20, 300, *rules.get(name, []), "--jobs", "1", "--json")]
+            for name in PACKAGE_STRATEGIES]
     environment = {**os.environ, "HANABI_REF_CONTRACTS": "0"}
     child = subprocess.run([sys.executable, "-c", CHILD, json.dumps(runs)], env=environment, capture_output=True,
                            text=True, check=False, timeout=300)

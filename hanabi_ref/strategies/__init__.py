@@ -20,7 +20,7 @@ from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.strategies.hat.player import CLASSIC_HAT_SPEC
 from hanabi_ref.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
-from hanabi_ref.strategies.info import INFO_SPEC
+from hanabi_ref.strategies.info import INFO_SPEC, SOURCE_INFO_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
 
@@ -34,6 +34,7 @@ SPECS: Mapping[str, StrategySpec] = {
     "hat-classic": CLASSIC_HAT_SPEC,
     "recommendation": RECOMMENDATION_SPEC,
     "info": INFO_SPEC,
+    "info-source": SOURCE_INFO_SPEC,
 }
 
 STRATEGIES: Mapping[str, StrategyFactory] = {name: spec.factory() for name, spec in SPECS.items()}

@@ -481,22 +481,43 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
     return factory
 
 
+STRONG = Options(endgame=2, dispensable_weight=100, critical_hint=Fraction(1, 10))
+"""[I-strong] the best combination measured: the defaults of ``--strategy info``."""
+
+
+def _params(defaults: Options) -> tuple[Param, ...]:
+    """The parameters of the strategy, defaulting to ``defaults`` [I-options]."""
+    return (
+        Param("check", "int", 0, "1: stop a game when a seat decodes another number than encoded [I-decode-check]",
+              choices=(0, 1)),
+        Param("endgame", "int", defaults.endgame, "0: the source; 1: once the stack is empty, with two errors still "
+              "allowed, play the card most likely playable if it may be playable; 2: the same unless a token is "
+              "left and a seat still to act holds a playable card it does not know playable (then hint) "
+              "[I-endgame]", choices=(0, 1, 2)),
+        Param("dispensable_weight", "int", defaults.dispensable_weight, "weight of P(dispensable) in the discard "
+              "score 20 P(seen elsewhere) + w P(dispensable) + E[value] (the source: 10) [I-discard-weight]", 0, 1000),
+        Param("critical_hint", "real", float(defaults.critical_hint), "hint (a token left) rather than discard a "
+              "card critical with probability above this (1: never, the source) [I-critical-hint]", 0.0, 1.0),
+        Param("risky", "real", float(defaults.risky), "a risky play needs a playable probability above this "
+              "(the source: 0.75) [I-risky]", 0.0, 1.0),
+        Param("hint_above", "int", defaults.hint_above, "without another reason, hint when more tokens than this "
+              "are left (-1: half the maximum, the source's 4 of 8) [I-hint-above]", -1, 8),
+    )
+
+
 INFO_SPEC = StrategySpec(
     "info",
-    "the information strategy: hints carry answers to every seat's questions (spec/info.md)",
-    (Param("check", "int", 0, "1: stop a game when a seat decodes another number than encoded [I-decode-check]",
-           choices=(0, 1)),
-     Param("endgame", "int", 0, "1: once the stack is empty, with two errors still allowed, play the card "
-           "most likely playable if it may be playable; 2: the same unless a token is left and a seat still "
-           "to act holds a playable card it does not know playable (then hint) [I-endgame]", choices=(0, 1, 2)),
-     Param("dispensable_weight", "int", 10, "weight of P(dispensable) in the discard score "
-           "20 P(seen elsewhere) + w P(dispensable) + E[value] (the source: 10) [I-discard-weight]", 0, 1000),
-     Param("critical_hint", "real", 1.0, "hint (a token left) rather than discard a card critical with "
-           "probability above this (1: never, the source) [I-critical-hint]", 0.0, 1.0),
-     Param("risky", "real", 0.75, "a risky play needs a playable probability above this (the source: 0.75) "
-           "[I-risky]", 0.0, 1.0),
-     Param("hint_above", "int", -1, "without another reason, hint when more tokens than this are left "
-           "(-1: half the maximum, the source's 4 of 8) [I-hint-above]", -1, 8)),
+    "the information strategy with our best options (I-strong): hints carry answers to every seat's questions "
+    "(spec/info.md)",
+    _params(STRONG),
+    build,
+    unsupported,
+)
+
+SOURCE_INFO_SPEC = StrategySpec(
+    "info-source",
+    "the information strategy exactly as the source's bot plays (spec/info.md): every option at the source's value",
+    _params(Options()),
     build,
     unsupported,
 )
