@@ -513,15 +513,25 @@ def test_a_risky_play_needs_three_chances_in_four() -> None:
     for action in (Play(0), Hint(2, "value", 2), Hint(1, "value", 3)):
         state = apply(state, action)
     assert state.current == 0 and state.fields[0] == 1 and state.errors == 0
+    chosen = {name: InfoPlayer(config, 0).act(make_view(narrowed, 0)) for name, narrowed in _risky_states().items()}
+    assert chosen["wide"] == Play(1)
+    assert chosen["narrow"] != Play(1)
+
+
+def _risky_states() -> dict[str, GameState]:
+    """The states of the risky-play test: seat 0's slot 1 playable with probability 9/11
+    ("wide") or 3/5 ("narrow"), else dead."""
+    hands = [[(1, 0), (2, 0), (1, 2), (4, 3), (5, 4)], HANDS[1], HANDS[2]]
+    state, config = scenario(hands, {}, hints=8)
+    for action in (Play(0), Hint(2, "value", 2), Hint(1, "value", 3)):
+        state = apply(state, action)
     ones = {"wide": [(1, 0), (1, 2), (1, 1), (1, 3)], "narrow": [(1, 0), (1, 2)]}
-    chosen = {}
+    states = {}
     for name, pairs in ones.items():
         knowledge = [list(row) for row in state.knowledge]
         knowledge[0][1] = sum(1 << card(config, v, s) for v, s in pairs)
-        narrowed = attrs.evolve(state, knowledge=tuple(tuple(row) for row in knowledge))
-        chosen[name] = InfoPlayer(config, 0).act(make_view(narrowed, 0))
-    assert chosen["wide"] == Play(1)
-    assert chosen["narrow"] != Play(1)
+        states[name] = attrs.evolve(state, knowledge=tuple(tuple(row) for row in knowledge))
+    return states
 
 
 # ------------------------------------------------------------------ our options
@@ -600,6 +610,30 @@ def test_a_likely_critical_discard_becomes_a_hint() -> None:
     assert isinstance(decide_with(state, config, critical_hint=0.1), Hint)
     assert isinstance(decide_with(state, config, critical_hint=0.49), Hint)
     assert decide_with(state, config, critical_hint=0.5) == Discard(1)
+
+
+def test_the_risky_bound_is_an_option() -> None:
+    """[I-risky] the bound of a risky play is strict: the 3/5 card is played with a bound
+    of 0.5 but not of 0.6 (nor the source's 3/4), the 9/11 card not with a bound of 0.85."""
+    states = _risky_states()
+    narrow, wide = states["narrow"], states["wide"]
+    assert decide_with(narrow, narrow.config, risky=0.5) == Play(1)
+    assert decide_with(narrow, narrow.config, risky=0.6) != Play(1)
+    assert decide_with(wide, wide.config, risky=0.8) == Play(1)
+    assert decide_with(wide, wide.config, risky=0.85) != Play(1)
+
+
+def test_the_token_bound_of_the_last_hint_rule_is_an_option() -> None:
+    """[I-hint-above] with nothing playable in sight and no card known useless, the seat
+    hints when more tokens than the bound are left: 4 tokens discard by the source's bound
+    (half of 8) but hint with a bound of 3; 5 tokens hint by the source's bound but discard
+    with a bound of 5."""
+    four, config = scenario(HANDS, {}, hints=4)
+    five, _ = scenario(HANDS, {}, hints=5)
+    assert isinstance(decide_with(four, config), Discard)
+    assert isinstance(decide_with(four, config, hint_above=3), Hint)
+    assert isinstance(decide_with(five, config), Hint)
+    assert isinstance(decide_with(five, config, hint_above=5), Discard)
 
 
 def _last_round_states(players: int, seeds: range) -> list[GameState]:

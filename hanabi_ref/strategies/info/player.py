@@ -290,7 +290,8 @@ class InfoPlayer(BaseStrategy):
         return None if best is None else Play(best[1])
 
     def _risky_play(self, own: Sequence[int], board: Board, weights: Weights) -> Play | None:
-        """[I-turn] (step 2) a card surely playable or dead, if likely enough playable."""
+        """[I-turn] (step 2) a card surely playable or dead, if likely enough playable (the
+        bound is the option of I-risky)."""
         best: tuple[float, int, int, int] | None = None
         for slot, mask in enumerate(own):
             if not board.surely(mask, board.playable | board.dead, weights):
@@ -326,7 +327,7 @@ class InfoPlayer(BaseStrategy):
 
     def _wants_to_hint(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                        weights: Weights, slack_left: bool) -> bool:
-        """[I-turn] (step 3) whether to hint."""
+        """[I-turn] (step 3) whether to hint (the last rule's bound is the option of I-hint-above)."""
         tokens = view.hints
         if tokens == 0:
             return False
@@ -486,7 +487,8 @@ STRONG = Options(endgame=2, dispensable_weight=100, critical_hint=Fraction(1, 10
 
 
 def _params(defaults: Options) -> tuple[Param, ...]:
-    """The parameters of the strategy, defaulting to ``defaults`` [I-options]."""
+    """The parameters of the strategy, defaulting to ``defaults``: the source's values
+    (``info-source``) or the best combination (``info``) [I-options, I-strong]."""
     return (
         Param("check", "int", 0, "1: stop a game when a seat decodes another number than encoded [I-decode-check]",
               choices=(0, 1)),
