@@ -255,8 +255,6 @@ class InfoPlayer(BaseStrategy):
                 return risky
         if self._wants_to_hint(view, moment, own, board, weights, slack_left):
             return self._hint(moment)
-        if view.hints > 0 and self._discard_is_critical(view, moment, own, board, weights):
-            return self._hint(moment)
         return self._discard(view, moment, own, board, weights)
 
     def _private_weights(self, view: PlayerView, board: Board) -> Weights:
@@ -374,8 +372,10 @@ class InfoPlayer(BaseStrategy):
         hand = [card for card in moment.cards[seat] if card is not None]
         return encode(sets, total, moment.board, hand)
 
-    def _discard(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board, weights: Weights) -> Discard:
-        """[I-turn] (step 4) which card to discard."""
+    def _discard(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
+                 weights: Weights) -> Discard | Hint:
+        """[I-turn] (step 4) which card to discard; a hint instead of the card of highest
+        score when that card is too likely critical (I-critical-hint)."""
         public_useless = self.useless(self.sets(moment, self.seat), board)
         if len(public_useless) >= 2:
             scratch = self.public.copy()
@@ -389,7 +389,10 @@ class InfoPlayer(BaseStrategy):
         private_useless = self.useless(own, board, weights)
         if private_useless:
             return Discard(private_useless[0])
-        return Discard(self._least_valuable(view, moment, own, board, weights))
+        slot = self._least_valuable(view, moment, own, board, weights)
+        if view.hints > 0 and self._too_critical(own[slot], board, weights):
+            return self._hint(moment)
+        return Discard(slot)
 
     def _dispensable(self, board: Board) -> int:
         """The identities dead or with another copy neither played nor discarded."""
@@ -399,17 +402,11 @@ class InfoPlayer(BaseStrategy):
                 dispensable |= 1 << card
         return dispensable
 
-    def _discard_is_critical(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
-                             weights: Weights) -> bool:
-        """[I-critical-hint] *(ours)* whether the card step 4 would discard (when no card is
-        known useless) is critical with private probability above the option's bound."""
+    def _too_critical(self, mask: int, board: Board, weights: Weights) -> bool:
+        """[I-critical-hint] *(ours)* whether the card of set ``mask`` that step 4 would
+        discard by its score is critical with private probability above the option's bound."""
         bound = self.options.critical_hint
-        if bound >= 1 or len(self.useless(self.sets(moment, self.seat), board)) >= 2:
-            return False
-        if self.useless(own, board, weights):
-            return False
-        slot = self._least_valuable(view, moment, own, board, weights)
-        return 1 - board.probability(own[slot], self._dispensable(board), weights) > bound
+        return bound < 1 and 1 - board.probability(mask, self._dispensable(board), weights) > bound
 
     def _least_valuable(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                         weights: Weights) -> int:
