@@ -21,7 +21,7 @@ from hanabi_ref.cards import identity
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
+from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.transition import apply, initial_state
 
 # ------------------------------------------------------------------ cards and decks
@@ -260,6 +260,14 @@ def visible_swap(state: GameState, seat: int) -> tuple[int, ...] | None:
 def with_deck(state: GameState, deck: tuple[int, ...]) -> GameState:
     """``state`` with another deck; the state's invariants are re-checked."""
     return attrs.evolve(state, deck=deck)
+
+
+def drawn_rearrangement(state: GameState, data: st.DataObject) -> GameState:
+    """``state`` with the cards its seat to move cannot see redistributed
+    (:func:`hidden_rearrangement`) in an order Hypothesis draws from ``data``."""
+    seat = state.current
+    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
+    return with_deck(state, hidden_rearrangement(state, seat, order))
 
 
 # ------------------------------------------------------------------ Hypothesis strategies

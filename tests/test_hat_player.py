@@ -20,7 +20,6 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import stack_size
 from hanabi_ref.strategies import SPECS, factory_for
 from hanabi_ref.actions import Hint
 from hanabi_ref.strategies.hat.codes import seen_hands
@@ -28,7 +27,7 @@ from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, Hat
 from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import HAT_CONFIGS, card, hidden_rearrangement, with_deck
+from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement
 
 
 # ------------------------------------------------------------------ decoding
@@ -113,8 +112,7 @@ def test_the_hat_strategies_choose_from_their_views_alone(
     if state.terminal:
         return
     seat = state.current
-    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
-    rearranged = with_deck(state, hidden_rearrangement(state, seat, order))
+    rearranged = drawn_rearrangement(state, data)
     twin = copy.deepcopy(players[seat])
     assert players[seat].act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
 

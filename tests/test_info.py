@@ -28,7 +28,7 @@ from hanabi_ref.strategies.info.questions import choose, decode, encode
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import card, colour_suits, hidden_rearrangement, stacked_deck, suit_and_value, with_deck
+from tests.helpers import card, colour_suits, drawn_rearrangement, stacked_deck, suit_and_value
 
 CONFIGS = [(players, preset, variant) for players in (2, 3, 4, 5) for preset, variant in
            (("hle", "no-variant"), ("hanab-live", "no-variant"), ("hanab-live", "6-suits"),
@@ -192,8 +192,7 @@ def test_the_info_strategy_chooses_from_its_view_alone(setup: tuple[int, str, st
     if state.terminal:
         return
     seat = state.current
-    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
-    rearranged = with_deck(state, hidden_rearrangement(state, seat, order))
+    rearranged = drawn_rearrangement(state, data)
     twin = copy.deepcopy(seats[seat])
     assert seats[seat].act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
 

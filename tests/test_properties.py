@@ -33,6 +33,7 @@ from hanabi_ref.view import make_view, view_legal_actions
 from tests.helpers import (
     Run,
     configs,
+    drawn_rearrangement,
     expected_counts,
     expected_multiset,
     hidden_rearrangement,
@@ -168,8 +169,7 @@ def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) ->
         return
     state = data.draw(st.sampled_from(states))
     seat = state.current
-    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
-    rearranged = with_deck(state, hidden_rearrangement(state, seat, order))
+    rearranged = drawn_rearrangement(state, data)
     seed = data.draw(st.integers(0, 2**64 - 1))
     for name, factory in STRATEGIES.items():
         unsupported = SPECS[name].unsupported

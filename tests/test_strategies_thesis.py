@@ -39,7 +39,7 @@ from hanabi_ref.strategies.thesis import (
 )
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import Run, card, hidden_rearrangement, runs, stacked_deck, with_deck
+from tests.helpers import Run, card, drawn_rearrangement, runs, stacked_deck
 
 MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -283,9 +283,7 @@ def test_every_reading_chooses_from_the_view_alone(run: Run, data: st.DataObject
         return
     state = data.draw(st.sampled_from(states))
     seat = state.current
-    size = len(state.hands[seat]) + stack_size(state)
-    order = data.draw(st.permutations(range(size)))
-    rearranged = with_deck(state, hidden_rearrangement(state, seat, order))
+    rearranged = drawn_rearrangement(state, data)
     params = {
         "omega_p": data.draw(st.sampled_from(["0", "0.3", "0.6", "1"])),
         "omega_s": data.draw(st.sampled_from(["0", "1"])),
