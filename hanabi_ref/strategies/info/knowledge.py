@@ -75,9 +75,10 @@ class Weights:
 class Board:
     """The public numbers of one moment of a game that the strategy reads [I-weights]:
     the fields, the public weights (copies neither played nor discarded) and the masks of
-    the playable and the dead identities."""
+    the playable, the dead and the dispensable identities."""
 
-    __slots__ = ("config", "fields", "weights", "discarded", "playable", "dead", "values", "live", "key", "hash")
+    __slots__ = ("config", "fields", "weights", "discarded", "playable", "dead", "dispensable", "values", "live",
+                 "key", "hash")
 
     def __init__(self, config: GameConfig, fields: Sequence[int], discarded: Sequence[int], weights: Sequence[int]) -> None:
         self.config = config
@@ -88,6 +89,12 @@ class Board:
         self.live = self.weights.positive
         """The identities of positive public weight."""
         self.playable, self.dead = _playable_and_dead(config, self.fields, self.discarded)
+        self.dispensable = self.dead
+        """[I-turn] (step 4) the dead identities, and those whose copies not discarded (in
+        hands, in the stack or played, as the source counts them) are not exactly one."""
+        for card, copies in enumerate(composition_counts(config)):
+            if copies - self.discarded[card] != 1:
+                self.dispensable |= 1 << card
         self.key = (config, self.fields, self.discarded, self.weights.counts)
         """Everything the board holds, hashable: equal boards have equal keys."""
         self.hash = hash(self.key)

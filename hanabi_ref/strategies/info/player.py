@@ -394,19 +394,11 @@ class InfoPlayer(BaseStrategy):
             return self._hint(moment)
         return Discard(slot)
 
-    def _dispensable(self, board: Board) -> int:
-        """The identities dead or with another copy neither played nor discarded."""
-        dispensable = board.dead
-        for card, copies in enumerate(composition_counts(self.config)):
-            if copies - board.discarded[card] != 1:
-                dispensable |= 1 << card
-        return dispensable
-
     def _too_critical(self, mask: int, board: Board, weights: Weights) -> bool:
         """[I-critical-hint] *(ours)* whether the card of set ``mask`` that step 4 would
         discard by its score is critical with private probability above the option's bound."""
         bound = self.options.critical_hint
-        return bound < 1 and 1 - board.probability(mask, self._dispensable(board), weights) > bound
+        return bound < 1 and 1 - board.probability(mask, board.dispensable, weights) > bound
 
     def _least_valuable(self, view: PlayerView, moment: Moment, own: Sequence[int], board: Board,
                         weights: Weights) -> int:
@@ -417,7 +409,7 @@ class InfoPlayer(BaseStrategy):
             for card in moment.cards[seat]:
                 if card is not None:
                     seen |= 1 << card
-        dispensable = self._dispensable(board)
+        dispensable = board.dispensable
         keep = self.options.dispensable_weight
         best: tuple[float, int] | None = None
         for slot, mask in enumerate(own):
