@@ -169,6 +169,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_playability_parser(commands)
     _add_spec_parser(commands)
+    _add_rl_parser(commands)
 
     compile_ = commands.add_parser("compile", help="compile the strategies' hot modules with mypyc (optional, faster)")
     compile_.add_argument("--status", action="store_true", help="only report whether this process runs them compiled")
@@ -459,6 +460,38 @@ def command_playability(args: argparse.Namespace) -> int:
     return playability_cli.print_count(args.counts, args.hand_size, args.samples, args.seed or 0, args.json)
 
 
+def _add_rl_parser(commands: Any) -> None:
+    """[RL-cli] ``rl check`` and ``rl play``."""
+    rl = commands.add_parser("rl", help="reinforcement-learning encodings and environments (spec/rl.md)")
+    questions = rl.add_subparsers(dest="question", required=True, parser_class=_Parser)
+    check = questions.add_parser("check", help="compare the encoders with a peer, every seat of every state")
+    check.add_argument("--against", choices=["openspiel"], required=True, help="the peer (openspiel)")
+    check.add_argument("--states", type=_positive, required=True, help="(state, seat) pairs to compare")
+    check.add_argument("--seed", type=_seed, default=0, help="seed of the games and drawn configurations")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    play = questions.add_parser("play", help="play one game and print the encoding of every observation")
+    _add_game_options(play)
+    play.add_argument("--encoding", required=True, help="canonical, minimal, v0 or notes")
+    play.add_argument("--all-seats", action="store_true", help="every seat's view of every state, not only the acting one's")
+
+
+def command_rl(args: argparse.Namespace) -> int:
+    """[RL-cli, RL-errors] the rl commands; a refusal of the RL face is a usage error (exit 2)."""
+    try:
+        from hanabi_ref.rl import commands as rl_commands
+    except ImportError as error:  # numpy is the rl extra's
+        raise UsageError(f"hanabi-ref rl: needs numpy ({error}); pip install 'hanabi_ref[rl]'") from None
+    from hanabi_ref.rl.errors import RLError
+
+    try:
+        if args.question == "check":
+            return EXIT_OK if rl_commands.run_check(args.states, args.seed, args.json) else EXIT_INVALID_GAME
+        rl_commands.run_play(args.encoding, _config(args), _factory(args.strategy), args.seed, args.all_seats, args.json)
+    except RLError as error:
+        raise UsageError(f"hanabi-ref rl: {error}") from None
+    return EXIT_OK
+
+
 def _add_spec_parser(commands: Any) -> None:
     """[C-coverage] ``spec coverage``: the clause -> code -> tests -> proofs matrix."""
     spec = commands.add_parser("spec", help="facts about spec/ and the code that implements it")
@@ -529,6 +562,7 @@ COMMANDS = {
     "playability": command_playability,
     "compile": command_compile,
     "spec": command_spec,
+    "rl": command_rl,
 }
 
 

@@ -45,10 +45,13 @@ class OpenSpielEngine:
 
     name = "openspiel"
 
-    def __init__(self, check_refusals: bool = False) -> None:
+    def __init__(self, check_refusals: bool = False, observation_type: str | None = None) -> None:
         self._pyspiel = import_peer("openspiel", "pyspiel", "open-spiel (pyspiel)")
         self._check_refusals = check_refusals
-        self._games: dict[tuple[tuple[str, int], ...], Any] = {}
+        self._observation_type = observation_type
+        """OpenSpiel's ``observation_type`` game parameter ("card_knowledge", its default,
+        or "minimal"), for the encoders' check (RL-check); rules are the same either way."""
+        self._games: dict[tuple[tuple[str, str], ...], Any] = {}
         self._state: Any = None
         self._config: GameConfig | None = None
         self._deck: tuple[int, ...] = ()
@@ -69,8 +72,10 @@ class OpenSpielEngine:
         self._deal()
 
     def _game(self, config: GameConfig) -> Any:
-        parameters = hle_parameters(config)
-        key = tuple(sorted(parameters.items()))
+        parameters: dict[str, int | str] = dict(hle_parameters(config))
+        if self._observation_type is not None:
+            parameters["observation_type"] = self._observation_type
+        key = tuple(sorted((name, str(value)) for name, value in parameters.items()))
         if key not in self._games:
             self._games[key] = self._pyspiel.load_game("hanabi", parameters)
         return self._games[key]
