@@ -16,7 +16,8 @@ import numpy as np
 import numpy.typing as npt
 
 from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.rl.layout import Dims, Layout, layout
+from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.layout import ENCODINGS, Dims, Layout, layout
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.view import PlayerView
@@ -55,17 +56,18 @@ class Offsets(NamedTuple):
 
 @lru_cache(maxsize=256)
 def offsets(lay: Layout) -> Offsets:
-    starts = [section.start for section in lay.sections]
-    dims = lay.dims
-    discard_starts, start = [], starts[6]
-    for count in dims.counts:
+    """The starts of ``lay``'s sections (-1 for a section it does not have)."""
+    starts = {section.name: section.start for section in lay.sections}
+    discard_starts, start = [], starts["discards"]
+    for count in lay.dims.counts:
         discard_starts.append(start)
         start += count
-    (hands, missing, deck, fireworks, information, lives, discards, actor, move_type, target, colour, rank,
-     outcome, position, card, scored, token) = starts[:17]
-    return Offsets(hands, missing, deck, fireworks, information, lives, discards, actor, move_type, target, colour,
-                   rank, outcome, position, card, scored, token, lay.size if len(starts) == 17 else starts[17],
-                   lay.encoding in ("v0", "notes"), tuple(discard_starts))
+    names = ("hands", "missing", "deck", "fireworks", "information tokens", "life tokens", "discards", "last actor",
+             "last move type", "last target", "last colour", "last rank", "last reveal outcome", "last position",
+             "last card", "last scored", "last token added")
+    cards = starts.get("knowledge", starts.get("belief", lay.size))
+    return Offsets._make([*(starts.get(name, -1) for name in names), cards, lay.encoding in ("v0", "notes"),
+                          tuple(discard_starts)])
 
 
 @lru_cache(maxsize=4096)
@@ -112,7 +114,7 @@ def tokens_before_last(view: PlayerView) -> int:
 def public_ones(lay: Layout, at: Offsets, view: PlayerView) -> list[int]:
     """The indices set to one in every section but the last (hands to last action)."""
     dims = lay.dims
-    p, h, b, r = dims.players, dims.hand_size, dims.identities, dims.ranks
+    p, h, b = dims.players, dims.hand_size, dims.identities
     seat = view.seat
     ones: list[int] = []
     # [RL-hands] the others' cards one-hot (with the own hand as zeros in v0 / notes)
@@ -126,6 +128,15 @@ def public_ones(lay: Layout, at: Offsets, view: PlayerView) -> list[int]:
     for rel in range(p):
         if len(view.hands[(seat + rel) % p]) < h:
             ones.append(at.missing + rel)
+    ones += board_ones(dims, at, view, seat)
+    return ones
+
+
+def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[int]:
+    """The indices set to one from the deck to the last action, seats counted from
+    ``origin`` (the observer, or the frame of RL-hat-observations)."""
+    p, b, r = dims.players, dims.identities, dims.ranks
+    ones: list[int] = []
     # [RL-deck, RL-fireworks, RL-tokens]
     ones.extend(range(at.deck, at.deck + view.stack_size))
     for colour, height in enumerate(view.fields):
@@ -145,7 +156,7 @@ def public_ones(lay: Layout, at: Offsets, view: PlayerView) -> list[int]:
     if view.history:
         event = view.history[-1]
         action = event.action
-        ones.append(at.actor + (event.player - seat) % p)
+        ones.append(at.actor + (event.player - origin) % p)
         if isinstance(action, Hint):
             if action.kind == "colour":
                 ones.append(at.move_type + REVEAL_COLOUR)
@@ -153,7 +164,7 @@ def public_ones(lay: Layout, at: Offsets, view: PlayerView) -> list[int]:
             else:
                 ones.append(at.move_type + REVEAL_RANK)
                 ones.append(at.rank + action.subject - 1)
-            ones.append(at.target + (action.target - seat) % p)
+            ones.append(at.target + (action.target - origin) % p)
             touched = set(event.touched)
             for slot, card_id in enumerate(view.hands[action.target]):
                 if card_id in touched:
@@ -184,20 +195,26 @@ def public_counts(dims: Dims, view: PlayerView) -> Vector:
 def encode(encoding: str, view: PlayerView) -> Vector:
     """The vector of ``encoding`` for ``view`` [RL-encode]."""
     lay = layout(encoding, view.config)
+    if encoding not in ENCODINGS:
+        raise RLError("RL-encodings", f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
     at = offsets(lay)
     out = np.zeros(lay.size, np.float32)
     out[public_ones(lay, at, view)] = 1
-    if encoding == "minimal":
-        return out
+    if encoding != "minimal":
+        write_cards(out, lay, at, view, view.seat, belief=at.own_hand)
+    return out
+
+
+def write_cards(out: Vector, lay: Layout, at: Offsets, view: PlayerView, origin: int, belief: bool) -> None:
+    """The knowledge section (RL-knowledge) or the belief (RL-v0-belief) into ``out``,
+    hands counted from ``origin``."""
     dims = lay.dims
-    p, h, b, c, r = dims.players, dims.hand_size, dims.identities, dims.colours, dims.ranks
-    per = b + c + r
-    seat = view.seat
+    p, h, b, c = dims.players, dims.hand_size, dims.identities, dims.colours
+    per = b + c + dims.ranks
     hinted = revealed(view.history)
-    belief = at.own_hand
     counts = public_counts(dims, view) if belief else None
     for rel in range(p):
-        other = (seat + rel) % p
+        other = (origin + rel) % p
         for slot, (card_id, mask) in enumerate(zip(view.hands[other], view.knowledge[other])):
             base = at.cards + (rel * h + slot) * per
             bits = mask_bits(mask, b)
@@ -215,6 +232,36 @@ def encode(encoding: str, view: PlayerView) -> Vector:
                     out[base + b + named[0]] = 1
                 if named[1] >= 0:
                     out[base + b + c + named[1]] = 1
+
+
+def recommendation_observation(view: PlayerView, target: int) -> Vector:
+    """[RL-hat-observations] the recommendation agent's observation of ``target`` as the
+    seat of ``view`` (any seat but the target) computes it: the target's cards, then the
+    board, discards, last action and belief counted from the target."""
+    if target == view.seat:
+        raise RLError("RL-hat-observations", f"seat {target} cannot see its own cards")
+    lay = layout("recommendation", view.config)
+    at = offsets(lay)
+    dims = lay.dims
+    ones = [at.hands + slot * dims.identities + card for slot, card in enumerate(view.cards[target])
+            if card is not None]
+    if len(view.hands[target]) < dims.hand_size:
+        ones.append(at.missing)
+    ones += board_ones(dims, at, view, target)
+    out = np.zeros(lay.size, np.float32)
+    out[ones] = 1
+    write_cards(out, lay, at, view, target, belief=True)
+    return out
+
+
+def public_observation(view: PlayerView, origin: int) -> Vector:
+    """[RL-hat-observations] what every seat can compute alike: the board, discards, last
+    action and belief, counted from ``origin``."""
+    lay = layout("public", view.config)
+    at = offsets(lay)
+    out = np.zeros(lay.size, np.float32)
+    out[board_ones(lay.dims, at, view, origin)] = 1
+    write_cards(out, lay, at, view, origin, belief=True)
     return out
 
 

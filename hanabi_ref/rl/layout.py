@@ -102,12 +102,20 @@ class Layout:
         raise KeyError(name)
 
 
+HAT_LAYOUTS = ("recommendation", "public")
+"""[RL-hat-observations] the layouts of the hat spaces: the recommendation agent's
+observation of one target, and the public observation an offset is a function of."""
+
+
 def _parts(dims: Dims, encoding: str) -> list[tuple[str, str, int]]:
     p, c, r, h, b, n = dims.players, dims.colours, dims.ranks, dims.hand_size, dims.identities, dims.deck
     own = encoding in ("v0", "notes")
-    parts = [
-        ("hands", "RL-hands", (p if own else p - 1) * h * b),
-        ("missing", "RL-missing", p),
+    parts: list[tuple[str, str, int]] = []
+    if encoding == "recommendation":
+        parts += [("hands", "RL-hat-observations", h * b), ("missing", "RL-hat-observations", 1)]
+    elif encoding != "public":
+        parts += [("hands", "RL-hands", (p if own else p - 1) * h * b), ("missing", "RL-missing", p)]
+    parts += [
         ("deck", "RL-deck", max(0, n - p * h)),
         ("fireworks", "RL-fireworks", b),
         ("information tokens", "RL-tokens", dims.max_hints),
@@ -126,7 +134,7 @@ def _parts(dims: Dims, encoding: str) -> list[tuple[str, str, int]]:
     ]
     if encoding == "canonical":
         parts.append(("knowledge", "RL-knowledge", p * h * (b + c + r)))
-    elif own:
+    elif encoding != "minimal":
         parts.append(("belief", "RL-v0-belief", p * h * (b + c + r)))
     return parts
 
@@ -136,7 +144,7 @@ def layout(encoding: str, config: GameConfig) -> Layout:
     """The layout of ``encoding`` for ``config`` [RL-layout]; an unknown name, or a
     configuration the encoding cannot represent, is refused [RL-encodings, RL-configs,
     RL-notes]."""
-    if encoding not in ENCODINGS:
+    if encoding not in ENCODINGS + HAT_LAYOUTS:
         raise RLError("RL-encodings", f"unknown encoding {encoding!r} (known: {', '.join(ENCODINGS)})")
     dims = Dims.of(config)
     if encoding == "notes":
