@@ -112,7 +112,8 @@ def tokens_before_last(view: PlayerView) -> int:
 
 
 def public_ones(lay: Layout, at: Offsets, view: PlayerView) -> list[int]:
-    """The indices set to one in every section but the last (hands to last action)."""
+    """The indices set to one in every section but the last: the hands [RL-hands], the
+    missing-card bits [RL-missing], then :func:`board_ones`."""
     dims = lay.dims
     p, h, b = dims.players, dims.hand_size, dims.identities
     seat = view.seat
@@ -133,8 +134,9 @@ def public_ones(lay: Layout, at: Offsets, view: PlayerView) -> list[int]:
 
 
 def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[int]:
-    """The indices set to one from the deck to the last action, seats counted from
-    ``origin`` (the observer, or the frame of RL-hat-observations)."""
+    """The indices set to one from the deck to the last action [RL-deck, RL-fireworks,
+    RL-tokens, RL-discards, RL-last-action], seats counted from ``origin`` (the observer,
+    or the frame of RL-hat-observations)."""
     p, b, r = dims.players, dims.identities, dims.ranks
     ones: list[int] = []
     # [RL-deck, RL-fireworks, RL-tokens]
