@@ -461,7 +461,7 @@ def command_playability(args: argparse.Namespace) -> int:
 
 
 def _add_rl_parser(commands: Any) -> None:
-    """[RL-cli] ``rl check`` and ``rl play``."""
+    """[RL-cli] ``rl check``, ``rl play`` and ``rl bench``."""
     rl = commands.add_parser("rl", help="reinforcement-learning encodings and environments (spec/rl.md)")
     questions = rl.add_subparsers(dest="question", required=True, parser_class=_Parser)
     check = questions.add_parser("check", help="compare the encoders with a peer, every seat of every state")
@@ -473,6 +473,13 @@ def _add_rl_parser(commands: Any) -> None:
     _add_game_options(play)
     play.add_argument("--encoding", required=True, help="canonical, minimal, v0 or notes")
     play.add_argument("--all-seats", action="store_true", help="every seat's view of every state, not only the acting one's")
+    bench = questions.add_parser("bench", help="encoded steps per CPU second: single and batch environments, OpenSpiel")
+    bench.add_argument("--players", type=_positive, default=4, help="number of players (default 4)")
+    bench.add_argument("--hand-size", type=_positive, default=None, help="hand size (default by p)")
+    bench.add_argument("--batch", type=_positive, action="append", default=None, metavar="N",
+                       help="a batch size to measure (repeatable; default 1, 64 and 1024)")
+    bench.add_argument("--repeats", type=_positive, default=3, help="runs of each measure; the median is shown")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def command_rl(args: argparse.Namespace) -> int:
@@ -486,6 +493,15 @@ def command_rl(args: argparse.Namespace) -> int:
     try:
         if args.question == "check":
             return EXIT_OK if rl_commands.run_check(args.states, args.seed, args.json) else EXIT_INVALID_GAME
+        if args.question == "bench":
+            from hanabi_ref.rl.batch import batch_unsupported
+            from hanabi_ref.rules import make_config
+
+            config = make_config(args.players, preset="hle", hand_size=args.hand_size)
+            if batch_unsupported(config) is not None:
+                raise UsageError(f"hanabi-ref rl bench: {batch_unsupported(config)}")
+            rl_commands.run_bench(config, args.batch or [1, 64, 1024], args.repeats, args.json)
+            return EXIT_OK
         rl_commands.run_play(args.encoding, _config(args), _factory(args.strategy), args.seed, args.all_seats, args.json)
     except RLError as error:
         raise UsageError(f"hanabi-ref rl: {error}") from None

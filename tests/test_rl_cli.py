@@ -70,3 +70,19 @@ def test_rl_refusals_are_one_line_exit_2(argv: list[str], message: str, capsys: 
     code, out, err = run(argv, capsys)
     assert code == EXIT_USAGE and out == ""
     assert err.count("\n") == 1 and message in err
+
+
+def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
+    """[RL-bench, RL-cli] ``rl bench --json``: the single environment, each batch size and
+    both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's
+    ``observation_tensor`` (numbers are measured, not checked here)."""
+    code, out, err = run(["rl", "bench", "--players", "2", "--batch", "4", "--repeats", "1", "--json"], capsys)
+    assert code == EXIT_OK, err
+    report = json.loads(out)
+    names = {"openspiel observation_tensor", "openspiel observer buffer", "single environment (PettingZoo)",
+             "batch N=4"}
+    assert set(report["steps_per_cpu_second"]) == names == set(report["ratio_to_openspiel_observation_tensor"])
+    assert all(len(runs) == 1 and runs[0] > 0 for runs in report["runs"].values())
+    assert report["ratio_to_openspiel_observation_tensor"]["openspiel observation_tensor"] == 1
+    code, out, err = run(["rl", "bench", "--players", "1", "--repeats", "1"], capsys)
+    assert code == EXIT_USAGE and out == "" and "players" in err and err.count("\n") == 1

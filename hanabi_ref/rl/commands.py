@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterator
+from typing import Any
 import numpy as np
 
 from hanabi_ref.actions import describe
@@ -94,3 +95,60 @@ def run_play(encoding: str, config: GameConfig, factory: StrategyFactory, seed: 
                     print(f"  {name:<22} [{clause}] {entries}")
         if index < len(actions):
             state = apply_action(state, actions[index])
+
+
+def single_bench(config: GameConfig, steps: int, seed: int = 0) -> float:
+    """[RL-bench] encoded steps per CPU second of the PettingZoo environment (canonical
+    encoding): random legal actions from the masks, the whole loop timed."""
+    import time
+
+    from hanabi_ref.rl.env import HanabiAECEnv
+
+    env = HanabiAECEnv(config=config)
+    rng = np.random.default_rng(seed)
+    done, game = 0, seed
+    start = time.process_time()
+    while done < steps:
+        env.reset(seed=game)
+        game += 1
+        while env.agents and done < steps:
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            env.step(int(rng.choice(np.nonzero(observation["action_mask"])[0])))
+            done += 1
+    spent = time.process_time() - start
+    return done / spent if spent > 0 else float("inf")
+
+
+def run_bench(config: GameConfig, sizes: list[int], repeats: int, as_json: bool) -> None:
+    """[RL-bench, RL-cli] the medians of ``repeats`` runs of each measure, in one process,
+    interleaved, with the ratios to OpenSpiel's ``observation_tensor`` per step."""
+    import statistics
+
+    from hanabi_ref.rl.batch import bench, openspiel_bench
+
+    measures: dict[str, Any] = {
+        "openspiel observation_tensor": lambda: openspiel_bench(config, 20_000),
+        "openspiel observer buffer": lambda: openspiel_bench(config, 20_000, observer=True),
+        "single environment (PettingZoo)": lambda: single_bench(config, 3_000),
+    }
+    for n in sizes:
+        measures[f"batch N={n}"] = (lambda n: lambda: bench(config, n, max(20, 200_000 // n // 4)))(n)
+    runs: dict[str, list[float]] = {name: [] for name in measures}
+    for _ in range(repeats):
+        for name, measure in measures.items():
+            runs[name].append(measure())
+    medians = {name: statistics.median(values) for name, values in runs.items()}
+    bar = medians["openspiel observation_tensor"]
+    if as_json:
+        print(json.dumps({"players": config.players, "hand_size": config.hand_size, "repeats": repeats,
+                          "steps_per_cpu_second": medians, "runs": runs,
+                          "ratio_to_openspiel_observation_tensor": {name: value / bar for name, value in medians.items()}},
+                         sort_keys=True))
+        return
+    print(f"encoded steps per CPU second, {config.players} players, hand {config.hand_size}, canonical encoding, "
+          f"median of {repeats} interleaved runs (one core):")
+    for name, value in medians.items():
+        print(f"  {name:<34} {value:>12,.0f}  {value / bar:6.2f}x")

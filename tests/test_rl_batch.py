@@ -1,0 +1,241 @@
+"""The batch environment (spec/rl.md RL-batch): every game it steps is the engine's game
+of its seed, observation for observation, mask for mask, reward for reward; illegal
+actions and configurations outside the hle rules are refused by clause."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+
+from hanabi_ref.actions import Action
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.rl.actions import plain_actions
+from hanabi_ref.rl.check import drawn_config
+from hanabi_ref.rl.encoders import encode
+from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.layout import layout
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import GameState, score, stop_clause
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.view import make_view
+from tests.helpers import greedy_open_action
+
+np = pytest.importorskip("numpy")
+
+from hanabi_ref.rl import batch  # noqa: E402  (needs numpy)
+from hanabi_ref.rl.batch import BatchEnv, random_legal, shuffled_decks  # noqa: E402
+
+HLE_OPTIONS: dict[str, Any] = {"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False}
+"""The rule options of the hle preset, for custom decks."""
+
+ENDINGS = {"2.16-3-strikeout": "lives lost", "2.16-3-R0": "deck ran out", "2.16-3-max": "fireworks complete"}
+
+
+def ending(state: GameState) -> str:
+    """Why a finished game stopped, by the clause step 3 stops it under."""
+    clause = stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining)
+    assert clause is not None
+    return ENDINGS[clause]
+
+
+def first_difference(config: GameConfig, ours: object, theirs: object) -> str:
+    """The first value where two observations differ, named by its section."""
+    differing = np.nonzero(np.asarray(ours) != np.asarray(theirs))[0]
+    index = int(differing[0])
+    section = next(s for s in layout("canonical", config).sections if s.start <= index < s.stop)
+    return f"{len(differing)} values differ, first in {section.name!r} at offset {index - section.start}"
+
+
+def replay(config: GameConfig, n: int, steps: int, seed: int) -> Counter[str]:
+    """Step ``n`` games of the batch ``steps`` times, and each game alongside with the
+    engine from its seed; at every step compare the acting seat, the observation, the
+    mask, the reward and the end, and the seed a new game is dealt.  Games i % 3 == 0
+    and 1 choose from the batch's mask at random (they mostly lose their lives); games
+    i % 3 == 2 play open and greedily (tests.helpers.greedy_open_action: the deck runs
+    out, or the fireworks are completed).  Returns how the finished games ended."""
+    plain = plain_actions(config)
+    env = BatchEnv(config, n, seed)
+    observation, mask = env.reset()
+    assert observation.dtype == np.float32 and observation.shape == (n, layout("canonical", config).size)
+    assert mask.dtype == np.int8 and mask.shape == (n, plain.size)
+    assert list(env.seeds) == list(range(seed, seed + n))
+    states = [initial_state(config, deck_from_seed(config, seed + game)) for game in range(n)]
+    rng = np.random.default_rng(seed)
+    next_seed = seed + n
+    endings: Counter[str] = Counter()
+
+    def compare(game: int, state: GameState, where: str) -> None:
+        view = make_view(state, state.current)
+        assert int(env.current_player[game]) == state.current, where
+        expected = encode("canonical", view)
+        assert np.array_equal(observation[game], expected), \
+            f"{where}: {first_difference(config, observation[game], expected)}"
+        assert np.array_equal(mask[game], plain.mask(view)), where
+
+    for game, state in enumerate(states):
+        compare(game, state, f"game {game} dealt")
+    for step in range(steps):
+        chosen = random_legal(mask, rng)
+        actions: list[Action] = []
+        for game, state in enumerate(states):
+            action = greedy_open_action(state) if game % 3 == 2 else plain.action(int(chosen[game]), state.current)
+            chosen[game] = plain.index(action, state.current)
+            actions.append(action)
+        observation, mask, reward, done = env.step(chosen)
+        assert reward.dtype == np.float32 and done.dtype == np.bool_
+        for game, state in enumerate(states):
+            where = f"step {step}, game {game} (seed {int(env.seeds[game])}, turn {state.turn})"
+            after = apply(state, actions[game])
+            assert reward[game] == score(after) - score(state), where
+            assert bool(done[game]) == after.terminal, where
+            if after.terminal:
+                endings[ending(after)] += 1
+                assert int(env.seeds[game]) == next_seed, where
+                next_seed += 1
+                after = initial_state(config, deck_from_seed(config, next_seed - 1))
+            states[game] = after
+            compare(game, after, where)
+    return endings
+
+
+HLE_CONFIGS = [(2, 5), (3, 5), (4, 4), (4, 5), (5, 4)]
+
+
+@pytest.mark.parametrize(("players", "hand_size"), HLE_CONFIGS)
+def test_every_game_is_the_engines_game(players: int, hand_size: int) -> None:
+    """[RL-batch, RL-canonical, RL-mask, RL-reward, RL-seed] the hle preset: every step of
+    every game equals the engine's, including the new games dealt when one ends; games
+    end in each of the three ways: all lives lost, the deck run out, the fireworks
+    complete [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max]."""
+    config = make_config(players, "hle", hand_size=hand_size)
+    endings = replay(config, n=30, steps=200, seed=100 * players + hand_size)
+    assert all(endings[name] >= 1 for name in ENDINGS.values()), endings
+
+
+CUSTOM_CONFIGS = [
+    # three suits of 3-2-1, unbounded lives (N + 1 life tokens), two hint tokens
+    make_config(3, composition=[[3, 2, 1]] * 3, hand_size=3, hints=2, errors=None, **HLE_OPTIONS),
+    # the deal takes the whole deck: the last round starts at once (E-6)
+    make_config(2, composition=[[2, 1]] * 2, hand_size=3, hints=3, errors=1, **HLE_OPTIONS),
+    # no hint tokens: no hints and no discards, only plays
+    make_config(2, composition=[[3, 2, 2, 1]] * 2, hand_size=2, hints=0, errors=2, **HLE_OPTIONS),
+    # one rank (every play of a 1 completes its suit) and six players with one card each
+    make_config(6, composition=[[3]] * 4, hand_size=1, hints=4, errors=3, **HLE_OPTIONS),
+]
+
+
+@pytest.mark.parametrize("config", CUSTOM_CONFIGS, ids=["unbounded-lives", "deal-takes-deck", "no-hints", "one-rank"])
+def test_custom_decks_under_the_hle_rules(config: GameConfig) -> None:
+    """[RL-batch] other decks and token counts with the hle rules: the same comparison."""
+    endings = replay(config, n=12, steps=60, seed=3)
+    assert sum(endings.values()) >= 3, endings
+
+
+def test_drawn_configurations() -> None:
+    """[RL-batch, RL-dims] configurations drawn from every parameter OpenSpiel accepts
+    (1-5 colours and ranks, hand sizes up to 8, 0-10 hint and 1-5 or unbounded life
+    tokens), as the encoders' own check draws them."""
+    rng = random.Random(11)
+    for _ in range(12):
+        config = drawn_config(rng)
+        replay(config, n=6, steps=40, seed=rng.randrange(1 << 32))
+
+
+def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
+    """[RL-illegal] an illegal action in one game raises RLError naming the game and the
+    engine's clause, before any game changes: the environment then goes on exactly as
+    one that was never given it."""
+    config = make_config(3, "hle")
+    env, twin = BatchEnv(config, 8, seed=5), BatchEnv(config, 8, seed=5)
+    _, mask = env.reset()
+    twin.reset()
+    rng = np.random.default_rng(1)
+    legal = random_legal(mask, rng)
+    refused = legal.copy()
+    refused[3] = 0  # discard slot 0 with every hint token: E-2
+    with pytest.raises(RLError, match=r"^RL-illegal: game 3: action 0 \(discard 0, seat 0\) is illegal: E-2"):
+        env.step(refused)
+    refused[3] = plain_actions(config).size
+    with pytest.raises(RLError, match=r"^RL-illegal: game 3: action \d+ is not an index"):
+        env.step(refused)
+    with pytest.raises(RLError, match="^RL-batch: actions must be an integer array"):
+        env.step(legal[:5])
+    with pytest.raises(RLError, match="^RL-batch: actions must be an integer array"):
+        env.step(legal.astype(np.float64))
+    for _ in range(30):
+        outputs, twins = env.step(legal), twin.step(legal)
+        for ours, theirs in zip(outputs, twins):
+            assert np.array_equal(ours, theirs)
+        legal = random_legal(outputs[1], rng)
+
+
+def test_a_hint_touching_no_card_is_refused_by_its_clause() -> None:
+    """[RL-illegal, 2.16-2a-empty] the reason comes from the engine's legality rules."""
+    config = make_config(2, "hle")
+    env = BatchEnv(config, 1, seed=0)
+    _, mask = env.reset()
+    plain = plain_actions(config)
+    hint = next(index for index in range(2 * config.hand_size, plain.size) if not mask[0, index])
+    with pytest.raises(RLError, match=r"^RL-illegal: game 0: .* 2\.16-2a-empty: the hint touches no card of seat 1"):
+        env.step(np.array([hint]))
+
+
+def test_step_before_reset_is_refused() -> None:
+    """[RL-batch] the games are dealt by reset()."""
+    env = BatchEnv(make_config(2, "hle"), 2)
+    with pytest.raises(RLError, match="^RL-batch: reset"):
+        env.step(np.zeros(2, np.int64))
+
+
+@pytest.mark.parametrize("build", [
+    lambda: make_config(3),  # the thesis rules
+    lambda: make_config(3, "hanab-live"),
+    lambda: make_config(3, "hle", draw_after_final_move=True),
+    lambda: make_config(3, variant="rainbow", **HLE_OPTIONS),  # a colour clue touching two suits
+])
+def test_configurations_outside_the_hle_rules_are_refused(build: Callable[[], GameConfig]) -> None:
+    """[RL-batch] any other rule option, or a deck the canonical encoding cannot hold."""
+    with pytest.raises(RLError, match="^RL-batch: "):
+        BatchEnv(build(), 4)
+
+
+@pytest.mark.parametrize("n", [0, -1, 2.5, True])
+def test_the_number_of_games_is_checked(n: object) -> None:
+    """[RL-batch] n is an integer >= 1."""
+    with pytest.raises(RLError, match="^RL-batch: the number of games"):
+        BatchEnv(make_config(2, "hle"), n)  # type: ignore[arg-type]
+
+
+def test_a_reset_deals_the_next_unused_seeds() -> None:
+    """[RL-seed, RL-batch] seed, seed + 1, ... at the first reset, the next n after; up to
+    the last seed, 2^64 - 1, and no further."""
+    env = BatchEnv(make_config(4, "hle"), 3, seed=40)
+    env.reset()
+    assert list(env.seeds) == [40, 41, 42]
+    env.reset()
+    assert list(env.seeds) == [43, 44, 45]
+    last = BatchEnv(make_config(2, "hle"), 2, seed=(1 << 64) - 3)
+    last.reset()
+    assert list(last.seeds) == [(1 << 64) - 3, (1 << 64) - 2]
+    with pytest.raises(RLError, match="^RL-batch: the seeds have run out"):
+        last.reset()
+
+
+@pytest.mark.parametrize("config", [make_config(4, "hle"), CUSTOM_CONFIGS[0], CUSTOM_CONFIGS[3]])
+def test_decks_dealt_as_arrays_are_deck_from_seed(config: GameConfig, monkeypatch: pytest.MonkeyPatch) -> None:
+    """[D-seed] the array shuffle deals deck_from_seed's decks, up to the last seed; a
+    deck meeting a rejection (forced here: every draw rejected) is dealt one by one."""
+    for first, count in ((0, 40), (987_654_321, 100), ((1 << 64) - 50, 50), (12, 5)):
+        expected = [deck_from_seed(config, first + index) for index in range(count)]
+        assert shuffled_decks(config, first, count).tolist() == [list(deck) for deck in expected]
+    monkeypatch.setattr(batch, "rejection_thresholds", lambda size: np.zeros(size + 1, np.uint64))
+    assert shuffled_decks(config, 77, 40).tolist() == [list(deck_from_seed(config, 77 + i)) for i in range(40)]
+
+
+def test_the_benchmark_runs() -> None:
+    """[RL-bench] the timing function returns a rate."""
+    assert batch.bench(make_config(4, "hle"), 16, 5) > 0
