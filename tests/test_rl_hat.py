@@ -149,3 +149,57 @@ def test_the_most_playable_card_follows_the_public_belief() -> None:
     assert most_playable_slot(view, 1) == 0
     state = apply(state, Hint(1, "value", 1))
     assert most_playable_slot(make_view(state, 2), 1) == 2
+
+
+@pytest.mark.parametrize(("preset", "space"), [("hle", "recommendation"), ("thesis", "information"),
+                                               ("hle", "information")])
+def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str) -> None:
+    """[RL-hat-spaces, RL-hat-observations, RL-hat-decode, RL-aec] the PettingZoo
+    environment in a hat space: after every "send", each receiver's observation ends with
+    the one-hot of exactly the hat an independent code computed for it from the sender's
+    view, the sender's own slot is cleared, and PettingZoo's api_test passes."""
+    pytest.importorskip("pettingzoo")
+    from pettingzoo.test import api_test
+
+    from hanabi_ref.rl.env import HanabiAECEnv
+
+    options = {"embedding": "permutation", "seed": 4}
+    env = HanabiAECEnv(players=4, hand_size=5, preset=preset, encoding="notes", actions=space, hat_options=options)
+    twin = HatCode(make_config(4, preset, hand_size=5), space, **options)  # type: ignore[arg-type]
+    rng = random.Random(9)
+    checked = 0
+    for seed in range(4):
+        env.reset(seed=seed)
+        while env.agents:
+            observation, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            mask = observation["action_mask"]
+            sender = env.table.state.current
+            sending = bool(mask[twin.send]) and rng.random() < 0.7
+            if sending:
+                _, hats = twin.message(make_view(env.table.state, sender))
+            discards = [int(i) for i in np.nonzero(mask[:twin.hand_size])[0]]
+            index = twin.send if sending else rng.choice(discards or [int(i) for i in np.nonzero(mask)[0]])
+            env.step(index)
+            if sending and env.agents:
+                for seat, hat in hats.items():
+                    tail = env.observe(f"player_{seat}")["observation"][-twin.alphabet:]
+                    assert list(np.nonzero(tail)[0]) == [hat]
+                    checked += 1
+                assert not env.observe(f"player_{sender}")["observation"][-twin.alphabet:].any()
+    assert checked >= 30
+    api_test(HanabiAECEnv(players=4, hand_size=5, actions=space, hat_options=options), num_cycles=200)
+
+
+def test_the_gymnasium_checker_passes_in_a_hat_space() -> None:
+    """[RL-hat-spaces, RL-gym] check_env on the self-play wrapper with information hats."""
+    pytest.importorskip("gymnasium")
+    from gymnasium.utils.env_checker import check_env
+
+    from hanabi_ref.rl.env import HanabiGymEnv
+
+    env = HanabiGymEnv(players=5, actions="information", illegal_action="terminate")
+    assert env.table.action_count == 9 and env.table.observation_size == 1280 + 25
+    check_env(env)

@@ -20,7 +20,7 @@ import numpy.typing as npt
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from hanabi_ref.actions import Action, describe
+from hanabi_ref.actions import Action, Hint, describe
 from hanabi_ref.dealing import check_seed, deck_from_seed, derive_seed
 from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.hanablive import card_name
@@ -28,6 +28,7 @@ from hanabi_ref.legality import illegality
 from hanabi_ref.rl.actions import plain_actions
 from hanabi_ref.rl.encoders import encode
 from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.hat import HAT_SPACES, HatCode, decoded_hats
 from hanabi_ref.rl.layout import layout
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import Event, GameState, score
@@ -96,15 +97,24 @@ class Table:
     :meth:`score` and whose turn it is."""
 
     def __init__(
-        self, config: GameConfig, encoding: str, illegal_action: str, render_mode: str | None, clause: str
+        self, config: GameConfig, encoding: str, illegal_action: str, render_mode: str | None, clause: str,
+        actions: str = "plain", hat_options: dict[str, Any] | None = None,
     ) -> None:
         self.config = config
         self.encoding = encoding
         self.observation_size = layout(encoding, config).size  # refuses a name by RL-encodings
         check_choice(illegal_action, ILLEGAL_ACTIONS, "RL-illegal", "illegal_action")
         check_choice(render_mode, (None, *RENDER_MODES), clause, "render_mode")
+        check_choice(actions, ("plain", *HAT_SPACES), "RL-hat-spaces", "action space")
         self.illegal_action = illegal_action
         self.actions = plain_actions(config)
+        self.hat = None if actions == "plain" else HatCode(config, actions, **(hat_options or {}))
+        """[RL-hat-spaces] the hat code of a hat action space (None: the plain space)"""
+        self.action_count = self.actions.size if self.hat is None else self.hat.size
+        if self.hat is not None:
+            self.observation_size += self.hat.alphabet
+        self.received: dict[int, int] = {}
+        """[RL-hat-observations] the last hat each seat received since its own last move"""
         self.dealt: GameState | None = None
         self.forfeited = False
 
@@ -124,6 +134,7 @@ class Table:
         """[RL-seed] a new game dealt from ``deck_from_seed(config, seed)``."""
         self.dealt = initial_state(self.config, deck_from_seed(self.config, seed))
         self.forfeited = False
+        self.received = {}
 
     def score(self) -> int:
         """The engine's score of the game so far [RL-reward, 2.16-3]."""
@@ -137,10 +148,14 @@ class Table:
         """[RL-aec, RL-gym] fresh arrays: ``seat``'s encoded view and its mask (all zero
         once the episode has ended)."""
         view = self.view(seat)
-        mask = self.actions.mask(view)
+        if self.hat is None:
+            mask, vector = self.actions.mask(view), encode(self.encoding, view)
+        else:
+            mask = self.hat.mask(view)
+            vector = np.concatenate([encode(self.encoding, view), self.hat.hat_vector(self.received.get(seat))])
         if self.forfeited:
             mask[:] = 0
-        return {"observation": encode(self.encoding, view), "action_mask": mask}
+        return {"observation": vector, "action_mask": mask}
 
     def decode(self, index: object, seat: int) -> Action | None:
         """The action of plain index ``index`` for ``seat`` if it is legal now [RL-illegal].
@@ -148,18 +163,28 @@ class Table:
         An illegal action raises :class:`RLError` naming it and the engine's reason, or
         under ``illegal_action="terminate"`` gives None; an index outside the plain space
         is refused whatever the mode [RL-plain].  Nothing changes either way."""
-        action = self.actions.action(cast(int, index), seat)  # refuses a non-index [RL-plain]
+        if self.hat is None:
+            action = self.actions.action(cast(int, index), seat)  # refuses a non-index [RL-plain]
+        else:
+            action = self.hat.action(cast(int, index), self.view(seat))  # [RL-hat-spaces]
         problem = illegality(self.state, action)
         if problem is None:
             return action
         if self.illegal_action == "terminate":
             return None
         clause, reason = problem
-        index = self.actions.index(action, seat)
-        raise RLError("RL-illegal", f"seat {seat}: action {index} ({describe(action)}) is illegal: {clause}: {reason}")
+        raise RLError("RL-illegal", f"seat {seat}: action {int(cast(int, index))} ({describe(action)}) is illegal: "
+                      f"{clause}: {reason}")
 
     def play(self, action: Action) -> Event:
-        """Apply a legal ``action``; the public event it made [2.16-2]."""
+        """Apply a legal ``action``; the public event it made [2.16-2].  In a hat space a
+        reveal sends the hat sum: each receiver decodes its own hat from its own view
+        before the reveal [RL-hat-decode], and the actor's received hat is spent."""
+        actor = self.state.current
+        self.received.pop(actor, None)
+        if self.hat is not None and isinstance(action, Hint):
+            views = [self.view(seat) for seat in range(self.config.players)]
+            self.received.update(decoded_hats(self.hat, views, actor, action))
         self.dealt = apply(self.state, action)
         return self.dealt.history[-1]
 
@@ -206,7 +231,14 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
     far (so each agent's return is 0) and ``infos[agent]["illegal_action"] = True``.
     Seeds [RL-seed]: ``reset(seed=S)`` deals ``deck_from_seed(config, S)`` and reseeds the
     environment's generator from S; ``reset()`` draws S from that generator.
-    ``infos[agent]`` holds ``score``, ``turn`` and ``illegal_action``."""
+    ``infos[agent]`` holds ``score``, ``turn`` and ``illegal_action``.
+
+    Action spaces [RL-hat-spaces]: ``actions="plain"`` (default, RL-plain), or a hat space
+    of the RL notes, ``"recommendation"`` or ``"information"``, with ``hat_options`` (the
+    keyword arguments of :class:`~hanabi_ref.rl.hat.HatCode`: ``embedding``, ``offset``,
+    ``seed``, ``offset_function``, ``recommender``); then the observation is the encoding
+    followed by the one-hot of the last hat the seat received since its own last move
+    [RL-hat-observations], and the mask is RL-hat-mask."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES), "name": "hanabi_ref_v0",
                                 "is_parallelizable": False}
@@ -221,16 +253,18 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
         config: GameConfig | None = None,
         render_mode: str | None = None,
         illegal_action: str = "raise",
+        actions: str = "plain",
+        hat_options: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         config = build_config(players, preset, variant, hand_size, config)
-        self.table = Table(config, encoding, illegal_action, render_mode, "RL-aec")
+        self.table = Table(config, encoding, illegal_action, render_mode, "RL-aec", actions, hat_options)
         self.render_mode = render_mode
         self.possible_agents: list[str] = [f"player_{seat}" for seat in range(config.players)]
         self.seats = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        size, actions = self.table.observation_size, self.table.actions.size
-        self.observation_spaces = {agent: observation_space(size, actions) for agent in self.possible_agents}
-        self.action_spaces = {agent: spaces.Discrete(actions) for agent in self.possible_agents}
+        size, count = self.table.observation_size, self.table.action_count
+        self.observation_spaces = {agent: observation_space(size, count) for agent in self.possible_agents}
+        self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
         self.generator = np.random.default_rng()
         self.agents: list[str] = []
 
@@ -328,7 +362,8 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     given so far (a return of 0) and ``info["illegal_action"] = True``.  Seeds
     [RL-seed]: ``reset(seed=S)`` deals ``deck_from_seed(config, S)``; ``reset()`` draws S
     from ``self.np_random``.  ``info`` holds ``score``, ``turn``, ``seat`` (the observing
-    seat) and ``illegal_action``."""
+    seat) and ``illegal_action``.  ``actions`` and ``hat_options``: as in
+    :class:`HanabiAECEnv` [RL-hat-spaces]."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
 
@@ -344,14 +379,16 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         illegal_action: str = "raise",
         seat: int | None = None,
         others: str | None = None,
+        actions: str = "plain",
+        hat_options: dict[str, Any] | None = None,
     ) -> None:
         config = build_config(players, preset, variant, hand_size, config)
-        self.table = Table(config, encoding, illegal_action, render_mode, "RL-gym")
+        self.table = Table(config, encoding, illegal_action, render_mode, "RL-gym", actions, hat_options)
         self.render_mode = render_mode
         self.seat = self.checked_seat(seat, others)
         self.factory = None if others is None else factory_for(others)  # refuses an unknown name
-        self.observation_space = observation_space(self.table.observation_size, self.table.actions.size)
-        self.action_space = spaces.Discrete(self.table.actions.size)
+        self.observation_space = observation_space(self.table.observation_size, self.table.action_count)
+        self.action_space = spaces.Discrete(self.table.action_count)
         self.strategies = self.seat_strategies(0)  # a strategy refusing this game refuses it now
         self.given = 0
 
