@@ -157,6 +157,8 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--json", action="store_true", help="print one JSON object")
 
     _add_verify_parser(commands)
+    explain = commands.add_parser("explain", help="tell the story of a divergence written by verify --out")
+    explain.add_argument("file", help="the reproduction file (verify --out)")
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", help="reference (ours) or a built-in peer adapter")
@@ -247,6 +249,8 @@ def _add_verify_parser(commands: Any) -> None:
     verify.add_argument("--seed", type=_seed, default=0, help="seed of the random games")
     verify.add_argument("--timeout", type=_seconds, default=10.0, help="seconds the engine may take per answer")
     verify.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors")
+    verify.add_argument("--partial", action="store_true",
+                        help="pass an engine that leaves out fields a game's result depends on (the report lists them)")
     verify.add_argument("--out", default="hanabi-ref-divergence.json", help="where to write a divergence's trace")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
 
@@ -344,6 +348,22 @@ def command_replay(args: argparse.Namespace) -> int:
     except TraceError as error:
         raise InvalidGame(f"hanabi-ref: {args.file}: {error}") from None
     _print_summary(summary(final), args.json)
+    return EXIT_OK
+
+
+def command_explain(args: argparse.Namespace) -> int:
+    """[EP-explain] a reproduction file of ``verify`` as a short story."""
+    from hanabi_ref.errors import FileReadError, TraceError
+    from hanabi_ref.verify.explain import explain
+
+    try:
+        lines = explain(args.file)
+    except FileReadError:
+        raise  # unreadable: a usage error (exit 2)
+    except TraceError as error:
+        raise InvalidGame(f"hanabi-ref: {error}") from None
+    for line in lines:
+        print(line)
     return EXIT_OK
 
 
@@ -572,6 +592,7 @@ COMMANDS = {
     "play": command_play,
     "replay": command_replay,
     "verify": command_verify,
+    "explain": command_explain,
     "serve": command_serve,
     "vectors": command_vectors,
     "bench": command_bench,

@@ -133,7 +133,7 @@ def trace_from_json(data: object) -> Trace:
     validate_trace_json(data)
     if not isinstance(data, dict):
         raise TraceError("trace: must be a JSON object")
-    allowed = {"format", "version", "config", "deck", "actions", "seed", "states"}
+    allowed = {"format", "version", "config", "deck", "actions", "seed", "states", "divergence"}
     for key in data:
         if key not in allowed:
             raise TraceError(f"{key}: unknown field")
@@ -274,9 +274,22 @@ def read_json_file(path: str | Path) -> object:
         raise TraceError(f"{path}: not valid JSON ({' '.join(str(error).splitlines()) or 'nested too deeply'})") from None
 
 
-def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False) -> None:
-    """Write a trace as canonical JSON [T-canonical], atomically (nothing half-written)."""
-    write_text_atomically(path, canonical_json(trace_to_json(trace, with_states=with_states)) + "\n")
+def save_trace(trace: Trace, path: str | Path, *, with_states: bool = False,
+               divergence: dict[str, Any] | None = None) -> None:
+    """Write a trace as canonical JSON [T-canonical], atomically (nothing half-written).
+    ``divergence``: the object a reproduction file of verify ends with [EP-repro]; it
+    holds the engine's answers as they came, so a file whose engine values canonical JSON
+    cannot hold (a float where an integer belongs) is written as plain sorted JSON."""
+    data = trace_to_json(trace, with_states=with_states)
+    if divergence is None:
+        write_text_atomically(path, canonical_json(data) + "\n")
+        return
+    data["divergence"] = divergence
+    try:
+        text = canonical_json(data)
+    except ValueError:
+        text = json.dumps(data, sort_keys=True, ensure_ascii=False)
+    write_text_atomically(path, text + "\n")
 
 
 def summary(state: GameState) -> dict[str, Any]:

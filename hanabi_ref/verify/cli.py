@@ -150,56 +150,103 @@ def check_out_path(out: str) -> None:
 
 
 def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace) -> dict[str, Any]:
+    from hanabi_ref.verify.report import Coverage
     from hanabi_ref.verify.run import Report, verify_random_games, verify_vectors
 
     result: dict[str, Any] = {"vectors": None, "random_games": None, "divergence": None}
+    coverage = Coverage()
     report: Report | None = None
     if not args.no_vectors:
         from hanabi_ref.vectors import iter_vectors
 
-        report = verify_vectors(engine, iter_vectors())
+        report = verify_vectors(engine, iter_vectors(), coverage)
         result["vectors"] = {"checked": report.checked, "skipped": report.skipped}
     if (report is None or report.divergence is None) and args.games > 0:
-        start = time.perf_counter()
-        report = verify_random_games(engine, configs, args.games, args.seed)
-        elapsed = time.perf_counter() - start
+        with _progress_bar(args.games) as progress:
+            report = verify_random_games(engine, configs, args.games, args.seed, coverage=coverage, progress=progress)
+        playing = report.playing_seconds
         result["random_games"] = {
-            "games": report.checked, "skipped": report.skipped, "seed": args.seed, "seconds": round(elapsed, 3),
-            "games_per_second": round(report.checked / elapsed, 2) if elapsed > 0 else None,
+            "games": report.checked, "skipped": report.skipped, "seed": args.seed, "seconds": round(playing, 3),
+            "games_per_second": round(report.checked / playing, 2) if playing > 0 else None,
+            "shrinking": {"games": report.shrinking, "seconds": round(report.shrinking_seconds, 3)},
         }
         if report.checked == 0 and report.divergence is None:
             raise EngineFailure("the engine refused every configuration of the random games (see --rules, --players)")
+    result["coverage"] = coverage.to_json()
+    missing = coverage.missing()
+    result["unchecked_fields"] = missing
+    result["partial"] = bool(args.partial)
     if report is not None and report.divergence is not None:
         result["divergence"] = _write_divergence(report, args.out)
     return result
 
 
+@contextmanager
+def _progress_bar(games: int) -> Iterator[Any]:
+    """[EP-progress] on a terminal, a bar of the games played, the divergences so far and
+    games/s; shrinking shown apart.  Nothing when standard error is not a terminal."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+    from tqdm import tqdm
+
+    with tqdm(total=games, unit="game", file=sys.stderr, leave=False, desc="random games") as bar:
+        def progress(kind: str, count: int, divergences: int) -> None:
+            if kind == "game":
+                bar.update(count - bar.n)
+                bar.set_postfix(divergences=divergences)
+            else:
+                bar.set_description(f"shrinking (game {count})")
+
+        yield progress
+
+
 def _write_divergence(report: Any, out: str) -> dict[str, Any]:
-    """[EP-shrink, EP-out] the divergence for the report, its trace written to ``out``;
-    if that fails, the report says so (``trace`` null, ``trace_error`` why) and the
-    divergence is printed all the same."""
+    """[EP-shrink, EP-out, EP-repro] the divergence for the report, written to ``out`` as a
+    trace with our states and a ``divergence`` object: every differing field, both sides'
+    states before and after the diverging step; if writing fails, the report says so
+    (``trace`` null, ``trace_error`` why) and the divergence is printed all the same."""
     from hanabi_ref.trace import save_trace
 
     divergence = report.divergence
     assert divergence is not None
     offending = divergence.offending
+    details = {
+        "where": report.where,
+        "what": divergence.what,
+        "step": None if divergence.step is None else action_to_json(divergence.step),
+        "offending": None if offending is None else action_to_json(offending),
+        "differences": [difference.to_json() for difference in divergence.differences],
+        "before": divergence.before,
+        "after": divergence.after,
+    }
     result = {
         "where": report.where,
         "what": divergence.what,
         "actions": len(divergence.trace.actions),
         "then": None if offending is None else action_to_json(offending),
+        "differences": details["differences"],
+        "before": divergence.before,
+        "after": divergence.after,
         "trace": out,
     }
     try:
-        save_trace(divergence.trace, out, with_states=True)
+        save_trace(divergence.trace, out, with_states=True, divergence=details)
     except OSError as error:
         result["trace"] = None
         result["trace_error"] = f"--out {out}: cannot write the reproduction: {error.strerror or error}"
+    result["config"] = divergence.trace.config
     return result
 
 
 def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
+    """[EP-report, EP-coverage, EP-partial] the run's outcome; True when the engine agreed
+    and reported every field a game's result depends on (or ``--partial`` was given)."""
+    from hanabi_ref.verify.report import FieldDifference, REACHABLE, STATE_FIELDS, render
+
     divergence = result["divergence"]
+    config = divergence.pop("config") if divergence is not None else None
+    incomplete = bool(result["unchecked_fields"]) and not result["partial"]
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
@@ -208,17 +255,36 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
             print(f"vectors         {result['vectors']['checked']} checked, {result['vectors']['skipped']} unsupported")
         games = result["random_games"]
         if games is not None:
-            print(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} games/s")
+            shrink = games["shrinking"]
+            shrunk = f"; shrinking: {shrink['games']} games, {shrink['seconds']} s" if shrink["games"] else ""
+            print(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} games/s{shrunk}")
+        coverage = result["coverage"]
+        states = coverage["states"]
+        reported = [f"{field} {coverage['fields'][field]}" for field in STATE_FIELDS if coverage["fields"][field]]
+        print(f"fields          {states} states compared; reported: {', '.join(reported) or 'none'}")
+        reached = [clause for clause in REACHABLE if coverage["clauses"][clause]]
+        missed = [clause for clause in REACHABLE if not coverage["clauses"][clause]]
+        print(f"rules           {len(reached)} of {len(REACHABLE)} reachable clauses exercised: "
+              + ", ".join(f"{clause} {coverage['clauses'][clause]}" for clause in reached))
+        if missed:
+            print(f"not reached     {', '.join(missed)}")
+        if result["unchecked_fields"]:
+            label = "NOT CHECKED    " if result["partial"] else "INCOMPLETE     "
+            print(f"{label} the engine left out {', '.join(result['unchecked_fields'])} (a game's result depends on "
+                  "them)" + ("" if result["partial"] else "; --partial checks the rest"))
         if divergence is None:
             print("divergences     0")
         else:
             then = "" if divergence["then"] is None else f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
             print(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
+            for difference in divergence["differences"]:
+                shown = FieldDifference(difference["field"], difference["reference"], difference["engine"],
+                                        difference["note"])
+                for line in render(shown, config):
+                    print(f"                {line}")
             where = divergence["trace"] or "not written"
-            print(f"reproduction    {where} ({divergence['actions']} actions{then})")
+            print(f"reproduction    {where} ({divergence['actions']} actions{then}); hanabi-ref explain {where}")
     if divergence is not None and divergence.get("trace_error"):
         sys.stdout.flush()
         print(f"hanabi-ref: {divergence['trace_error']}", file=sys.stderr)
-    return divergence is None
-
-
+    return divergence is None and not incomplete

@@ -22,24 +22,27 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.serial import canonical_json, short_json, state_to_json
 from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.verify.engine import Engine
-
-STATE_FIELDS = (
-    "current", "hands", "knowledge", "fireworks", "discard", "clue_tokens",
-    "strikes", "deck_size", "turns", "remaining", "terminal", "score",
-)
-
+from hanabi_ref.verify.engine import Engine, EngineFailure
+from hanabi_ref.verify.report import STATE_FIELDS, Coverage, FieldDifference
 
 @attrs.frozen
 class Divergence:
-    """The first difference between the reference and an engine [EP-compare].
+    """The first difference between the reference and an engine [EP-compare, EP-report].
 
     ``trace`` replays to the reference state at which the difference was seen (for a
-    refused or accepted action, the state before it; the action is ``offending``)."""
+    refused or accepted action, the state before it; the action is ``offending``).
+    ``differences``: every differing field of that state.  ``before`` and ``after``:
+    ours and the engine's states (T-state objects, ``reference`` and ``engine``) before
+    and after the diverging step (the deal has no before)."""
 
     what: str
     trace: Trace
     offending: Action | None = None
+    differences: tuple[FieldDifference, ...] = ()
+    before: dict[str, Any] | None = None
+    after: dict[str, Any] | None = None
+    step: Action | None = None
+    """the action of the diverging step (None: the deal)"""
 
 
 class Chooser:
@@ -87,18 +90,36 @@ def illegal_candidates(state: GameState) -> list[Action]:
     return [a for a in candidate_actions(state.config) if illegality(state, a) is not None]
 
 
-def state_difference(ours: dict[str, Any], theirs: object) -> str | None:
-    """The first field (in :data:`STATE_FIELDS` order) where the states differ, JSON
-    types included [EP-compare, EP-types]."""
+def state_differences(ours: dict[str, Any], theirs: object) -> list[FieldDifference]:
+    """Every field (in :data:`STATE_FIELDS` order) where the states differ, JSON types
+    included; then every field the engine sent that T-state does not have [EP-compare,
+    EP-types, EP-report]."""
     if not isinstance(theirs, dict):
-        return f"state: expected an object, got {_short(theirs)}"
-    for key in theirs:
-        if key not in ours:
-            return f"state.{key}: not a state field (known: {', '.join(STATE_FIELDS)})"
-    for key in STATE_FIELDS:
-        if key in theirs and not json_equal(ours[key], theirs[key]):
-            return f"state.{key}: reference {_short(ours[key])}, engine {_short(theirs[key])}{_type_note(ours[key], theirs[key], key)}"
-    return None
+        return [FieldDifference("(state)", ours, theirs, "expected an object")]
+    found = [FieldDifference(key, ours[key], theirs[key], _type_note(ours[key], theirs[key], key).strip(" ()"))
+             for key in STATE_FIELDS if key in theirs and not json_equal(ours[key], theirs[key])]
+    found += [FieldDifference(key, None, theirs[key], f"not a state field (known: {', '.join(STATE_FIELDS)})")
+              for key in theirs if key not in ours]
+    return found
+
+
+def state_difference(ours: dict[str, Any], theirs: object) -> str | None:
+    """The differences in one line: the first in full, the others by name, JSON types
+    included [EP-compare, EP-types]."""
+    found = state_differences(ours, theirs)
+    if not found:
+        return None
+    first = found[0]
+    if first.field == "(state)":
+        line = f"state: expected an object, got {_short(theirs)}"
+    elif first.note.startswith("not a state field"):
+        line = f"state.{first.field}: {first.note}"
+    else:
+        note = f" ({first.note})" if first.note else ""
+        line = f"state.{first.field}: reference {_short(first.reference)}, engine {_short(first.engine)}{note}"
+    if len(found) > 1:
+        line += f"; {len(found) - 1} more field(s) differ: {', '.join(d.field for d in found[1:])}"
+    return line
 
 
 def json_type(value: object) -> str:
@@ -161,6 +182,15 @@ def _short(value: object) -> str:
     return short_json(value, 200)
 
 
+def _state_after(engine: Engine) -> object:
+    """[EP-repro] the engine's state after a diverging action, for the reproduction file;
+    None if the engine cannot answer any more (its failure is not the divergence)."""
+    try:
+        return engine.state()
+    except EngineFailure:
+        return None
+
+
 def play_compared(
     engine: Engine,
     config: GameConfig,
@@ -168,33 +198,53 @@ def play_compared(
     chooser: Chooser,
     *,
     compare_legal: bool = True,
+    coverage: Coverage | None = None,
 ) -> Divergence | None:
-    """Play one game on both sides, comparing after the deal and after every action."""
+    """Play one game on both sides, comparing after the deal and after every action
+    [EP-compare]; ``coverage`` counts what was compared [EP-coverage]."""
     state = initial_state(config, deck)
     engine.new_game(config, deck)
     actions: list[Action] = []
+    record = coverage if coverage is not None else Coverage()
+    record.saw_deal()
+    before: dict[str, Any] | None = None  # both sides' states before the last step
 
-    def diverged(what: str, offending: Action | None = None) -> Divergence:
-        return Divergence(what, Trace(config, deck, tuple(actions)), offending)
+    def diverged(what: str, offending: Action | None = None, differences: tuple[FieldDifference, ...] = (),
+                 after: dict[str, Any] | None = None) -> Divergence:
+        step = offending if offending is not None else (actions[-1] if actions else None)
+        return Divergence(what, Trace(config, deck, tuple(actions)), offending, differences, before, after, step)
 
     while True:
         where = "after the deal" if not actions else f"after actions[{len(actions) - 1}] ({describe(actions[-1])})"
-        difference = state_difference(state_to_json(state), engine.state())
+        ours, theirs = state_to_json(state), engine.state()
+        record.saw_state(theirs)
+        now = {"reference": ours, "engine": theirs}
+        differences = state_differences(ours, theirs)
+        if differences:
+            return diverged(f"{where}: {state_difference(ours, theirs)}", None, tuple(differences), now)
         legal = legal_actions(state)
-        if difference is None and compare_legal:
+        if compare_legal:
             difference = legal_difference(legal, engine.legal_actions())
-        if difference is not None:
-            return diverged(f"{where}: {difference}")
+            if difference is not None:
+                return diverged(f"{where}: {difference}", None, (), now)
         if state.terminal:
             return None
+        before = now
         probe = chooser.probe(state)
         if probe is not None:
             problem = illegality(state, probe)
-            if problem is not None and engine.apply(probe) is None:
-                return diverged(f"{where}: engine accepted {describe(probe)}, illegal by {problem[0]}: {problem[1]}", probe)
+            if problem is not None:
+                if engine.apply(probe) is None:
+                    after = {"reference": ours, "engine": _state_after(engine)}
+                    return diverged(f"{where}: engine accepted {describe(probe)}, illegal by {problem[0]}: {problem[1]}",
+                                    probe, (), after)
+                record.saw_refusal(state, probe)
         action = chooser.choose(state, legal)
         refusal = engine.apply(action)
         if refusal is not None:
-            return diverged(f"{where}: engine refused legal {describe(action)}: {refusal}", action)
-        state = apply(state, action)
+            after = {"reference": state_to_json(apply(state, action)), "engine": _state_after(engine)}
+            return diverged(f"{where}: engine refused legal {describe(action)}: {refusal}", action, (), after)
+        following = apply(state, action)
+        record.saw_move(state, action, following)
+        state = following
         actions.append(action)

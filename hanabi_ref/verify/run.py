@@ -9,7 +9,8 @@ minimal one that still diverges, and that game is returned as a replayable trace
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+import time
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 import attrs
@@ -21,8 +22,17 @@ from hanabi_ref.actions import Action, Play, describe
 from hanabi_ref.trace import Trace
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState
-from hanabi_ref.verify.compare import Chooser, Divergence, illegal_candidates, legal_difference, play_compared, state_difference
+from hanabi_ref.verify.compare import (
+    Chooser,
+    Divergence,
+    illegal_candidates,
+    legal_difference,
+    play_compared,
+    state_difference,
+    state_differences,
+)
 from hanabi_ref.verify.engine import Engine, EngineFailure, UnsupportedConfig
+from hanabi_ref.verify.report import Coverage
 
 
 @attrs.frozen
@@ -34,20 +44,25 @@ class Report:
     divergence: Divergence | None = None
     where: str = ""
     first_length: int | None = None  # actions of the divergence first found, before shrinking
+    playing_seconds: float = 0.0
+    """[EP-progress] the time spent playing games until the first divergence (or all)"""
+    shrinking: int = 0
+    """[EP-progress] games tried while shrinking"""
+    shrinking_seconds: float = 0.0
 
 
 # ------------------------------------------------------------------ vectors
 
 
-def verify_vectors(engine: Engine, vectors: Iterable[Any]) -> Report:
+def verify_vectors(engine: Engine, vectors: Iterable[Any], coverage: Coverage | None = None) -> Report:
     """Run every transition and game vector on the engine; stop at the first divergence
-    [EP-vectors]."""
+    [EP-vectors]; ``coverage`` counts the fields of the engine's states [EP-coverage]."""
     checked = skipped = 0
     for vector in vectors:
         if vector.kind not in ("transition", "game"):
             continue
         try:
-            divergence = check_vector(engine, vector)
+            divergence = check_vector(engine, vector, coverage)
         except UnsupportedConfig:
             skipped += 1
             continue
@@ -57,14 +72,14 @@ def verify_vectors(engine: Engine, vectors: Iterable[Any]) -> Report:
     return Report(checked, skipped)
 
 
-def check_vector(engine: Engine, vector: Any) -> Divergence | None:
+def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) -> Divergence | None:
     """One vector: replay its actions, comparing with its expected states [EP-vectors]."""
     config, deck, data = vector.config(), vector.deck(), vector.data
     engine.new_game(config, deck)
     if vector.kind == "game":
-        return _check_script(engine, config, deck, vector.actions(), data["states"])
+        return _check_script(engine, config, deck, vector.actions(), data["states"], coverage)
     prefix = vector.prefix()
-    divergence = _check_script(engine, config, deck, prefix, [None] * len(prefix) + [data["pre"]])
+    divergence = _check_script(engine, config, deck, prefix, [None] * len(prefix) + [data["pre"]], coverage)
     if divergence is not None:
         return divergence
     trace = Trace(config, deck, prefix)
@@ -76,6 +91,7 @@ def check_vector(engine: Engine, vector: Any) -> Divergence | None:
         if difference is not None:
             return Divergence(f"before the vector's action: {difference}", trace)
     action = vector.action()
+    before = {"reference": data["pre"], "engine": data["pre"]}  # the engine's was compared equal to it
     refusal = engine.apply(action)
     if "error" in data:
         if refusal is None:
@@ -83,21 +99,36 @@ def check_vector(engine: Engine, vector: Any) -> Divergence | None:
         return None
     if refusal is not None:
         return Divergence(f"engine refused legal {describe(action)}: {refusal}", trace, action)
-    difference = state_difference(data["post"], engine.state())
-    return None if difference is None else Divergence(f"after {describe(action)}: {difference}", trace, action)
+    theirs = engine.state()
+    if coverage is not None:
+        coverage.saw_state(theirs)
+    differences = state_differences(data["post"], theirs)
+    if not differences:
+        return None
+    after = {"reference": data["post"], "engine": theirs}
+    return Divergence(f"after {describe(action)}: {state_difference(data['post'], theirs)}", trace, action,
+                      tuple(differences), before, after, action)
 
 
 def _check_script(
-    engine: Engine, config: GameConfig, deck: tuple[int, ...], actions: Sequence[Action], states: Sequence[Any]
+    engine: Engine, config: GameConfig, deck: tuple[int, ...], actions: Sequence[Action], states: Sequence[Any],
+    coverage: Coverage | None = None,
 ) -> Divergence | None:
     """Apply ``actions`` in order; compare with ``states[i]`` (after i actions) where given."""
     for index in range(len(actions) + 1):
         expected = states[index]
         if expected is not None:
-            difference = state_difference(expected, engine.state())
-            if difference is not None:
+            theirs = engine.state()
+            if coverage is not None:
+                coverage.saw_state(theirs)
+            differences = state_differences(expected, theirs)
+            if differences:
                 where = "after the deal" if index == 0 else f"after actions[{index - 1}] ({describe(actions[index - 1])})"
-                return Divergence(f"{where}: {difference}", Trace(config, deck, tuple(actions[:index])))
+                after = {"reference": expected, "engine": theirs}
+                step = actions[index - 1] if index else None
+                return Divergence(f"{where}: {state_difference(expected, theirs)}",
+                                  Trace(config, deck, tuple(actions[:index])), None, tuple(differences), None, after,
+                                  step)
         if index < len(actions):
             refusal = engine.apply(actions[index])
             if refusal is not None:
@@ -149,15 +180,21 @@ SHRINK_BUDGET = 400
 
 
 def verify_random_games(
-    engine: Engine, configs: Sequence[GameConfig], games: int, seed: int, probe_rate: int = 5, shrink_budget: int = SHRINK_BUDGET
+    engine: Engine, configs: Sequence[GameConfig], games: int, seed: int, probe_rate: int = 5,
+    shrink_budget: int = SHRINK_BUDGET, coverage: Coverage | None = None,
+    progress: Callable[[str, int, int], None] | None = None,
 ) -> Report:
     """Play ``games`` Hypothesis-generated games over ``configs`` [EP-random, EP-shrink].
 
     Shrinking tries at most ``shrink_budget`` games after the first divergence (a fixed
-    count, so that the reproduction is the same on every machine)."""
+    count, so that the reproduction is the same on every machine).  ``coverage`` counts
+    what the games compared before the first divergence [EP-coverage]; ``progress`` is
+    told ("game", games played, divergences) after every game and ("shrink", games
+    tried, 1) while shrinking [EP-progress]."""
     found: list[Divergence] = []
     failures: list[EngineFailure] = []
     counts = {"checked": 0, "skipped": 0, "shrinking": 0}
+    clock = {"start": time.perf_counter(), "found": 0.0}
 
     @hypothesis_seed(seed)
     @settings(
@@ -172,10 +209,13 @@ def verify_random_games(
             counts["shrinking"] += 1
             if counts["shrinking"] > shrink_budget:
                 return  # budget spent: no smaller example can win any more
+            if progress is not None:
+                progress("shrink", counts["shrinking"], 1)
         config = data.draw(st.sampled_from(configs), label="config")
         deck = tuple(data.draw(st.permutations(config.canonical_deck), label="deck"))
+        game = Coverage()  # counted only if the game runs to its end (Hypothesis may stop one midway)
         try:
-            divergence = play_compared(engine, config, deck, DataChooser(data, probe_rate))
+            divergence = play_compared(engine, config, deck, DataChooser(data, probe_rate), coverage=game)
         except UnsupportedConfig:
             counts["skipped"] += 1
             return
@@ -183,8 +223,15 @@ def verify_random_games(
             failures.append(failure)
             raise _Diverged from None
         counts["checked"] += 0 if found else 1
+        if coverage is not None and not found:
+            coverage.merge(game)
         if divergence is not None:
+            if not found:
+                clock["found"] = time.perf_counter()
             found.append(divergence)
+        if progress is not None and len(found) <= 1 and counts["shrinking"] == 0:
+            progress("game", counts["checked"], len(found))
+        if divergence is not None:
             raise _Diverged
 
     try:
@@ -202,4 +249,8 @@ def verify_random_games(
     # diverging game with the fewest actions (the later one on a tie).
     first = len(found[0].trace.actions) if found else None
     shortest = min(reversed(found), key=lambda d: len(d.trace.actions)) if found else None
-    return Report(counts["checked"], counts["skipped"], shortest, "random game", first)
+    end = time.perf_counter()
+    playing = (clock["found"] if found else end) - clock["start"]
+    shrinking = end - clock["found"] if found else 0.0
+    return Report(counts["checked"], counts["skipped"], shortest, "random game", first, playing,
+                  min(counts["shrinking"], shrink_budget), shrinking)

@@ -1,0 +1,216 @@
+"""What verify tells an engine's author: every differing field side by side, the
+reproduction file, the story of ``explain``, coverage of fields and rules, ``--partial``
+and the progress of a run [EP-report, EP-repro, EP-explain, EP-coverage, EP-partial,
+EP-progress]."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hanabi_ref.actions import Discard, Hint, Play
+from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
+from hanabi_ref.rules import make_config
+from hanabi_ref.serial import state_to_json
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.verify.compare import RandomChooser, play_compared, state_differences
+from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.verify.report import Coverage, clause_of, exercised, render
+from hanabi_ref.verify.run import verify_random_games
+from tests.helpers import stacked_deck
+
+ENGINES = Path(__file__).parent / "engines"
+SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
+
+
+def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
+    code = main(argv)
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+class Tampered(ReferenceEngine):
+    """Our engine, whose state answers from turn ``turn`` on have fields replaced."""
+
+    def __init__(self, turn: int, **changes: Any) -> None:
+        super().__init__()
+        self.turn, self.changes = turn, changes
+
+    def state(self) -> dict[str, Any]:
+        answer = super().state()
+        if answer["turns"] >= self.turn:
+            answer.update(self.changes)
+        return answer
+
+
+def test_every_differing_field_side_by_side() -> None:
+    """[EP-report] a wrong end of game shows every field that differs, not only the
+    first: hands slot by slot with the differing slots marked and cards by name, the
+    tokens and ``terminal`` side by side."""
+    config = make_config(2, "hle")
+    deck = stacked_deck(config, [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1)])
+    ours = state_to_json(initial_state(config, deck))
+    hands = json.loads(json.dumps(ours["hands"]))
+    hands[1][2] = {"suit": 2, "value": 3}  # seat 1's slot 2 shows g3 instead of y3
+    theirs = {**ours, "hands": hands, "terminal": True, "clue_tokens": 7}
+    differences = state_differences(ours, theirs)
+    assert [d.field for d in differences] == ["hands", "clue_tokens", "terminal"]
+    lines = [line for d in differences for line in render(d, config)]
+    assert lines[0].startswith("state.hands: seat by seat, slot by slot")
+    assert lines[1] == "  seat 0:  0: r1   1: r2   2: r3   3: r4   4: r5"
+    assert lines[2] == "  seat 1:  0: y1   1: y2  *2: y3 | g3   3: y4   4: y5"
+    assert lines[3:] == ["state.clue_tokens: reference 8 | engine 7", "state.terminal: reference false | engine true"]
+
+
+def test_the_json_report_and_the_reproduction_file_hold_everything(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-report, EP-repro] ``--json``: every difference with whole values, both states
+    before and after the step; the file: a trace that ``replay`` reads, and a divergence
+    object with the same."""
+    out = tmp_path / "repro.json"
+    engine = f"{sys.executable} {ENGINES / 'tampered.py'} 4 clue_tokens=9 strikes=2"
+    code, text, err = run(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--out", str(out), "--json"],
+                          capsys)
+    assert code == EXIT_INVALID_GAME, err
+    report = json.loads(text)["divergence"]
+    assert [d["field"] for d in report["differences"]] == ["clue_tokens", "strikes"]
+    assert report["after"]["engine"]["clue_tokens"] == 9 and report["after"]["engine"]["strikes"] == 2
+    assert len(json.dumps(report["after"]["reference"]["knowledge"])) > 200  # whole, not cut at 200 characters
+    assert report["before"]["reference"]["turns"] == report["after"]["reference"]["turns"] - 1
+    data = json.loads(out.read_text())
+    assert data["divergence"]["differences"] == report["differences"]
+    assert data["divergence"]["before"] == report["before"] and data["divergence"]["after"] == report["after"]
+    assert data["states"][-1] == report["after"]["reference"]
+    code, text, err = run(["replay", str(out), "--json"], capsys)
+    assert code == EXIT_OK, err
+
+
+def test_explain_tells_the_story(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain] the deal, each move in words, then "the engine says X, the rules say Y
+    (clause)" with the clause that fixes the field after that move; a plain trace is
+    refused in one line."""
+    out = tmp_path / "repro.json"
+    engine = f"{sys.executable} {ENGINES / 'tampered.py'} 3 clue_tokens=9"
+    run(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--out", str(out)], capsys)
+    code, text, err = run(["explain", str(out)], capsys)
+    assert code == EXIT_OK, err
+    lines = text.splitlines()
+    assert lines[0].startswith("A game of ") and lines[1].startswith("The deal: seat 0 holds ")
+    moves = [line for line in lines if line[:3].strip().isdigit()]
+    assert len(moves) == 3 and all(" seat " in line for line in moves)
+    data = json.loads(out.read_text())
+    last = data["actions"][-1]
+    clause = {"hint": "2.16-2a-cost", "discard": "2.16-2b-token", "play": None}[last["type"]]
+    said = f"the engine says clue_tokens 9, the rules say {data['states'][-1]['clue_tokens']}"
+    assert any(line.strip().startswith(said) for line in lines), text
+    if clause is not None:
+        assert f"({clause})" in text
+    plain = tmp_path / "plain.json"
+    code, _, err = run(["play", "--strategy", "simple", "--players", "2", "--out", str(plain)], capsys)
+    code, text, err = run(["explain", str(plain)], capsys)
+    assert code == EXIT_INVALID_GAME and text == "" and "no divergence object" in err and err.count("\n") == 1
+    code, text, err = run(["explain", str(tmp_path / "missing.json")], capsys)
+    assert code == EXIT_USAGE and err.count("\n") == 1
+
+
+def test_the_clause_behind_each_field() -> None:
+    """[EP-explain] the clause a field is judged by after each kind of move, by the
+    clauses' own text in spec/rules.md: a hint's token (2.16-2a-cost), a discard's token
+    (2.16-2b-token), a completed suit's token (2.16-2c-five), a failed play's error
+    (2.16-2c-fail), the end by the third error (2.16-3-strikeout), the next seat (2.16-2-next)."""
+    config = make_config(2, "hle", errors=1)
+    deck = stacked_deck(config, [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (2, 1), (2, 1), (3, 1), (4, 1), (5, 1)])
+    state = initial_state(config, deck)
+    hinted = apply(state, Hint(1, "value", 2))
+    assert clause_of("clue_tokens", Hint(1, "value", 2), state, hinted) == "2.16-2a-cost"
+    assert clause_of("knowledge", Hint(1, "value", 2), state, hinted) == "2.16-2a-value"
+    assert clause_of("current", Hint(1, "value", 2), state, hinted) == "2.16-2-next"
+    discarded = apply(hinted, Discard(0))
+    assert clause_of("clue_tokens", Discard(0), hinted, discarded) == "2.16-2b-token"
+    assert clause_of("hands", Discard(0), hinted, discarded) == "2.16-2b-draw"
+    played = apply(state, Play(0))  # r1 scores
+    assert clause_of("fireworks", Play(0), state, played) == "2.16-2c-success"
+    failed = apply(played, Play(0))  # seat 1's y2 fails: the only error allowed
+    assert clause_of("strikes", Play(0), played, failed) == "2.16-2c-fail"
+    assert clause_of("terminal", Play(0), played, failed) == "2.16-3-strikeout"
+    assert clause_of("hands", None, None, state) == "2.16-1-deal"
+
+
+def test_exercised_clauses_of_hand_built_moves() -> None:
+    """[EP-coverage] what single moves exercise, by the clauses' text: a completed suit
+    (2.16-2c-five), a discard at the maximum under the thesis' rules (E-2), the third error
+    (2.16-2c-strikeout and 2.16-3-strikeout), a hint touching nothing (2.16-2a-empty)."""
+    config = make_config(2, "thesis", composition=[[1, 1]], hand_size=1)
+    deck = stacked_deck(config, [(1, 0), (2, 0)])
+    state = initial_state(config, deck)
+    assert "E-2" in exercised(state, Discard(0), apply(state, Discard(0)))
+    scored = apply(state, Play(0))
+    five = apply(scored, Play(0))
+    assert {"2.16-2c-success", "2.16-2c-five", "2.16-3-max"} <= set(exercised(scored, Play(0), five))
+    config = make_config(2, "thesis", errors=1)
+    state = initial_state(config, stacked_deck(config, [(2, 0)]))
+    lost = apply(state, Play(0))
+    assert {"2.16-2c-fail", "2.16-2c-strikeout", "2.16-3-strikeout"} <= set(exercised(state, Play(0), lost))
+    hint = Hint(1, "colour", 4)
+    assert "2.16-2a-empty" in exercised(state, hint, apply(state, hint))
+
+
+def test_coverage_counts_fields_and_the_rules_reached(capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-coverage] against our own engine every field is reported in every state
+    answer, and the common clauses are reached; the text report lists them."""
+    code, text, err = run(["verify", "--engine", SERVE, "--games", "20", "--rules", "hle", "--json"], capsys)
+    assert code == EXIT_OK, err
+    coverage = json.loads(text)["coverage"]
+    assert coverage["states"] > 100 and set(coverage["fields"].values()) == {coverage["states"]}
+    for clause in ("2.16-1-deal", "2.16-2a-cost", "2.16-2b-discard", "2.16-2c-success", "2.16-2c-fail",
+                   "2.16-2-next", "2.16-2a-empty", "2.16-2a-target"):
+        assert coverage["clauses"][clause] > 0, clause
+    assert coverage["clauses"]["2.16-1-deal"] == json.loads(text)["random_games"]["games"]
+    code, text, err = run(["verify", "--engine", SERVE, "--games", "5", "--no-vectors"], capsys)
+    assert "rules           " in text and "reachable clauses exercised" in text
+
+
+def test_an_engine_reporting_nothing_fails_unless_partial(capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-partial] every state answered with ``{}``: INCOMPLETE and exit 1, even with no
+    divergence; with ``--partial`` and two fields the run passes and says what was not
+    checked."""
+    blank = f"{sys.executable} {ENGINES / 'partial.py'}"
+    code, text, err = run(["verify", "--engine", blank, "--games", "3", "--no-vectors"], capsys)
+    assert code == EXIT_INVALID_GAME
+    assert "divergences     0" in text and "INCOMPLETE" in text and "--partial" in text
+    some = f"{sys.executable} {ENGINES / 'partial.py'} score fireworks"
+    code, text, err = run(["verify", "--engine", some, "--games", "3", "--no-vectors", "--partial", "--json"], capsys)
+    assert code == EXIT_OK, err
+    report = json.loads(text)
+    assert report["unchecked_fields"] == ["clue_tokens", "strikes", "hands", "terminal", "current"]
+    assert report["partial"] is True
+
+
+def test_progress_and_shrinking_are_reported_apart() -> None:
+    """[EP-progress] the progress callback hears every game played, then the shrinking;
+    the games' time excludes the shrinking, which is reported with its own count."""
+    config = make_config(2, "hle")
+    heard: list[tuple[str, int, int]] = []
+    report = verify_random_games(ReferenceEngine(), [config], 6, 0, progress=lambda *event: heard.append(event))
+    assert [event for event in heard if event[0] == "game"] == [("game", n, 0) for n in range(1, 7)]
+    assert report.shrinking == 0 and report.playing_seconds > 0
+    heard.clear()
+    report = verify_random_games(Tampered(2, strikes=1), [config], 6, 0, progress=lambda *event: heard.append(event))
+    assert report.divergence is not None and heard[0] == ("game", 1, 1)  # the first game diverges
+    shrinks = [event for event in heard if event[0] == "shrink"]
+    assert shrinks and report.shrinking == len(shrinks) and report.shrinking_seconds > 0
+
+
+def test_the_random_games_count_coverage_until_the_first_divergence() -> None:
+    """[EP-coverage] a compared game counts its state answers and moves; a game played
+    by hand-built moves gives the counts it must."""
+    config = make_config(2, "hle")
+    coverage = Coverage()
+    divergence = play_compared(ReferenceEngine(), config, config.canonical_deck, RandomChooser(3, 0.0), coverage=coverage)
+    assert divergence is None
+    moves = sum(coverage.clauses[c] for c in ("2.16-2-next",))
+    assert coverage.states == moves + 1 and coverage.clauses["2.16-1-deal"] == 1
