@@ -137,15 +137,37 @@ def json_type(value: object) -> str:
     return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
 
 
+_SEQUENCES = (list, tuple)
+_PLAIN = (int, str, bool, float, type(None))
+
+
 def json_equal(ours: object, theirs: object) -> bool:
     """Equal as JSON values of the same JSON types all the way down [EP-types]: unlike
-    Python's ``==``, ``0`` is not ``false`` and ``1.0`` is not ``1``."""
+    Python's ``==``, ``0`` is not ``false`` and ``1.0`` is not ``1``.
+
+    Values of the same built-in type are compared directly (the common case: a state
+    equal to ours); any other pair goes through :func:`json_type`."""
+    kind = type(ours)
+    if kind is type(theirs) or (kind in _SEQUENCES and type(theirs) in _SEQUENCES):
+        if kind in _PLAIN:
+            return ours == theirs
+        if kind in _SEQUENCES:
+            assert isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple))
+            return len(ours) == len(theirs) and all(map(json_equal, ours, theirs))
+        if kind is dict:
+            assert isinstance(ours, dict) and isinstance(theirs, dict)
+            return ours.keys() == theirs.keys() and all(json_equal(ours[k], theirs[k]) for k in ours)
+    return _json_equal_by_type(ours, theirs)
+
+
+def _json_equal_by_type(ours: object, theirs: object) -> bool:
+    """:func:`json_equal` for values that are not all JSON text."""
     if json_type(ours) != json_type(theirs):
         return False
     if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)):
-        return len(ours) == len(theirs) and all(json_equal(a, b) for a, b in zip(ours, theirs))
+        return len(ours) == len(theirs) and all(_json_equal_by_type(a, b) for a, b in zip(ours, theirs))
     if isinstance(ours, dict) and isinstance(theirs, dict):
-        return ours.keys() == theirs.keys() and all(json_equal(ours[k], theirs[k]) for k in ours)
+        return ours.keys() == theirs.keys() and all(_json_equal_by_type(ours[k], theirs[k]) for k in ours)
     return ours == theirs
 
 
