@@ -15,7 +15,8 @@
     hanabi-ref replay   FILE [--format trace|hanab-live] [--rules PRESET] [--json]
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
-                        [--out FILE] [--json]
+                        [--out FILE] [--json] [--option NAME=VALUE ...]
+    hanabi-ref rules    --list [--json]
     hanabi-ref serve    [--engine reference|PEER]
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P,...] [--against openspiel] [--rules PRESET] [--seconds S]
@@ -159,6 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_verify_parser(commands)
     explain = commands.add_parser("explain", help="tell the story of a divergence written by verify --out")
     explain.add_argument("file", help="the reproduction file (verify --out)")
+    _add_rules_parser(commands)
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", help="reference (ours) or a built-in peer adapter")
@@ -253,6 +255,27 @@ def _add_verify_parser(commands: Any) -> None:
                         help="pass an engine that leaves out fields a game's result depends on (the report lists them)")
     verify.add_argument("--out", default="hanabi-ref-divergence.json", help="where to write a divergence's trace")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
+    verify.add_argument("--option", type=_rule_option, action="append", default=[], metavar="NAME=VALUE",
+                        help="a rule option on top of each preset of the random games (repeatable; "
+                             "hanabi-ref rules --list shows them)")
+
+
+def _rule_option(text: str) -> tuple[str, bool | str]:
+    """[EP-options] ``--option NAME=VALUE``: a known rule option and one of its values."""
+    from hanabi_ref.rules import parse_rule_option
+
+    try:
+        return parse_rule_option(text)
+    except ConfigError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _add_rules_parser(commands: Any) -> None:
+    """[C-rules] ``rules --list``: the rule options and the presets."""
+    rules = commands.add_parser("rules", help="the rule options and presets (spec/rules.md section 10)")
+    rules.add_argument("--list", action="store_true", required=True,
+                       help="list every rule option and every preset")
+    rules.add_argument("--json", action="store_true", help="print one JSON object")
 
 
 def _count(text: str) -> int:
@@ -586,6 +609,37 @@ def command_compile(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def command_rules(args: argparse.Namespace) -> int:
+    """``rules --list``: every rule option with its values, default and clauses, and every
+    preset with the options it sets, its player counts and its variants [C-rules,
+    P-options, P-presets]; ``--json``: one object."""
+    from hanabi_ref.rules import rules_listing
+
+    listing = rules_listing()
+    if args.json:
+        print(json.dumps(listing, sort_keys=True))
+        return EXIT_OK
+    print("rule options (spec/rules.md P-options; verify --option NAME=VALUE sets one on top of a preset):")
+    for option in listing["options"]:
+        values = " | ".join(_rule_value(value) for value in option["values"])
+        print(f"  {option['name']:<28} {values:<28} default {_rule_value(option['default']):<12} "
+              f"{', '.join(option['clauses'])}")
+    print("presets (spec/rules.md P-presets):")
+    for preset in listing["presets"]:
+        low, high = preset["min_players"], preset["max_players"]
+        players = f"{low}+" if high is None else str(low) if high == low else f"{low}-{high}"
+        variants = "all, custom compositions too" if preset["variants"] is None else ", ".join(preset["variants"])
+        sets = ", ".join(f"{name}={_rule_value(value)}" for name, value in preset["sets"].items()) or "the defaults"
+        print(f"  {preset['name']:<12} players {players:<5} variants {variants}")
+        print(f"  {'':<12} options {sets}")
+    return EXIT_OK
+
+
+def _rule_value(value: object) -> str:
+    """A rule option's value as ``--option`` takes it: ``true``, ``false`` or the string."""
+    return json.dumps(value) if isinstance(value, bool) else str(value)
+
+
 COMMANDS = {
     "simulate": command_simulate,
     "sweep": command_sweep,
@@ -593,6 +647,7 @@ COMMANDS = {
     "replay": command_replay,
     "verify": command_verify,
     "explain": command_explain,
+    "rules": command_rules,
     "serve": command_serve,
     "vectors": command_vectors,
     "bench": command_bench,

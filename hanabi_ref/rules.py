@@ -54,10 +54,35 @@ class RuleOptions:
 
 
 @attrs.frozen
+class OptionSpec:
+    """One rule option as P-options lists it: its name, the values it takes (booleans
+    ``(True, False)``, or the strings allowed), its default (the thesis') and the clauses
+    whose readings it chooses between [P-options, C-rules]."""
+
+    name: str
+    values: tuple[bool, ...] | tuple[str, ...]
+    default: bool | str
+    clauses: tuple[str, ...]
+
+    def parse(self, text: str) -> bool | str:
+        """The value written ``text`` on a command line: ``true`` or ``false`` for a
+        boolean option, one of its values for the others; else a :class:`ConfigError`
+        naming the option and its values [P-options, EP-options]."""
+        if isinstance(self.default, bool):
+            if text in ("true", "false"):
+                return text == "true"
+            raise ConfigError(f"{self.name}: must be true or false, got {text!r}")
+        if text in self.values:
+            return text
+        raise ConfigError(f"{self.name}: must be one of {', '.join(map(str, self.values))}, got {text!r}")
+
+
+@attrs.frozen
 class Preset:
-    """A named bundle of rule options with the player counts it admits [P-presets]; one of
-    :data:`PRESETS`, ``hanabi-rs``, is the framework of the information strategy's
-    published numbers [I-preset]."""
+    """A named bundle of rule options with the player counts and variants it admits
+    [P-presets]; one of :data:`PRESETS`, ``hanabi-rs``, is the framework of the
+    information strategy's published numbers [I-preset], and ``physical`` is the printed
+    rulebook as spec/rules.md reads it."""
 
     name: str
     options: RuleOptions
@@ -105,7 +130,89 @@ PRESETS: Final[Mapping[str, Preset]] = {
         5,
         ("No Variant",),
     ),
+    # The printed rulebook as the thesis' section 2.2 retells it: a hint points out cards
+    # (E-20), no discard with every token (E-2); the rest is Algorithm 2.16's (the final
+    # move draws, no early end); 2 to 5 players (Example 2.10) and the sixth suits of
+    # the German and Dutch editions (Examples 2.11 and 2.12).
+    "physical": Preset(
+        "physical",
+        RuleOptions(empty_hints=False, discard_at_max_hints=False),
+        2,
+        5,
+        ("No Variant", "6 Suits", "Dutch Rainbow (Example 2.12)"),
+    ),
 }
+
+OPTION_CLAUSES: Final[Mapping[str, tuple[str, ...]]] = {
+    "empty_hints": ("2.16-2a-empty", "E-20"),
+    "discard_at_max_hints": ("2.16-2b-token", "E-2"),
+    "self_hints": ("2.16-2a-target", "E-4"),
+    "strikeout_score": ("2.16-3-strikeout",),
+    "end_when_no_points_possible": ("R-1",),
+    "deal": ("2.16-1-deal", "E-1"),
+    "draw_position": ("R-2",),
+    "initial_stop_check": ("2.16-3-last-round", "E-6"),
+    "draw_after_final_move": ("2.16-2b-draw", "R-3"),
+}
+"""The clauses each rule option chooses between, as the table of P-options gives them."""
+
+_STRING_VALUES: Final[Mapping[str, tuple[str, ...]]] = {
+    "strikeout_score": STRIKEOUT_SCORES,
+    "deal": DEALS,
+    "draw_position": DRAW_POSITIONS,
+}
+
+
+def _option_spec(field: attrs.Attribute[Any]) -> OptionSpec:
+    default = field.default
+    if isinstance(default, bool):
+        return OptionSpec(field.name, (True, False), default, OPTION_CLAUSES[field.name])
+    if not isinstance(default, str):
+        raise TypeError(f"RuleOptions.{field.name}: a default that is neither a boolean nor a string")
+    return OptionSpec(field.name, _STRING_VALUES[field.name], default, OPTION_CLAUSES[field.name])
+
+
+OPTIONS: Final[Mapping[str, OptionSpec]] = {field.name: _option_spec(field) for field in attrs.fields(RuleOptions)}
+"""Every rule option of :class:`RuleOptions`, in its order (that of P-options), with its
+values, default and clauses [P-options, C-rules]."""
+
+
+def parse_rule_option(text: str) -> tuple[str, bool | str]:
+    """``NAME=VALUE``, one rule option as ``verify --option`` takes it: the option's name
+    and its value parsed by :meth:`OptionSpec.parse` [EP-options].  A text without ``=``
+    or an unknown name is a :class:`ConfigError` that lists the known options."""
+    name, equals, value = text.partition("=")
+    known = ", ".join(OPTIONS)
+    if not equals:
+        raise ConfigError(f"expected NAME=VALUE, got {text!r} (options: {known})")
+    spec = OPTIONS.get(name.strip())
+    if spec is None:
+        raise ConfigError(f"unknown rule option {name.strip()!r} (known: {known})")
+    return spec.name, spec.parse(value.strip())
+
+
+def rules_listing() -> dict[str, Any]:
+    """What ``hanabi-ref rules --list --json`` prints [C-rules]: every rule option with its
+    values, default and clauses (P-options), and every preset with its whole bundle of
+    options, those it sets otherwise than the defaults, its player counts and its
+    variants (``null``: every named variant and custom compositions) (P-presets)."""
+    defaults = attrs.asdict(RuleOptions())
+    presets = []
+    for preset in PRESETS.values():
+        bundle = attrs.asdict(preset.options)
+        presets.append({
+            "name": preset.name,
+            "options": bundle,
+            "sets": {name: value for name, value in bundle.items() if value != defaults[name]},
+            "min_players": preset.min_players,
+            "max_players": preset.max_players,
+            "variants": None if preset.variants is None else list(preset.variants),
+        })
+    options = [
+        {"name": spec.name, "values": list(spec.values), "default": spec.default, "clauses": list(spec.clauses)}
+        for spec in OPTIONS.values()
+    ]
+    return {"options": options, "presets": presets}
 
 STANDARD_COUNTS: Final = (3, 2, 2, 2, 1)
 SINGLE_COUNTS: Final = (1, 1, 1, 1, 1)
@@ -399,26 +506,15 @@ def _validate_suits(config: GameConfig) -> None:
 
 
 def _validate_options(options: RuleOptions) -> None:
-    for field in (
-        "empty_hints",
-        "discard_at_max_hints",
-        "self_hints",
-        "end_when_no_points_possible",
-        "initial_stop_check",
-        "draw_after_final_move",
-    ):
-        if not isinstance(getattr(options, field), bool):
-            raise _fail(f"options.{field}", f"must be true or false, got {getattr(options, field)!r}")
-    for field, allowed in (
-        ("strikeout_score", STRIKEOUT_SCORES),
-        ("deal", DEALS),
-        ("draw_position", DRAW_POSITIONS),
-    ):
-        if getattr(options, field) not in allowed:
-            raise _fail(
-                f"options.{field}",
-                f"must be one of {', '.join(allowed)}, got {getattr(options, field)!r}",
-            )
+    """[P-options] every option holds one of its values (:data:`OPTIONS`): a boolean, or
+    one of the strings listed."""
+    for spec in OPTIONS.values():
+        value = getattr(options, spec.name)
+        if isinstance(spec.default, bool):
+            if not isinstance(value, bool):
+                raise _fail(f"options.{spec.name}", f"must be true or false, got {value!r}")
+        elif not isinstance(value, str) or value not in spec.values:
+            raise _fail(f"options.{spec.name}", f"must be one of {', '.join(map(str, spec.values))}, got {value!r}")
     if options.self_hints and not options.empty_hints:
         # [E-4] whether a hint on one's own hand touches a card is hidden from the hinter,
         # so its legality could not be decided from the hinter's view.

@@ -247,3 +247,98 @@ def test_strategy_help_names_every_strategy(
     start = text.index("strategy name (") + len("strategy name (")
     listed = {name.strip() for name in text[start : text.index(")", start)].split(",")}
     assert listed == set(STRATEGIES)
+
+
+# ------------------------------------------------------------------ rules --list
+
+RULES_MD = REPO / "spec" / "rules.md"
+
+# The presets' options that differ from the defaults, player counts and variants, transcribed
+# from the table of differences of spec/rules.md section 10 (hanabi-rs from its bullet).
+PRESET_TABLE: dict[str, tuple[dict[str, Any], int, int | None, list[str] | None]] = {
+    "thesis": ({}, 1, None, None),
+    "hle": ({"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False}, 2, 5, ["No Variant"]),
+    "hanab-live": ({"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True}, 2, 6,
+                   ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"]),
+    "hanabi-rs": ({"empty_hints": False, "discard_at_max_hints": False, "strikeout_score": "fireworks"}, 2, 5, ["No Variant"]),
+    "physical": ({"empty_hints": False, "discard_at_max_hints": False}, 2, 5,
+                 ["No Variant", "6 Suits", "Dutch Rainbow (Example 2.12)"]),
+}
+
+
+def _spec_value(text: str) -> bool | str:
+    text = text.strip()
+    return text == "true" if text in ("true", "false") else text.strip('"')
+
+
+def spec_options() -> list[dict[str, Any]]:
+    """The table of P-options in spec/rules.md: name, values, default and clauses, read
+    from the markdown."""
+    lines = RULES_MD.read_text(encoding="utf-8").split("**[P-options]**", 1)[1].splitlines()
+    rows = [line for line in lines[: lines.index("An unknown option or a value outside its list is rejected with a message naming it.")]
+            if line.startswith("| `")]
+    options = []
+    for row in rows:
+        name, values, default, clauses = (cell.strip() for cell in row.strip("|").split("|"))
+        options.append({
+            "name": name.strip("`"),
+            "values": [_spec_value(value) for value in values.split("(")[0].split("/")],
+            "default": _spec_value(default.split(":")[0]),
+            "clauses": clauses.split(", "),
+        })
+    return options
+
+
+def spec_preset_names() -> list[str]:
+    """The presets in the order P-presets lists them."""
+    text = RULES_MD.read_text(encoding="utf-8").split("**[P-presets]**", 1)[1].split("**[R-1]**", 1)[0]
+    return [line.split("`")[1] for line in text.splitlines() if line.startswith("- `")]
+
+
+def test_rules_list_json_is_the_spec_tables(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-rules, P-options, P-presets] ``rules --list --json``: the options of the P-options
+    table (names, values, defaults, clauses) in its order, which are RuleOptions' fields
+    and defaults; the presets in the order of P-presets with the options of the table of
+    differences, their player counts and variants, and their whole bundles."""
+    import attrs
+
+    from hanabi_ref.rules import PRESETS, RuleOptions
+
+    listing = run_json(["rules", "--list"], capsys)
+    assert listing["options"] == spec_options()
+    assert [o["name"] for o in listing["options"]] == [f.name for f in attrs.fields(RuleOptions)]
+    assert {o["name"]: o["default"] for o in listing["options"]} == attrs.asdict(RuleOptions())
+    assert [p["name"] for p in listing["presets"]] == spec_preset_names() == list(PRESETS) == list(PRESET_TABLE)
+    for preset in listing["presets"]:
+        sets, low, high, variants = PRESET_TABLE[preset["name"]]
+        assert (preset["sets"], preset["min_players"], preset["max_players"], preset["variants"]) == (sets, low, high, variants)
+        assert preset["options"] == {**attrs.asdict(RuleOptions()), **sets} == attrs.asdict(PRESETS[preset["name"]].options)
+
+
+def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-rules] the text form: a line per option with its values, default and clauses,
+    and per preset its player counts, variants and the options it sets as NAME=VALUE."""
+    code, out, err = run(["rules", "--list"], capsys)
+    assert code == EXIT_OK and err == ""
+    lines = out.splitlines()
+
+    def shown(value: bool | str) -> str:
+        return ("true" if value else "false") if isinstance(value, bool) else value
+
+    for option in spec_options():
+        (line,) = [line for line in lines if line.split()[0] == option["name"]]
+        assert " | ".join(shown(v) for v in option["values"]) in line
+        assert f"default {shown(option['default'])}" in line and line.endswith(", ".join(option["clauses"]))
+    for name, (sets, low, high, variants) in PRESET_TABLE.items():
+        index = [line.split()[0] for line in lines].index(name)
+        players = f"{low}+" if high is None else f"{low}-{high}"
+        assert f"players {players}" in lines[index]
+        assert lines[index].endswith(", ".join(variants) if variants else "all, custom compositions too")
+        written = ", ".join(f"{key}={shown(value)}" for key, value in sets.items()) or "the defaults"
+        assert lines[index + 1].split() == ["options", *written.split()]
+
+
+def test_rules_without_list_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-rules, C-exit] ``rules`` alone: exit 2, one line naming --list."""
+    code, out, err = run(["rules"], capsys)
+    assert code == EXIT_USAGE and out == "" and err.count("\n") == 1 and "--list" in err

@@ -207,10 +207,14 @@ def test_preset_table() -> None:
         ("hanab-live", 1, False),
         ("hanab-live", 6, True),
         ("hanab-live", 7, False),
+        ("physical", 1, False),
+        ("physical", 2, True),
+        ("physical", 5, True),
+        ("physical", 6, False),
     ],
 )
 def test_preset_player_ranges(preset: str, players: int, ok: bool) -> None:
-    """[P-presets, 2.9-p] thesis: any p >= 1; hle: 2..5; hanab-live: 2..6."""
+    """[P-presets, 2.9-p] thesis: any p >= 1; hle: 2..5; hanab-live: 2..6; physical: 2..5."""
     if ok:
         assert make_config(players, preset).players == players
     else:
@@ -230,16 +234,49 @@ def test_preset_player_ranges(preset: str, players: int, ok: bool) -> None:
         ("hanab-live", "rainbow", True),
         ("hanab-live", "dutch-rainbow", False),
         ("thesis", "dutch-rainbow", True),
+        ("physical", "no-variant", True),
+        ("physical", "6-suits", True),
+        ("physical", "dutch-rainbow", True),
+        ("physical", "black", False),
+        ("physical", "rainbow", False),
     ],
 )
 def test_preset_variants(preset: str, variant: str, ok: bool) -> None:
-    """[P-presets] hle admits No Variant only; hanab-live also 6 Suits, Black, Rainbow."""
+    """[P-presets] hle admits No Variant only; hanab-live also 6 Suits, Black, Rainbow;
+    physical No Variant and the printed editions' sixth suits, 6 Suits (Example 2.11)
+    and Dutch Rainbow (Example 2.12)."""
     if ok:
         make_config(3, preset, variant)
     else:
         with pytest.raises(ConfigError) as error:
             make_config(3, preset, variant)
         assert str(error.value).startswith("variant:")
+
+
+def test_physical_preset_is_the_printed_rulebook() -> None:
+    """[P-presets, E-2, E-20, R-1, R-3] physical, transcribed from spec/rules.md section 10:
+    hints must touch a card (E-20) and no discard at t = t0 (E-2), the final move draws
+    (R-3), no early end (R-1), every other option the thesis'; it is hanab-live without
+    R-1 (the table of differences)."""
+    physical = make_config(4, "physical").options
+    assert physical == RuleOptions(
+        empty_hints=False,
+        discard_at_max_hints=False,
+        self_hints=False,
+        strikeout_score="zero",
+        end_when_no_points_possible=False,
+        deal="blocks",
+        draw_position="newest-last",
+        initial_stop_check=True,
+        draw_after_final_move=True,
+    )
+    assert physical == attrs.evolve(make_config(4, "hanab-live").options, end_when_no_points_possible=False)
+    config = make_config(3, "physical", "dutch-rainbow")
+    assert (config.preset, config.variant, config.hand_size, config.max_hints, config.max_errors) == (
+        "physical", "Dutch Rainbow (Example 2.12)", 5, 8, 3)
+    with pytest.raises(ConfigError) as error:
+        make_config(2, "physical", composition=[[3, 2, 2, 2, 1]])
+    assert str(error.value).startswith("variant:")
 
 
 def test_custom_composition_only_under_thesis() -> None:

@@ -382,3 +382,108 @@ def test_verify_against_openspiel_runs_the_vectors_it_supports(capsys: pytest.Ca
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK and report["divergence"] is None
     assert report["vectors"]["checked"] > 0 and report["vectors"]["skipped"] > 0
+
+
+# ------------------------------------------------------------------ rule options on top of a preset
+
+ONE_RULE_SET = Path(__file__).resolve().parent / "engines" / "one_rule_set.py"
+
+
+def _one_rule_set(log: Path, options: dict[str, Any]) -> str:
+    """The command line of an engine that plays exactly these nine options."""
+    import shlex
+
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(ONE_RULE_SET))} {shlex.quote(str(log))} {shlex.quote(json.dumps(options))}"
+
+
+def test_verify_option_plays_the_random_games_under_the_changed_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-options, C-verify, P-presets] ``--rules physical --option ...``: an engine that
+    plays only the printed rulebook with a round-robin deal and no draw after the final
+    move gets every random game (each config named ``physical`` and carrying exactly
+    those options) and agrees; the vectors are replayed unchanged, each with its own
+    options, so this engine declines them all and they are counted as skipped."""
+    import attrs
+
+    from hanabi_ref.rules import RuleOptions
+
+    # The physical preset as P-presets describes it, with the two options changed.
+    wanted = attrs.asdict(RuleOptions(empty_hints=False, discard_at_max_hints=False, deal="round-robin",
+                                      draw_after_final_move=False))
+    log = tmp_path / "configs.jsonl"
+    code = main(["verify", "--engine", _one_rule_set(log, wanted), "--rules", "physical", "--players", "2,4",
+                 "--option", "deal=round-robin", "--option", "draw_after_final_move=false",
+                 "--games", "6", "--out", str(tmp_path / "d.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None
+    assert report["random_games"]["games"] == 6 and report["random_games"]["skipped"] == 0
+    assert report["vectors"]["checked"] == 0 and report["vectors"]["skipped"] > 100
+    configs = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    played = [config for config in configs if config["played"]]
+    assert len(played) == 6 and {config["preset"] for config in played} == {"physical"}
+    assert {config["players"] for config in played} <= {2, 4}
+    assert all(config["options"] == wanted for config in played)
+    # Every vector reached the engine with its own preset's configuration, none of them physical.
+    assert {config["preset"] for config in configs if not config["played"]} == {"thesis", "hle", "hanab-live"}
+
+
+def test_verify_option_through_the_reference_engine(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-options, C-verify] `verify --engine "hanabi-ref serve" --rules physical,hle
+    --option ...`: our engine, which plays every option, agrees over the random games
+    and reports them."""
+    code = main(["verify", "--engine", SERVE, "--no-vectors", "--rules", "physical,hle", "--players", "3",
+                 "--option", "draw_position=newest-first", "--option", "empty_hints=true",
+                 "--games", "4", "--out", str(tmp_path / "d.json")])
+    out = capsys.readouterr().out
+    assert code == EXIT_OK, out
+    assert "random games    4 played" in out and "divergences     0" in out
+
+
+def test_random_game_configs_carry_the_options() -> None:
+    """[EP-options, EP-random] each preset of --rules (and a peer's configuration) gets the
+    options on top; the others keep the preset's values and the preset its name."""
+    import attrs
+
+    from hanabi_ref.cli import build_parser
+    from hanabi_ref.rules import PRESETS
+    from hanabi_ref.verify.cli import random_game_configs
+
+    args = build_parser().parse_args(["verify", "--engine", "x", "--rules", "physical,hle,thesis", "--players", "2-3",
+                                      "--option", "strikeout_score=fireworks", "--option", "end_when_no_points_possible=true"])
+    configs = random_game_configs(args)
+    assert [(c.preset, c.players) for c in configs] == [(r, p) for r in ("physical", "hle", "thesis") for p in (2, 3)]
+    for config in configs:
+        expected = attrs.evolve(PRESETS[config.preset].options, strikeout_score="fireworks", end_when_no_points_possible=True)
+        assert config.options == expected
+    peer = build_parser().parse_args(["verify", "--against", "hanabython", "--players", "3", "--option", "empty_hints=true"])
+    (config,) = random_game_configs(peer)
+    assert config.options.empty_hints is True and config.options.deal == "round-robin"  # hanabython's own deal kept
+
+
+@pytest.mark.parametrize(
+    ("option", "fragments"),
+    [
+        ("colour_blind=true", ["--option", "unknown rule option 'colour_blind'", "draw_after_final_move"]),
+        ("empty_hints=yes", ["--option", "empty_hints: must be true or false, got 'yes'"]),
+        ("empty_hints=True", ["--option", "must be true or false"]),
+        ("deal=shuffled", ["--option", "deal: must be one of blocks, round-robin, got 'shuffled'"]),
+        ("strikeout_score=", ["--option", "strikeout_score: must be one of zero, fireworks"]),
+        ("deal", ["--option", "expected NAME=VALUE", "empty_hints"]),
+        ("self_hints=true", ["--option: under preset hle: options.self_hints"]),
+    ],
+)
+def test_verify_option_usage_errors_exit_2(option: str, fragments: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-options, C-exit] an unknown option, a value outside its list, a pair without
+    ``=`` or an option a preset of --rules refuses: exit 2 and one line naming --option
+    and the known options or values, before the engine is started (it does not exist)."""
+    code = main(["verify", "--engine", "/nonexistent/engine", "--rules", "thesis,hle", "--option", option,
+                 "--out", str(tmp_path / "d.json")])
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and err.count("\n") == 1, err
+    assert all(fragment in err for fragment in fragments), err
+
+
+def test_verify_option_given_twice_exits_2(capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-options, C-exit] one option twice is ambiguous: a usage error naming it."""
+    code = main(["verify", "--engine", "/nonexistent/engine", "--option", "deal=blocks", "--option", "deal=round-robin"])
+    err = capsys.readouterr().err
+    assert code == EXIT_USAGE and err == "hanabi-ref: --option: deal is given twice\n", err

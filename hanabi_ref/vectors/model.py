@@ -28,7 +28,9 @@ VERSION: Final = 1
 PRESET_NAMES: Final = ("thesis", "hle", "hanab-live")
 """The presets that have vectors: the rules of the engines we verify against.  The
 ``hanabi-rs`` preset (I-preset) differs from ``hle`` only where spec/info.md says; it
-exists to measure the information strategy on its source's rules."""
+exists to measure the information strategy on its source's rules.  The ``physical``
+preset (the printed rulebook) has none either: the vectors of these three show every
+value its options take (P-presets)."""
 KINDS: Final = ("config", "deal", "initial", "transition", "game", "view", "action", "trace")
 
 

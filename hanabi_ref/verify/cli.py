@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_ref.actions import action_to_json
+from hanabi_ref.errors import ConfigError
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
 from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
 from hanabi_ref.verify.engine import VerifyUsageError as VerifyUsageError
@@ -54,18 +55,50 @@ def parse_players(text: str) -> list[int]:
 
 
 def random_game_configs(args: argparse.Namespace) -> list[GameConfig]:
-    """The configurations random games draw from: presets x player counts x variant."""
+    """The configurations random games draw from: presets x player counts x variant, with
+    the rule options of ``--option`` set on top of each preset (for a peer: on top of the
+    configuration it must match) [EP-random, EP-options]."""
+    options = rule_options(args)
     if args.against is not None:
         from hanabi_ref.peers import peer_config
 
         players = parse_players(args.players or "2-5")
-        return [peer_config(args.against, p) for p in players]
+        with _option_errors(options, str(args.against)):
+            return [peer_config(args.against, p, **options) for p in players]
     presets = (args.rules or ",".join(PRESETS)).split(",")
     for preset in presets:
         if preset not in PRESETS:
             raise VerifyUsageError(f"--rules: unknown preset {preset!r} (known: {', '.join(PRESETS)})")
     players = parse_players(args.players or "2-5")
-    return [make_config(p, preset=r, variant=args.variant) for r in presets for p in players]
+    configs: list[GameConfig] = []
+    for preset in presets:
+        with _option_errors(options, f"preset {preset}"):
+            configs.extend(make_config(p, preset=preset, variant=args.variant, **options) for p in players)
+    return configs
+
+
+def rule_options(args: argparse.Namespace) -> dict[str, Any]:
+    """[EP-options] the ``--option`` pairs (each already parsed by its option's type) as
+    keyword overrides of :func:`make_config`; one option given twice is a usage error."""
+    options: dict[str, Any] = {}
+    for name, value in getattr(args, "option", None) or []:
+        if name in options:
+            raise VerifyUsageError(f"--option: {name} is given twice")
+        options[name] = value
+    return options
+
+
+@contextmanager
+def _option_errors(options: dict[str, Any], where: str) -> Iterator[None]:
+    """With ``--option``, a configuration P-options refuses (say ``self_hints=true`` where
+    hints must touch a card) is a usage error naming ``--option`` and the preset or peer
+    [EP-options]."""
+    try:
+        yield
+    except ConfigError as error:
+        if options and str(error).startswith("options."):
+            raise VerifyUsageError(f"--option: under {where}: {error}") from None
+        raise
 
 
 def run_verify(args: argparse.Namespace) -> bool:
