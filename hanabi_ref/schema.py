@@ -1,9 +1,19 @@
-"""Validation of trace files against ``spec/trace.schema.json`` [T-schema].
+"""Validation of trace files against ``spec/trace.schema.json`` [T-schema], and the
+JSON Schemas shipped with the package [EP-schemas, VEC-schema].
 
 The schema is the structural contract of a trace (which fields, which types); the
 semantic checks (a suit exists in the variant, the deck is the composition, each
 action is legal) follow in :mod:`hanabi_ref.trace`.  Every schema violation becomes one
 line naming the JSON path, e.g. ``deck[3].value: must be >= 1, got 0``.
+
+The package ships three schemas in ``hanabi_ref/schemas/`` (copies in ``spec/``):
+``trace.schema.json``, ``engine-protocol.schema.json`` (the requests and answers of
+``spec/engine-protocol.md``) and ``vectors.schema.json`` (the files of
+``spec/vectors.md``); the last two refer to the trace schema's definitions.
+:func:`strict_validator` validates against any definition of them with JSON integers
+only (``1.0`` is not an integer, EP-types) and :func:`first_violation` reports a failure
+as a :class:`Violation`: where in the instance, what is wrong, and the location in the
+schema of the keyword that failed.
 """
 
 from __future__ import annotations
@@ -13,21 +23,307 @@ import itertools
 import json
 from collections.abc import Callable, Iterable
 from importlib import resources
-from typing import Any
+from typing import Any, Union
+from urllib.parse import urljoin
 
+import attrs
 import jsonschema
 from jsonschema.exceptions import ValidationError, relevance
+from jsonschema.protocols import Validator
+from referencing import Registry, Resource
 
 from hanabi_ref.errors import TraceError
 from hanabi_ref.serial import short_json
 
+SCHEMA_BASE = "https://hanabi-ref.invalid/spec/"
+"""The base of the schemas' ``$id``: a schema refers to another by its file name."""
+
+SCHEMA_FILES = ("trace.schema.json", "engine-protocol.schema.json", "vectors.schema.json")
+"""The schemas shipped in ``hanabi_ref/schemas/`` and copied in ``spec/``."""
+
 
 @functools.cache
-def trace_schema() -> dict[str, Any]:
-    """The JSON Schema of trace files (shipped inside the package)."""
-    text = resources.files("hanabi_ref").joinpath("schemas/trace.schema.json").read_text(encoding="utf-8")
+def load_schema(name: str) -> dict[str, Any]:
+    """One of :data:`SCHEMA_FILES`, read from the package."""
+    if name not in SCHEMA_FILES:
+        raise ValueError(f"no shipped schema named {name!r}")
+    text = resources.files("hanabi_ref").joinpath(f"schemas/{name}").read_text(encoding="utf-8")
     schema: dict[str, Any] = json.loads(text)
     return schema
+
+
+def trace_schema() -> dict[str, Any]:
+    """The JSON Schema of trace files (shipped inside the package)."""
+    return load_schema("trace.schema.json")
+
+
+@functools.cache
+def schema_registry() -> Registry[Any]:
+    """The shipped schemas under their ``$id``, so that they can refer to each other."""
+    return Registry().with_resources(
+        (SCHEMA_BASE + name, Resource.from_contents(load_schema(name))) for name in SCHEMA_FILES
+    )
+
+
+def _is_json_integer(checker: object, instance: object) -> bool:
+    """[EP-types] an integer is a JSON number written without a fraction or exponent
+    (parsed as a Python int), never a boolean: ``1.0`` and ``true`` are not integers,
+    although draft 2020-12 counts ``1.0`` as one."""
+    return isinstance(instance, int) and not isinstance(instance, bool)
+
+
+StrictValidator: type[Validator] = jsonschema.validators.extend(  # type: ignore[no-untyped-call]
+    jsonschema.Draft202012Validator,
+    type_checker=jsonschema.Draft202012Validator.TYPE_CHECKER.redefine("integer", _is_json_integer),
+)
+"""Draft 2020-12 with JSON integers only [EP-types]."""
+
+
+@functools.cache
+def strict_validator(name: str, definition: str | None = None) -> Validator:
+    """A validator, built once, for the schema ``name`` or its ``$defs`` entry
+    ``definition``, with JSON integers only."""
+    load_schema(name)
+    target = SCHEMA_BASE + name + (f"#/$defs/{definition}" if definition is not None else "")
+    validator: Validator = StrictValidator({"$ref": target}, registry=schema_registry())
+    return validator
+
+
+@attrs.frozen
+class Violation:
+    """The first place where an instance breaks a schema [EP-schemas]: ``parts``, the
+    path in the instance (written ``$.state.fireworks[2]``), what is wrong there, and
+    ``schema``, the location of the keyword that failed
+    (``trace.schema.json#/$defs/state/...``)."""
+
+    parts: tuple[str | int, ...]
+    problem: str
+    schema: str
+
+    @property
+    def path(self) -> str:
+        return dollar_path(self.parts)
+
+    def __str__(self) -> str:
+        return f"at {self.path}: {self.problem} (schema {self.schema})"
+
+
+def first_violation(validator: Validator, instance: Any) -> Violation | None:
+    """The first violation of ``validator``'s schema by ``instance`` (None if valid).
+
+    Validation stops at the first error, in the order the schema lists its keywords, so
+    the cost is that of reaching it.  Within ``oneOf`` (an action: a hint, or a play or
+    discard) the branch the instance's discriminating member selects is reported."""
+    error = next(iter(validator.iter_errors(instance)), None)
+    if error is None:
+        return None
+    return _violation(validator.schema, error)
+
+
+def _violation(root: object, error: ValidationError) -> Violation:
+    if error.validator == "oneOf" and error.context:
+        branch = _chosen_branch(error)
+        if isinstance(branch, ValidationError):
+            return _violation(root, branch)
+        if branch is not None:
+            return Violation((*error.absolute_path, *branch[0]), branch[1], schema_location(root, error))
+    return Violation(tuple(error.absolute_path), describe_error(error), schema_location(root, error))
+
+
+def _chosen_branch(error: ValidationError) -> ValidationError | tuple[list[str], str] | None:
+    """For a ``oneOf`` of object schemas told apart by one member (``type``): the first
+    error of the branch that the instance's value of that member selects; or, if the
+    member is missing or selects no branch, where (relative to the instance) and what is
+    wrong; None if the branches are not told apart that way."""
+    instance = error.instance
+    branches: list[Any] = list(error.validator_value) if isinstance(error.validator_value, list) else []
+    if not branches or not all(isinstance(b, dict) and b.get("type") == "object" for b in branches):
+        return None
+    if not isinstance(instance, dict):
+        return [], f'{_short(instance)} is not of type "object"'
+    shared = [key for key in branches[0].get("required", []) if all(key in b.get("required", []) for b in branches)]
+    missing = [key for key in shared if key not in instance]
+    if missing:
+        return [], f"{json.dumps(missing[0])} is missing"
+    choices: dict[str, list[object]] = {}
+    for branch in branches:
+        for key, rule in branch.get("properties", {}).items():
+            if isinstance(rule, dict) and ("const" in rule or "enum" in rule):
+                choices.setdefault(key, []).extend([rule["const"]] if "const" in rule else rule["enum"])
+    for key in shared:
+        if key not in choices:
+            continue
+        depth = len(error.absolute_path)
+        selected = {index for index, branch in enumerate(branches)
+                    if not any(list(e.absolute_path)[depth:] == [key] and e.relative_schema_path[0] == index
+                               for e in error.context)}
+        if len(selected) == 1:
+            index = selected.pop()
+            return next(e for e in error.context if e.relative_schema_path[0] == index)
+        if not selected:
+            allowed = ", ".join(_short(choice) for choice in choices[key])
+            return [key], f"{_short(instance[key])} is not one of {allowed}"
+    return None
+
+
+# ------------------------------------------------------------------ large instances, cut short
+
+
+@attrs.frozen
+class Items:
+    """A list whose items a schema checks one by one, with no bound on the list's length
+    but ``minItems: 1`` at most: ``plain`` is a direct check of an item that implies
+    the item is valid, ``inner`` the shape inside the item kept."""
+
+    plain: Callable[[object], bool]
+    inner: Shape | None = None
+
+
+@attrs.frozen
+class Each:
+    """A list of which every item has the shape ``inner`` (nothing is cut)."""
+
+    inner: Shape
+
+
+@attrs.frozen
+class Standin:
+    """A value that, when ``plain`` holds for it, may be replaced by the small valid
+    ``value`` (a full state by a state of empty lists and zeros)."""
+
+    plain: Callable[[object], bool]
+    value: object
+
+
+Shape = Union[Items, Each, Standin, dict[str, "Shape"]]
+"""Where an instance holds what is slow to validate: an object's members by name, a
+list's items, or a value with a small stand-in."""
+
+Moves = dict[tuple[str | int, ...], int]
+
+
+def narrow(value: object, shape: Shape, where: tuple[str | int, ...] = (), moved: Moves | None = None) -> object:
+    """``value`` cut short where ``shape`` says, valid exactly when ``value`` is: each
+    :class:`Items` list cut to its first item that fails the direct check (or to its
+    first item), that item narrowed by the inner shape; each plainly valid
+    :class:`Standin` value replaced.  ``moved``
+    records, for the path of each list cut (in the cut value), the index its item had."""
+    moved = {} if moved is None else moved
+    if isinstance(shape, dict):
+        if type(value) is not dict:
+            return value
+        return {key: narrow(item, shape[key], (*where, key), moved) if key in shape else item for key, item in value.items()}
+    if isinstance(shape, Standin):
+        return shape.value if shape.plain(value) else value
+    if type(value) is not list:
+        return value
+    if isinstance(shape, Each):
+        return [narrow(item, shape.inner, (*where, index), moved) for index, item in enumerate(value)]
+    for index, item in enumerate(value):
+        if not shape.plain(item):
+            moved[where] = index
+            break
+    else:
+        index = 0
+        if not value:
+            return []
+    return [value[index] if shape.inner is None else narrow(value[index], shape.inner, (*where, 0), moved)]
+
+
+def narrowed_violation(validator: Validator, instance: object, shape: Shape) -> Violation | None:
+    """:func:`first_violation` of ``instance``, found in the instance cut short by
+    ``shape`` (:func:`narrow`), in the time of validating what is left; the path is
+    given in the instance's own indices."""
+    moved: Moves = {}
+    violation = first_violation(validator, narrow(instance, shape, (), moved))
+    if violation is None or not moved:
+        return violation
+    parts = violation.parts
+    restored = tuple(moved.get(parts[:depth], part) if part == 0 else part for depth, part in enumerate(parts))
+    return attrs.evolve(violation, parts=restored)
+
+
+def dollar_path(parts: Iterable[str | int]) -> str:
+    """A JSON path rooted at ``$`` (as the vectors name fields): ``$.state.hands[1][0]``."""
+    text = "$"
+    for part in parts:
+        if isinstance(part, int):
+            text += f"[{part}]"
+        elif part.isidentifier():
+            text += f".{part}"
+        else:
+            text += f"[{json.dumps(part)}]"
+    return text
+
+
+def _quoted_types(types: object) -> str:
+    return " or ".join(json.dumps(t) for t in (types if isinstance(types, list) else [types]))
+
+
+def describe_error(error: ValidationError) -> str:
+    """What is wrong at the error's place, on one line, with the offending value
+    shortened: ``"3" is not of type "integer"``."""
+    kind: Any = error.validator
+    expected: Any = error.validator_value
+    got: Any = error.instance
+    if kind == "type":
+        return f"{_short(got)} is not of type {_quoted_types(expected)}"
+    if kind == "const":
+        return f"{_short(got)} is not {_short(expected)}"
+    if kind == "enum":
+        return f"{_short(got)} is not one of {', '.join(_short(e) for e in expected)}"
+    if kind == "required":
+        missing = next((key for key in expected if isinstance(got, dict) and key not in got), expected[0])
+        return f"{json.dumps(missing)} is missing"
+    if kind in ("additionalProperties", "unevaluatedProperties"):
+        known = error.schema.get("properties", {}) if isinstance(error.schema, dict) else {}
+        extra = [key for key in got if key not in known] if isinstance(got, dict) else []
+        return f"{_short(extra[0])} is not allowed here" if extra and kind == "additionalProperties" else _one_line(error.message)
+    if kind == "not" and expected == {}:  # a member that may not be present here
+        return "not allowed here"
+    if kind in ("minimum", "maximum"):
+        return f"{_short(got)} is {'less' if kind == 'minimum' else 'more'} than the {kind} {expected}"
+    if kind in ("minItems", "maxItems"):
+        count = len(got) if isinstance(got, list) else 0
+        return f"{count} items, {'fewer' if kind == 'minItems' else 'more'} than the {kind} {expected}"
+    if kind == "pattern":
+        return f"{_short(got)} does not match {json.dumps(expected)}"
+    return _one_line(error.message)
+
+
+def _one_line(text: str, limit: int = 160) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+def schema_location(root: object, error: ValidationError) -> str:
+    """The location of the keyword that failed, as ``<schema file>#<JSON pointer>``,
+    following each ``$ref`` on the way (jsonschema's own schema path leaves them out)."""
+    registry = schema_registry()
+    uri, pointer, node = "", [], root
+    try:
+        for part in error.absolute_schema_path:
+            while isinstance(node, dict) and "$ref" in node and part not in node:
+                target = urljoin(uri, node["$ref"])
+                uri, _, fragment = target.partition("#")
+                node = registry.contents(uri)
+                pointer = [_unescape(step) for step in fragment.split("/")[1:]] if fragment else []
+                for step in pointer:
+                    node = node[int(step)] if isinstance(node, list) else node[step]
+            node = node[part] if isinstance(node, (dict, list)) else None  # type: ignore[index]
+            pointer.append(str(part))
+    except (KeyError, IndexError, TypeError, ValueError, LookupError):
+        pass
+    name = uri.rsplit("/", 1)[-1] or "schema"
+    return f"{name}#" + "".join("/" + _escape(step) for step in pointer)
+
+
+def _escape(step: str) -> str:
+    return step.replace("~", "~0").replace("/", "~1")
+
+
+def _unescape(step: str) -> str:
+    return step.replace("~1", "/").replace("~0", "~")
 
 
 @functools.cache
@@ -134,7 +430,7 @@ def _is_count(value: object, low: int) -> bool:
 
 def is_plain_item(definition: str, item: object) -> bool:
     """Whether ``item`` is plainly valid against the schema definition ``definition``
-    (card, action, state) with JSON integers only; False sends it to the schema for
+    (card, action, state, knowledge) with JSON integers only; False sends it to the schema for
     the message (tests/test_limits.py compares this check with the schema's)."""
     if type(item) is not dict:
         return False
@@ -148,6 +444,8 @@ def is_plain_item(definition: str, item: object) -> bool:
         return item.keys() == {"type", "slot"} and kind in ("play", "discard") and _is_count(item["slot"], 0)
     if definition == "state":
         return _is_plain_state(item)
+    if definition == "knowledge":
+        return _is_plain_knowledge(item)
     return False
 
 

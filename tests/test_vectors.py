@@ -1,8 +1,9 @@
 """Conformance vectors: every case function is a test under every preset; the vectors cover
 every rule; an independent replay agrees with every vector; ``spec/vectors/`` is what the
-generator writes, byte for byte, every time [VEC-cases, VEC-coverage, VEC-format,
-VEC-files, VEC-generate, VEC-state, VEC-transition, VEC-game, VEC-initial, VEC-deal,
-VEC-config, VEC-view, VEC-action, VEC-trace].
+generator writes, byte for byte, every time; every file is valid under
+``vectors.schema.json`` [VEC-cases, VEC-coverage, VEC-format, VEC-files, VEC-generate,
+VEC-state, VEC-transition, VEC-game, VEC-initial, VEC-deal, VEC-config, VEC-view,
+VEC-action, VEC-trace, VEC-schema].
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ from hanabi_ref.vectors import (
     run_case,
 )
 from hanabi_ref.vectors.checks import check_move, check_state
+from hanabi_ref.vectors.validate import VECTORS_SCHEMA, file_violation, vector_violation
 from hanabi_ref.vectors.writer import INDEX
 from hanabi_ref.view import make_view
 from hanabi_ref.spec_coverage import parse_clauses
@@ -541,3 +543,108 @@ def test_command_line_writes_the_same_vectors(generated: Path, tmp_path: Path, c
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "refusing" in error
     assert [p.name for p in foreign.iterdir()] == ["keep.txt"]
+
+
+# ------------------------------------------------------------------ the schema
+
+
+def committed_files() -> list[Path]:
+    return sorted(COMMITTED.rglob("*.json"))
+
+
+def test_committed_vectors_satisfy_the_schema() -> None:
+    """[VEC-schema, VEC-files] every file of spec/vectors/, the index included, is valid
+    under vectors.schema.json (the check generate and read_vectors use)."""
+    if not COMMITTED.is_dir():
+        pytest.skip("running from an installed package without the repository's spec/vectors/")
+    files = committed_files()
+    assert len(files) == 76
+    for path in files:
+        violation = file_violation(json.loads(path.read_text(encoding="utf-8")))
+        assert violation is None, f"{path.relative_to(ROOT)}: {violation}"
+
+
+@pytest.mark.deep
+def test_committed_vectors_satisfy_the_schema_by_jsonschema_alone() -> None:
+    """[VEC-schema] the same, by jsonschema on each whole file, nothing cut short (about
+    ten seconds), and with jsonschema's own integer rule too."""
+    import jsonschema
+
+    from hanabi_ref.schema import SCHEMA_BASE, schema_registry, strict_validator
+
+    lax = jsonschema.Draft202012Validator({"$ref": SCHEMA_BASE + VECTORS_SCHEMA}, registry=schema_registry())
+    for path in committed_files():
+        data = json.loads(path.read_text(encoding="utf-8"))
+        assert strict_validator(VECTORS_SCHEMA).is_valid(data) and lax.is_valid(data), path
+
+
+def test_generated_vectors_satisfy_the_schema(generated: Path) -> None:
+    """[VEC-schema, VEC-generate] every vector the case functions yield is valid (generate
+    checked them before writing), every file written is, and reading the directory back
+    checks each file again."""
+    for vector in every_vector():
+        assert vector_violation(vector.data) is None, vector.name
+    for path in sorted(generated.rglob("*.json")):
+        assert file_violation(json.loads(path.read_text(encoding="utf-8"))) is None, path
+    assert len(list(read_vectors(generated))) == len(every_vector())
+
+
+def _damaged(kind: str, damage: Callable[[dict[str, Any]], object]) -> dict[str, Any]:
+    data = copy.deepcopy(next(v.data for v in every_vector() if v.kind == kind and "error" not in v.data))
+    damage(data)
+    return data
+
+
+@pytest.mark.parametrize(
+    ("kind", "damage", "message"),
+    [
+        ("game", lambda d: d["states"][7]["hands"][1].__setitem__(2, {"suit": 0, "value": 0}),
+         "at $.states[7].hands[1][2].value: 0 is less than the minimum 1 (schema trace.schema.json#/$defs/card/properties/value/minimum)"),
+        ("game", lambda d: d["states"][3].pop("score"), 'at $.states[3]: "score" is missing (schema vectors.schema.json#/$defs/state/required)'),
+        ("transition", lambda d: d.__setitem__("error", {"clause": "E-2"}),
+         "at $.post: not allowed here (schema vectors.schema.json#/$defs/transition_vector/then/properties/post/not)"),
+        ("transition", lambda d: d["legal"].append({"type": "play", "slot": 1.0}),
+         'is not of type "integer" (schema trace.schema.json#/$defs/action/oneOf/1/properties/slot/type)'),
+        ("config", lambda d: d["config"]["options"].pop("deal"),
+         'at $.config.options: "deal" is missing (schema vectors.schema.json#/$defs/config/properties/options/required)'),
+        ("view", lambda d: d["view"]["hands"][0][0].pop("id"), 'at $.view.hands[0][0]: "id" is missing'),
+        ("deal", lambda d: d.__setitem__("outputs", d["outputs"][:2]), "at $.outputs: 2 items, fewer than the minItems 3"),
+        ("action", lambda d: d.__setitem__("kind", "move"), 'at $.kind: "move" is not one of "config", "deal"'),
+        ("trace", lambda d: d.__setitem__("comment", "x"),
+         'at $: "comment" is not allowed here (schema vectors.schema.json#/$defs/trace_vector/additionalProperties)'),
+    ],
+)
+def test_vectors_outside_the_schema_are_named(kind: str, damage: Callable[[dict[str, Any]], object], message: str) -> None:
+    """[VEC-schema] a vector broken in one place: the violation names its place (in the
+    vector's own indices), the value and the schema keyword, and it is the violation
+    jsonschema finds in the whole vector."""
+    from hanabi_ref.schema import first_violation, strict_validator
+
+    data = _damaged(kind, damage)
+    violation = vector_violation(data)
+    assert violation is not None and message in str(violation), violation
+    assert violation == first_violation(strict_validator(VECTORS_SCHEMA, "vector"), data)
+
+
+def test_generate_and_read_refuse_vectors_outside_the_schema(tmp_path: Path) -> None:
+    """[VEC-schema, VEC-generate, VEC-files] generate refuses a vector outside the schema
+    before writing anything (one line naming the vector and the place); read_vectors
+    refuses a file changed to break it, even with its SHA-256 updated in the index."""
+    good = case_vectors("strikeout", "hle")
+    bad = Vector.from_data({**copy.deepcopy(good[0].data), "expected": 3})
+    target = tmp_path / "vectors"
+    with pytest.raises(VectorsError) as refused:
+        generate(target, [*good[1:], bad])
+    assert str(refused.value).startswith(f"{bad.name}: outside vectors.schema.json: at $: \"expected\" is not allowed here")
+    assert "\n" not in str(refused.value) and not target.exists()
+    generate(target, good)
+    path = target / "hle" / "strikeout.json"
+    data = json.loads(path.read_text(encoding="utf-8"))
+    data[1]["pre"]["clue_tokens"] = -1
+    text = json.dumps(data, sort_keys=True, separators=(",", ":")) + "\n"
+    path.write_text(text, encoding="utf-8")
+    index = json.loads((target / INDEX).read_text(encoding="utf-8"))
+    index["files"][0]["sha256"] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    (target / INDEX).write_text(json.dumps(index), encoding="utf-8")
+    with pytest.raises(VectorsError, match=r"strikeout\.json: outside vectors\.schema\.json: at \$\[1\]\.pre\.clue_tokens: -1 is less"):
+        list(read_vectors(target))

@@ -242,9 +242,10 @@ HELLO = '{"ok": true, "name": "scripted"}'
         ([HELLO, "Segmentation fault"], "printed garbage in answer to new_game"),
         ([HELLO, "[1, 2]"], "is not an object with \"ok\""),
         ([HELLO, '{"ok": false, "error": "kaputt"}'], "failed to answer new_game: 'kaputt'"),
-        ([HELLO, '{"ok": true}', '{"ok": true, "state": 5}'], "has no state object"),
+        ([HELLO, '{"ok": true}', '{"ok": true, "state": 5}'],
+         'answer to state is outside the protocol: at $.state: 5 is not of type "object"'),
         ([HELLO, '{"ok": true}', '{"ok": true, "state": {}}', '{"ok": true, "actions": [{"type": "jump"}]}'],
-         "answer to legal_actions: actions[0].type"),
+         'answer to legal_actions is outside the protocol: at $.actions[0].type: "jump" is not one of'),
     ],
 )
 def test_failing_engines_exit_1_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], fragment: str) -> None:

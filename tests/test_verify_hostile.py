@@ -1,7 +1,7 @@
 """``verify`` against hostile engines and operators: engines that never read, leave
 children behind, flood stderr, answer with wrong JSON types or endless numbers; signals
 to verify; an ``--out`` that cannot be written [EP-lifecycle, EP-numbers, EP-types,
-EP-out, EP-failures, EP-serve, EP-compare, C-verify].
+EP-schemas, EP-out, EP-failures, EP-serve, EP-compare, C-verify].
 
 Every engine here is a small script under ``tests/engines/`` or a ``sh -c`` command line.
 An engine that must be gone afterwards writes its process group's id to a file, and the
@@ -28,7 +28,7 @@ import pytest
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import make_config
-from hanabi_ref.verify.compare import json_equal, json_type, state_difference
+from hanabi_ref.verify.compare import RandomChooser, json_equal, json_type, play_compared, state_difference
 from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine
 from hanabi_ref.verify.process import MAX_LINE, ProcessEngine, Tail, parse_line
 from hanabi_ref.verify.serve import serve
@@ -246,22 +246,51 @@ def test_numbers_up_to_the_limit_are_read() -> None:
         parse_line(f'[{"7" * (LIMIT + 1)}]')
 
 
-@pytest.mark.parametrize(
-    ("field", "kind", "shown"),
-    [("terminal", "int", "engine 0 (terminal: JSON type integer, T-state requires boolean)"),
-     ("current", "float", "engine 0.0 (current: JSON type number, T-state requires integer)"),
-     ("clue_tokens", "float", "engine 8.0 (clue_tokens: JSON type number, T-state requires integer)"),
-     ("current", "bool", "engine false (current: JSON type boolean, T-state requires integer)")],
-)
-def test_wrong_json_types_diverge(tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, kind: str, shown: str) -> None:
-    """[EP-types, EP-compare, T-state] our engine behind the protocol with one field of
-    the wrong JSON type (Python finds 0 == False and 1.0 == 1): a divergence naming the
-    field, right after the deal (player 0 to move, 8 clue tokens: 2.16-1)."""
-    code = _verify(tmp_path, f"{PY} {ENGINES / 'wrong_types.py'} {field} {kind}", "--timeout", "30", "--json")
-    report = json.loads(capsys.readouterr().out)
-    assert code == EXIT_INVALID_GAME
+WRONG_TYPES = [
+    ("terminal", "int", '0 is not of type "boolean"', "engine 0 (terminal: JSON type integer, T-state requires boolean)"),
+    ("current", "float", '0.0 is not of type "integer"', "engine 0.0 (current: JSON type number, T-state requires integer)"),
+    ("clue_tokens", "float", '8.0 is not of type "integer"', "engine 8.0 (clue_tokens: JSON type number, T-state requires integer)"),
+    ("current", "bool", 'false is not of type "integer"', "engine false (current: JSON type boolean, T-state requires integer)"),
+]
+CONVERT = {"int": int, "float": float, "bool": bool}
+
+
+@pytest.mark.parametrize(("field", "kind", "problem", "shown"), WRONG_TYPES)
+def test_wrong_json_types_are_outside_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str], field: str, kind: str, problem: str, shown: str) -> None:
+    """[EP-schemas, EP-types, EP-failures, T-state] our engine behind the protocol with one
+    state field of the wrong JSON type (Python finds 0 == False and 1.0 == 1): the answer
+    to the first state request breaks the schema, so verify exits 1 with one line naming
+    the request, the field, the value and the schema keyword, and nothing of the engine
+    is left running."""
+    code = _verify(tmp_path, f"{PY} {ENGINES / 'wrong_types.py'} {field} {kind}", "--timeout", "30")
+    err = capsys.readouterr().err
+    assert code == EXIT_INVALID_GAME and err.count("\n") == 1 and "Traceback" not in err, err
+    schema = f"trace.schema.json#/$defs/state/properties/{field}/type"
+    assert f"answer to state is outside the protocol: at $.state.{field}: {problem} (schema {schema})" in err, err
+
+
+class WrongType(ReferenceEngine):
+    """Our engine inside Python with one state field of the wrong JSON type."""
+
+    def __init__(self, field: str, kind: str) -> None:
+        super().__init__()
+        self.field, self.convert = field, CONVERT[kind]
+
+    def state(self) -> dict[str, Any]:
+        state = super().state()
+        state[self.field] = self.convert(state[self.field])
+        return state
+
+
+@pytest.mark.parametrize(("field", "kind", "problem", "shown"), WRONG_TYPES)
+def test_wrong_json_types_of_an_engine_inside_python_diverge(field: str, kind: str, problem: str, shown: str) -> None:
+    """[EP-types, EP-compare, T-state] the same wrong types from an engine inside Python (a
+    peer adapter's state is not a protocol answer): a divergence naming the field and
+    its JSON type, right after the deal (player 0 to move, 8 clue tokens: 2.16-1)."""
+    config = make_config(2, preset="hle")
+    divergence = play_compared(WrongType(field, kind), config, deck_from_seed(config, 0), RandomChooser(0))
     ours = {"terminal": "false", "current": "0", "clue_tokens": "8"}[field]
-    assert report["divergence"]["what"] == f"after the deal: state.{field}: reference {ours}, {shown}"
+    assert divergence is not None and divergence.what == f"after the deal: state.{field}: reference {ours}, {shown}"
 
 
 def test_json_equal_compares_json_types_not_python_equality() -> None:

@@ -27,6 +27,7 @@ from typing import Any
 from hanabi_ref.serial import canonical_json
 from hanabi_ref.vectors.model import FORMAT, PRESET_NAMES, VERSION, Vector, VectorsError
 from hanabi_ref.vectors.registry import CASES, EXEMPT_CLAUSES, EXEMPT_PREFIXES, NOT_APPLICABLE, iter_vectors
+from hanabi_ref.vectors.validate import VECTORS_SCHEMA, file_violation, vector_violation
 
 INDEX = "index.json"
 
@@ -91,16 +92,22 @@ def index_json(files: dict[str, list[Vector]], texts: dict[str, str]) -> dict[st
 
 def generate(directory: Path | str, vectors: Iterable[Vector] | None = None) -> int:
     """Write every vector into ``directory``, replacing it as a whole; return how many
-    were written [VEC-generate].
+    were written [VEC-generate, VEC-schema].
 
     ``vectors`` defaults to :func:`iter_vectors` (every case under every preset, checks
-    run).  Raises :class:`VectorsError` for a directory that is neither empty nor a
-    previous vectors directory."""
+    run).  Every vector and the index are checked against ``vectors.schema.json``
+    before anything is written.  Raises :class:`VectorsError` for a directory that is
+    neither empty nor a previous vectors directory, or for a vector outside the schema
+    (a bug in its case function)."""
     target = Path(directory)
     check_replaceable(target)
     files = group(iter_vectors() if vectors is None else vectors)
+    for vector in (vector for vectors in files.values() for vector in vectors):
+        check_schema(vector_violation(vector.data), vector.name)
     texts = {path: file_text(vectors) for path, vectors in files.items()}
-    texts[INDEX] = canonical_json(index_json(files, texts)) + "\n"
+    index = index_json(files, texts)
+    check_schema(file_violation(index), INDEX)
+    texts[INDEX] = canonical_json(index) + "\n"
     target.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.new-", dir=target.parent))
     try:
@@ -111,6 +118,12 @@ def generate(directory: Path | str, vectors: Iterable[Vector] | None = None) -> 
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     return sum(len(vectors) for vectors in files.values())
+
+
+def check_schema(violation: object, where: str) -> None:
+    """[VEC-schema] raise a one-line :class:`VectorsError` for a violation of the schema."""
+    if violation is not None:
+        raise VectorsError(f"{where}: outside {VECTORS_SCHEMA}: {violation}")
 
 
 def check_replaceable(target: Path) -> None:
@@ -155,14 +168,18 @@ def replace_directory(staging: Path, target: Path) -> None:
 
 def read_vectors(directory: Path | str) -> Iterator[Vector]:
     """The vectors of a written directory, file by file as its index lists them
-    [VEC-files]; a file whose SHA-256 differs from the index is refused."""
+    [VEC-files, VEC-schema]; a file whose SHA-256 differs from the index, or that is
+    outside ``vectors.schema.json`` (the index too), is refused."""
     root = Path(directory)
     if not is_vectors_directory(root):
         raise VectorsError(f"{root}: not a vectors directory (no {INDEX} of format {FORMAT})")
     index = json.loads((root / INDEX).read_text(encoding="utf-8"))
+    check_schema(file_violation(index), str(root / INDEX))
     for entry in index["files"]:
         text = (root / entry["path"]).read_text(encoding="utf-8")
         if hashlib.sha256(text.encode("utf-8")).hexdigest() != entry["sha256"]:
             raise VectorsError(f"{root / entry['path']}: its SHA-256 differs from {INDEX}")
-        for data in json.loads(text):
-            yield Vector.from_data(data)
+        data = json.loads(text)
+        check_schema(file_violation(data), str(root / entry["path"]))
+        for item in data:
+            yield Vector.from_data(item)

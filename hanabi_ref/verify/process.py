@@ -1,13 +1,14 @@
 """An engine in another process, driven over the JSON-lines protocol [EP-transport,
-EP-requests, EP-failures, EP-lifecycle, EP-numbers].
+EP-requests, EP-failures, EP-lifecycle, EP-numbers, EP-schemas].
 
 One request per line on the engine's stdin, one answer per line on its stdout; writing
 the request and reading its answer must both be done within the time limit.  An engine
 that hangs, stops reading, exits or prints something that is not an answer is stopped
 and reported as an :class:`EngineFailure` naming the request; the last line of its
-stderr is quoted.  The engine runs in a process group of its own, and stopping it ends
-the whole group, so that nothing it started outlives ``verify``; only the tail of its
-stderr is kept in memory.
+stderr is quoted.  Every answer is validated against the protocol's JSON Schema for its
+request before it is interpreted (:mod:`hanabi_ref.verify.answers`).  The engine runs
+in a process group of its own, and stopping it ends the whole group, so that nothing it
+started outlives ``verify``; only the tail of its stderr is kept in memory.
 """
 
 from __future__ import annotations
@@ -30,10 +31,11 @@ from hanabi_ref.errors import TraceError
 from hanabi_ref.rules import GameConfig, config_to_json
 from hanabi_ref.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, canonical_json, card_to_json, parse_json
 from hanabi_ref.trace import action_from_json
+from hanabi_ref.verify.answers import PROTOCOL as PROTOCOL
+from hanabi_ref.verify.answers import PROTOCOL_VERSION as PROTOCOL_VERSION
+from hanabi_ref.verify.answers import answer_violation
 from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig, VerifyUsageError
 
-PROTOCOL = "hanabi-ref/engine"
-PROTOCOL_VERSION = 1
 MAX_LINE = 1 << 20
 STDERR_TAIL = 64 * 1024
 QUIT_WAIT = 2.0  # seconds an engine may take to exit after quit
@@ -228,16 +230,12 @@ class ProcessEngine:
 
     def state(self) -> dict[str, Any]:
         answer = self._request({"op": "state"})
-        state = answer.get("state")
-        if not isinstance(state, dict):
-            raise EngineFailure(f"{self.name}: answer to state has no state object: {_quote(answer)}")
+        state: dict[str, Any] = answer["state"]  # an object: the answer is valid [EP-schemas]
         return state
 
     def legal_actions(self) -> list[Action]:
         answer = self._request({"op": "legal_actions"})
-        actions = answer.get("actions")
-        if not isinstance(actions, list):
-            raise EngineFailure(f"{self.name}: answer to legal_actions has no actions list: {_quote(answer)}")
+        actions: list[Any] = answer["actions"]  # a list of action objects [EP-schemas]
         try:
             return [action_from_json(a, f"actions[{i}]") for i, a in enumerate(actions)]
         except TraceError as error:
@@ -261,7 +259,9 @@ class ProcessEngine:
     # ------------------------------------------------------------ one request
 
     def _request(self, request: dict[str, Any], refusals: tuple[str, ...] = ()) -> dict[str, Any]:
-        """Send one request and read its answer [EP-requests, EP-failures]."""
+        """Send one request and read its answer [EP-requests, EP-failures, EP-schemas]:
+        an answer outside the schema of its request is a failure naming where it breaks
+        the schema, before anything in it is used."""
         op = str(request["op"])
         deadline = time.monotonic() + self.timeout
         self._busy = True
@@ -269,9 +269,12 @@ class ProcessEngine:
         line = self._read_line(op, deadline)
         self._busy = False
         answer = self._parse(op, line)
-        if answer["ok"] is not True and not any(isinstance(answer.get(key), str) for key in refusals):
+        if answer["ok"] is False and not any(key in answer for key in refusals):
             reason = answer.get("error", "no reason given")
             raise self._give_up(f"failed to answer {op}: {_quote(reason)}")
+        violation = answer_violation(op, answer)
+        if violation is not None:
+            raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
         return answer
 
     def _parse(self, op: str, line: bytes) -> dict[str, Any]:

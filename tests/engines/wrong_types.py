@@ -3,7 +3,9 @@ JSON type [EP-types].
 
 Usage: python wrong_types.py FIELD KIND.  It answers like ``hanabi-ref serve``, except
 that in every state it reports, FIELD is written as KIND: ``int`` (a boolean as 0 or 1),
-``float`` (an integer n as n.0) or ``bool`` (an integer as true or false).
+``float`` (an integer n as n.0) or ``bool`` (an integer as true or false).  Such a
+state is outside the protocol's schema, so verify stops at the first state answer
+(EP-schemas).
 """
 
 import json
