@@ -143,20 +143,42 @@ def _check_script(
 class DataChooser(Chooser):
     """Moves drawn by Hypothesis, so that a diverging game shrinks [EP-shrink].
 
-    A *careful* game never plays a card that would fail (when it has another move), so
-    that games also reach the end of the stack and the last round [EP-random]."""
+    Each game first draws its *kind* [EP-random]: *uniform* (any legal move), *careful*
+    (never a play that would fail, when another move exists, so that games also reach
+    the end of the stack and the last round) or one of the skilled drivers, which see
+    the whole state and steer the game into completed suits, the maximum score with
+    cards left, a 5 played with every token, strikeouts and the early end of hanab-live
+    [EP-skilled].  The kinds a configuration offers come from
+    :func:`hanabi_ref.verify.drivers.kinds_for`; every choice a driver leaves open is
+    drawn here too."""
 
     def __init__(self, data: st.DataObject, probe_rate: int) -> None:
         self._data = data
         self._probe_rate = probe_rate
-        self._careful = data.draw(st.booleans(), label="careful")
+        self.kind: str | None = None  # drawn at the first move, once the configuration is known
+        self._driver: Chooser | None = None  # the skilled driver, if the kind is one
+
+    def _draw_kind(self, state: GameState) -> None:
+        from hanabi_ref.verify.drivers import DRIVERS, kinds_for, make_driver
+
+        self.kind = self._data.draw(st.sampled_from(kinds_for(state.config)), label="kind")
+        self._driver = make_driver(self.kind, self._draw) if self.kind in DRIVERS else None
+
+    def _draw(self, n: int) -> int:
+        return self._data.draw(st.integers(0, n - 1))
 
     def choose(self, state: GameState, legal: list[Action]) -> Action:
-        if self._careful:
+        if self.kind is None:
+            self._draw_kind(state)
+        if self._driver is not None:
+            return self._driver.choose(state, legal)
+        if self.kind == "careful":
             legal = [a for a in legal if not _is_failing_play(state, a)] or legal
         return legal[self._data.draw(st.integers(0, len(legal) - 1))]
 
     def probe(self, state: GameState) -> Action | None:
+        if self.kind is None:
+            self._draw_kind(state)
         if self._probe_rate == 0 or self._data.draw(st.integers(0, self._probe_rate - 1)) != 0:
             return None
         illegal = illegal_candidates(state)
