@@ -10,7 +10,9 @@ a card identity (``hanabi_ref.cards.identity``, itself tested in test_config.py)
 from __future__ import annotations
 
 from collections import Counter
+import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Final
 
 import attrs
@@ -375,3 +377,28 @@ def runs(draw: st.DrawFn, max_moves: int | None = 200, config: GameConfig | None
         actions.append(action)
         states.append(apply(states[-1], action))
     return Run(config, seed, tuple(actions), tuple(states))
+
+
+# ------------------------------------------------------------------ engines and JSON for verify's tests
+
+SCRIPTED_ENGINE: Final = Path(__file__).resolve().parent / "engines" / "scripted.py"
+
+
+def scripted_engine(directory: Path, lines: list[str]) -> str:
+    """The command of ``tests/engines/scripted.py`` answering request i with ``lines[i]``
+    (the lines are written to ``directory/answers.txt``)."""
+    answers = directory / "answers.txt"
+    answers.write_text("\n".join(lines), encoding="utf-8")
+    return f"{sys.executable} {SCRIPTED_ENGINE} {answers}"
+
+
+def drawn_node(data: st.DataObject, root: Any) -> Any:
+    """A dict or list somewhere inside ``root``, reached by keys Hypothesis draws (``root``
+    itself possibly), for tests that damage one place of a JSON document."""
+    node = root
+    while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
+        key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
+        if not isinstance(node[key], (dict, list)) or not node[key]:
+            break
+        node = node[key]
+    return node

@@ -41,12 +41,12 @@ from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, Unsupported
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games, verify_vectors
 from hanabi_ref.verify.serve import answer_request
+from tests.helpers import drawn_node, scripted_engine
 
 pytestmark = pytest.mark.filterwarnings("error::ResourceWarning")
 
 ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
-SCRIPTED = ROOT / "tests" / "engines" / "scripted.py"
 HELLO = '{"ok": true, "name": "scripted"}'
 
 
@@ -231,12 +231,6 @@ def test_verify_asks_only_what_the_schema_allows(monkeypatch: pytest.MonkeyPatch
 # ------------------------------------------------------------------ answers outside the schema
 
 
-def _scripted(tmp_path: Path, lines: list[str]) -> str:
-    answers = tmp_path / "answers.txt"
-    answers.write_text("\n".join(lines), encoding="utf-8")
-    return f"{PY} {SCRIPTED} {answers}"
-
-
 STATE_0 = '{"ok": true, "state": {}}'
 
 
@@ -281,7 +275,7 @@ def test_answers_outside_the_schema_are_one_line_failures(tmp_path: Path, capsys
     the schema: exit 1 with one line naming the request, the place in the answer, the
     offending value and the schema keyword; no pipe left open."""
     with no_resource_warning():
-        code = main(["verify", "--engine", _scripted(tmp_path, lines), "--no-vectors", "--games", "1", "--timeout", "10",
+        code = main(["verify", "--engine", scripted_engine(tmp_path, lines), "--no-vectors", "--games", "1", "--timeout", "10",
                      "--rules", "hle", "--players", "2", "--out", str(tmp_path / "d.json")])
     err = capsys.readouterr().err
     assert code == EXIT_INVALID_GAME, err
@@ -294,7 +288,7 @@ def test_a_refusal_outside_the_schema_names_the_apply_request(tmp_path: Path) ->
     """[EP-schemas, EP-failures, EP-lifecycle] the answer to apply is checked too; the
     engine's process group is gone afterwards and no pipe is left open."""
     with no_resource_warning():
-        engine = ProcessEngine(_scripted(tmp_path, [HELLO, '{"ok": false, "illegal": "no", "why": "E-2"}']), timeout=10)
+        engine = ProcessEngine(scripted_engine(tmp_path, [HELLO, '{"ok": false, "illegal": "no", "why": "E-2"}']), timeout=10)
         try:
             with pytest.raises(EngineFailure) as failure:
                 engine.apply(Play(0))
@@ -325,7 +319,7 @@ def test_a_long_answer_is_checked_in_the_time_of_its_fault(tmp_path: Path) -> No
     assert full == violation and spent < (time.process_time() - start) / 5
     line = json.dumps(answer)
     with no_resource_warning():
-        engine = ProcessEngine(_scripted(tmp_path, [HELLO, line]), timeout=20)
+        engine = ProcessEngine(scripted_engine(tmp_path, [HELLO, line]), timeout=20)
         try:
             with pytest.raises(EngineFailure, match=r"at \$\.state\.discard\[40000\]\.value: 0 is less than the minimum 1"):
                 engine.state()
@@ -374,12 +368,7 @@ def test_the_direct_check_and_the_narrowing_agree_with_the_schema(data: st.DataO
     answer cut short) is the one jsonschema reports on the whole answer."""
     op, answer = data.draw(st.sampled_from(REAL))
     answer = copy.deepcopy(answer)
-    node: Any = answer
-    while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
-        key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
-        if not isinstance(node[key], (dict, list)) or not node[key]:
-            break
-        node = node[key]
+    node: Any = drawn_node(data, answer)
     if isinstance(node, dict):
         key = data.draw(st.sampled_from(sorted(node) + ["zz", "ok", "state"]))
         if key in node and data.draw(st.booleans()):

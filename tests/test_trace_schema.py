@@ -26,6 +26,7 @@ from hanabi_ref.schema import trace_schema
 from hanabi_ref.serial import canonical_json, knowledge_to_json
 from hanabi_ref.strategies import STRATEGIES
 from hanabi_ref.trace import load_trace, replay, replay_states, trace_from_json, trace_to_json
+from tests.helpers import drawn_node
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -189,12 +190,7 @@ def test_fuzz_mutated_traces(data: st.DataObject) -> None:
     """[T-schema, T-trace] a real trace with one field replaced, removed or added somewhere:
     one-line TraceError or a game that replays, nothing else."""
     trace = recorded(players=data.draw(st.integers(2, 5)), preset=data.draw(st.sampled_from(["thesis", "hle", "hanab-live"])))
-    node: Any = trace
-    while isinstance(node, (dict, list)) and node and data.draw(st.booleans()):
-        key = data.draw(st.sampled_from(sorted(node) if isinstance(node, dict) else range(len(node))))
-        if not isinstance(node[key], (dict, list)) or not node[key]:
-            break
-        node = node[key]
+    node: Any = drawn_node(data, trace)
     if isinstance(node, dict):
         key = data.draw(st.sampled_from(sorted(node) + FIELDS))
         if key in node and data.draw(st.booleans()):

@@ -29,8 +29,8 @@ from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, Unsupported
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
+from tests.helpers import scripted_engine
 
-SCRIPTED = Path(__file__).resolve().parent / "engines" / "scripted.py"
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 CONFIGS = [make_config(p, preset=r) for r in ("thesis", "hle", "hanab-live") for p in (2, 3, 5)]
 
@@ -224,12 +224,6 @@ def test_process_engine_through_serve_agrees() -> None:
         engine.close()
 
 
-def _scripted(tmp_path: Path, lines: list[str]) -> str:
-    answers = tmp_path / "answers.txt"
-    answers.write_text("\n".join(lines), encoding="utf-8")
-    return f"{sys.executable} {SCRIPTED} {answers}"
-
-
 HELLO = '{"ok": true, "name": "scripted"}'
 
 
@@ -251,7 +245,7 @@ HELLO = '{"ok": true, "name": "scripted"}'
 def test_failing_engines_exit_1_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], fragment: str) -> None:
     """[EP-failures, C-verify, C-exit] hangs, crashes, garbage and protocol breaches end
     the run with exit 1 and one line naming the request; nothing is waited on forever."""
-    code = main(["verify", "--engine", _scripted(tmp_path, lines), "--no-vectors", "--games", "2",
+    code = main(["verify", "--engine", scripted_engine(tmp_path, lines), "--no-vectors", "--games", "2",
                  "--timeout", "1", "--rules", "hle", "--players", "2", "--out", str(tmp_path / "d.json")])
     err = capsys.readouterr().err
     assert code == EXIT_INVALID_GAME, err
@@ -275,7 +269,7 @@ def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
     import tempfile
 
     with tempfile.TemporaryDirectory() as directory:
-        command = _scripted(Path(directory), [HELLO, *answers])
+        command = scripted_engine(Path(directory), [HELLO, *answers])
         try:
             engine = ProcessEngine(command, timeout=5)
         except EngineFailure:

@@ -32,6 +32,7 @@ from hanabi_ref.verify.compare import RandomChooser, json_equal, json_type, play
 from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine
 from hanabi_ref.verify.process import MAX_LINE, ProcessEngine, Tail, parse_line
 from hanabi_ref.verify.serve import serve
+from tests.helpers import scripted_engine
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 PY = sys.executable
@@ -234,7 +235,7 @@ def test_tail_keeps_the_last_bytes_and_quotes_the_last_line() -> None:
 def test_endless_numbers_in_answers_are_one_line_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str], answers: list[str], fragment: str) -> None:
     """[EP-numbers, EP-failures] an integer of more than 4300 digits in an answer ends the
     run with exit 1 and one line naming the request, not a ValueError traceback."""
-    code = _verify(tmp_path, f"{PY} {SCRIPTED} {_answers(tmp_path, answers)}", "--timeout", "5")
+    code = _verify(tmp_path, scripted_engine(tmp_path, answers), "--timeout", "5")
     err = capsys.readouterr().err
     assert code == EXIT_INVALID_GAME and err.count("\n") == 1 and fragment in err and "Traceback" not in err, err
 
