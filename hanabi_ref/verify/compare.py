@@ -227,8 +227,8 @@ def play_compared(
     state = initial_state(config, deck)
     engine.new_game(config, deck)
     actions: list[Action] = []
-    record = coverage if coverage is not None else Coverage()
-    record.saw_deal()
+    if coverage is not None:
+        coverage.saw_deal()
     before: dict[str, Any] | None = None  # both sides' states before the last step
 
     def diverged(what: str, offending: Action | None = None, differences: tuple[FieldDifference, ...] = (),
@@ -239,7 +239,8 @@ def play_compared(
     while True:
         where = "after the deal" if not actions else f"after actions[{len(actions) - 1}] ({describe(actions[-1])})"
         ours, theirs = state_to_json(state), engine.state()
-        record.saw_state(theirs)
+        if coverage is not None:
+            coverage.saw_state(theirs)
         now = {"reference": ours, "engine": theirs}
         differences = state_differences(ours, theirs)
         if differences:
@@ -260,13 +261,15 @@ def play_compared(
                     after = {"reference": ours, "engine": _state_after(engine)}
                     return diverged(f"{where}: engine accepted {describe(probe)}, illegal by {problem[0]}: {problem[1]}",
                                     probe, (), after)
-                record.saw_refusal(state, probe)
+                if coverage is not None:
+                    coverage.saw_refusal(state, probe)
         action = chooser.choose(state, legal)
         refusal = engine.apply(action)
         if refusal is not None:
             after = {"reference": state_to_json(apply(state, action)), "engine": _state_after(engine)}
             return diverged(f"{where}: engine refused legal {describe(action)}: {refusal}", action, (), after)
         following = apply(state, action)
-        record.saw_move(state, action, following)
+        if coverage is not None:
+            coverage.saw_move(state, action, following)
         state = following
         actions.append(action)

@@ -117,16 +117,9 @@ def clause_of(field: str, action: Action | None, before: GameState | None, after
     if action is None or before is None or after is None:
         return {"hands": "2.16-1-deal", "knowledge": "2.14-initial", "current": "2.16-1",
                 "clue_tokens": "2.16-1", "strikes": "2.16-1", "deck_size": "2.16-1-deal"}.get(field, "2.16-1")
-    config = before.config
     if field in ("terminal", "remaining", "score"):
         if after.terminal:
-            if after.errors == config.max_errors:
-                return "2.16-3-strikeout"
-            if all(height == config.values for height in after.fields):
-                return "2.16-3-max"
-            if after.remaining == 0:
-                return "2.16-3-R0"
-            return "R-1"
+            return end_clause(after)
         if field == "remaining":
             return "2.16-3-last-round" if after.remaining is not None and before.remaining is None else "2.16-2-R"
         return "2.16-3"
@@ -147,6 +140,19 @@ def clause_of(field: str, action: Action | None, before: GameState | None, after
     if field in ("fireworks", "discard", "strikes"):
         return "2.16-2c-success" if success else "2.16-2c-fail"
     return "2.16-2c-draw"
+
+
+def end_clause(final: GameState) -> str:
+    """The clause of step 3 that ended the game of ``final`` (a terminal state): the last
+    allowed error, every field complete, the last round over, or no point possible (R-1)."""
+    config = final.config
+    if final.errors == config.max_errors:
+        return "2.16-3-strikeout"
+    if all(height == config.values for height in final.fields):
+        return "2.16-3-max"
+    if final.remaining == 0:
+        return "2.16-3-R0"
+    return "R-1"
 
 
 # ------------------------------------------------------------------ coverage
@@ -235,14 +241,7 @@ def exercised(before: GameState, action: Action, after: GameState) -> list[str]:
     if before.remaining is None and after.remaining is not None and not after.terminal:
         found.append("2.16-3-last-round")
     if after.terminal:
-        if after.errors == config.max_errors:
-            found.append("2.16-3-strikeout")
-        elif all(height == config.values for height in after.fields):
-            found.append("2.16-3-max")
-        elif after.remaining == 0:
-            found.append("2.16-3-R0")
-        else:
-            found.append("R-1")
+        found.append(end_clause(after))
         if not isinstance(action, Hint) and not drew and stack_size(before) > 0:
             found.append("R-3")
     return found

@@ -77,9 +77,9 @@ def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) 
     config, deck, data = vector.config(), vector.deck(), vector.data
     engine.new_game(config, deck)
     if vector.kind == "game":
-        return _check_script(engine, config, deck, vector.actions(), data["states"], coverage)
+        return _check_script(engine, config, deck, vector.actions(), data["states"], coverage)[0]
     prefix = vector.prefix()
-    divergence = _check_script(engine, config, deck, prefix, [None] * len(prefix) + [data["pre"]], coverage)
+    divergence, pre = _check_script(engine, config, deck, prefix, [None] * len(prefix) + [data["pre"]], coverage)
     if divergence is not None:
         return divergence
     trace = Trace(config, deck, prefix)
@@ -91,7 +91,7 @@ def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) 
         if difference is not None:
             return Divergence(f"before the vector's action: {difference}", trace)
     action = vector.action()
-    before = {"reference": data["pre"], "engine": data["pre"]}  # the engine's was compared equal to it
+    before = {"reference": data["pre"], "engine": pre}
     refusal = engine.apply(action)
     if "error" in data:
         if refusal is None:
@@ -113,8 +113,10 @@ def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) 
 def _check_script(
     engine: Engine, config: GameConfig, deck: tuple[int, ...], actions: Sequence[Action], states: Sequence[Any],
     coverage: Coverage | None = None,
-) -> Divergence | None:
-    """Apply ``actions`` in order; compare with ``states[i]`` (after i actions) where given."""
+) -> tuple[Divergence | None, object]:
+    """Apply ``actions`` in order; compare with ``states[i]`` (after i actions) where given.
+    Also returns the engine's last state answer (None if none was asked for)."""
+    theirs: object = None
     for index in range(len(actions) + 1):
         expected = states[index]
         if expected is not None:
@@ -128,13 +130,14 @@ def _check_script(
                 step = actions[index - 1] if index else None
                 return Divergence(f"{where}: {state_difference(expected, theirs)}",
                                   Trace(config, deck, tuple(actions[:index])), None, tuple(differences), None, after,
-                                  step)
+                                  step), theirs
         if index < len(actions):
             refusal = engine.apply(actions[index])
             if refusal is not None:
                 trace = Trace(config, deck, tuple(actions[:index]))
-                return Divergence(f"engine refused legal {describe(actions[index])}: {refusal}", trace, actions[index])
-    return None
+                return Divergence(f"engine refused legal {describe(actions[index])}: {refusal}", trace,
+                                  actions[index]), theirs
+    return None, theirs
 
 
 # ------------------------------------------------------------------ random games
