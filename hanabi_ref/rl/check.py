@@ -24,6 +24,7 @@ from hanabi_ref.peers.openspiel import OpenSpielEngine
 from hanabi_ref.rl.encoders import encode
 from hanabi_ref.rl.layout import layout
 from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import GameState
 from hanabi_ref.transition import initial_state
 from hanabi_ref.transition import apply as apply_action
 from hanabi_ref.view import make_view
@@ -141,12 +142,12 @@ def check_against_openspiel(states: int, seed: int = 0, encodings: tuple[str, ..
     raise AssertionError("unreachable")
 
 
-def _count(coverage: Counter[str], state: object, config: GameConfig) -> None:
+def _count(coverage: Counter[str], state: GameState, config: GameConfig) -> None:
     """What the compared states contained: the situations a wrong bit would hide in."""
-    history = state.history  # type: ignore[attr-defined]
-    if state.terminal:  # type: ignore[attr-defined]
+    history = state.history
+    if state.terminal:
         coverage["terminal states"] += 1
-    if any(len(hand) < config.hand_size for hand in state.hands):  # type: ignore[attr-defined]
+    if any(len(hand) < config.hand_size for hand in state.hands):
         coverage["states with a short hand"] += 1
     if history:
         event = history[-1]

@@ -16,6 +16,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hanabi_ref.actions import Discard, Hint, Play
+from hanabi_ref.cards import members
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.layout import ENCODINGS, Dims, Layout, layout
 from hanabi_ref.rules import GameConfig
@@ -71,9 +72,9 @@ def offsets(lay: Layout) -> Offsets:
 
 
 @lru_cache(maxsize=4096)
-def mask_bits(mask: int, identities: int) -> tuple[int, ...]:
-    """The identities of a knowledge mask, in order."""
-    return tuple(index for index in range(identities) if mask >> index & 1)
+def mask_bits(mask: int) -> tuple[int, ...]:
+    """The identities of a knowledge mask, in order (cached: a game meets few masks)."""
+    return tuple(members(mask))
 
 
 def revealed(history: Sequence[Event]) -> dict[int, list[int]]:
@@ -219,7 +220,7 @@ def write_cards(out: Vector, lay: Layout, at: Offsets, view: PlayerView, origin:
         other = (origin + rel) % p
         for slot, (card_id, mask) in enumerate(zip(view.hands[other], view.knowledge[other])):
             base = at.cards + (rel * h + slot) * per
-            bits = mask_bits(mask, b)
+            bits = mask_bits(mask)
             if counts is None:
                 out[[base + bit for bit in bits]] = 1
             else:

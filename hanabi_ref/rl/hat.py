@@ -17,7 +17,7 @@ import numpy as np
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.rl.actions import plain_actions
-from hanabi_ref.rl.encoders import Vector, public_observation, recommendation_observation
+from hanabi_ref.rl.encoders import Vector, offsets, public_observation, recommendation_observation
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.layout import Dims, layout
 from hanabi_ref.rules import GameConfig
@@ -91,16 +91,15 @@ def recommend(config: GameConfig) -> Recommender:
     lay = layout("recommendation", config)
     dims = lay.dims
     b, r, h = dims.identities, dims.ranks, dims.hand_size
-    fireworks, discards = lay.section("fireworks"), lay.section("discards")
-    starts = np.cumsum((0,) + dims.counts[:-1])
+    fireworks = lay.section("fireworks")
+    starts = offsets(lay).discard_starts
 
     def policy(observation: Vector) -> int:
         cards = [int(np.argmax(observation[slot * b:(slot + 1) * b])) if observation[slot * b:(slot + 1) * b].any()
                  else -1 for slot in range(h)]
         heights = [int(np.argmax(block)) + 1 if block.any() else 0
                    for block in observation[fireworks.start:fireworks.stop].reshape(dims.colours, r)]
-        gone = [int(observation[discards.start + start:discards.start + start + count].sum())
-                for start, count in zip(starts, dims.counts)]
+        gone = [int(observation[start:start + count].sum()) for start, count in zip(starts, dims.counts)]
         playable = [(card % r, slot) for slot, card in enumerate(cards) if card >= 0 and card % r == heights[card // r]]
         if playable:
             return h + min(playable)[1]
