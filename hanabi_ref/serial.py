@@ -7,8 +7,10 @@ suits and values still possible, and a state object that any engine can report.
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+import re
 from typing import Any
 
 from hanabi_ref.cards import suit_of, value_of
@@ -35,10 +37,17 @@ def parse_json(text: str) -> object:
     than :data:`MAX_DIGITS` digits.  Raises
     :class:`JsonRuleError` for these, ``json.JSONDecodeError`` (a ValueError) for text
     that is not JSON at all, and RecursionError for nesting beyond the interpreter's stack."""
+    if _LONG_DIGITS.search(text) is None:  # no integer can be too long: Python reads them
+        return json.loads(text, parse_float=_finite_float, parse_constant=_refuse_constant,
+                          object_pairs_hook=_unique_keys)
     return json.loads(
         text, parse_int=_bounded_int, parse_float=_finite_float, parse_constant=_refuse_constant,
         object_pairs_hook=_unique_keys,
     )
+
+
+_LONG_DIGITS = re.compile(r"[0-9]{%d}" % (MAX_DIGITS + 1))
+"""A run of more digits than an integer may have; text without one holds no such integer."""
 
 
 def count_values(data: bytes) -> int:
@@ -113,13 +122,20 @@ def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, list[int]]:
     Hints constrain either suits or values, so every knowledge set is the product of
     its suits and its values; the product is checked, never assumed.
     """
-    n = config.values
-    cards = [c for c in range(n * config.suit_count) if mask >> c & 1]
-    suits = sorted({c // n for c in cards})
-    values = sorted({c % n + 1 for c in cards})
+    suits, values = _knowledge_parts(mask, config.values, config.suit_count)
+    return {"suits": list(suits), "values": list(values)}
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _knowledge_parts(mask: int, n: int, suit_count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The suits and values of :func:`knowledge_to_json`, computed once per mask (a game
+    shows the same few knowledge sets over and over)."""
+    cards = [c for c in range(n * suit_count) if mask >> c & 1]
+    suits = tuple(sorted({c // n for c in cards}))
+    values = tuple(sorted({c % n + 1 for c in cards}))
     if len(cards) != len(suits) * len(values):
         raise ValueError(f"2.14: knowledge set {mask:#x} is not a product of suits and values")
-    return {"suits": suits, "values": values}
+    return suits, values
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:

@@ -105,7 +105,7 @@ class Replay(Chooser):
     def choose(self, state: GameState, legal: list[Action]) -> Action:
         return self._actions.pop(0) if self._actions else legal[0]
 
-    def probe(self, state: GameState) -> Action | None:
+    def probe(self, state: GameState, legal: list[Action]) -> Action | None:
         # The offending action is offered as a probe when it is illegal for the reference.
         if len(self._actions) == 1 and state.turn == len(state.history):
             from hanabi_ref.legality import illegality
@@ -156,6 +156,59 @@ def test_unsupported_configurations_are_skipped() -> None:
     """[EP-requests] configurations an engine declares unsupported are counted, not failures."""
     report = verify_random_games(PlaysOnlyHle(), CONFIGS, games=40, seed=4)
     assert report.divergence is None and report.skipped > 0 and report.checked > 0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["thesis", "hle", "hanab-live", "physical"]), st.integers(2, 5), st.integers(0, 2**32),
+       st.lists(st.integers(0, 10**6), max_size=40))
+def test_illegal_candidates_are_the_candidates_illegality_refuses(preset: str, players: int, seed: int,
+                                                                   moves: list[int]) -> None:
+    """[EP-random, 2.16-actions] the probes' fast set difference (candidates not among the
+    legal actions) equals asking :func:`illegality` of every candidate, in every state of
+    random games; and every legal action is a candidate."""
+    from hanabi_ref.legality import illegality, legal_actions
+    from hanabi_ref.transition import apply, initial_state
+    from hanabi_ref.verify.compare import candidate_actions, illegal_candidates
+
+    config = make_config(players, preset=preset)
+    state = initial_state(config, deck_from_seed(config, seed))
+    for move in [*moves, None]:
+        legal = legal_actions(state)
+        candidates = candidate_actions(config)
+        assert set(legal) <= set(candidates)
+        assert illegal_candidates(state, legal) == [a for a in candidates if illegality(state, a) is not None]
+        if move is None or state.terminal:
+            break
+        state = apply(state, legal[move % len(legal)])
+
+
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers(-3, 3) | st.floats(-3, 3, allow_nan=False) | st.sampled_from(["a", "b"]),
+    lambda inner: st.lists(inner, max_size=3) | st.lists(inner, max_size=3).map(tuple)
+    | st.dictionaries(st.sampled_from(["a", "b", "c"]), inner, max_size=3),
+    max_leaves=8,
+)
+
+
+@given(JSON_VALUES, JSON_VALUES)
+def test_same_encoding_implies_json_equality(ours: object, theirs: object) -> None:
+    """[EP-types] the comparison's fast test never calls two values equal that
+    :func:`json_equal` tells apart (a boolean for an integer, a float for an integer)."""
+    from hanabi_ref.verify.compare import json_equal, same_encoding
+
+    if same_encoding(ours, theirs):
+        assert json_equal(ours, theirs)
+    assert same_encoding(ours, ours) and json_equal(ours, ours)
+
+
+def test_same_encoding_tells_json_types_apart() -> None:
+    """[EP-types] values Python finds equal but JSON does not: 1 and true, 1 and 1.0."""
+    from hanabi_ref.verify.compare import same_encoding
+
+    assert not same_encoding({"fireworks": [1, 0]}, {"fireworks": [True, 0]})
+    assert not same_encoding({"clue_tokens": 8}, {"clue_tokens": 8.0})
+    assert not same_encoding({"terminal": False}, {"terminal": 0})
+    assert same_encoding({"fireworks": [1, 0]}, {"fireworks": [1, 0]})
 
 
 def test_state_difference_reports_first_field_and_unknown_fields() -> None:

@@ -77,9 +77,9 @@ class DriverChooser(Chooser):
     def _pick(self, actions: list[Action] | list[Play] | list[Discard] | list[Hint]) -> Action:
         return actions[self._random.randrange(len(actions))]
 
-    def probe(self, state: GameState) -> Action | None:
+    def probe(self, state: GameState, legal: list[Action]) -> Action | None:
         """An action the reference refuses, now and then, to check the engine refuses it too."""
         if self._random.random() >= self.probe_rate:
             return None
-        illegal = illegal_candidates(state)
+        illegal = illegal_candidates(state, legal)
         return self._pick(illegal) if illegal else None

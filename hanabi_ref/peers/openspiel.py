@@ -10,6 +10,7 @@ has no structured state getters either: the state is parsed from ``str(state)``.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Final
 
@@ -259,11 +260,20 @@ def _hands(lines: list[str], config: GameConfig) -> tuple[list[Any], list[Any], 
         elif line == "Cur player":
             current = len(hands) - 1
         else:
-            hands[-1].append(_card(line[:2]))
-            knowledge[-1].append(_knowledge(line))
+            card, known = _card_line(line)
+            hands[-1].append(card)
+            knowledge[-1].append(known)
     if len(hands) != config.players:
         raise EngineFailure(f"openspiel adapter: {len(hands)} hands in OpenSpiel's state string, expected {config.players}")
     return hands, knowledge, current
+
+
+@functools.lru_cache(maxsize=1 << 15)
+def _card_line(line: str) -> tuple[dict[str, int], dict[str, list[int]]]:
+    """A hand's card line: the card and its knowledge.  Read once per distinct line (a game
+    shows the same lines over and over); the objects returned are shared between states,
+    which are only read."""
+    return _card(line[:2]), _knowledge(line)
 
 
 def _knowledge(line: str) -> dict[str, list[int]]:

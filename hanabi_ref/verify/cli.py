@@ -1,7 +1,7 @@
 """The ``verify`` and ``serve`` commands [C-verify, C-serve].
 
 ``verify`` drives an engine (an external command, or a built-in peer adapter) through
-the conformance vectors and then through Hypothesis-generated random games.  On the
+the conformance vectors and then through seeded random games.  On the
 first divergence it writes the shrunk game as a trace file (with our expected state
 after every action) and exits with code 1.
 """

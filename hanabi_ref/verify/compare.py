@@ -9,9 +9,11 @@ as a :class:`Divergence` holding a replayable trace.
 
 from __future__ import annotations
 
+import functools
+import marshal
 import numbers
 import random
-from typing import Any
+from typing import Any, cast
 
 import attrs
 
@@ -51,7 +53,7 @@ class Chooser:
     def choose(self, state: GameState, legal: list[Action]) -> Action:
         raise NotImplementedError
 
-    def probe(self, state: GameState) -> Action | None:
+    def probe(self, state: GameState, legal: list[Action]) -> Action | None:
         return None
 
 
@@ -65,10 +67,10 @@ class RandomChooser(Chooser):
     def choose(self, state: GameState, legal: list[Action]) -> Action:
         return legal[self._random.randrange(len(legal))]
 
-    def probe(self, state: GameState) -> Action | None:
+    def probe(self, state: GameState, legal: list[Action]) -> Action | None:
         if self._random.random() >= self._probe_rate:
             return None
-        illegal = illegal_candidates(state)
+        illegal = illegal_candidates(state, legal)
         return illegal[self._random.randrange(len(illegal))] if illegal else None
 
 
@@ -85,9 +87,17 @@ def candidate_actions(config: GameConfig) -> list[Action]:
     return actions
 
 
-def illegal_candidates(state: GameState) -> list[Action]:
-    """The candidate actions the reference refuses in ``state``."""
-    return [a for a in candidate_actions(state.config) if illegality(state, a) is not None]
+def illegal_candidates(state: GameState, legal: list[Action]) -> list[Action]:
+    """The candidate actions the reference refuses in ``state``, whose legal actions are
+    ``legal``: a candidate is refused exactly when it is not among them (2.16-actions;
+    tests/test_verify.py checks the two against :func:`illegality`)."""
+    allowed = set(legal)
+    return [a for a in _candidates(state.config) if a not in allowed]
+
+
+@functools.lru_cache(maxsize=64)
+def _candidates(config: GameConfig) -> tuple[Action, ...]:
+    return tuple(candidate_actions(config))
 
 
 def state_differences(ours: dict[str, Any], theirs: object) -> list[FieldDifference]:
@@ -96,6 +106,8 @@ def state_differences(ours: dict[str, Any], theirs: object) -> list[FieldDiffere
     EP-types, EP-report]."""
     if not isinstance(theirs, dict):
         return [FieldDifference("(state)", ours, theirs, "expected an object")]
+    if theirs.keys() <= ours.keys() and same_encoding({key: ours[key] for key in theirs}, theirs):
+        return []  # the fields the engine reported, in its order, equal ours
     found = [FieldDifference(key, ours[key], theirs[key], _type_note(ours[key], theirs[key], key).strip(" ()"))
              for key in STATE_FIELDS if key in theirs and not json_equal(ours[key], theirs[key])]
     found += [FieldDifference(key, None, theirs[key], f"not a state field (known: {', '.join(STATE_FIELDS)})")
@@ -139,6 +151,19 @@ def json_type(value: object) -> str:
 
 _SEQUENCES = (list, tuple)
 _PLAIN = (int, str, bool, float, type(None))
+
+
+def same_encoding(ours: object, theirs: object) -> bool:
+    """A fast sufficient test of :func:`json_equal`: the same bytes in ``marshal``'s format 2,
+    which encodes booleans, integers, floats, strings, None, lists, tuples and dicts (in
+    their order) each with a type code of its own and no sharing of objects, so equal bytes
+    mean equal values of the same JSON types [EP-types].  False says nothing: keys in
+    another order, tuples for lists, or a value marshal cannot encode (an int subclass)
+    are left to the comparison field by field."""
+    try:
+        return marshal.dumps(cast(Any, ours), 2) == marshal.dumps(cast(Any, theirs), 2)
+    except ValueError:
+        return False
 
 
 def json_equal(ours: object, theirs: object) -> bool:
@@ -253,7 +278,7 @@ def play_compared(
         if state.terminal:
             return None
         before = now
-        probe = chooser.probe(state)
+        probe = chooser.probe(state, legal)
         if probe is not None:
             problem = illegality(state, probe)
             if problem is not None:

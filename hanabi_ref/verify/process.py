@@ -24,7 +24,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO, Any
+from typing import IO, Any, Final, TypeVar
 
 from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.errors import TraceError
@@ -178,6 +178,26 @@ def adopt_orphans(on: bool) -> bool:
 # ------------------------------------------------------------------ the engine
 
 
+REMEMBERED: Final = 4096
+"""How many answer lines of each kind a ProcessEngine keeps, read and checked, to reuse
+when the same line comes again (shrinking replays games over and over)."""
+REMEMBERED_LENGTH: Final = 1 << 16
+"""Longer answer lines are not kept."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def _remember(memory: dict[K, V], key: K, value: V, line: bytes) -> None:
+    """Keep ``value``, read from ``line``, under ``key``; forget everything once
+    :data:`REMEMBERED` are kept."""
+    if len(line) > REMEMBERED_LENGTH:
+        return
+    if len(memory) >= REMEMBERED:
+        memory.clear()
+    memory[key] = value
+
+
 class ProcessEngine:
     """An external engine started from a command line [EP-transport, EP-lifecycle]."""
 
@@ -187,6 +207,11 @@ class ProcessEngine:
         argv = _split(command)
         self.name = os.path.basename(argv[0])
         self._buffer = b""
+        self._known: dict[tuple[str, bytes], dict[str, Any]] = {}
+        """answers already read and checked, by request op and answer line"""
+        self._actions_of: dict[bytes, list[Action]] = {}
+        """legal_actions answer lines already turned into actions"""
+        self._line = b""  # the last answer line
         self._busy = False
         self._ended = False
         self._tail = Tail()
@@ -235,11 +260,16 @@ class ProcessEngine:
 
     def legal_actions(self) -> list[Action]:
         answer = self._request({"op": "legal_actions"})
+        known = self._actions_of.get(self._line)
+        if known is not None:
+            return list(known)
         actions: list[Any] = answer["actions"]  # a list of action objects [EP-schemas]
         try:
-            return [action_from_json(a, f"actions[{i}]") for i, a in enumerate(actions)]
+            found = [action_from_json(a, f"actions[{i}]") for i, a in enumerate(actions)]
         except TraceError as error:
             raise EngineFailure(f"{self.name}: answer to legal_actions: {one_line(str(error))}") from None
+        _remember(self._actions_of, self._line, found, self._line)
+        return list(found)
 
     def close(self) -> None:
         """[EP-lifecycle] ask the engine to quit (unless a request is unanswered), then end
@@ -268,6 +298,10 @@ class ProcessEngine:
         self._send(op, (canonical_json(request) + "\n").encode("utf-8"), deadline)
         line = self._read_line(op, deadline)
         self._busy = False
+        self._line = line
+        known = self._known.get((op, line))
+        if known is not None:
+            return known  # the same line was read and checked before: games repeat states
         answer = self._parse(op, line)
         if answer["ok"] is False and not any(key in answer for key in refusals):
             reason = answer.get("error", "no reason given")
@@ -275,6 +309,7 @@ class ProcessEngine:
         violation = answer_violation(op, answer)
         if violation is not None:
             raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
+        _remember(self._known, (op, line), answer, line)
         return answer
 
     def _parse(self, op: str, line: bytes) -> dict[str, Any]:
