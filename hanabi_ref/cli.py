@@ -190,7 +190,8 @@ def _add_compiled_option(parser: argparse.ArgumentParser) -> None:
 def _add_bench_parser(commands: Any) -> None:
     """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
     bench = commands.add_parser("bench", help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "strategy", "playability-table"], help="what to measure")
+    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table"], help="what to measure")
+    bench.add_argument("--games", type=_positive, default=200, help="random games of one run of bench verify")
     bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
     bench.add_argument("--players", type=_player_counts, default=None,
                        help="player counts, e.g. 3 or 2,3,4,5 (default 2,3,4,5 with --against, else 3)")
@@ -435,6 +436,8 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_playability_table(args)
     if args.target == "strategy":
         return _bench_strategy(args)
+    if args.target == "verify":
+        return _bench_verify(args)
     import importlib.util
 
     from hanabi_ref import bench
@@ -475,6 +478,22 @@ def _bench_strategy(args: argparse.Namespace) -> int:
     except bench.BenchError as error:
         raise InvalidGame(f"hanabi-ref bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_strategy_report(report))
+    return EXIT_OK
+
+
+def _bench_verify(args: argparse.Namespace) -> int:
+    """[B-verify] the random games of verify against OpenSpiel, and shrinking a long divergence."""
+    import importlib.util
+
+    from hanabi_ref.verify import bench
+
+    if importlib.util.find_spec("pyspiel") is None:
+        raise UsageError("hanabi-ref bench verify: needs open-spiel: pip install 'hanabi-ref[openspiel]'")
+    try:
+        report = bench.bench_verify(args.games, args.repeats, args.seed)
+    except bench.BenchVerifyError as error:
+        raise InvalidGame(f"hanabi-ref bench verify: {error}") from None
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report))
     return EXIT_OK
 
 

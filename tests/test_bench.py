@@ -250,3 +250,83 @@ def test_bench_strategy_refuses_bad_arguments(arguments: list[str], fragment: st
     assert main(["bench", "strategy", *arguments]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and fragment in captured.err, captured.err
+
+
+# ------------------------------------------------------------------ bench verify [B-verify]
+
+
+def test_verify_bench_measures_games_apart_from_the_peer_process() -> None:
+    """[B-verify] a games run counts the random phase's games against our own engine, with
+    the CPU seconds of that process, and no divergence."""
+    from hanabi_ref.contracts import ENABLED
+    from hanabi_ref.verify import bench as verify_bench
+
+    run = verify_bench.measure("reference", 5, 0)
+    assert run["games"] == 5 and run["diverged"] is False and run["contracts"] == ENABLED
+    assert 0 < run["cpu_seconds"] and 0 < run["playing_seconds"] <= run["wall_seconds"]
+
+
+def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
+    """[B-verify, EP-shrink] the seed searched for gives a first divergence of at least 70
+    actions; shrinking it in-process gives a shorter game that still diverges on the faulty
+    engine and still runs the stack down (at least 50 - p*h draws: the fault shows only in
+    the last round, 2.16-3-last-round)."""
+    from hanabi_ref.trace import replay
+    from hanabi_ref.verify import bench as verify_bench
+    from hanabi_ref.verify.compare import Chooser, play_compared
+    from hanabi_ref.verify.faulty import LastRoundShort
+
+    seed, first = verify_bench.long_divergence_seed(0)
+    assert first >= verify_bench.LONG_GAME
+    run = verify_bench.measure("shrink-in-process", 200, seed)
+    assert run["diverged"] and run["first_actions"] == first and run["shrinking_games"] == 400
+    assert run["shrunk_actions"] < first
+
+    class Following(Chooser):
+        def __init__(self, actions: tuple[Any, ...]) -> None:
+            self.actions = list(actions)
+
+        def choose(self, state: Any, legal: list[Any]) -> Any:
+            return self.actions.pop(0)
+
+    from hanabi_ref.verify.run import verify_random_games
+
+    shrunk = verify_random_games(LastRoundShort(), verify_bench._configs(False), 200, seed).divergence
+    assert shrunk is not None and len(shrunk.trace.actions) == run["shrunk_actions"]
+    config = shrunk.trace.config
+    replay(shrunk.trace)
+    assert len(shrunk.trace.actions) >= config.deck_size - config.players * config.hand_size
+    again = play_compared(LastRoundShort(), config, shrunk.trace.deck, Following(shrunk.trace.actions))
+    assert again is not None and "terminal" in again.what
+
+
+def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[B-verify] every round runs the four variants, rotated by one place per round; the
+    games runs use the given seed, the shrink runs the searched one; the summaries are the
+    medians of the runs."""
+    from hanabi_ref.verify import bench as verify_bench
+
+    order: list[tuple[str, int]] = []
+    monkeypatch.setattr(verify_bench, "long_divergence_seed", lambda seed: (seed + 3, 71))
+
+    def fake_run(variant: str, games: int, seed: int) -> dict[str, Any]:
+        order.append((variant, seed))
+        n = len(order)
+        if variant in verify_bench.GAMES_VARIANTS:
+            return {"games": games, "cpu_seconds": n, "playing_seconds": n}
+        return {"shrinking_seconds": float(n), "cpu_seconds": float(n), "first_actions": 71, "shrunk_actions": 40,
+                "shrinking_games": 400}
+
+    monkeypatch.setattr(verify_bench, "run_child", fake_run)
+    report = verify_bench.bench_verify(10, 3, 7)
+    names = [variant for variant, _ in order]
+    variants = [*verify_bench.GAMES_VARIANTS, *verify_bench.SHRINK_VARIANTS]
+    assert names == variants + variants[1:] + variants[:1] + variants[2:] + variants[:2]
+    assert all(seed == (7 if variant in verify_bench.GAMES_VARIANTS else 10) for variant, seed in order)
+    openspiel = report["results"]["openspiel"]
+    rates = [10 / (i + 1) for i, (variant, _) in enumerate(order) if variant == "openspiel"]
+    assert openspiel["median_games_per_cpu_second"] == statistics.median(rates)
+    shrink = report["results"]["shrink-process"]
+    times = [float(i + 1) for i, (variant, _) in enumerate(order) if variant == "shrink-process"]
+    assert shrink["median_shrinking_seconds"] == statistics.median(times)
+    assert "shrink-process" in verify_bench.format_report(report)
