@@ -1,19 +1,23 @@
-"""Canonical JSON, cards and states as JSON [T-canonical, T-state].
+"""Canonical JSON, cards, states and views as JSON [T-canonical, T-state, T-view].
 
 The JSON forms here are what trace files, conformance vectors and the engine protocol
 share (``spec/trace.md``): cards as ``{"suit": i, "value": v}``, knowledge sets as the
-suits and values still possible, and a state object that any engine can report.
+suits and values still possible, a state object that any engine can report, and the
+same object as one seat sees it.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import math
+from collections.abc import Sequence
 from typing import Any
 
 from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import GameState, score, stack_size
+from hanabi_ref.state import GameState, public_score, score, stack_size
+from hanabi_ref.view import PlayerView
 
 
 MAX_DIGITS = 4300
@@ -113,13 +117,20 @@ def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, list[int]]:
     Hints constrain either suits or values, so every knowledge set is the product of
     its suits and its values; the product is checked, never assumed.
     """
-    n = config.values
-    cards = [c for c in range(n * config.suit_count) if mask >> c & 1]
+    suits, values = _knowledge_parts(mask, config.values, config.suit_count)
+    return {"suits": list(suits), "values": list(values)}
+
+
+@functools.lru_cache(maxsize=4096)
+def _knowledge_parts(mask: int, n: int, suit_count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """:func:`knowledge_to_json`'s suits and values of ``mask`` (n values, ``suit_count``
+    suits), remembered: a game meets the same few knowledge sets again and again."""
+    cards = [c for c in range(n * suit_count) if mask >> c & 1]
     suits = sorted({c // n for c in cards})
     values = sorted({c % n + 1 for c in cards})
     if len(cards) != len(suits) * len(values):
         raise ValueError(f"2.14: knowledge set {mask:#x} is not a product of suits and values")
-    return {"suits": suits, "values": values}
+    return tuple(suits), tuple(values)
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
@@ -138,4 +149,49 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "remaining": state.remaining,
         "terminal": state.terminal,
         "score": score(state),
+    }
+
+
+def views_to_json(views: Sequence[PlayerView]) -> list[dict[str, Any]]:
+    """:func:`view_state_to_json` of each of ``views`` [T-view]; where a view holds the
+    very same knowledge and discard pile as the one before it (as the views of one state
+    that :func:`~hanabi_ref.view.make_views` builds do), their JSON is converted once and
+    shared."""
+    result: list[dict[str, Any]] = []
+    for view in views:
+        data = view_state_to_json(view, result[-1] if result and _shares_parts(view, views[len(result) - 1]) else None)
+        result.append(data)
+    return result
+
+
+def _shares_parts(view: PlayerView, other: PlayerView) -> bool:
+    return view.knowledge is other.knowledge and view.discard is other.discard and view.config is other.config
+
+
+def view_state_to_json(view: PlayerView, sharing: dict[str, Any] | None = None) -> dict[str, Any]:
+    """[T-view, 2.17-view] the T-state object as seat ``view.seat`` sees it, built from the
+    information-restricted view alone: the seat's own cards are ``None`` (their slots
+    are there), every other field is public.  Nothing of the stack but its size, and no
+    card ids, history or played pile: only what T-state has.  ``sharing``: the JSON of a
+    view with the same knowledge and discard pile, whose JSON of those is reused."""
+    config = view.config
+    if sharing is not None:
+        knowledge, discard = sharing["knowledge"], sharing["discard"]
+    else:
+        knowledge = [[knowledge_to_json(m, config) for m in known] for known in view.knowledge]
+        discard = [card_to_json(card, config) for _, card in view.discard]
+    return {
+        "seat": view.seat,
+        "current": view.current_player,
+        "hands": [[None if card is None else card_to_json(card, config) for card in cards] for cards in view.cards],
+        "knowledge": knowledge,
+        "fireworks": list(view.fields),
+        "discard": discard,
+        "clue_tokens": view.hints,
+        "strikes": view.errors,
+        "deck_size": view.stack_size,
+        "turns": view.turn,
+        "remaining": view.remaining,
+        "terminal": view.terminal,
+        "score": public_score(config, view.fields, view.remaining),
     }
