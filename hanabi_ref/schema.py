@@ -430,7 +430,7 @@ def _is_count(value: object, low: int) -> bool:
 
 def is_plain_item(definition: str, item: object) -> bool:
     """Whether ``item`` is plainly valid against the schema definition ``definition``
-    (card, action, state, knowledge) with JSON integers only; False sends it to the schema for
+    (card, action, state, view, knowledge) with JSON integers only; False sends it to the schema for
     the message (tests/test_limits.py compares this check with the schema's)."""
     if type(item) is not dict:
         return False
@@ -444,6 +444,8 @@ def is_plain_item(definition: str, item: object) -> bool:
         return item.keys() == {"type", "slot"} and kind in ("play", "discard") and _is_count(item["slot"], 0)
     if definition == "state":
         return _is_plain_state(item)
+    if definition == "view":
+        return _is_plain_view(item)
     if definition == "knowledge":
         return _is_plain_knowledge(item)
     return False
@@ -482,6 +484,23 @@ def _is_plain_state(item: dict[Any, Any]) -> bool:
         else:
             return False
     return True
+
+
+STATE_MEMBERS = frozenset({*STATE_COUNTS, "remaining", "terminal", "fireworks", "discard", "hands", "knowledge"})
+"""The members of the state definition."""
+
+
+def _is_plain_view(item: dict[Any, Any]) -> bool:
+    """The view definition of the schema, checked directly [T-view]: ``seat`` required,
+    hands whose cards may be null, the other members of a state as in a state; any
+    other member passes (EP-views reports it as a leak)."""
+    if not _is_count(item.get("seat"), 0) or not _is_list_of_lists(item.get("hands", []), _is_plain_card_or_null):
+        return False
+    return _is_plain_state({key: value for key, value in item.items() if key in STATE_MEMBERS and key != "hands"})
+
+
+def _is_plain_card_or_null(item: object) -> bool:
+    return item is None or is_plain_item("card", item)
 
 
 def _is_plain_card(item: object) -> bool:

@@ -1,8 +1,9 @@
-"""Canonical JSON, cards and states as JSON [T-canonical, T-state].
+"""Canonical JSON, cards, states and views as JSON [T-canonical, T-state, T-view].
 
 The JSON forms here are what trace files, conformance vectors and the engine protocol
 share (``spec/trace.md``): cards as ``{"suit": i, "value": v}``, knowledge sets as the
-suits and values still possible, and a state object that any engine can report.
+suits and values still possible, a state object that any engine can report, and the
+same object as one seat sees it.
 """
 
 from __future__ import annotations
@@ -11,11 +12,13 @@ import functools
 import json
 import math
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import GameState, score, stack_size
+from hanabi_ref.state import GameState, public_score, score, stack_size
+from hanabi_ref.view import PlayerView
 
 
 MAX_DIGITS = 4300
@@ -154,4 +157,49 @@ def state_to_json(state: GameState) -> dict[str, Any]:
         "remaining": state.remaining,
         "terminal": state.terminal,
         "score": score(state),
+    }
+
+
+def views_to_json(views: Sequence[PlayerView]) -> list[dict[str, Any]]:
+    """:func:`view_state_to_json` of each of ``views`` [T-view]; where a view holds the
+    very same knowledge and discard pile as the one before it (as the views of one state
+    that :func:`~hanabi_ref.view.make_views` builds do), their JSON is converted once and
+    shared."""
+    result: list[dict[str, Any]] = []
+    for view in views:
+        data = view_state_to_json(view, result[-1] if result and _shares_parts(view, views[len(result) - 1]) else None)
+        result.append(data)
+    return result
+
+
+def _shares_parts(view: PlayerView, other: PlayerView) -> bool:
+    return view.knowledge is other.knowledge and view.discard is other.discard and view.config is other.config
+
+
+def view_state_to_json(view: PlayerView, sharing: dict[str, Any] | None = None) -> dict[str, Any]:
+    """[T-view, 2.17-view] the T-state object as seat ``view.seat`` sees it, built from the
+    information-restricted view alone: the seat's own cards are ``None`` (their slots
+    are there), every other field is public.  Nothing of the stack but its size, and no
+    card ids, history or played pile: only what T-state has.  ``sharing``: the JSON of a
+    view with the same knowledge and discard pile, whose JSON of those is reused."""
+    config = view.config
+    if sharing is not None:
+        knowledge, discard = sharing["knowledge"], sharing["discard"]
+    else:
+        knowledge = [[knowledge_to_json(m, config) for m in known] for known in view.knowledge]
+        discard = [card_to_json(card, config) for _, card in view.discard]
+    return {
+        "seat": view.seat,
+        "current": view.current_player,
+        "hands": [[None if card is None else card_to_json(card, config) for card in cards] for cards in view.cards],
+        "knowledge": knowledge,
+        "fireworks": list(view.fields),
+        "discard": discard,
+        "clue_tokens": view.hints,
+        "strikes": view.errors,
+        "deck_size": view.stack_size,
+        "turns": view.turn,
+        "remaining": view.remaining,
+        "terminal": view.terminal,
+        "score": public_score(config, view.fields, view.remaining),
     }

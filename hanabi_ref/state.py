@@ -299,9 +299,18 @@ def score(state: GameState) -> int:
     After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
     the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
     """
-    if state.remaining == -1 and state.config.options.strikeout_score == "zero":
+    return public_score(state.config, state.fields, state.remaining)
+
+
+def public_score(config: GameConfig, fields: Sequence[int], remaining: int | None) -> int:
+    """:func:`score` from what every seat sees: the fields and R [2.16-3, 2.17-view].
+
+    After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
+    the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
+    """
+    if remaining == -1 and config.options.strikeout_score == "zero":
         return 0
-    return fireworks_sum(state)
+    return sum(fields)
 
 
 def max_attainable_score(state: GameState) -> int:

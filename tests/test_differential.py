@@ -235,6 +235,7 @@ class _Wrapper:
     """Passes everything to the OpenSpiel adapter; subclasses break one thing."""
 
     name = "broken openspiel"
+    shows_views = False  # these controls break states and moves; views: tests/test_verify_views.py
 
     def __init__(self, inner: Engine) -> None:
         self.inner = inner
@@ -253,6 +254,9 @@ class _Wrapper:
 
     def legal_actions(self) -> list[Action]:
         return self.inner.legal_actions()
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        return None
 
     def close(self) -> None:
         self.inner.close()

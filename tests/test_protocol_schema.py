@@ -149,9 +149,9 @@ def _new_game(config: GameConfig, seed: int) -> dict[str, Any]:
 
 
 def test_a_served_session_satisfies_the_schema() -> None:
-    """[EP-schemas, EP-serve, EP-requests] ``hanabi-ref serve`` driven through whole games
-    under each preset (hello, new_game, then state, legal_actions, an illegal probe and
-    a legal move until the game is over, quit): every request is valid under the
+    """[EP-schemas, EP-serve, EP-requests, EP-observe] ``hanabi-ref serve`` driven through
+    whole games under each preset (hello, new_game, then state, a seat's view,
+    legal_actions, an illegal probe and a legal move until the game is over, quit): every request is valid under the
     schema's root, every answer under the definition of its request's answer, by
     jsonschema itself (strict and plain) and by verify's direct check."""
     served = Served()
@@ -163,6 +163,7 @@ def test_a_served_session_satisfies_the_schema() -> None:
             assert served.ask(_new_game(config, seed)) == {"ok": True}
             while True:
                 served.ask({"op": "state"})
+                served.ask({"op": "observe", "seat": len(served.exchanges) % config.players})
                 actions = served.ask({"op": "legal_actions"})["actions"]
                 if not actions:
                     break
@@ -343,6 +344,7 @@ def _real_answers() -> list[tuple[str, Any]]:
     chooser = random.Random(1)
     for turn in range(12):
         answers.append(("state", answer_request(engine, {"op": "state"})))
+        answers.append(("observe", answer_request(engine, {"op": "observe", "seat": turn % config.players})))
         legal = answer_request(engine, {"op": "legal_actions"})
         answers.append(("legal_actions", legal))
         answers.append(("apply", answer_request(engine, {"op": "apply", "action": {"type": "play", "slot": 9}})))
@@ -354,7 +356,8 @@ REAL = _real_answers()
 VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 9) | st.sampled_from([1.0, 0.0, 8.0, 2.5]) | st.text(max_size=4),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
-        st.sampled_from(["ok", "state", "actions", "suit", "value", "type", "slot", "hands", "illegal", "name", "zz"]), inner, max_size=3),
+        st.sampled_from(["ok", "state", "actions", "suit", "value", "type", "slot", "hands", "illegal", "name", "zz",
+                         "view", "seat", "observe"]), inner, max_size=3),
     max_leaves=8,
 )
 

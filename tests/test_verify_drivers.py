@@ -53,6 +53,7 @@ class InProcessSmallEngine:
     every bug fits the quick test set)."""
 
     name = "small"
+    shows_views = False  # the small engine shows no views (EP-observe)
 
     def __init__(self, bug: str | None = None) -> None:
         self.engine = SmallEngine(bug)
@@ -74,6 +75,9 @@ class InProcessSmallEngine:
 
     def legal_actions(self) -> list[Action]:
         return [action_from_json(action, "action") for action in self.engine.legal_actions()]
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        return None
 
     def close(self) -> None:
         pass

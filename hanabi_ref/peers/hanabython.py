@@ -160,6 +160,7 @@ class HanabythonEngine:
     """hanabython's ``Game``, dealt our deck and driven move by move [PE-hanabython]."""
 
     name = "hanabython"
+    shows_views = False  # [EP-observe] the adapter does not read the peer's observations
 
     def __init__(self, timeout: float = 30.0) -> None:
         self._hb = import_peer("hanabython", "hanabython", "hanabython")
@@ -368,6 +369,10 @@ class HanabythonEngine:
             remaining = game.remaining_turns
             report["remaining"] = None if remaining is None else int(remaining)
         return report
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """[EP-observe] no views (``shows_views`` is false)."""
+        return None
 
     def close(self) -> None:
         """End the game thread if it still waits for an action."""

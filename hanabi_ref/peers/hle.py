@@ -42,6 +42,7 @@ class HLEEngine:
     """pyhanabi's ``HanabiState``, dealt our deck card by card [PE-hle]."""
 
     name = "hle"
+    shows_views = False  # [EP-observe] the adapter does not read the peer's observations
 
     def __init__(self) -> None:
         self._pyhanabi = import_peer(
@@ -177,6 +178,10 @@ class HLEEngine:
             )
             for card in observation.card_knowledge()[0]
         ]
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """[EP-observe] no views (``shows_views`` is false)."""
+        return None
 
     def close(self) -> None:
         """Forget the game (pyhanabi runs in this process)."""

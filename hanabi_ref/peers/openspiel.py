@@ -1,11 +1,13 @@
 """OpenSpiel's ``hanabi`` game behind the :class:`~hanabi_ref.verify.engine.Engine`
-interface [PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state].
+interface [PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state,
+PE-openspiel-views].
 
 OpenSpiel runs DeepMind's HLE engine, so it plays our ``hle`` preset
 (:mod:`hanabi_ref.peers.hle_rules`).  It has no call to choose a dealt card, but it deals
 through chance nodes whose outcomes are the card identities, so the adapter deals our
 exact deck by applying, at every chance node, the outcome of the next card of S0.  It
-has no structured state getters either: the state is parsed from ``str(state)``.
+has no structured state getters either: the state is parsed from ``str(state)``, and
+what each player is shown from ``observation_string(player)``.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any, Final
 from hanabi_ref.actions import Action
 from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.peers import import_peer
+from hanabi_ref.peers.hle_observation import CardLine, parse_observation
 from hanabi_ref.peers.hle_rules import (
     COLOUR_LETTERS,
     HLEMove,
@@ -45,6 +48,7 @@ class OpenSpielEngine:
     """
 
     name = "openspiel"
+    shows_views = True  # [PE-openspiel-views] read from OpenSpiel's observation strings
 
     def __init__(self, check_refusals: bool = False, observation_type: str | None = None) -> None:
         self._pyspiel = import_peer("openspiel", "pyspiel", "open-spiel (pyspiel)")
@@ -58,6 +62,7 @@ class OpenSpielEngine:
         self._deck: tuple[int, ...] = ()
         self._dealt = 0
         self._actions: dict[tuple[int, int], Action] = {}  # (move id, player) -> action
+        self._card_lines: dict[tuple[GameConfig, str], CardLine] = {}  # [PE-openspiel-views] lines read
 
     def unsupported(self, config: GameConfig) -> str | None:
         """[PE-hle-players, PE-hle-variants] and the rule options of the hle preset."""
@@ -184,6 +189,13 @@ class OpenSpielEngine:
         report["terminal"] = bool(self.game_state.is_terminal())
         report["score"] = int(self.game_state.returns()[0])
         return report
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """The T-view object of ``seat`` read from ``observation_string(seat)``
+        [PE-openspiel-views]: what OpenSpiel shows that player, nothing added from the
+        state.  Knowledge is left out under ``observation_type`` "minimal", which shows none."""
+        text = self.game_state.observation_string(seat)
+        return parse_observation(text, self.config, seat, self._observation_type != "minimal", self._card_lines)
 
     def close(self) -> None:
         """Forget the game (OpenSpiel runs in this process)."""

@@ -1,4 +1,4 @@
-"""An engine's answers checked against the protocol's JSON Schema [EP-schemas, EP-types].
+"""An engine's answers checked against the protocol's JSON Schema [EP-schemas, EP-types, EP-observe].
 
 Every answer ``verify`` reads from an engine process is validated against
 ``engine-protocol.schema.json#/$defs/<op>_answer`` (shipped in ``hanabi_ref/schemas/``)
@@ -27,11 +27,11 @@ from hanabi_ref.schema import Items, Shape, Violation, is_plain_item, narrowed_v
 PROTOCOL_SCHEMA: Final = "engine-protocol.schema.json"
 PROTOCOL: Final = "hanabi-ref/engine"
 PROTOCOL_VERSION: Final = 1
-OPS: Final = ("hello", "new_game", "apply", "state", "legal_actions", "quit")
+OPS: Final = ("hello", "new_game", "apply", "state", "legal_actions", "observe", "quit")
 REFUSALS: Final = {"new_game": "unsupported", "apply": "illegal"}
 """The requests that may be refused, and the member that gives the reason [EP-requests]."""
 
-HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version"})
+HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "observe"})
 
 
 def answer_violation(op: str, answer: object) -> Violation | None:
@@ -57,6 +57,8 @@ def is_plain_answer(op: str, answer: object) -> bool:
     ok = answer.get("ok")
     if op == "state":
         return ok is True and len(answer) == 2 and is_plain_item("state", answer.get("state"))
+    if op == "observe":  # [EP-observe]
+        return ok is True and len(answer) == 2 and is_plain_item("view", answer.get("view"))
     if op == "legal_actions":
         actions = answer.get("actions")
         return (ok is True and len(answer) == 2 and type(actions) is list
@@ -68,7 +70,8 @@ def is_plain_answer(op: str, answer: object) -> bool:
     if op == "hello":
         version = answer.get("version", PROTOCOL_VERSION)
         return (ok is True and answer.keys() <= HELLO_MEMBERS and type(answer.get("name", "")) is str
-                and answer.get("protocol", PROTOCOL) == PROTOCOL and type(version) is int and version == PROTOCOL_VERSION)
+                and answer.get("protocol", PROTOCOL) == PROTOCOL and type(version) is int and version == PROTOCOL_VERSION
+                and type(answer.get("observe", False)) is bool)
     if op == "quit":
         return ok is True and len(answer) == 1
     return False
@@ -79,6 +82,10 @@ def is_plain_answer(op: str, answer: object) -> bool:
 
 def _plain(definition: str) -> Callable[[object], bool]:
     return lambda item: is_plain_item(definition, item)
+
+
+def _plain_card_or_null(item: object) -> bool:
+    return item is None or is_plain_item("card", item)
 
 
 def _list_of(check: Callable[[object], bool]) -> Callable[[object], bool]:
@@ -96,8 +103,13 @@ STATE_SHAPE: Final[dict[str, Shape]] = {
     "hands": Items(_list_of(_plain("card")), Items(_plain("card"))),
     "knowledge": Items(_list_of(_plain("knowledge")), Items(_plain("knowledge"), KNOWLEDGE)),
 }
+VIEW_SHAPE: Final[dict[str, Shape]] = {
+    **STATE_SHAPE,
+    "hands": Items(_list_of(_plain_card_or_null), Items(_plain_card_or_null)),
+}
 SHAPES: Final[dict[str, dict[str, Shape]]] = {
     "state": {"state": STATE_SHAPE},
+    "observe": {"view": VIEW_SHAPE},
     "legal_actions": {"actions": Items(_plain("action"))},
 }
 """The lists of each answer whose items the schema checks one by one (the other

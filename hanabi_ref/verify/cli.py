@@ -187,6 +187,11 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
     from hanabi_ref.verify.run import Report, verify_random_games, verify_vectors
 
     result: dict[str, Any] = {"vectors": None, "random_games": None, "divergence": None}
+    result["views"] = {"offered": engine.shows_views, "checked": engine.shows_views and not args.no_views}
+    if args.no_views:
+        from hanabi_ref.verify.views import WithoutViews
+
+        engine = WithoutViews(engine)  # [EP-views] verify --no-views
     coverage = Coverage()
     report: Report | None = None
     if not args.no_vectors:
@@ -272,6 +277,15 @@ def _write_divergence(report: Any, out: str) -> dict[str, Any]:
     return result
 
 
+def _views_text(views: dict[str, bool], compared: int) -> str:
+    """[EP-views, EP-coverage] how many views were compared, or why none."""
+    if views["checked"]:
+        return f"{compared} compared (every seat after the deal and after every move of the random games)"
+    if views["offered"]:
+        return "not checked (--no-views)"
+    return "not checked: the engine does not answer observe (EP-observe)"
+
+
 def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
     """[EP-report, EP-coverage, EP-partial] the run's outcome; True when the engine agreed
     and reported every field a game's result depends on (or ``--partial`` was given)."""
@@ -295,6 +309,7 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
         states = coverage["states"]
         reported = [f"{field} {coverage['fields'][field]}" for field in STATE_FIELDS if coverage["fields"][field]]
         print(f"fields          {states} states compared; reported: {', '.join(reported) or 'none'}")
+        print(f"views           {_views_text(result['views'], coverage['views'])}")
         reached = [clause for clause in REACHABLE if coverage["clauses"][clause]]
         missed = [clause for clause in REACHABLE if not coverage["clauses"][clause]]
         print(f"rules           {len(reached)} of {len(REACHABLE)} reachable clauses exercised: "

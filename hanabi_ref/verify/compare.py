@@ -1,9 +1,10 @@
-"""Playing one game on the reference and on an engine, comparing every turn [EP-compare].
+"""Playing one game on the reference and on an engine, comparing every turn [EP-compare, EP-views].
 
 After the deal and after every action the engine's state object is compared with ours
-field by field (fields the engine does not report are skipped), and so is the set of
-legal actions.  A chooser picks each move; it may also offer an illegal *probe*, which
-the engine must refuse as we do.  The first difference ends the game and is returned
+field by field (fields the engine does not report are skipped), then what it shows each
+seat, if it shows views (:mod:`hanabi_ref.verify.views`), and the set of legal actions.
+A chooser picks each move; it may also offer an illegal *probe*, which the engine must
+refuse as we do.  The first difference ends the game and is returned
 as a :class:`Divergence` holding a replayable trace.
 """
 
@@ -248,7 +249,10 @@ def play_compared(
     coverage: Coverage | None = None,
 ) -> Divergence | None:
     """Play one game on both sides, comparing after the deal and after every action
-    [EP-compare]; ``coverage`` counts what was compared [EP-coverage]."""
+    [EP-compare], with what an engine that shows views shows every seat [EP-views];
+    ``coverage`` counts what was compared [EP-coverage]."""
+    from hanabi_ref.verify.views import view_divergence  # views.py builds on this module's JSON equality
+
     state = initial_state(config, deck)
     engine.new_game(config, deck)
     actions: list[Action] = []
@@ -270,6 +274,9 @@ def play_compared(
         differences = state_differences(ours, theirs)
         if differences:
             return diverged(f"{where}: {state_difference(ours, theirs)}", None, tuple(differences), now)
+        shown = view_divergence(engine, state, coverage)  # [EP-views] every seat's view
+        if shown is not None:
+            return diverged(f"{where}: {shown[0]}", None, shown[1], now)
         legal = legal_actions(state)
         if compare_legal:
             difference = legal_difference(legal, engine.legal_actions())

@@ -2,8 +2,9 @@
 
 An engine is anything that can start a game from a configuration and a full deck,
 apply actions, report its state as the JSON object of ``spec/trace.md`` (T-state) and
-list the legal actions.  Our own engine, the built-in peer adapters and external
-processes speaking the JSON-lines protocol all implement :class:`Engine`.
+list the legal actions; it may also show what each seat sees (T-view, EP-observe).
+Our own engine, the built-in peer adapters and external processes speaking the
+JSON-lines protocol all implement :class:`Engine`.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 from typing import Any, Protocol, TypeVar
 
 from hanabi_ref.actions import Action
-from hanabi_ref.errors import HanabiError, IllegalActionError
+from hanabi_ref.errors import HanabiError, IllegalActionError, TraceError
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.serial import state_to_json
+from hanabi_ref.serial import state_to_json, view_state_to_json
 from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.view import make_view
 
 
 class VerifyUsageError(HanabiError):
@@ -32,6 +34,8 @@ class Engine(Protocol):
     """What ``hanabi-ref verify`` asks of an engine [EP-protocol]."""
 
     name: str
+    shows_views: bool
+    """[EP-observe] whether :meth:`observe` shows views (else it returns ``None``)"""
 
     def unsupported(self, config: GameConfig) -> str | None:
         """``None`` if the engine can play this configuration, else the reason it cannot."""
@@ -49,6 +53,11 @@ class Engine(Protocol):
     def legal_actions(self) -> list[Action]:
         """Every legal action of the player to move (empty once the game is over)."""
 
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """What the engine shows ``seat`` now, as a T-view object [EP-observe]; ``None``
+        from an engine that shows no views (``shows_views`` false; its views are then not
+        checked, EP-views)."""
+
     def close(self) -> None:
         """Release the engine (end its process)."""
 
@@ -57,6 +66,7 @@ class ReferenceEngine:
     """hanabi_ref itself behind the :class:`Engine` interface."""
 
     name = "hanabi-ref"
+    shows_views = True
 
     def __init__(self) -> None:
         self._state: GameState | None = None
@@ -79,6 +89,13 @@ class ReferenceEngine:
 
     def legal_actions(self) -> list[Action]:
         return list(legal_actions(self.current))
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """[EP-observe, T-view] our view of ``seat``, from :func:`~hanabi_ref.view.make_view`."""
+        players = self.current.config.players
+        if not 0 <= seat < players:
+            raise TraceError(f"seat: {seat} is not a seat of this game (0..{players - 1})")
+        return view_state_to_json(make_view(self.current, seat))
 
     def close(self) -> None:
         self._state = None

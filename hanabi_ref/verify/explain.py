@@ -1,12 +1,15 @@
 """``hanabi-ref explain REPRO.json``: a reproduction file as a short story [EP-explain].
 
 The deal, every move in words (cards by name), then the diverging step: what the engine
-says, what the rules say, and the clause of spec/rules.md that decides it.
+says, what the rules say, and the clause of spec/rules.md that decides it; for what the
+engine shows a seat (EP-views), which of its own cards it shows, which the rules hide.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
+
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import IllegalActionError, TraceError
 from hanabi_ref.hanablive import card_name
@@ -14,7 +17,8 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import action_from_json, read_json_file, replay_states, trace_from_json
 from hanabi_ref.transition import apply
-from hanabi_ref.verify.report import FieldDifference, card_text, clause_of, knowledge_text
+from hanabi_ref.verify.report import FieldDifference, card_text, clause_of, field_parts, knowledge_text
+from hanabi_ref.verify.views import VIEW_FIELDS, WRONG, rules_out_more
 
 
 def move_text(config: GameConfig, before: GameState, action: Action, after: GameState | None) -> str:
@@ -97,6 +101,10 @@ def explain(path: str | Path) -> list[str]:
         return lines
     lines.append(f"{where}:")
     for difference in differences:
+        place, field = field_parts(difference.field)
+        if place != "state":
+            lines += [f"  {line}" for line in view_lines(difference, config, clause_of(field, step, before, last))]
+            continue
         clause = clause_of(difference.field, step, before, last)
         if difference.note.startswith("not a state field"):
             lines.append(f"  the engine reports a field {difference.field!r} that no state has")
@@ -105,6 +113,42 @@ def explain(path: str | Path) -> list[str]:
         lines.append(f"  the engine says {difference.field} {_value_text(difference.field, difference.engine, config)}, "
                      f"the rules say {_value_text(difference.field, difference.reference, config)} ({clause}){note}")
     return lines
+
+
+def view_lines(difference: FieldDifference, config: GameConfig, clause: str) -> list[str]:
+    """[EP-explain, EP-views] one difference of what the engine shows a seat, in words:
+    each own card shown or own knowledge narrowed (2.17-view), a member no view has, or
+    a public field that differs, with the clause that fixes that field."""
+    where, field = field_parts(difference.field)
+    seat = where[len("view["):-1]
+    ours, theirs = difference.reference, difference.engine
+    if not field:
+        return [f"the engine shows seat {seat} {card_text(theirs, config)}, not a view ({difference.note})"]
+    if field not in VIEW_FIELDS:
+        return [f"the engine shows seat {seat} a field {field!r} that no view has ({card_text(theirs, config)}); "
+                "the rules show a seat nothing beyond its view (2.17-view)"]
+    own = _own_slots(int(seat), ours, theirs)
+    lines = []
+    if field == "hands":
+        lines += [f"the engine shows seat {seat} its own slot {slot} as {card_text(shown, config)}; the rules hide it "
+                  "(2.17-view)" for slot, _, shown in own if shown is not None]
+    elif field == "knowledge":
+        lines += [f"the engine tells seat {seat} its own slot {slot} is {knowledge_text(shown, config)}; the hints "
+                  f"allow {knowledge_text(mine, config)} (2.17-view)" for slot, mine, shown in own if rules_out_more(mine, shown)]
+    if not lines or WRONG in difference.note:
+        lines.append(f"the engine shows seat {seat} {field} {_value_text(field, theirs, config)}, the rules say "
+                     f"{_value_text(field, ours, config)} (EP-views; {clause})")
+    return lines
+
+
+def _own_slots(seat: int, ours: object, theirs: object) -> list[tuple[int, Any, Any]]:
+    """(slot, ours, theirs) for each slot of ``seat``'s own row in a hands or knowledge field."""
+    if not (isinstance(ours, list) and isinstance(theirs, list) and seat < len(ours) and seat < len(theirs)):
+        return []
+    mine, shown = ours[seat], theirs[seat]
+    if not (isinstance(mine, list) and isinstance(shown, list)):
+        return []
+    return list(zip(range(len(mine)), mine, shown))
 
 
 def _action(value: object) -> Action | None:

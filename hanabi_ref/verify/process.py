@@ -1,5 +1,5 @@
 """An engine in another process, driven over the JSON-lines protocol [EP-transport,
-EP-requests, EP-failures, EP-lifecycle, EP-numbers, EP-schemas].
+EP-requests, EP-observe, EP-failures, EP-lifecycle, EP-numbers, EP-schemas].
 
 One request per line on the engine's stdin, one answer per line on its stdout; writing
 the request and reading its answer must both be done within the time limit.  An engine
@@ -230,6 +230,8 @@ class ProcessEngine:
             self._end()
             raise
         self.name = one_line(str(hello.get("name", self.name)), 60)
+        self.shows_views = hello.get("observe") is True
+        """[EP-observe] whether the engine said in its hello answer that it answers observe"""
 
     @property
     def group(self) -> int:
@@ -270,6 +272,15 @@ class ProcessEngine:
             raise EngineFailure(f"{self.name}: answer to legal_actions: {one_line(str(error))}") from None
         _remember(self._actions_of, self._line, found, self._line)
         return list(found)
+
+    def observe(self, seat: int) -> dict[str, Any] | None:
+        """[EP-observe] the engine's view of ``seat``; None, and nothing asked, unless its
+        hello answer said ``"observe": true``."""
+        if not self.shows_views:
+            return None
+        answer = self._request({"op": "observe", "seat": seat})
+        view: dict[str, Any] = answer["view"]  # an object: the answer is valid [EP-schemas]
+        return view
 
     def close(self) -> None:
         """[EP-lifecycle] ask the engine to quit (unless a request is unanswered), then end

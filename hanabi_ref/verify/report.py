@@ -47,7 +47,10 @@ class FieldDifference:
 
 
 def card_text(card: object, config: GameConfig | None) -> str:
-    """A T-state card ``{"suit": s, "value": v}`` by name (``r3``), or its JSON as given."""
+    """A T-state card ``{"suit": s, "value": v}`` by name (``r3``), ``hidden`` for the null
+    of a seat's own card in a view (T-view), or its JSON as given."""
+    if card is None:
+        return "hidden"
     if isinstance(card, dict) and set(card) == {"suit", "value"} and config is not None:
         suit, value = card["suit"], card["value"]
         if isinstance(suit, int) and not isinstance(suit, bool) and 0 <= suit < config.suit_count:
@@ -79,14 +82,25 @@ def _item_text(field: str, item: object, config: GameConfig | None) -> str:
     return knowledge_text(item, config) if field == "knowledge" else card_text(item, config)
 
 
+def field_parts(field: str) -> tuple[str, str]:
+    """A difference's field split into where it is and its T-state name: ``("state",
+    "hands")`` for ``hands``, ``("view[2]", "hands")`` for a field of seat 2's view, and
+    ``("view[2]", "")`` for the whole view (EP-views)."""
+    if field.startswith("view["):
+        where, _, name = field.partition(".")
+        return where, name
+    return "state", field
+
+
 def render(difference: FieldDifference, config: GameConfig | None) -> list[str]:
     """[EP-report] a difference as lines: the two values side by side; hands and
     knowledge seat by seat and slot by slot with the differing slots marked ``*``; the
     discard pile card by card; no value cut short."""
-    field, ours, theirs = difference.field, difference.reference, difference.engine
+    (where, field), ours, theirs = field_parts(difference.field), difference.reference, difference.engine
+    label = f"{where}.{field}" if field else where
     note = f"  ({difference.note})" if difference.note else ""
     if field in ("hands", "knowledge") and isinstance(ours, list) and isinstance(theirs, list):
-        lines = [f"state.{field}: seat by seat, slot by slot (* differs){note}"]
+        lines = [f"{label}: seat by seat, slot by slot (* differs){note}"]
         for seat in range(max(len(ours), len(theirs))):
             mine = ours[seat] if seat < len(ours) and isinstance(ours[seat], list) else []
             yours = theirs[seat] if seat < len(theirs) and isinstance(theirs[seat], list) else []
@@ -103,9 +117,9 @@ def render(difference: FieldDifference, config: GameConfig | None) -> list[str]:
             lines.append(f"  seat {seat}: " + "  ".join(cells))
         return lines
     if field == "discard" and isinstance(ours, list) and isinstance(theirs, list):
-        return [f"state.discard: reference [{' '.join(card_text(c, config) for c in ours)}] | "
+        return [f"{label}: reference [{' '.join(card_text(c, config) for c in ours)}] | "
                 f"engine [{' '.join(card_text(c, config) for c in theirs)}]{note}"]
-    return [f"state.{field}: reference {_json_text(ours)} | engine {_json_text(theirs)}{note}"]
+    return [f"{label}: reference {_json_text(ours)} | engine {_json_text(theirs)}{note}"]
 
 
 # ------------------------------------------------------------------ the rule behind a difference
@@ -171,9 +185,10 @@ each is counted when a move of a game (or a refused probe) exercises it."""
 @attrs.define
 class Coverage:
     """[EP-coverage] what a run compared: state answers, the fields the engine reported
-    in them, and the rule clauses the games exercised."""
+    in them, the rule clauses the games exercised, and the seats' views compared (EP-views)."""
 
     states: int = 0
+    views: int = 0
     fields: Counter[str] = attrs.Factory(Counter)
     clauses: Counter[str] = attrs.Factory(Counter)
 
@@ -181,6 +196,10 @@ class Coverage:
         self.states += 1
         if isinstance(answer, dict):
             self.fields.update(key for key in answer if key in STATE_FIELDS)
+
+    def saw_view(self) -> None:
+        """One view of one seat was compared [EP-views]."""
+        self.views += 1
 
     def saw_deal(self) -> None:
         self.clauses["2.16-1-deal"] += 1
@@ -198,6 +217,7 @@ class Coverage:
     def merge(self, other: Coverage) -> None:
         """Add the counts of ``other`` (one finished game) to these."""
         self.states += other.states
+        self.views += other.views
         self.fields.update(other.fields)
         self.clauses.update(other.clauses)
 
@@ -210,6 +230,7 @@ class Coverage:
     def to_json(self) -> dict[str, Any]:
         return {
             "states": self.states,
+            "views": self.views,
             "fields": {field: self.fields[field] for field in STATE_FIELDS},
             "clauses": {clause: self.clauses[clause] for clause in REACHABLE},
             "other_clauses": {c: n for c, n in sorted(self.clauses.items()) if c not in REACHABLE},

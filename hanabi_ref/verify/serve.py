@@ -1,4 +1,4 @@
-"""Serving an engine over the JSON-lines protocol [EP-requests, EP-serve, EP-numbers].
+"""Serving an engine over the JSON-lines protocol [EP-requests, EP-observe, EP-serve, EP-numbers].
 
 ``hanabi-ref serve`` puts our engine (or a built-in peer adapter) behind the protocol, so
 that an engine author can read a working server, and so that ``verify --engine`` can be
@@ -75,6 +75,8 @@ def answer_request(engine: Engine, request: object) -> dict[str, Any]:
             return {"ok": True, "state": engine.state()}
         if op == "legal_actions":
             return {"ok": True, "actions": [action_to_json(a) for a in engine.legal_actions()]}
+        if op == "observe":
+            return _observe(engine, request)
         if op == "quit":
             return {"ok": True}
     except HanabiError as error:
@@ -85,7 +87,21 @@ def answer_request(engine: Engine, request: object) -> dict[str, Any]:
 def _hello(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     if request.get("protocol") != PROTOCOL or request.get("version") != PROTOCOL_VERSION:
         return {"ok": False, "error": f"only protocol {PROTOCOL} version {PROTOCOL_VERSION} is spoken"}
-    return {"ok": True, "name": engine.name, "protocol": PROTOCOL, "version": PROTOCOL_VERSION}
+    answer: dict[str, Any] = {"ok": True, "name": engine.name, "protocol": PROTOCOL, "version": PROTOCOL_VERSION}
+    if engine.shows_views:
+        answer["observe"] = True  # [EP-observe]
+    return answer
+
+
+def _observe(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    """[EP-observe] what ``engine`` shows the requested seat (T-view)."""
+    seat = request.get("seat")
+    if type(seat) is not int:
+        raise TraceError("seat: must be an integer")
+    view = engine.observe(seat)
+    if view is None:
+        return {"ok": False, "error": f"op: {engine.name} shows no views (observe)"}
+    return {"ok": True, "view": view}
 
 
 def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
