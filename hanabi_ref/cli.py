@@ -15,7 +15,7 @@
     hanabi-ref replay   FILE [--format trace|hanab-live] [--rules PRESET] [--json]
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
-                        [--no-views] [--out FILE] [--json] [--option NAME=VALUE ...]
+                        [--views acting|all|none] [--no-views] [--out FILE] [--json] [--option NAME=VALUE ...]
     hanabi-ref rules    --list [--json]
     hanabi-ref serve    [--engine reference|PEER]
     hanabi-ref vectors generate DIR
@@ -23,6 +23,7 @@
                         [--repeats R] [--seed S] [--compiled] [--json]
     hanabi-ref bench strategy [--strategy NAME] [--players P,...] [--rules PRESET] [--seconds S]
                         [--repeats R] [--seed S] [--json]
+    hanabi-ref bench verify [--games N] [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
@@ -252,8 +253,11 @@ def _add_verify_parser(commands: Any) -> None:
     verify.add_argument("--seed", type=_seed, default=0, help="seed of the random games")
     verify.add_argument("--timeout", type=_seconds, default=10.0, help="seconds the engine may take per answer")
     verify.add_argument("--no-vectors", action="store_true", help="skip the conformance vectors")
-    verify.add_argument("--no-views", action="store_true",
-                        help="do not check what the engine shows each seat (EP-views), even if it answers observe")
+    verify.add_argument("--views", choices=["acting", "all", "none"], default="acting",
+                        help="whose views to check, if the engine answers observe (EP-views): the seat to move at every "
+                             "state and every seat at a game's start and end (acting, the default), every seat at every "
+                             "state (all), none")
+    verify.add_argument("--no-views", action="store_true", help="the same as --views none")
     verify.add_argument("--partial", action="store_true",
                         help="pass an engine that leaves out fields a game's result depends on (the report lists them)")
     verify.add_argument("--out", default="hanabi-ref-divergence.json", help="where to write a divergence's trace")

@@ -301,7 +301,7 @@ def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
 
 
 def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPatch) -> None:
-    """[B-verify] every round runs the four variants, rotated by one place per round; the
+    """[B-verify] every round runs the five variants, rotated by one place per round; the
     games runs use the given seed, the shrink runs the searched one; the summaries are the
     medians of the runs."""
     from hanabi_ref.verify import bench as verify_bench

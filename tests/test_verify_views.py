@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from hanabi_ref.actions import Action, Hint
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
@@ -86,7 +88,7 @@ def compared(command: str, *actions: Action) -> Any:
     """The divergence of one game of CONFIG and DECK played on ``command``'s engine."""
     engine = ProcessEngine(command, timeout=20)
     try:
-        return play_compared(engine, CONFIG, DECK, Script(*actions))
+        return play_compared(engine, CONFIG, DECK, Script(*actions), views="all")
     finally:
         engine.close()
 
@@ -213,18 +215,26 @@ def test_verify_finds_a_leak_reports_it_and_explain_tells_it(tmp_path: Path, cap
 
 def test_verify_no_views_and_an_engine_without_observe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-views, EP-observe, EP-coverage] with ``--no-views`` the leaking engine passes and
-    the report says the views were not checked; our engine behind serve passes with one
-    view per seat at every compared state; an engine whose hello does not announce
-    observe (the test suite's small engine) is never asked and is reported so."""
+    the report says the views were not checked; our engine behind serve passes, by
+    default with the view of the seat to move at every compared state and every seat's
+    after the deal and at the end (3 seats: 2 more views at each end of each of the 3
+    games), with ``--views all`` one view per seat at every compared state; an engine
+    whose hello does not announce observe (the test suite's small engine) is never asked
+    and is reported so."""
     out = str(tmp_path / "d.json")
     common = ["--no-vectors", "--games", "3", "--players", "3", "--rules", "hle", "--out", out]
     assert main(["verify", "--engine", peeking(0, "own-slot=0"), "--no-views", *common, "--json"]) == EXIT_OK
     report = json.loads(capsys.readouterr().out)
-    assert report["views"] == {"offered": True, "checked": False} and report["coverage"]["views"] == 0
+    assert report["views"] == {"offered": True, "checked": False, "mode": "none"} and report["coverage"]["views"] == 0
     assert main(["verify", "--engine", SERVE, *common, "--json"]) == EXIT_OK
     report = json.loads(capsys.readouterr().out)
     coverage = report["coverage"]
-    assert report["views"] == {"offered": True, "checked": True} and coverage["views"] == 3 * coverage["states"] > 0
+    assert report["views"] == {"offered": True, "checked": True, "mode": "acting"}
+    assert coverage["views"] == coverage["states"] + 2 * 2 * 3
+    assert main(["verify", "--engine", SERVE, *common, "--views", "all", "--json"]) == EXIT_OK
+    report = json.loads(capsys.readouterr().out)
+    coverage = report["coverage"]
+    assert report["views"]["mode"] == "all" and coverage["views"] == 3 * coverage["states"] > 0
     assert main(["verify", "--engine", f"{sys.executable} {ENGINES / 'buggy.py'}", *common]) == EXIT_OK
     assert "views           not checked: the engine does not answer observe (EP-observe)" in capsys.readouterr().out
 
@@ -315,8 +325,8 @@ def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
 
     coverage = Coverage()
     configs = [peer_config("openspiel", players) for players in range(2, 6)]
-    report = verify_random_games(OpenSpielEngine(), configs, games=12, seed=3, coverage=coverage)
-    assert report.divergence is None and report.checked == 12 and coverage.views > coverage.states > 0
+    report = verify_random_games(OpenSpielEngine(), configs, games=12, seed=3, coverage=coverage, views="all")
+    assert report.divergence is None and report.checked == 12 and coverage.views > 2 * coverage.states > 0
 
     class ShowsOwnCard(OpenSpielEngine):
         def observe(self, seat: int) -> dict[str, Any] | None:
@@ -326,3 +336,64 @@ def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
     divergence = play_compared(ShowsOwnCard(), CONFIG, DECK, Script())
     assert divergence is not None and divergence.differences[0].field == "view[0].hands"
     assert divergence.differences[0].note == "leak (2.17-view): seat 0 is shown its own slot 0 as r1"
+
+
+def test_the_seats_whose_views_each_mode_compares() -> None:
+    """[EP-views] ``acting`` (the default): every seat after the deal and once the game is
+    over, the seat to move in between; ``all``: every seat at every state; ``none``: no
+    seat."""
+    from hanabi_ref.legality import legal_actions
+    from hanabi_ref.transition import apply, initial_state
+    from hanabi_ref.verify.views import viewed_seats
+
+    state = initial_state(CONFIG, DECK)
+    assert list(viewed_seats(state, "acting")) == [0, 1, 2] == list(viewed_seats(state, "all"))
+    state = apply(state, HINTS[0])
+    assert list(viewed_seats(state, "acting")) == [1] and list(viewed_seats(state, "all")) == [0, 1, 2]
+    assert list(viewed_seats(state, "none")) == []
+    while not state.terminal:
+        state = apply(state, legal_actions(state)[-1])  # the last slot played: errors end the game
+    assert list(viewed_seats(state, "acting")) == [0, 1, 2]
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 5), st.integers(0, 2**32), st.lists(st.tuples(st.integers(0, 10**6), st.characters()), max_size=6))
+def test_the_plain_observation_reader_agrees_with_the_strict_one(players: int, seed: int,
+                                                                 edits: list[tuple[int, str]]) -> None:
+    """[PE-openspiel-views] the one-pass reader gives, for every observation it reads, the
+    strict reader's object, and reads nothing the strict reader refuses: over every seat's
+    observation of a random OpenSpiel game, as printed and with characters replaced."""
+    pytest.importorskip("pyspiel")
+    from hanabi_ref.peers import peer_config
+    from hanabi_ref.peers.hle_observation import CardLine, _read_plainly, _read_strictly
+    from hanabi_ref.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.verify.engine import EngineFailure
+
+    config = peer_config("openspiel", players)
+    engine = OpenSpielEngine()
+    engine.new_game(config, deck_from_seed(config, seed))
+    rng = random.Random(seed)
+    cache: dict[tuple[Any, str], CardLine] = {}
+    while True:
+        for seat in range(players):
+            text = engine.game_state.observation_string(seat)
+            for texts in (text, _edited(text, edits)):
+                try:
+                    strict: Any = _read_strictly(texts, config, seat, True, {})
+                except EngineFailure:
+                    strict = None
+                assert _read_plainly(texts, config, seat, True, cache) in (None, strict)
+                if texts == text:
+                    assert strict is not None and _read_plainly(texts, config, seat, True, cache) == strict
+        legal = engine.legal_actions()
+        if not legal:
+            break
+        engine.apply(legal[rng.randrange(len(legal))])
+
+
+def _edited(text: str, edits: list[tuple[int, str]]) -> str:
+    """``text`` with the character at each position (taken modulo its length) replaced."""
+    characters = list(text)
+    for position, character in edits:
+        characters[position % len(characters)] = character
+    return "".join(characters)

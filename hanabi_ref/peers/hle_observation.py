@@ -11,6 +11,7 @@ must be exactly of this form: one that is not is an :class:`EngineFailure` namin
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Final
 
@@ -83,7 +84,15 @@ def parse_observation(text: str, config: GameConfig, seat: int, knowledge: bool 
     show none) leaves knowledge out.  ``cache`` keeps card lines already read (the same
     line reads the same in every observation of a configuration), at most
     :data:`CACHE_LINES` of them."""
-    reader = _Reader(text, seat, config, {} if cache is None else cache)
+    cache = {} if cache is None else cache
+    fast = _read_plainly(text, config, seat, knowledge, cache)
+    return fast if fast is not None else _read_strictly(text, config, seat, knowledge, cache)
+
+
+def _read_strictly(text: str, config: GameConfig, seat: int, knowledge: bool,
+                   cache: dict[tuple[GameConfig, str], CardLine]) -> dict[str, Any]:
+    """:func:`parse_observation` line by line, naming the first line it cannot read."""
+    reader = _Reader(text, seat, config, cache)
     lives = reader.count("Life tokens")
     view: dict[str, Any] = {"seat": seat, "clue_tokens": reader.count("Info tokens"),
                             "strikes": life_tokens(config) - lives, "fireworks": _fireworks(reader)}
@@ -100,6 +109,77 @@ def parse_observation(text: str, config: GameConfig, seat: int, knowledge: bool 
     view["discard"] = _discards(reader)
     if reader.peek() is not None:
         raise reader.failure("the end of the observation")
+    return view
+
+
+_LIFE: Final = re.compile(r"Life tokens: (\d+)")
+_INFO: Final = re.compile(r"Info tokens: (\d+)")
+_DECK: Final = re.compile(r"Deck size: (\d+)")
+
+
+@functools.lru_cache(maxsize=64)
+def _shapes(config: GameConfig) -> tuple[re.Pattern[str], dict[str, dict[str, int]]]:
+    """The fireworks line's pattern and the discard pile's card tokens of ``config``."""
+    letters = COLOUR_LETTERS[: config.suit_count]
+    fireworks = re.compile("Fireworks: " + "".join(f"{letter}(\\d+) " for letter in letters))
+    cards = {f"{letter}{value}": card_json(suit, value - 1)
+             for suit, letter in enumerate(letters) for value in range(1, config.values + 1)}
+    return fireworks, cards
+
+
+def _read_plainly(text: str, config: GameConfig, seat: int, knowledge: bool,
+                  cache: dict[tuple[GameConfig, str], CardLine]) -> dict[str, Any] | None:
+    """[PE-openspiel-views] :func:`parse_observation` for text of exactly the expected
+    form whose card lines were all read before, in one pass; None for anything else,
+    which the strict reader then reads (and names the line it cannot).  It gives the
+    same object as the strict reader for every text it reads (tests/test_verify_views.py
+    compares the two)."""
+    lines = text.split("\n")
+    players, size = config.players, config.hand_size
+    if len(lines) < 7 or lines[3] != "Hands:":
+        return None
+    lives, info, deck = _LIFE.fullmatch(lines[0]), _INFO.fullmatch(lines[1]), _DECK.fullmatch(lines[-2])
+    fireworks_line, tokens = _shapes(config)
+    heights = fireworks_line.fullmatch(lines[2])
+    if lives is None or info is None or deck is None or heights is None or not lines[-1].startswith("Discards:"):
+        return None
+    hands: list[list[Any]] = [[]]
+    known: list[list[Any]] = [[]]
+    offset: int | None = None
+    for line in lines[4:-2]:
+        if line == "-----":
+            hands.append([])
+            known.append([])
+        elif line == "Cur player":
+            if offset is not None or hands[-1]:
+                return None
+            offset = len(hands) - 1
+        else:
+            read = cache.get((config, line))
+            if read is None:
+                try:
+                    read = _read_card_line(_Reader(line, seat, config, cache), line)
+                except EngineFailure:
+                    return None  # the strict reader names the line
+                _keep(cache, (config, line), read)
+            if len(hands[-1]) == size:
+                return None
+            card, suits, values = read
+            hands[-1].append(None if card is None else {"suit": card[0], "value": card[1]})
+            known[-1].append({"suits": list(suits), "values": list(values)})
+    pile = lines[-1][len("Discards:"):].split(" ")
+    if len(hands) != players or pile[0] != "" or any(token not in tokens for token in pile[1:]):
+        return None
+    view: dict[str, Any] = {"seat": seat, "clue_tokens": int(info.group(1)),
+                            "strikes": life_tokens(config) - int(lives.group(1)),
+                            "fireworks": [int(height) for height in heights.groups()]}
+    view["hands"] = [hands[(j - seat) % players] for j in range(players)]
+    if knowledge:
+        view["knowledge"] = [known[(j - seat) % players] for j in range(players)]
+    if offset is not None:
+        view["current"] = (seat + offset) % players
+    view["deck_size"] = int(deck.group(1))
+    view["discard"] = [dict(tokens[token]) for token in pile[1:]]
     return view
 
 
@@ -154,10 +234,15 @@ def _card_line(reader: _Reader) -> CardLine:
     read = reader.cache.get(key)
     if read is None:
         read = _read_card_line(reader, line)
-        if len(reader.cache) >= CACHE_LINES:
-            reader.cache.clear()
-        reader.cache[key] = read
+        _keep(reader.cache, key, read)
     return read
+
+
+def _keep(cache: dict[tuple[GameConfig, str], CardLine], key: tuple[GameConfig, str], read: CardLine) -> None:
+    """Remember a card line read, keeping at most :data:`CACHE_LINES`."""
+    if len(cache) >= CACHE_LINES:
+        cache.clear()
+    cache[key] = read
 
 
 def _read_card_line(reader: _Reader, line: str) -> CardLine:

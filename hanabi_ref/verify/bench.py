@@ -5,8 +5,9 @@ Two measurements, each run in a fresh interpreter with contracts off (the settin
 ``verify`` when speed matters; ``HANABI_REF_CONTRACTS=0``), interleaved round by round:
 
 * **games**: the random phase of ``verify --against openspiel --no-vectors`` (the ``hle``
-  preset, 2 to 5 players) and, for comparison, of our engine against itself: games per
-  CPU second of this process (the peer runs in it too) and per wall second;
+  preset, 2 to 5 players), with the default views (EP-views: the seat to move at every
+  state) and with none, and, for comparison, of our engine against itself: games per CPU
+  second of this process (the peer runs in it too) and per wall second;
 * **shrinking**: :class:`~hanabi_ref.verify.faulty.LastRoundShort`, an engine whose last
   round is one move short, found by the random phase and shrunk with the default budget,
   once served over the protocol by a process of its own (``python -m
@@ -28,7 +29,7 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-GAMES_VARIANTS: Final = ("openspiel", "reference")
+GAMES_VARIANTS: Final = ("openspiel", "openspiel-no-views", "reference")
 SHRINK_VARIANTS: Final = ("shrink-process", "shrink-in-process")
 LONG_GAME: Final = 70
 """The fewest actions of the first diverging game a shrink measurement starts from."""
@@ -53,7 +54,7 @@ def measure(variant: str, games: int, seed: int) -> dict[str, Any]:
     from hanabi_ref.verify.run import verify_random_games
 
     engine: Engine
-    if variant == "openspiel":
+    if variant.startswith("openspiel"):
         from hanabi_ref.peers.openspiel import OpenSpielEngine
 
         engine = OpenSpielEngine()
@@ -67,7 +68,8 @@ def measure(variant: str, games: int, seed: int) -> dict[str, Any]:
         engine = LastRoundShort()
     cpu, wall = time.process_time(), time.perf_counter()
     try:
-        report = verify_random_games(engine, _configs(variant == "openspiel"), games, seed)
+        report = verify_random_games(engine, _configs(variant.startswith("openspiel")), games, seed,
+                                     views="none" if variant.endswith("no-views") else "acting")
     finally:
         engine.close()
     result: dict[str, Any] = {"variant": variant, "contracts": ENABLED, "seed": seed,
@@ -168,7 +170,7 @@ def format_report(report: dict[str, Any]) -> str:
     for variant in GAMES_VARIANTS:
         result = report["results"][variant]
         runs = " ".join(f"{run['games'] / run['cpu_seconds']:.0f}" for run in result["runs"])
-        lines.append(f"  random games against {variant:<10} {result['median_games_per_cpu_second']:7.1f} games per CPU s "
+        lines.append(f"  random games, {variant:<18} {result['median_games_per_cpu_second']:7.1f} games per CPU s "
                      f"(median; {result['min_games_per_cpu_second']:.1f}..{result['max_games_per_cpu_second']:.1f}; "
                      f"runs {runs}), {result['median_games_per_wall_second']:.1f} per wall s; {report['games']} games, "
                      f"seed {report['seed']}")
@@ -176,7 +178,7 @@ def format_report(report: dict[str, Any]) -> str:
         result = report["results"][variant]
         runs = " ".join(f"{run['shrinking_seconds']:.1f}" for run in result["runs"])
         shrunk = "/".join(map(str, result["shrunk_actions"]))
-        lines.append(f"  {variant:<31} {result['median_shrinking_seconds']:7.1f} s wall to shrink a "
+        lines.append(f"  {variant:<32} {result['median_shrinking_seconds']:7.1f} s wall to shrink a "
                      f"{result['first_actions']}-action divergence to {shrunk} actions "
                      f"({result['shrinking_games']} games tried; {result['min_shrinking_seconds']:.1f}.."
                      f"{result['max_shrinking_seconds']:.1f}; runs {runs}); seed {report['shrink_seed']}")

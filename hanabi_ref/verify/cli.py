@@ -187,8 +187,9 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
     from hanabi_ref.verify.run import Report, verify_random_games, verify_vectors
 
     result: dict[str, Any] = {"vectors": None, "random_games": None, "divergence": None}
-    result["views"] = {"offered": engine.shows_views, "checked": engine.shows_views and not args.no_views}
-    if args.no_views:
+    mode = "none" if args.no_views else args.views
+    result["views"] = {"offered": engine.shows_views, "checked": engine.shows_views and mode != "none", "mode": mode}
+    if mode == "none":
         from hanabi_ref.verify.views import WithoutViews
 
         engine = WithoutViews(engine)  # [EP-views] verify --no-views
@@ -201,7 +202,8 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
         result["vectors"] = {"checked": report.checked, "skipped": report.skipped}
     if (report is None or report.divergence is None) and args.games > 0:
         with _progress_bar(args.games) as progress:
-            report = verify_random_games(engine, configs, args.games, args.seed, coverage=coverage, progress=progress)
+            report = verify_random_games(engine, configs, args.games, args.seed, coverage=coverage, progress=progress,
+                                         views=mode)
         playing = report.playing_seconds
         result["random_games"] = {
             "games": report.checked, "skipped": report.skipped, "seed": args.seed, "seconds": round(playing, 3),
@@ -277,12 +279,15 @@ def _write_divergence(report: Any, out: str) -> dict[str, Any]:
     return result
 
 
-def _views_text(views: dict[str, bool], compared: int) -> str:
+def _views_text(views: dict[str, Any], compared: int) -> str:
     """[EP-views, EP-coverage] how many views were compared, or why none."""
     if views["checked"]:
-        return f"{compared} compared (every seat after the deal and after every move of the random games)"
+        if views["mode"] == "all":
+            return f"{compared} compared (every seat after the deal and after every move of the random games)"
+        return (f"{compared} compared (the seat to move after every move of the random games, every seat after the "
+                "deal and at the end; --views all: every seat always)")
     if views["offered"]:
-        return "not checked (--no-views)"
+        return "not checked (--views none)"
     return "not checked: the engine does not answer observe (EP-observe)"
 
 

@@ -247,10 +247,12 @@ def play_compared(
     *,
     compare_legal: bool = True,
     coverage: Coverage | None = None,
+    views: str = "acting",
 ) -> Divergence | None:
     """Play one game on both sides, comparing after the deal and after every action
-    [EP-compare], with what an engine that shows views shows every seat [EP-views];
-    ``coverage`` counts what was compared [EP-coverage]."""
+    [EP-compare], with what an engine that shows views shows the seats that ``views``
+    selects (``acting``, ``all`` or ``none``) [EP-views]; ``coverage`` counts what was
+    compared [EP-coverage]."""
     from hanabi_ref.verify.views import view_divergence  # views.py builds on this module's JSON equality
 
     state = initial_state(config, deck)
@@ -274,7 +276,7 @@ def play_compared(
         differences = state_differences(ours, theirs)
         if differences:
             return diverged(f"{where}: {state_difference(ours, theirs)}", None, tuple(differences), now)
-        shown = view_divergence(engine, state, coverage)  # [EP-views] every seat's view
+        shown = view_divergence(engine, state, coverage, views)  # [EP-views]
         if shown is not None:
             return diverged(f"{where}: {shown[0]}", None, shown[1], now)
         legal = legal_actions(state)

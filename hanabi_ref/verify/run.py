@@ -249,7 +249,7 @@ SHRINK_BUDGET = 400
 def verify_random_games(
     engine: Engine, configs: Sequence[GameConfig], games: int, seed: int, probe_rate: int = 5,
     shrink_budget: int = SHRINK_BUDGET, coverage: Coverage | None = None,
-    progress: Callable[[str, int, int], None] | None = None,
+    progress: Callable[[str, int, int], None] | None = None, views: str = "acting",
 ) -> Report:
     """Play ``games`` seeded random games over ``configs``; shrink the first that diverges
     [EP-random, EP-shrink].
@@ -259,7 +259,7 @@ def verify_random_games(
     reproduction is the same on every machine).  ``coverage`` counts what the games
     compared before the first divergence [EP-coverage]; ``progress`` is told ("game",
     games played, divergences) after every game and ("shrink", games tried, 1) while
-    shrinking [EP-progress]."""
+    shrinking [EP-progress]; ``views`` selects the views compared [EP-views]."""
     generator = random.Random(seed)
     checked = skipped = 0
     start = time.perf_counter()
@@ -268,7 +268,8 @@ def verify_random_games(
         config, deck = deal(configs, draws)
         game = Coverage()
         try:
-            divergence = play_compared(engine, config, deck, GameChooser(draws, probe_rate), coverage=game)
+            divergence = play_compared(engine, config, deck, GameChooser(draws, probe_rate), coverage=game,
+                                       views=views)
         except UnsupportedConfig:
             skipped += 1
             continue
@@ -281,7 +282,7 @@ def verify_random_games(
             playing = time.perf_counter() - start
             first = len(divergence.trace.actions)
             shortest, tried = _shrink(engine, configs, draws.choices, divergence, shrink_budget, seed, probe_rate,
-                                      progress)
+                                      progress, views)
             shrinking = time.perf_counter() - start - playing
             return Report(checked, skipped, shortest, "random game", first, playing, tried, shrinking)
     return Report(checked, skipped, None, "random game", None, time.perf_counter() - start)
@@ -289,7 +290,7 @@ def verify_random_games(
 
 def _shrink(
     engine: Engine, configs: Sequence[GameConfig], choices: list[int], found: Divergence, budget: int, seed: int,
-    probe_rate: int, progress: Callable[[str, int, int], None] | None,
+    probe_rate: int, progress: Callable[[str, int, int], None] | None, views: str,
 ) -> tuple[Divergence, int]:
     """[EP-shrink] Hypothesis replays the diverging game from its recorded choices and
     shrinks them (fewer and smaller choices) to a game that still diverges, trying at most
@@ -324,7 +325,7 @@ def _shrink(
 
         config, deck = deal(configs, draw_index)
         try:
-            return play_compared(engine, config, deck, GameChooser(draw_index, probe_rate))
+            return play_compared(engine, config, deck, GameChooser(draw_index, probe_rate), views=views)
         except UnsupportedConfig:
             return None
         except EngineFailure as failure:

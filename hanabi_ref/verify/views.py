@@ -44,15 +44,38 @@ WRONG: Final = "wrong (EP-views)"
 Difference = tuple[str, tuple[FieldDifference, ...]]
 
 
-def view_divergence(engine: Engine, state: GameState, coverage: Coverage | None = None) -> Difference | None:
-    """[EP-views] every seat's view shown by ``engine`` compared with ours at ``state``:
-    None when all agree (or the engine shows no views), else the one-line summary and
-    every differing field, leaks first.  ``coverage`` counts the views compared."""
+VIEW_MODES: Final = ("acting", "all", "none")
+"""Whose views ``verify --views`` compares [EP-views]: *acting* (the default), the seat to
+move at every compared state and every seat after the deal and once the game is over;
+*all*, every seat at every compared state; *none*, no view."""
+
+
+def viewed_seats(state: GameState, mode: str) -> range | tuple[int, ...]:
+    """The seats whose views are compared at ``state`` under ``mode`` [EP-views]: the seat
+    to move is the one whose view an agent acts on (an environment hands it that
+    observation), so *acting* compares it at every state, and every seat's view where a
+    game starts and ends."""
+    if mode == "none":
+        return ()
+    if mode == "all" or state.terminal or state.turn == 0:
+        return range(state.config.players)
+    return (state.current,)
+
+
+def view_divergence(engine: Engine, state: GameState, coverage: Coverage | None = None,
+                    mode: str = "acting") -> Difference | None:
+    """[EP-views] the views ``engine`` shows the seats that ``mode`` selects at ``state``
+    (:func:`viewed_seats`), compared with ours: None when all agree (or the engine shows
+    no views), else the one-line summary and every differing field, leaks first.
+    ``coverage`` counts the views compared."""
     if not engine.shows_views:
+        return None
+    seats = viewed_seats(state, mode)
+    if not seats:
         return None
     config = state.config
     found: list[FieldDifference] = []
-    for ours in views_to_json(make_views(state, range(config.players))):
+    for ours in views_to_json(make_views(state, seats)):
         theirs = engine.observe(ours["seat"])
         if theirs is None:
             raise EngineFailure(f"{engine.name}: says it shows views but showed none to seat {ours['seat']}")
