@@ -17,7 +17,7 @@
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
                         [--views acting|all|none] [--no-views] [--out FILE] [--json] [--option NAME=VALUE ...]
     hanabi-ref rules    --list [--json]
-    hanabi-ref serve    [--engine reference|PEER]
+    hanabi-ref serve    [--engine reference|PEER] [--deals deck|seed|seed-drawn]
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P,...] [--against openspiel] [--rules PRESET] [--seconds S]
                         [--repeats R] [--seed S] [--compiled] [--json]
@@ -165,6 +165,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     serve = commands.add_parser("serve", help="speak the engine protocol on stdin/stdout")
     serve.add_argument("--engine", default="reference", help="reference (ours) or a built-in peer adapter")
+    serve.add_argument("--deals", choices=["deck", "seed", "seed-drawn"], default="deck",
+                       help="our engine: handed the deck (deck), or dealing from the seed of new_game and revealing "
+                            "the whole deck (seed) or each card as drawn (seed-drawn) (EP-seed)")
 
     vectors = commands.add_parser("vectors", help="conformance vectors")
     vectors.add_argument("action", choices=["generate"])
@@ -407,9 +410,18 @@ def command_verify(args: argparse.Namespace) -> int:
 def command_serve(args: argparse.Namespace) -> int:
     """Serve an engine over the JSON-lines protocol [C-serve, EP-serve]."""
     from hanabi_ref.verify.cli import make_engine
+    from hanabi_ref.verify.engine import Engine
     from hanabi_ref.verify.serve import serve
 
-    engine = make_engine(args.engine)
+    engine: Engine
+    if args.deals == "deck":
+        engine = make_engine(args.engine)
+    elif args.engine != "reference":
+        raise UsageError(f"hanabi-ref serve: --deals {args.deals}: only for --engine reference (a peer deals as it does)")
+    else:
+        from hanabi_ref.verify.seeded import SeededReference
+
+        engine = SeededReference("deck" if args.deals == "seed" else "drawn")  # [EP-seed]
     try:
         serve(engine, sys.stdin.buffer, sys.stdout)
     finally:

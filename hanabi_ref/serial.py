@@ -13,7 +13,7 @@ import json
 import math
 import re
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final, cast
 
 from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.rules import GameConfig
@@ -93,7 +93,8 @@ def _unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 def canonical_json(data: object) -> str:
     """[T-canonical] sorted keys, no insignificant whitespace, no floats, UTF-8 text."""
-    _reject_floats(data, "$")
+    if not _plainly_without_floats(data):
+        _reject_floats(data, "$")  # names the float, if that is what it is
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False, allow_nan=False)
 
 
@@ -101,6 +102,28 @@ def short_json(value: object, limit: int) -> str:
     """``value`` as JSON for a one-line message, cut to ``limit`` characters."""
     text = json.dumps(value, sort_keys=True)
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+_PLAIN_SCALARS: Final = frozenset((int, str, bool, type(None)))
+
+
+def _plainly_without_floats(data: object) -> bool:
+    """Whether ``data`` is made of dicts, lists, tuples, integers, strings, booleans and
+    None only (so holds no float); False for anything else, which
+    :func:`_reject_floats` then looks at."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind in _PLAIN_SCALARS:
+            continue
+        if kind is dict:
+            stack.extend(cast(dict[Any, Any], item).values())
+        elif kind is list or kind is tuple:
+            stack.extend(cast(list[Any], item))
+        else:
+            return False
+    return True
 
 
 def _reject_floats(data: object, where: str) -> None:

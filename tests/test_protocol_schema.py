@@ -259,7 +259,7 @@ STATE_0 = '{"ok": true, "state": {}}'
          'at $.actions[0].type: "pass" is not one of "hint", "play", "discard" (schema trace.schema.json#/$defs/action/oneOf)'),
         ([HELLO, '{"ok": true, "seed": 4}'],
          'answer to new_game is outside the protocol: at $: "seed" is not allowed here '
-         "(schema engine-protocol.schema.json#/$defs/done/additionalProperties)"),
+         "(schema engine-protocol.schema.json#/$defs/dealt/additionalProperties)"),
         ([HELLO, '{"ok": false, "unsupported": ["hle"]}'],
          'answer to new_game is outside the protocol: at $.unsupported: ["hle"] is not of type "string" '
          "(schema engine-protocol.schema.json#/$defs/new_game_answer/allOf/1/else/properties/unsupported/type)"),
@@ -349,6 +349,24 @@ def _real_answers() -> list[tuple[str, Any]]:
         answers.append(("legal_actions", legal))
         answers.append(("apply", answer_request(engine, {"op": "apply", "action": {"type": "play", "slot": 9}})))
         answers.append(("apply", answer_request(engine, {"op": "apply", "action": chooser.choice(legal["actions"])})))
+    answers += _seeded_answers(config)
+    return answers
+
+
+def _seeded_answers(config: GameConfig) -> list[tuple[str, Any]]:
+    """[EP-seed] answers of our engine dealing from a seed: hello with ``deals``, new_game
+    revealing the whole deck or the cards dealt, apply answers revealing a drawn card."""
+    from hanabi_ref.verify.seeded import SeededReference
+
+    answers: list[tuple[str, Any]] = []
+    request = {"op": "new_game", "config": config_to_json(config), "seed": 11}
+    for reveal in ("deck", "drawn"):
+        engine = SeededReference(reveal)
+        answers.append(("hello", answer_request(engine, {"op": "hello", "protocol": "hanabi-ref/engine", "version": 1})))
+        answers.append(("new_game", answer_request(engine, request)))
+        for _ in range(3):
+            answers.append(("apply", answer_request(engine, {"op": "apply", "action": {"type": "discard", "slot": 0}})))
+    assert any("dealt" in answer for op, answer in answers if op == "apply")
     return answers
 
 
@@ -357,7 +375,7 @@ VALUES = st.recursive(
     st.none() | st.booleans() | st.integers(-2, 9) | st.sampled_from([1.0, 0.0, 8.0, 2.5]) | st.text(max_size=4),
     lambda inner: st.lists(inner, max_size=3) | st.dictionaries(
         st.sampled_from(["ok", "state", "actions", "suit", "value", "type", "slot", "hands", "illegal", "name", "zz",
-                         "view", "seat", "observe"]), inner, max_size=3),
+                         "view", "seat", "observe", "deals", "deck", "dealt"]), inner, max_size=3),
     max_leaves=8,
 )
 

@@ -10,6 +10,8 @@ name            engine                            our configuration (:func:`peer
 ==============  ================================  =====================================
 ``openspiel``   OpenSpiel's ``hanabi`` (HLE)      the ``hle`` preset [PE-openspiel]
 ``hle``         DeepMind's ``pyhanabi``           the ``hle`` preset [PE-hle]
+``hle-seed``    ``pyhanabi`` dealing from its     the ``hle`` preset [PE-hle-seed]
+                own seed (EP-seed)
 ``hanabython``  the ``hanabython`` package        ``hanab-live`` with hanabython's deal,
                                                   slot order and final draw [PE-hanabython]
 ==============  ================================  =====================================
@@ -31,7 +33,7 @@ from hanabi_ref.errors import ConfigError
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.verify.engine import Engine, EngineFailure
 
-EXTRAS: Final = {"openspiel": "openspiel", "hle": "hle", "hanabython": "hanabython"}
+EXTRAS: Final = {"openspiel": "openspiel", "hle": "hle", "hle-seed": "hle", "hanabython": "hanabython"}
 
 # [PE-hanabython] the rule options under which our engine plays exactly as hanabython,
 # on top of the hanab-live preset (which already forbids empty hints and discards at
@@ -66,6 +68,12 @@ def _hle() -> Engine:
     return HLEEngine()
 
 
+def _hle_seed() -> Engine:
+    from hanabi_ref.peers.hle import HLESeedEngine
+
+    return HLESeedEngine()
+
+
 def _hanabython() -> Engine:
     from hanabi_ref.peers.hanabython import HanabythonEngine
 
@@ -75,6 +83,7 @@ def _hanabython() -> Engine:
 PEERS: Final[dict[str, Callable[[], Engine]]] = {
     "openspiel": _openspiel,
     "hle": _hle,
+    "hle-seed": _hle_seed,
     "hanabython": _hanabython,
 }
 
@@ -98,7 +107,7 @@ def peer_config(
     "empty clues allowed" setting); the adapter's ``unsupported`` says whether the
     result can still be played identically.
     """
-    if name in ("openspiel", "hle"):
+    if name in ("openspiel", "hle", "hle-seed"):
         return make_config(players, "hle", variant, hand_size=hand_size, hints=hints, errors=errors, **options)
     if name == "hanabython":
         merged = {**HANABYTHON_OPTIONS, **options}

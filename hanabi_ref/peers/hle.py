@@ -29,6 +29,7 @@ from hanabi_ref.peers.hle_rules import (
 )
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.verify.engine import EngineFailure, check_supported, started
+from hanabi_ref.verify.seeded import Deal
 
 # hanabi_lib/hanabi_move.h: ``HanabiMove`` holds ``Type move_type_`` (an int-sized enum),
 # then int8 card_index_, target_offset_, color_, rank_; kDeal is type 5.
@@ -198,3 +199,70 @@ def _hle_move(move: Any) -> HLEMove:
     if kind is None:
         raise EngineFailure(f"hle adapter: HLE lists a move of type {move.type()!r} for a player")
     return HLEMove(kind, int(move.card_index()), int(move.target_offset()), int(move.color()), int(move.rank()))
+
+
+class HLESeedEngine(HLEEngine):
+    """pyhanabi dealing from its own seed through its public API (``deal_random_card``)
+    and revealing each card as it is drawn [PE-hle-seed, EP-seed]: the adapter for the
+    DeepMind environment as it is used, with no deal of ours forced on it.
+
+    The game's ``seed`` parameter seeds HLE's own generator; the cards dealt to the
+    hands (seat 0's first, slot by slot, as HLE deals them) are revealed when the game
+    starts, then each card drawn after a play or a discard."""
+
+    name = "hle-seed"
+    deals_from_seed = True
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._drawn: tuple[int, ...] = ()
+
+    def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
+        """Not for this adapter: HLE deals from its own seed here (the ``hle`` adapter is
+        handed our deck)."""
+        raise EngineFailure("hle-seed adapter: deals from its own seed; it is not handed a deck (EP-seed)")
+
+    def new_seeded_game(self, config: GameConfig, seed: int) -> Deal:
+        """A new ``HanabiGame`` with HLE's parameters for ``config`` and ``seed``, dealt by
+        HLE [PE-hle-seed]; the cards in the hands, seat by seat."""
+        check_supported(self, config)
+        parameters: dict[str, object] = {**hle_parameters(config), "seed": seed, "random_start_player": 0}
+        parameters["observation_type"] = 1
+        self._game = self._pyhanabi.HanabiGame(parameters)
+        self._state = self._game.new_initial_state()
+        self._config, self._deck, self._dealt = config, (), 0
+        self._deal_randomly()
+        self._drawn = ()
+        n = config.values
+        return Deal(tuple(color * n + rank for hand in self.game_state.player_hands()
+                          for color, rank in map(_pair, hand)), False)
+
+    def _deal_randomly(self) -> tuple[int, ...]:
+        """[PE-hle-seed] while HLE waits for a chance move, let it deal; the cards dealt."""
+        chance, n = self._pyhanabi.CHANCE_PLAYER_ID, self.config.values
+        dealt: list[int] = []
+        while not self.game_state.is_terminal() and self.game_state.cur_player() == chance:
+            before = [len(hand) for hand in self.game_state.player_hands()]
+            self.game_state.deal_random_card()
+            hands = self.game_state.player_hands()
+            grown = [hand for size, hand in zip(before, hands) if len(hand) == size + 1]
+            if len(grown) != 1:
+                raise EngineFailure("hle-seed adapter: HLE's deal did not add one card to one hand")
+            color, rank = _pair(grown[0][-1])
+            dealt.append(color * n + rank)
+        return tuple(dealt)
+
+    def _deal(self) -> None:
+        self._drawn = self._deal_randomly()
+
+    def apply(self, action: Action) -> str | None:
+        self._drawn = ()
+        return super().apply(action)
+
+    def drawn(self) -> tuple[int, ...]:
+        """[PE-hle-seed] the cards HLE dealt after the last accepted action."""
+        return self._drawn
+
+    @property
+    def game_config(self) -> GameConfig:
+        return self.config

@@ -31,7 +31,11 @@ OPS: Final = ("hello", "new_game", "apply", "state", "legal_actions", "observe",
 REFUSALS: Final = {"new_game": "unsupported", "apply": "illegal"}
 """The requests that may be refused, and the member that gives the reason [EP-requests]."""
 
-HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "observe"})
+HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "observe", "deals"})
+DEALS: Final = ("deck", "seed")
+"""How an engine deals (its hello answer's ``deals``): handed the deck, or from its own seed [EP-seed]."""
+DEALT: Final = {"new_game": ("deck", "dealt"), "apply": ("dealt",)}
+"""The members in which an accepted request's answer may reveal cards dealt [EP-seed]."""
 
 
 def answer_violation(op: str, answer: object) -> Violation | None:
@@ -65,13 +69,17 @@ def is_plain_answer(op: str, answer: object) -> bool:
                 and all(is_plain_item("action", action) for action in actions))
     if op in REFUSALS:
         reason = REFUSALS[op]
+        if ok is True and len(answer) == 2:  # [EP-seed] the cards dealt
+            revealed = DEALT[op]
+            return any(type(answer.get(key)) is list and all(is_plain_item("card", card) for card in answer[key])
+                       and (key != "deck" or len(answer[key]) > 0) for key in revealed)
         return ((ok is True and len(answer) == 1)
                 or (ok is False and len(answer) == 2 and type(answer.get(reason)) is str))
     if op == "hello":
         version = answer.get("version", PROTOCOL_VERSION)
         return (ok is True and answer.keys() <= HELLO_MEMBERS and type(answer.get("name", "")) is str
                 and answer.get("protocol", PROTOCOL) == PROTOCOL and type(version) is int and version == PROTOCOL_VERSION
-                and type(answer.get("observe", False)) is bool)
+                and type(answer.get("observe", False)) is bool and answer.get("deals", "deck") in DEALS)
     if op == "quit":
         return ok is True and len(answer) == 1
     return False
@@ -111,6 +119,8 @@ SHAPES: Final[dict[str, dict[str, Shape]]] = {
     "state": {"state": STATE_SHAPE},
     "observe": {"view": VIEW_SHAPE},
     "legal_actions": {"actions": Items(_plain("action"))},
+    "new_game": {"deck": Items(_plain("card")), "dealt": Items(_plain("card"))},
+    "apply": {"dealt": Items(_plain("card"))},
 }
 """The lists of each answer whose items the schema checks one by one (the other
 answers hold no list when they are valid, and the schema looks into none)."""

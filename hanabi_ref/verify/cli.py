@@ -186,7 +186,10 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
     from hanabi_ref.verify.report import Coverage
     from hanabi_ref.verify.run import Report, verify_random_games, verify_vectors
 
+    from hanabi_ref.verify.seeded import dealing_engine
+
     result: dict[str, Any] = {"vectors": None, "random_games": None, "divergence": None}
+    result["deals"] = "seed" if dealing_engine(engine) else "deck"  # [EP-seed]
     mode = "none" if args.no_views else args.views
     result["views"] = {"offered": engine.shows_views, "checked": engine.shows_views and mode != "none", "mode": mode}
     if mode == "none":
@@ -260,6 +263,8 @@ def _write_divergence(report: Any, out: str) -> dict[str, Any]:
         "before": divergence.before,
         "after": divergence.after,
     }
+    if divergence.engine_seed is not None:
+        details["engine_seed"] = divergence.engine_seed  # [EP-seed, EP-repro]
     result = {
         "where": report.where,
         "what": divergence.what,
@@ -269,6 +274,7 @@ def _write_divergence(report: Any, out: str) -> dict[str, Any]:
         "before": divergence.before,
         "after": divergence.after,
         "trace": out,
+        "engine_seed": divergence.engine_seed,
     }
     try:
         save_trace(divergence.trace, out, with_states=True, divergence=details)
@@ -302,9 +308,15 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
-        print(f"engine          {result['engine']}")
+        print(f"engine          {result['engine']}" + ("; deals from its own seed, verify adopts its deal (EP-seed)"
+                                                         if result["deals"] == "seed" else ""))
         if result["vectors"] is not None:
-            print(f"vectors         {result['vectors']['checked']} checked, {result['vectors']['skipped']} unsupported")
+            vectors = result["vectors"]
+            if result["deals"] == "seed":
+                print(f"vectors         none checked: the engine deals from its own seed, and each of the "
+                      f"{vectors['skipped']} vectors has its deck (EP-seed)")
+            else:
+                print(f"vectors         {vectors['checked']} checked, {vectors['skipped']} unsupported")
         games = result["random_games"]
         if games is not None:
             shrink = games["shrinking"]
@@ -336,7 +348,8 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
                 for line in render(shown, config):
                     print(f"                {line}")
             where = divergence["trace"] or "not written"
-            print(f"reproduction    {where} ({divergence['actions']} actions{then}); hanabi-ref explain {where}")
+            seeded = "" if divergence["engine_seed"] is None else f", the engine's deal of seed {divergence['engine_seed']}"
+            print(f"reproduction    {where} ({divergence['actions']} actions{seeded}{then}); hanabi-ref explain {where}")
     if divergence is not None and divergence.get("trace_error"):
         sys.stdout.flush()
         print(f"hanabi-ref: {divergence['trace_error']}", file=sys.stderr)

@@ -46,6 +46,9 @@ class Divergence:
     after: dict[str, Any] | None = None
     step: Action | None = None
     """the action of the diverging step (None: the deal)"""
+    engine_seed: int | None = None
+    """the seed the engine dealt the game from, for an engine that deals from its own
+    seed (EP-seed); the trace's deck is the deal it revealed"""
 
 
 class Chooser:
@@ -248,16 +251,32 @@ def play_compared(
     compare_legal: bool = True,
     coverage: Coverage | None = None,
     views: str = "acting",
+    seed: int | None = None,
 ) -> Divergence | None:
     """Play one game on both sides, comparing after the deal and after every action
     [EP-compare], with what an engine that shows views shows the seats that ``views``
     selects (``acting``, ``all`` or ``none``) [EP-views]; ``coverage`` counts what was
-    compared [EP-coverage]."""
+    compared [EP-coverage].  An engine that deals from its own seed [EP-seed] is started
+    with ``seed`` instead of ``deck``, and the game is played on the deal it reveals."""
+    from hanabi_ref.verify.seeded import NotInStack, adopt_drawn, adopted_deck, dealing_engine
     from hanabi_ref.verify.views import view_divergence  # views.py builds on this module's JSON equality
 
-    state = initial_state(config, deck)
-    engine.new_game(config, deck)
     actions: list[Action] = []
+    dealer = engine if dealing_engine(engine) else None
+    complete = True  # the whole stack is known (else the engine reveals each card drawn)
+    if dealer is not None:
+        if seed is None:
+            raise ValueError(f"{engine.name} deals from its own seed: play_compared needs one")
+        dealt = dealer.new_seeded_game(config, seed)
+        complete = dealt.complete
+        try:
+            deck = adopted_deck(config, dealt.cards)
+        except NotInStack as error:
+            return Divergence(f"after the deal: {error}", Trace(config, config.canonical_deck, ()), engine_seed=seed)
+    else:
+        seed = None
+        engine.new_game(config, deck)
+    state = initial_state(config, deck)
     if coverage is not None:
         coverage.saw_deal()
     before: dict[str, Any] | None = None  # both sides' states before the last step
@@ -265,7 +284,8 @@ def play_compared(
     def diverged(what: str, offending: Action | None = None, differences: tuple[FieldDifference, ...] = (),
                  after: dict[str, Any] | None = None) -> Divergence:
         step = offending if offending is not None else (actions[-1] if actions else None)
-        return Divergence(what, Trace(config, deck, tuple(actions)), offending, differences, before, after, step)
+        return Divergence(what, Trace(config, state.deck, tuple(actions)), offending, differences, before, after, step,
+                          seed)
 
     while True:
         where = "after the deal" if not actions else f"after actions[{len(actions) - 1}] ({describe(actions[-1])})"
@@ -302,6 +322,11 @@ def play_compared(
         if refusal is not None:
             after = {"reference": state_to_json(apply(state, action)), "engine": _state_after(engine)}
             return diverged(f"{where}: engine refused legal {describe(action)}: {refusal}", action, (), after)
+        if dealer is not None and not complete:
+            try:
+                state = adopt_drawn(state, dealer.drawn())
+            except NotInStack as error:
+                return diverged(f"{where}: after {describe(action)}: {error}", action)
         following = apply(state, action)
         if coverage is not None:
             coverage.saw_move(state, action, following)

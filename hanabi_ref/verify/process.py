@@ -30,11 +30,12 @@ from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.errors import TraceError
 from hanabi_ref.rules import GameConfig, config_to_json
 from hanabi_ref.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, canonical_json, card_to_json, parse_json
-from hanabi_ref.trace import action_from_json
+from hanabi_ref.trace import action_from_json, card_from_json
 from hanabi_ref.verify.answers import PROTOCOL as PROTOCOL
 from hanabi_ref.verify.answers import PROTOCOL_VERSION as PROTOCOL_VERSION
 from hanabi_ref.verify.answers import answer_violation
 from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig, VerifyUsageError
+from hanabi_ref.verify.seeded import Deal
 
 MAX_LINE = 1 << 20
 STDERR_TAIL = 64 * 1024
@@ -232,6 +233,10 @@ class ProcessEngine:
         self.name = one_line(str(hello.get("name", self.name)), 60)
         self.shows_views = hello.get("observe") is True
         """[EP-observe] whether the engine said in its hello answer that it answers observe"""
+        self.deals_from_seed = hello.get("deals") == "seed"
+        """[EP-seed] whether the engine said in its hello answer that it deals from its own seed"""
+        self._config: GameConfig | None = None
+        self._drawn: tuple[int, ...] = ()
 
     @property
     def group(self) -> int:
@@ -250,10 +255,48 @@ class ProcessEngine:
         )
         if answer.get("ok") is not True:
             raise UnsupportedConfig(f"{self.name}: unsupported configuration: {one_line(answer['unsupported'])}")
+        self._config = config
+
+    def new_seeded_game(self, config: GameConfig, seed: int) -> Deal:
+        """[EP-seed] a game dealt from the engine's own ``seed``: what its answer revealed,
+        the whole stack (``deck``) or the cards dealt so far (``dealt``)."""
+        answer = self._request({"op": "new_game", "config": config_to_json(config), "seed": seed},
+                               refusals=("unsupported",))
+        if answer.get("ok") is not True:
+            raise UnsupportedConfig(f"{self.name}: unsupported configuration: {one_line(answer['unsupported'])}")
+        if "deck" not in answer and "dealt" not in answer:
+            raise self._give_up("answer to new_game with a seed reveals no card (EP-seed: give deck or dealt)")
+        self._config = config
+        key = "deck" if "deck" in answer else "dealt"
+        return Deal(self._cards(answer[key], f"new_game: {key}"), key == "deck")
+
+    def drawn(self) -> tuple[int, ...]:
+        """[EP-seed] the cards the last accepted action dealt, as its answer revealed them."""
+        return self._drawn
+
+    @property
+    def game_config(self) -> GameConfig:
+        """[EP-seed] the configuration of the game being played."""
+        if self._config is None:
+            raise EngineFailure(f"{self.name}: no game started")
+        return self._config
+
+    def _cards(self, cards: list[Any], where: str) -> tuple[int, ...]:
+        """Cards of an answer (valid CARD objects, EP-schemas) as identities of the game's
+        configuration; a card outside it is a failure of the engine."""
+        config = self.game_config
+        try:
+            return tuple(card_from_json(card, f"{where}[{i}]", config) for i, card in enumerate(cards))
+        except TraceError as error:
+            raise self._give_up(f"answer to {one_line(str(error))}") from None
 
     def apply(self, action: Action) -> str | None:
         answer = self._request({"op": "apply", "action": action_to_json(action)}, refusals=("illegal",))
-        return None if answer.get("ok") is True else one_line(answer["illegal"])
+        if answer.get("ok") is not True:
+            self._drawn = ()
+            return one_line(answer["illegal"])
+        self._drawn = self._cards(answer["dealt"], "apply: dealt") if "dealt" in answer else ()
+        return None
 
     def state(self) -> dict[str, Any]:
         answer = self._request({"op": "state"})

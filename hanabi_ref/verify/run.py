@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, Final
 
 import attrs
 from hypothesis import HealthCheck, Phase, Verbosity, given, settings
@@ -60,9 +60,14 @@ class Report:
 def verify_vectors(engine: Engine, vectors: Iterable[Any], coverage: Coverage | None = None) -> Report:
     """Run every transition and game vector on the engine; stop at the first divergence
     [EP-vectors]; ``coverage`` counts the fields of the engine's states [EP-coverage]."""
+    from hanabi_ref.verify.seeded import dealing_engine
+
     checked = skipped = 0
     for vector in vectors:
         if vector.kind not in ("transition", "game"):
+            continue
+        if dealing_engine(engine):
+            skipped += 1  # [EP-seed] a vector's deck cannot be handed to it
             continue
         try:
             divergence = check_vector(engine, vector, coverage)
@@ -230,13 +235,21 @@ class RecordedDraws:
         return choice
 
 
-def deal(configs: Sequence[GameConfig], draw: Draw) -> tuple[GameConfig, tuple[int, ...]]:
+SEEDS: Final = 1 << 31
+"""The seeds handed to an engine that deals from its own seed: 0 to 2**31 - 1 [EP-seed]."""
+
+
+def deal(configs: Sequence[GameConfig], draw: Draw, from_seed: bool = False) -> tuple[GameConfig, tuple[int, ...], int]:
     """A game's configuration and deck from ``draw`` [EP-random]: the configuration by
     index, then the deck card by card, each drawn from the cards not yet placed in
-    canonical order, so that choices of 0 give the canonical deck (shrinking aims there)."""
+    canonical order, so that choices of 0 give the canonical deck (shrinking aims there).
+    For an engine that deals from its own seed, a seed instead (below :data:`SEEDS`; the
+    deck is then the canonical one, replaced by the engine's deal) [EP-seed]."""
     config = configs[draw(len(configs))]
+    if from_seed:
+        return config, config.canonical_deck, draw(SEEDS)
     left = list(config.canonical_deck)
-    return config, tuple(left.pop(draw(len(left))) for _ in range(len(left)))
+    return config, tuple(left.pop(draw(len(left))) for _ in range(len(left))), 0
 
 
 class _Diverged(Exception):
@@ -260,16 +273,19 @@ def verify_random_games(
     compared before the first divergence [EP-coverage]; ``progress`` is told ("game",
     games played, divergences) after every game and ("shrink", games tried, 1) while
     shrinking [EP-progress]; ``views`` selects the views compared [EP-views]."""
+    from hanabi_ref.verify.seeded import dealing_engine
+
+    from_seed = dealing_engine(engine)
     generator = random.Random(seed)
     checked = skipped = 0
     start = time.perf_counter()
     for _ in range(games):
         draws = RecordedDraws(generator)
-        config, deck = deal(configs, draws)
+        config, deck, deal_seed = deal(configs, draws, from_seed)
         game = Coverage()
         try:
             divergence = play_compared(engine, config, deck, GameChooser(draws, probe_rate), coverage=game,
-                                       views=views)
+                                       views=views, seed=deal_seed)
         except UnsupportedConfig:
             skipped += 1
             continue
@@ -281,8 +297,10 @@ def verify_random_games(
         if divergence is not None:
             playing = time.perf_counter() - start
             first = len(divergence.trace.actions)
+            # [EP-shrink] views are asked while shrinking only to shrink a divergence of views
+            in_views = any(difference.field.startswith("view[") for difference in divergence.differences)
             shortest, tried = _shrink(engine, configs, draws.choices, divergence, shrink_budget, seed, probe_rate,
-                                      progress, views)
+                                      progress, views if in_views else "none")
             shrinking = time.perf_counter() - start - playing
             return Report(checked, skipped, shortest, "random game", first, playing, tried, shrinking)
     return Report(checked, skipped, None, "random game", None, time.perf_counter() - start)
@@ -297,6 +315,9 @@ def _shrink(
     ``budget`` games; returns the diverging game with the fewest actions (the later one on
     a tie: Hypothesis orders games by their choices, not by their length) and the number
     of games tried.  An engine that fails while shrinking ends the run with that failure."""
+    from hanabi_ref.verify.seeded import dealing_engine
+
+    from_seed = dealing_engine(engine)
     key = b"hanabi-ref verify: shrink"
     database = InMemoryExampleDatabase()
     # Hypothesis keeps the games it has shrunk under the key itself and replays them
@@ -323,9 +344,9 @@ def _shrink(
                 indices[n] = st.integers(0, n - 1)
             return draw(indices[n])
 
-        config, deck = deal(configs, draw_index)
+        config, deck, deal_seed = deal(configs, draw_index, from_seed)
         try:
-            return play_compared(engine, config, deck, GameChooser(draw_index, probe_rate), views=views)
+            return play_compared(engine, config, deck, GameChooser(draw_index, probe_rate), views=views, seed=deal_seed)
         except UnsupportedConfig:
             return None
         except EngineFailure as failure:

@@ -13,11 +13,12 @@ import json
 from typing import IO, Any
 
 from hanabi_ref.errors import ConfigError, HanabiError, TraceError
-from hanabi_ref.rules import config_from_json
-from hanabi_ref.serial import JsonRuleError, canonical_json
+from hanabi_ref.rules import GameConfig, config_from_json
+from hanabi_ref.serial import JsonRuleError, canonical_json, card_to_json
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.trace import action_from_json, card_from_json
 from hanabi_ref.verify.engine import Engine, UnsupportedConfig
+from hanabi_ref.verify.seeded import SeedDealingEngine, dealing_engine
 from hanabi_ref.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, parse_line
 
 
@@ -70,7 +71,9 @@ def answer_request(engine: Engine, request: object) -> dict[str, Any]:
             return _new_game(engine, request)
         if op == "apply":
             refusal = engine.apply(action_from_json(request.get("action"), "action"))
-            return {"ok": True} if refusal is None else {"ok": False, "illegal": refusal}
+            if refusal is not None:
+                return {"ok": False, "illegal": refusal}
+            return _with_drawn(engine, {"ok": True})
         if op == "state":
             return {"ok": True, "state": engine.state()}
         if op == "legal_actions":
@@ -90,6 +93,18 @@ def _hello(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     answer: dict[str, Any] = {"ok": True, "name": engine.name, "protocol": PROTOCOL, "version": PROTOCOL_VERSION}
     if engine.shows_views:
         answer["observe"] = True  # [EP-observe]
+    if dealing_engine(engine):
+        answer["deals"] = "seed"  # [EP-seed]
+    return answer
+
+
+def _with_drawn(engine: Engine, answer: dict[str, Any]) -> dict[str, Any]:
+    """[EP-seed] ``answer`` with the cards the action dealt, from an engine that deals from
+    its own seed and reveals each card as drawn."""
+    if dealing_engine(engine):
+        drawn = engine.drawn()
+        if drawn:
+            answer["dealt"] = [card_to_json(card, engine.game_config) for card in drawn]
     return answer
 
 
@@ -109,6 +124,8 @@ def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         config = config_from_json(request.get("config"))
     except ConfigError as error:
         return {"ok": False, "error": str(error)}
+    if dealing_engine(engine):
+        return _new_seeded_game(engine, config, request)
     deck = request.get("deck")
     if not isinstance(deck, list):
         raise TraceError("deck: must be a list of cards")
@@ -119,3 +136,16 @@ def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     except UnsupportedConfig as error:
         return {"ok": False, "unsupported": str(error)}
     return {"ok": True}
+
+
+def _new_seeded_game(engine: SeedDealingEngine, config: GameConfig, request: dict[str, Any]) -> dict[str, Any]:
+    """[EP-seed] a game dealt from the request's seed; the answer reveals the deal."""
+    seed = request.get("seed")
+    if type(seed) is not int or seed < 0:
+        raise TraceError("seed: this engine deals from its own seed: a new_game request gives a seed (an integer >= 0)")
+    try:
+        dealt = engine.new_seeded_game(config, seed)
+    except UnsupportedConfig as error:
+        return {"ok": False, "unsupported": str(error)}
+    return {"ok": True, "deck" if dealt.complete else "dealt": [card_to_json(card, config) for card in dealt.cards]}
+

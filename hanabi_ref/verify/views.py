@@ -29,6 +29,7 @@ from hanabi_ref.serial import short_json, views_to_json
 from hanabi_ref.state import GameState
 from hanabi_ref.verify.compare import _type_note, json_equal
 from hanabi_ref.verify.engine import Engine, EngineFailure
+from hanabi_ref.verify.seeded import Deal, dealing_engine
 from hanabi_ref.verify.report import Coverage, FieldDifference, card_text
 from hanabi_ref.view import make_views
 
@@ -263,3 +264,22 @@ class WithoutViews:
 
     def close(self) -> None:
         self.engine.close()
+
+    # [EP-seed] an engine that deals from its own seed still does so without views
+
+    @property
+    def deals_from_seed(self) -> bool:
+        return dealing_engine(self.engine)
+
+    def new_seeded_game(self, config: GameConfig, seed: int) -> Deal:
+        assert dealing_engine(self.engine)
+        return self.engine.new_seeded_game(config, seed)
+
+    def drawn(self) -> tuple[int, ...]:
+        assert dealing_engine(self.engine)
+        return self.engine.drawn()
+
+    @property
+    def game_config(self) -> GameConfig:
+        assert dealing_engine(self.engine)
+        return self.engine.game_config
