@@ -177,16 +177,19 @@ def test_a_seeded_new_game_answer_without_a_deal_is_a_failure(tmp_path: Path, ca
 
 
 def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
-    """[PE-hle-seed, EP-seed] pyhanabi dealing with ``deal_random_card`` from its own seed
-    agrees with the reference over random games of 2 to 5 players, and deals the same
-    game again from the same seed."""
+    """[PE-hle-seed, EP-seed, PE-hle-views] pyhanabi dealing with ``deal_random_card`` from
+    its own seed agrees with the reference over random games of 2 to 5 players, its
+    observations of every seat included, and deals the same game again from the same seed."""
     pytest.importorskip("hanabi_learning_environment.pyhanabi")
     from hanabi_ref.peers import peer_config
     from hanabi_ref.peers.hle import HLESeedEngine
 
     configs = [peer_config("hle-seed", players) for players in range(2, 6)]
-    report = verify_random_games(HLESeedEngine(), configs, games=30, seed=2)
-    assert report.divergence is None and report.checked == 30
+    from hanabi_ref.verify.report import Coverage
+
+    coverage = Coverage()
+    report = verify_random_games(HLESeedEngine(), configs, games=30, seed=2, coverage=coverage, views="all")
+    assert report.divergence is None and report.checked == 30 and coverage.views > 2 * coverage.states > 0
     engine = HLESeedEngine()
     first, again = engine.new_seeded_game(configs[1], 17), engine.new_seeded_game(configs[1], 17)
     assert first == again and len(first.cards) == 3 * 5 and not first.complete
@@ -195,8 +198,9 @@ def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
 
 
 def test_a_reproduction_file_carries_the_engine_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """[EP-seed, EP-repro] the reproduction of a seed-dealt divergence is a trace that
-    replays, with the engine's seed in its divergence object."""
+    """[EP-seed, EP-repro, EP-explain] the reproduction of a seed-dealt divergence is a
+    trace that replays, with the engine's seed in its divergence object, which the story
+    tells."""
     from hanabi_ref.verify import cli as verify_cli
 
     monkey = pytest.MonkeyPatch()
@@ -211,3 +215,5 @@ def test_a_reproduction_file_carries_the_engine_seed(tmp_path: Path, capsys: pyt
     data = json.loads(out.read_text())
     assert isinstance(data["divergence"]["engine_seed"], int)
     replay(load_trace(str(out)))
+    assert main(["explain", str(out)]) == EXIT_OK
+    assert f"The engine dealt it from its own seed {data['divergence']['engine_seed']}" in capsys.readouterr().out

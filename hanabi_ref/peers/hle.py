@@ -17,6 +17,7 @@ from typing import Any, Final
 from hanabi_ref.actions import Action
 from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.peers import import_peer
+from hanabi_ref.peers.hle_observation import CardLine, parse_observation
 from hanabi_ref.peers.hle_rules import (
     HLEMove,
     card_json,
@@ -43,7 +44,7 @@ class HLEEngine:
     """pyhanabi's ``HanabiState``, dealt our deck card by card [PE-hle]."""
 
     name = "hle"
-    shows_views = False  # [EP-observe] the adapter does not read the peer's observations
+    shows_views = True  # [PE-hle-views] read from pyhanabi's observations
 
     def __init__(self) -> None:
         self._pyhanabi = import_peer(
@@ -54,6 +55,7 @@ class HLEEngine:
         self._config: GameConfig | None = None
         self._deck: tuple[int, ...] = ()
         self._dealt = 0
+        self._card_lines: dict[tuple[GameConfig, str], CardLine] = {}
 
     def unsupported(self, config: GameConfig) -> str | None:
         """[PE-hle-players, PE-hle-variants] and the rule options of the hle preset."""
@@ -181,8 +183,14 @@ class HLEEngine:
         ]
 
     def observe(self, seat: int) -> dict[str, Any] | None:
-        """[EP-observe] no views (``shows_views`` is false)."""
-        return None
+        """The T-view object of ``seat`` read from ``str(observation(seat))``, HLE's
+        ``HanabiObservation::ToString``, the text OpenSpiel's observation strings also are
+        [PE-hle-views, PE-openspiel-views]."""
+        players = self.config.players
+        if not 0 <= seat < players:
+            raise EngineFailure(f"hle adapter: seat {seat} is not a seat of this game (0..{players - 1})")
+        text = str(self.game_state.observation(seat))
+        return parse_observation(text, self.config, seat, True, self._card_lines)
 
     def close(self) -> None:
         """Forget the game (pyhanabi runs in this process)."""

@@ -75,6 +75,9 @@ def explain(path: str | Path) -> list[str]:
     lines.append("The deal: " + "; ".join(
         f"seat {seat} holds " + " ".join(card_name(config, deal.deck[c]).lower() for c in hand)
         for seat, hand in enumerate(deal.hands)) + ".")
+    if isinstance(details.get("engine_seed"), int):  # [EP-seed]
+        lines.append(f"The engine dealt it from its own seed {details['engine_seed']} (start it with that seed to "
+                     "see this game again); the rest of the stack, which it had not revealed, is in canonical order.")
     for index, action in enumerate(trace.actions):
         lines.append(f"{index + 1:>3}. {move_text(config, states[index], action, states[index + 1])}")
     last = states[-1]
