@@ -26,6 +26,7 @@ from hanabi_ref.verify.compare import Chooser, play_compared
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.seeded import Deal, NotInStack, SeededReference, adopt_drawn, adopted_deck
 from hanabi_ref.verify.engine import EngineFailure
+from hanabi_ref.verify.faulty import LastRoundShort
 from tests.helpers import scripted_engine
 
 CONFIGS = [make_config(players, preset=preset) for preset in ("hle", "hanab-live") for players in (2, 3, 4, 5)]
@@ -96,21 +97,8 @@ def test_a_deal_the_configuration_cannot_have_is_a_divergence() -> None:
     assert "but the configuration has only 1 (2.16-1-deal)" in report.divergence.what
 
 
-class LastRoundShortSeeded(SeededReference):
+class LastRoundShortSeeded(LastRoundShort, SeededReference):
     """Deals from its seed, and ends the game one move early in the last round."""
-
-    def _ends_early(self) -> bool:
-        state = self.current
-        return not state.terminal and state.remaining == 1
-
-    def state(self) -> dict[str, Any]:
-        answer = super().state()
-        if self._ends_early():
-            answer["terminal"] = True
-        return answer
-
-    def legal_actions(self) -> list[Action]:
-        return [] if self._ends_early() else super().legal_actions()
 
 
 class Following(Chooser):
