@@ -248,7 +248,7 @@ def _add_verify_parser(commands: Any) -> None:
     verify = commands.add_parser("verify", help="check another engine against the reference")
     target = verify.add_mutually_exclusive_group(required=True)
     target.add_argument("--engine", help="command line of an engine speaking spec/engine-protocol.md")
-    target.add_argument("--against", help="built-in peer adapter: openspiel, hle, hanabython")
+    target.add_argument("--against", help="built-in peer adapter: openspiel, hle, hle-seed, hanabython")
     verify.add_argument("--rules", default=None, help="presets of the random games, comma-separated")
     verify.add_argument("--players", default=None, help="player counts of the random games, e.g. 2,3 or 2-5")
     verify.add_argument("--variant", default="no-variant", help="variant of the random games")

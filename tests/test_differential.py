@@ -464,8 +464,10 @@ def test_hanabython_unsupported_configurations() -> None:
 
 
 def test_peer_registry_and_configs() -> None:
-    """[PE-peers] the three peers and the configurations they must match."""
-    assert set(PEERS) == {"openspiel", "hle", "hanabython"}
+    """[PE-peers, PE-hle-seed] the peers (pyhanabi twice: handed our deck, and dealing
+    from its own seed) and the configurations they must match."""
+    assert set(PEERS) == {"openspiel", "hle", "hle-seed", "hanabython"}
+    assert peer_config("hle-seed", 3) == peer_config("hle", 3)
     assert peer_config("openspiel", 4).preset == "hle"
     assert peer_config("hle", 2, hand_size=3).hand_size == 3
     assert peer_config("hanabython", 3).options == hanabython_options(False)
