@@ -157,12 +157,15 @@ def measure_strategy(name: str, players: int, preset: str, seconds: float, seed:
     from hanabi_ref.game import play_game
     from hanabi_ref.rules import make_config
     from hanabi_ref.strategies import factory_for
+    from hanabi_ref.view import ViewMaker
 
     config = make_config(players, preset=preset)
     factory = factory_for(name)
 
+    views = ViewMaker(config)  # as simulate's chunks do [ISO-views]
+
     def play_one(game: int) -> int:
-        return len(play_game(config, factory, seed=seed + game).trace.actions)
+        return len(play_game(config, factory, seed=seed + game, views=views).trace.actions)
 
     result = _timed_games(play_one, seconds)
     modules = {module: is_compiled(sys.modules[module]) for module in MODULES if module in sys.modules}

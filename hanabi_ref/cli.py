@@ -90,6 +90,28 @@ def _seed(text: str) -> int:
     return _integer(text, 0, 2**64 - 1, "an integer in 0..2^64-1")
 
 
+def _seed_or_random(text: str) -> int:
+    """[ISO-seeds] a seed, or ``random``: 63 bits drawn from the system's generator."""
+    if text == "random":
+        import secrets
+
+        return secrets.randbits(63)
+    return _seed(text)
+
+
+def resolve_seeds(args: argparse.Namespace) -> None:
+    """[ISO-seeds] ``--sealed`` draws both seeds from the system (given with either seed, a
+    usage error); otherwise ``--seed`` defaults to 0 and the strategies are seeded from
+    the deck seeds unless ``--strategy-seed`` is given."""
+    if getattr(args, "sealed", False):
+        if args.seed is not None or args.strategy_seed is not None:
+            raise UsageError("hanabi-ref: --sealed draws both seeds from the system: give neither --seed nor "
+                             "--strategy-seed with it")
+        args.seed, args.strategy_seed = _seed_or_random("random"), _seed_or_random("random")
+    elif hasattr(args, "strategy_seed") and args.seed is None:
+        args.seed = 0
+
+
 def _seconds(text: str) -> float:
     try:
         value = float(text)
@@ -103,7 +125,13 @@ def _seconds(text: str) -> float:
 def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
     parser.add_argument("--strategy", required=True, help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source)")
     parser.add_argument("--players", type=_positive, required=True, help="number of players p")
-    parser.add_argument("--seed", type=_seed, default=0, help="seed of game 0 (game i uses seed S+i)")
+    parser.add_argument("--seed", type=_seed_or_random, default=None,
+                        help="seed of game 0 (game i uses seed S+i; default 0); random: drawn from the system (ISO-seeds)")
+    parser.add_argument("--strategy-seed", type=_seed_or_random, default=None,
+                        help="seed the strategies from this seed, apart from the decks' (ISO-seeds); random: drawn "
+                             "from the system")
+    parser.add_argument("--sealed", action="store_true",
+                        help="--seed random --strategy-seed random: no strategy can guess a deck (ISO-seeds)")
     parser.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")
     parser.add_argument("--variant", default="no-variant", help="variant slug or hanab.live name")
     parser.add_argument("--hand-size", type=_positive, default=None, help="hand size h (default by p)")
@@ -326,7 +354,7 @@ def command_play(args: argparse.Namespace) -> int:
     from hanabi_ref.game import play_game
     from hanabi_ref.trace import summary
 
-    record = play_game(_config(args), _factory(args.strategy), seed=args.seed)
+    record = play_game(_config(args), _factory(args.strategy), seed=args.seed, strategy_seed=args.strategy_seed)
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
     if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
@@ -715,6 +743,7 @@ def _run(argv: Sequence[str] | None, watched: _WatchedOutput | None) -> int:
     """The command and its errors, one line each [C-exit, OUT-stdout]."""
     try:
         args = build_parser().parse_args(argv)
+        resolve_seeds(args)
         if getattr(args, "compiled", False):
             _enable_compiled()
         code = COMMANDS[args.command](args)

@@ -108,12 +108,14 @@ def splitmix_outputs(seed: int, count: int) -> list[int]:
 
 
 def derive_seed(seed: int, *labels: int) -> int:
-    """A seed for a sub-stream (e.g. one seat's strategy), one-way from ``seed`` and labels
+    """A seed for a sub-stream (e.g. one seat's strategy) from ``seed`` and labels
     [D-derive]: the first 8 bytes (little-endian) of BLAKE2b-64 keyed with
     ``b"hanabi_ref/derive"`` over the seed and labels as 8-byte little-endian words.
 
-    One-way, so a strategy cannot compute the game seed (and from it the deck) from its
-    own seed by inverting the derivation."""
+    It cannot be inverted, but its key is public: from a seed derived from a *small*
+    game seed, trying every small game seed finds it (and the deck) in about a second.
+    A strategy's seed tells nothing of the deck only when the seeds cannot be guessed:
+    ``--sealed`` draws them from the system [ISO-seeds]."""
     data = b"".join((value & MASK64).to_bytes(8, "little") for value in (seed, *labels))
     digest = hashlib.blake2b(data, digest_size=8, key=b"hanabi_ref/derive").digest()
     return int.from_bytes(digest, "little")

@@ -10,6 +10,7 @@ f0 (``max_errors``, ``None`` for f0 = infinity) and the named rule options of
 from __future__ import annotations
 
 import functools
+import operator
 import warnings
 from collections.abc import Mapping
 from typing import Any, Final
@@ -266,7 +267,7 @@ MEMO_LIMIT: Final = 4096
 starts again, so that long runs keep a bounded table."""
 
 
-@attrs.frozen(slots=False, cache_hash=True)
+@attrs.frozen(slots=False, cache_hash=True, hash=True)
 class GameConfig:
     """Definition 2.9 with the rule options; validated on construction [2.9].
 
@@ -291,6 +292,22 @@ class GameConfig:
 
     def __attrs_post_init__(self) -> None:
         validate_config(self)
+
+    def __eq__(self, other: object) -> bool:
+        """Equal fields; at once for copies of one configuration (the seats' copies of
+        ISO-views share a token), which strategies' caches compare often."""
+        if self is other:
+            return True
+        if type(other) is not GameConfig:
+            return NotImplemented
+        token = self.__dict__.get("_copies_of")
+        if token is not None and token is other.__dict__.get("_copies_of"):
+            return True
+        return _config_fields(self) == _config_fields(other)
+
+    def __ne__(self, other: object) -> bool:
+        equal = self.__eq__(other)
+        return equal if equal is NotImplemented else not equal
 
     @property
     def suit_count(self) -> int:
@@ -388,6 +405,10 @@ class GameConfig:
     def max_score(self) -> int:
         """n * k, the score of a perfect game [2.16-3-max]."""
         return self.values * self.suit_count
+
+
+_config_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameConfig)))
+"""A configuration's fields as a tuple, for :meth:`GameConfig.__eq__`."""
 
 
 def _deprecated(old: str, new: str) -> None:

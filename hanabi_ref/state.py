@@ -69,6 +69,7 @@ class History(Sequence[Event]):
     __slots__ = ("_events", "_length")
 
     _events: list[Event]
+    """the entries (a tuple in a :class:`SealedHistory`)"""
     _length: int
 
     def __init__(self, events: Iterable[Event] = ()) -> None:
@@ -79,7 +80,7 @@ class History(Sequence[Event]):
         """This history with ``event`` after its last entry, in O(1) time when it is the
         longest history on its list."""
         events, length = self._events, self._length
-        if len(events) == length:
+        if len(events) == length and type(events) is list:
             events.append(event)
             # list.append is atomic: if another thread appended first, copy instead.
             if events[length] is event:
@@ -153,9 +154,53 @@ class History(Sequence[Event]):
 
 def _history_of(events: list[Event], length: int) -> History:
     """A history seeing the first ``length`` entries of ``events`` (shared, not copied)."""
-    history = History()
+    history: History = _new_history(History)
     history._events, history._length = events, length
     return history
+
+
+_new_history = object.__new__
+
+
+class SealedHistory(History):
+    """A history that nobody can change through it [ISO-views]: its entries are a tuple
+    and its attributes cannot be set or deleted.  The views of one state share one; what
+    a seat does to it changes nothing another seat, or the game, sees."""
+
+    __slots__ = ()
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"a sealed history is read-only ({name})")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"a sealed history is read-only ({name})")
+
+
+def sealed_history(events: tuple[Event, ...]) -> SealedHistory:
+    """A :class:`SealedHistory` of ``events`` [ISO-views]."""
+    history: SealedHistory = _new_history(SealedHistory)
+    _set_slot(history, "_events", events)
+    _set_slot(history, "_length", len(events))
+    return history
+
+
+_set_slot = object.__setattr__
+
+
+def sealed_successor(last: SealedHistory, history: History) -> SealedHistory:
+    """``history`` sealed [ISO-views]: ``last`` itself, or ``last`` with one event more,
+    when ``history`` is the same line of play (its entries so far the same objects), else
+    made anew.  A game's runner seals each state's history this way once, in time linear
+    in its length, for all its seats' views."""
+    mine, known = last._events, last._length
+    events, length = history._events, history._length
+    if known and (known > length or mine[known - 1] is not events[known - 1]):
+        return sealed_history(tuple(events[:length]))
+    if length == known:
+        return last
+    if length == known + 1:
+        return sealed_history((*mine, events[known]))
+    return sealed_history(tuple(events[:length]))
 
 
 def starts_with(history: Sequence[Event], prefix: Sequence[Event]) -> bool:

@@ -39,6 +39,8 @@ class Trace:
     actions: tuple[Action, ...]
     seed: int | None = None
     states: tuple[dict[str, Any], ...] | None = None
+    strategy_seed: int | None = None
+    """[ISO-seeds] the seed the strategies were seeded from, when drawn apart from ``seed``"""
 
 
 @attrs.frozen
@@ -68,6 +70,8 @@ def trace_to_json(trace: Trace, *, with_states: bool = False) -> dict[str, Any]:
     }
     if trace.seed is not None:
         data["seed"] = trace.seed
+    if trace.strategy_seed is not None:
+        data["strategy_seed"] = trace.strategy_seed  # [ISO-seeds]
     if with_states:
         data["states"] = [state_to_json(s) for s in replay_states(trace)]
     elif trace.states is not None:
@@ -133,7 +137,7 @@ def trace_from_json(data: object) -> Trace:
     validate_trace_json(data)
     if not isinstance(data, dict):
         raise TraceError("trace: must be a JSON object")
-    allowed = {"format", "version", "config", "deck", "actions", "seed", "states", "divergence"}
+    allowed = {"format", "version", "config", "deck", "actions", "seed", "strategy_seed", "states", "divergence"}
     for key in data:
         if key not in allowed:
             raise TraceError(f"{key}: unknown field")
@@ -164,10 +168,13 @@ def trace_from_json(data: object) -> Trace:
     seed = data.get("seed")
     if seed is not None:
         _int(seed, "seed", 0)
+    strategy_seed = data.get("strategy_seed")
+    if strategy_seed is not None:
+        _int(strategy_seed, "strategy_seed", 0)
     states = data.get("states")
     if states is not None and len(states) != len(actions) + 1:
         raise TraceError(f"states: {len(states)} states for {len(actions)} actions (expected {len(actions) + 1})")
-    return Trace(config, deck, actions, seed, None if states is None else tuple(states))
+    return Trace(config, deck, actions, seed, None if states is None else tuple(states), strategy_seed)
 
 
 def _check_seed(config: GameConfig, seed: int, deck: tuple[int, ...]) -> None:

@@ -18,8 +18,8 @@ import icontract
 from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask, touch_key
-from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, History, stack_size
+from hanabi_ref.rules import ActionCatalogue, GameConfig
+from hanabi_ref.state import Event, GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
 
 class _ViewKey:
     """The private token that only :func:`make_view` passes to :class:`PlayerView`."""
@@ -118,33 +118,11 @@ def make_view(state: GameState, seat: int) -> PlayerView:
 
 
 def make_views(state: GameState, seats: Sequence[int]) -> list[PlayerView]:
-    """The views of ``state`` from each of ``seats`` [2.17-view].
-
-    The fields every seat's view shares are computed once (:func:`_public_parts`); each
-    view is then filled as attrs' own generated ``__init__`` fills a frozen dict class,
-    by writing its ``__dict__``, with the shared fields copied in one step.  The result
-    equals ``PlayerView(...)`` called with every field (tests/test_views.py compares
-    them).  With contracts on, each view is checked against 2.17-view
-    (:data:`VIEW_CONDITIONS`); a seat that does not exist is a bug of the caller."""
-    if ENABLED:
-        for seat in seats:
-            if not 0 <= seat < state.config.players:
-                raise icontract.ViolationError(f"2.17-view: the seat exists (seat {seat})")
-    shared, identities = _public_parts(state)
-    views = []
-    for seat in seats:
-        view: PlayerView = object.__new__(PlayerView)
-        fields = view.__dict__
-        fields.update(shared)
-        fields["seat"] = seat
-        cards: list[tuple[int | None, ...]] = list(identities)
-        cards[seat] = (None,) * len(identities[seat])
-        fields["cards"] = tuple(cards)
-        fields["key"] = _VIEW_KEY
-        if ENABLED:
-            check_view(state, seat, view)
-        views.append(view)
-    return views
+    """The views of ``state`` from each of ``seats`` [2.17-view], each built alone: they
+    share the state's configuration and history objects.  Views handed to strategies
+    come from a game's :class:`ViewMaker`, which gives every seat objects of its own
+    [ISO-views]."""
+    return ViewMaker(state.config, sealed=False).views(state, seats)
 
 
 _Parts = tuple[dict[str, object], tuple[tuple[int, ...], ...]]
@@ -153,12 +131,125 @@ _Pairs = tuple[tuple[int, int], ...]
 
 _Memo = tuple[tuple[int, ...], tuple[int, ...], _Pairs, tuple[int, ...], _Pairs, tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]
 
-_last_parts: _Memo | None = None
-"""The last state's deck, played ids and their pairs, discarded ids and their pairs,
-hands and their identities, for :func:`_public_parts` to reuse: a move changes at
-most one hand and adds at most one card to the fields or the discard pile.  Parts are
-reused only for the very same objects (tuples are immutable, and the same deck object
-gives the same identities), so a memo left by another game is merely not used."""
+
+class ViewMaker:
+    """Builds the views of one game's states, seat by seat [2.17-view, ISO-views, ISO-memo].
+
+    The fields every seat's view shares are computed once per state (:meth:`_public_parts`,
+    reusing the last state's parts: a move changes at most one hand and adds at most one
+    card to the fields or the discard pile).  That memo lives in this object, which the
+    game's runner holds, never in a module: nothing of the game is reachable by
+    importing a module [ISO-memo].
+
+    ``sealed`` (the runner's setting): no object a seat can change with plain Python is
+    shared between two seats' views, nor between a view and the game [ISO-views].  Each
+    seat has its own copy of the configuration (:func:`seat_config`: its own attribute
+    dictionary and action memos; what copies share is immutable: tuples, integers,
+    strings and frozen slotted records), and the views of a state share one
+    :class:`~hanabi_ref.state.SealedHistory` (a tuple of events that cannot be set); the
+    rest of a view is integers and tuples of integers.  So what one seat writes into the
+    objects of its view (an attribute planted, a memo poisoned) stays in its view: no
+    other seat and not the game sees it.  Unsealed (:func:`make_views`), views share the
+    state's configuration and history.  A maker may serve game after game of one
+    configuration (its seats' copies then keep their memos)."""
+
+    def __init__(self, config: GameConfig, *, sealed: bool = True) -> None:
+        self._sealed = sealed
+        self._configs = [seat_config(config) if sealed else config for _ in range(config.players)]
+        self._history: SealedHistory = sealed_history(())
+        self._memo: _Memo | None = None
+
+    def views(self, state: GameState, seats: Sequence[int]) -> list[PlayerView]:
+        """The views of ``state`` from each of ``seats`` [2.17-view].
+
+        Each view is filled as attrs' own generated ``__init__`` fills a frozen dict
+        class, by writing its ``__dict__``, with the shared fields copied in one step.
+        The result equals ``PlayerView(...)`` called with every field (tests/test_views.py
+        compares them).  With contracts on, each view is checked against 2.17-view
+        (:data:`VIEW_CONDITIONS`); a seat that does not exist is a bug of the caller."""
+        if ENABLED:
+            for seat in seats:
+                if not 0 <= seat < state.config.players:
+                    raise icontract.ViolationError(f"2.17-view: the seat exists (seat {seat})")
+        shared, identities = self._public_parts(state)
+        views = []
+        for seat in seats:
+            view: PlayerView = object.__new__(PlayerView)
+            fields = view.__dict__
+            fields.update(shared)
+            fields["seat"] = seat
+            if self._sealed:
+                fields["config"] = self._configs[seat]
+            cards: list[tuple[int | None, ...]] = list(identities)
+            cards[seat] = (None,) * len(identities[seat])
+            fields["cards"] = tuple(cards)
+            fields["key"] = _VIEW_KEY
+            if ENABLED:
+                check_view(state, seat, view)
+            views.append(view)
+        return views
+
+    def _public_parts(self, state: GameState) -> _Parts:
+        """The fields of a view of ``state`` that do not depend on the seat, and the
+        identities of the cards in every hand, reusing the last state's (parts are reused
+        only for the very same objects: tuples are immutable, and the same deck object
+        gives the same identities; tests/test_views.py compares the result with views
+        built from scratch along whole games)."""
+        deck = state.deck
+        last = self._memo
+        if last is None or last[0] is not deck:
+            last = (deck, (), (), (), (), (), ())
+        played = _pairs_of(deck, state.played, last[1], last[2])
+        discard = _pairs_of(deck, state.discard, last[3], last[4])
+        last_hands, last_identities = last[5], last[6]
+        identities = tuple(
+            last_identities[seat]
+            if seat < len(last_hands) and hand is last_hands[seat]
+            else tuple(map(deck.__getitem__, hand))
+            for seat, hand in enumerate(state.hands)
+        )
+        self._memo = (deck, state.played, played, state.discard, discard, state.hands, identities)
+        history: History = state.history
+        if self._sealed:
+            history = self._history = sealed_successor(self._history, history)
+        shared: dict[str, object] = {
+            "config": state.config,
+            "turn": state.turn,
+            "current_player": state.current,
+            "hands": state.hands,
+            "knowledge": state.knowledge,
+            "stack_size": stack_size(state),
+            "fields": state.fields,
+            "played": played,
+            "discard": discard,
+            "hints": state.hints,
+            "errors": state.errors,
+            "remaining": state.remaining,
+            "terminal": state.terminal,
+            "history": history,
+        }
+        return shared, identities
+
+
+def seat_config(config: GameConfig) -> GameConfig:
+    """A copy of ``config`` for one seat's views [ISO-views]: equal to it, with an
+    attribute dictionary of its own and its own action catalogue (whose hint memos are
+    new), sharing only immutable values (the fields and derived tables are tuples,
+    integers and strings, and frozen slotted records: suits, rule options, actions).
+    What a seat writes into its configuration's dictionary or memos stays there."""
+    catalogue = config.action_catalogue
+    config.__dict__.setdefault("_copies_of", object())  # a token its copies share, for a quick equality
+    copy: GameConfig = object.__new__(GameConfig)
+    fields = copy.__dict__
+    fields.update((name, value) for name, value in config.__dict__.items() if name not in _MUTABLE_CACHES)
+    fields["action_catalogue"] = ActionCatalogue(catalogue.hints, catalogue.discards, catalogue.plays,
+                                                 catalogue.hint_targets)
+    return copy
+
+
+_MUTABLE_CACHES = frozenset({"action_catalogue", "sorted_deck"})
+"""The cached attributes of a configuration that hold mutable objects (memo dicts, a
+list): a seat's copy recomputes its own."""
 
 
 def _pairs_of(deck: tuple[int, ...], ids: tuple[int, ...], last_ids: tuple[int, ...], last_pairs: _Pairs) -> _Pairs:
@@ -171,45 +262,6 @@ def _pairs_of(deck: tuple[int, ...], ids: tuple[int, ...], last_ids: tuple[int, 
         card_id = ids[known]
         return last_pairs + ((card_id, deck[card_id]),)
     return tuple(zip(ids, map(deck.__getitem__, ids)))
-
-
-def _public_parts(state: GameState) -> _Parts:
-    """The fields of a view of ``state`` that do not depend on the seat, and the
-    identities of the cards in every hand (reusing the last state's, see
-    :data:`_last_parts`; tests/test_views.py compares the result with views built from
-    scratch along whole games)."""
-    global _last_parts
-    deck = state.deck
-    last = _last_parts
-    if last is None or last[0] is not deck:
-        last = (deck, (), (), (), (), (), ())
-    played = _pairs_of(deck, state.played, last[1], last[2])
-    discard = _pairs_of(deck, state.discard, last[3], last[4])
-    last_hands, last_identities = last[5], last[6]
-    identities = tuple(
-        last_identities[seat]
-        if seat < len(last_hands) and hand is last_hands[seat]
-        else tuple(map(deck.__getitem__, hand))
-        for seat, hand in enumerate(state.hands)
-    )
-    _last_parts = (deck, state.played, played, state.discard, discard, state.hands, identities)
-    shared: dict[str, object] = {
-        "config": state.config,
-        "turn": state.turn,
-        "current_player": state.current,
-        "hands": state.hands,
-        "knowledge": state.knowledge,
-        "stack_size": stack_size(state),
-        "fields": state.fields,
-        "played": played,
-        "discard": discard,
-        "hints": state.hints,
-        "errors": state.errors,
-        "remaining": state.remaining,
-        "terminal": state.terminal,
-        "history": state.history,
-    }
-    return shared, identities
 
 
 def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:
@@ -262,4 +314,4 @@ def view_is_legal(view: PlayerView, action: Action) -> bool:
     ) is None
 
 
-__all__ = ["PlayerView", "make_view", "make_views", "check_view", "view_legal_actions", "view_is_legal", "hand_mask"]
+__all__ = ["PlayerView", "ViewMaker", "make_view", "make_views", "seat_config", "check_view", "view_legal_actions", "view_is_legal", "hand_mask"]

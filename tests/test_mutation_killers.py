@@ -306,13 +306,13 @@ def test_make_views_checks_every_view_it_builds(monkeypatch: pytest.MonkeyPatch)
     refused when it is built: a bug planted in the shared parts (the stack seen one card
     larger than it is) raises the ViolationError of the stack condition."""
     state = _state_at(lambda s: s.turn == 3)
-    original = view._public_parts
+    original = view.ViewMaker._public_parts
 
-    def leaky(state: GameState) -> tuple[dict[str, object], tuple[tuple[int, ...], ...]]:
-        shared, identities = original(state)
+    def leaky(self: view.ViewMaker, state: GameState) -> tuple[dict[str, object], tuple[tuple[int, ...], ...]]:
+        shared, identities = original(self, state)
         return dict(shared, stack_size=len(state.deck) - state.next_card + 1), identities
 
-    monkeypatch.setattr(view, "_public_parts", leaky)
+    monkeypatch.setattr(view.ViewMaker, "_public_parts", leaky)
     with pytest.raises(icontract.ViolationError) as error:
         view.make_views(state, (0,))
     assert str(error.value).startswith("2.17-view: the stack is seen only as its size")

@@ -35,7 +35,7 @@ from hanabi_ref.state import Event, GameState, score
 from hanabi_ref.strategies import factory_for
 from hanabi_ref.strategy import Strategy, StrategyError, observes
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import PlayerView, make_view, make_views
+from hanabi_ref.view import PlayerView, ViewMaker
 
 __all__ = ["HanabiAECEnv", "HanabiGymEnv", "Observation", "ILLEGAL_ACTIONS", "RENDER_MODES"]
 
@@ -117,6 +117,8 @@ class Table:
         """[RL-hat-observations] the last hat each seat received since its own last move"""
         self.dealt: GameState | None = None
         self.forfeited = False
+        self.views = ViewMaker(config)
+        """the seats' views, each seat's objects its own, the memo of the last state kept here [ISO-views, ISO-memo]"""
 
     @property
     def state(self) -> GameState:
@@ -142,7 +144,7 @@ class Table:
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees now [2.17-view]."""
-        return make_view(self.state, seat)
+        return self.views.views(self.state, (seat,))[0]
 
     def observe(self, seat: int) -> Observation:
         """[RL-aec, RL-gym] fresh arrays: ``seat``'s encoded view and its mask (all zero
@@ -449,7 +451,7 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         """Apply ``action`` and let every observing strategy see the event from its own view."""
         event = self.table.play(action)
         watching = [(j, s) for j, s in self.strategies.items() if observes(s)]
-        views = make_views(self.table.state, [j for j, _ in watching])
+        views = self.table.views.views(self.table.state, [j for j, _ in watching])
         for (_, strategy), view in zip(watching, views):
             strategy.observe(view, event)
 

@@ -15,7 +15,9 @@ from collections.abc import Iterator, Mapping
 
 import attrs
 
+from hanabi_ref.dealing import derive_seed
 from hanabi_ref.game import play_game
+from hanabi_ref.view import ViewMaker
 from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.sim.trace_hash import GameHasher, failure_digest
@@ -44,12 +46,19 @@ class GameSetup:
     hand_size: int | None
     strategy: str
     params: tuple[tuple[str, Value], ...] = ()
+    strategy_seed: int | None = None
+    """[ISO-seeds] the run's strategy seed: game g's strategies are seeded from
+    ``derive_seed(strategy_seed, g)``, apart from its deck (None: from g itself)"""
 
     @classmethod
     def of(cls, players: int, rules: str, variant: str, hand_size: int | None, strategy: str,
-           params: Mapping[str, Value]) -> GameSetup:
+           params: Mapping[str, Value], strategy_seed: int | None = None) -> GameSetup:
         """A setup with ``params`` (resolved values) in their given order."""
-        return cls(players, rules, variant, hand_size, strategy, tuple(params.items()))
+        return cls(players, rules, variant, hand_size, strategy, tuple(params.items()), strategy_seed)
+
+    def strategy_seed_of(self, seed: int) -> int | None:
+        """[ISO-seeds] the strategy seed of the game with deck seed ``seed``."""
+        return None if self.strategy_seed is None else derive_seed(self.strategy_seed, seed)
 
     def config(self) -> GameConfig:
         """The configuration (raises :class:`~hanabi_ref.errors.ConfigError` if invalid)."""
@@ -123,13 +132,14 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     its seed and the others still count [SIM-jobs, SIM-crash]; every game leaves its trace
     digest [SIM-trace-hash]."""
     config, factory, hasher = chunk.setup.config(), chunk.setup.factory(), GameHasher()
+    views = ViewMaker(config)  # [ISO-views] one per chunk: each seat's configuration copy keeps its memos
     scores: list[int] = []
     strikeouts: list[bool] = []
     failures: list[Failure] = []
     digests: list[bytes] = []
     for seed in chunk.seeds():
         try:
-            record = play_game(config, factory, seed=seed)
+            record = play_game(config, factory, seed=seed, views=views, strategy_seed=chunk.setup.strategy_seed_of(seed))
         except Exception as error:  # a strategy or engine bug: keep the seed, go on
             failures.append(Failure(seed, describe_error(error)))
             digests.append(failure_digest())

@@ -92,7 +92,7 @@ def given_params(items: Sequence[str], spec: StrategySpec) -> dict[str, str]:
 
 def check_config(args: argparse.Namespace, spec: StrategySpec, params: Mapping[str, Value]) -> tuple[GameSetup, GameConfig]:
     """The setup and its configuration; the seeds must stay below 2^64 (D-seed)."""
-    setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name, params)
+    setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name, params, getattr(args, "strategy_seed", None))
     config = setup.config()
     setup.factory()  # the strategy can be built with these parameters
     try:
@@ -214,7 +214,14 @@ def run_identity(args: argparse.Namespace, strategy: str, params: Mapping[str, V
     that plays them."""
     return {"strategy": strategy, "params": dict(params), "players": config.players, "hand_size": config.hand_size,
             "rules": config.preset, "variant": config.variant, "seed": args.seed, "games": args.games,
+            **_strategy_seed(args),
             "hanabi_ref": _version()}
+
+
+def _strategy_seed(args: argparse.Namespace) -> dict[str, int]:
+    """[ISO-seeds, SIM-resume] the run's strategy seed, when it has one of its own."""
+    seed = getattr(args, "strategy_seed", None)
+    return {} if seed is None else {"strategy_seed": seed}
 
 
 def _version() -> str:
@@ -271,6 +278,7 @@ def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[s
         "hand_size": config.hand_size,
         "games": args.games,
         "seed": args.seed,
+        "strategy_seed": getattr(args, "strategy_seed", None),
         "rules": config.preset,
         "variant": config.variant,
         "max_score": config.max_score,
@@ -296,6 +304,8 @@ def print_summary(result: Mapping[str, Any]) -> None:
         ("players / hand size", f"{result['players']} / {result['hand_size']}"),
         ("games (seeds)", f"{result['games']} ({result['seed']}..{result['seed'] + result['games'] - 1})"),
     ]
+    if result.get("strategy_seed") is not None:
+        rows.append(("strategy seed", f"{result['strategy_seed']} (ISO-seeds)"))
     if result["failed_seeds"]:
         rows.append(("failed games", f"{len(result['failed_seeds'])} (statistics over the {finished} that finished)"))
     if finished:
@@ -334,7 +344,7 @@ def command_sweep(args: argparse.Namespace) -> int:
     axes = parse_grid(args.grid, spec, fixed)
     grid = points(axes)
     setups = [GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name,
-                           spec.resolve({**fixed, **point})) for point in grid]
+                           spec.resolve({**fixed, **point}), getattr(args, "strategy_seed", None)) for point in grid]
     _, config = check_config(args, spec, dict(setups[0].params))
     out, plot = _check_outputs(args)
     executor = open_executor(args)
