@@ -2,9 +2,12 @@
 
 A strategy is one object per seat.  After every action each seat's ``observe`` is called
 with that seat's new view and the public event (so a strategy can keep memory and think
-out of turn); on its own turn ``act`` chooses the action.  Nothing else reaches a
+out of turn); on its own turn ``act`` chooses the action.  Nothing else is handed to a
 strategy: no state, no deck, no other strategy.  :func:`hanabi_ref.game.play_game` runs
-them.
+them, in its own process: there a strategy written to cheat finds no game in any module
+and no object shared with another seat, and with ``--sealed`` no seed that leads to the
+deck, but it can still reach the game through the interpreter (stack frames, the garbage
+collector): spec/isolation.md, ISO-inprocess.
 
 This module stays a source module in the compiled build (B-compiled): strategies written
 in Python subclass :class:`BaseStrategy`, and an interpreted class cannot subclass a
