@@ -100,8 +100,9 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
-    parser.add_argument("--strategy", required=True, help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source)")
+def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False) -> None:
+    parser.add_argument("--strategy", required=not bots, default=None,
+                        help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source)")
     parser.add_argument("--players", type=_positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=_seed, default=0, help="seed of game 0 (game i uses seed S+i)")
     parser.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")
@@ -109,6 +110,18 @@ def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = Tr
     parser.add_argument("--hand-size", type=_positive, default=None, help="hand size h (default by p)")
     if json_option:
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_isolation_options(parser, bots)
+
+
+def _add_isolation_options(parser: argparse.ArgumentParser, bots: bool) -> None:
+    """[ISO-cli] seats in processes of their own."""
+    parser.add_argument("--isolate", action="store_true",
+                        help="run each seat's strategy in a process of its own (spec/isolation.md)")
+    if bots:
+        parser.add_argument("--bot", action="append", default=None, metavar="CMD",
+                            help="seat a bot speaking the bot protocol (once: every seat; once per seat: seat by seat)")
+    parser.add_argument("--move-timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help="seconds an isolated seat or bot may take to answer (default 10)")
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -135,7 +148,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
-    _add_game_options(simulate)
+    _add_game_options(simulate, bots=True)
     _add_run_options(simulate)
     simulate.add_argument("--out", default=None, metavar="FILE",
                           help="write the result (the --json object) to FILE, and checkpoints while it runs")
@@ -147,7 +160,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sweep_parser(commands)
 
     play = commands.add_parser("play", help="play one seeded game and write its trace")
-    _add_game_options(play)
+    _add_game_options(play, bots=True)
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
     _add_compiled_option(play)
@@ -326,7 +339,14 @@ def command_play(args: argparse.Namespace) -> int:
     from hanabi_ref.game import play_game
     from hanabi_ref.trace import summary
 
-    record = play_game(_config(args), _factory(args.strategy), seed=args.seed)
+    config = _config(args)
+    factory = _play_factory(args, config)
+    try:
+        record = play_game(config, factory, seed=args.seed)
+    finally:
+        close = getattr(factory, "close", None)
+        if close is not None:
+            close()  # [ISO-lifecycle] every seat's process ended and reaped
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
     if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
@@ -335,6 +355,24 @@ def command_play(args: argparse.Namespace) -> int:
     else:
         _print_summary(summary(record.final), args.json)
     return EXIT_OK
+
+
+def _play_factory(args: argparse.Namespace, config: Any) -> Any:
+    """The strategy of ``play``: in this process, or with ``--isolate`` or ``--bot`` in a
+    process per seat [ISO-cli]."""
+    from hanabi_ref.sim.chunks import GameSetup
+    from hanabi_ref.sim.commands import BOT, check_seats, check_strategy_or_bots, seated
+
+    spec = check_strategy_or_bots(args)
+    if spec is None or args.isolate:
+        setup = GameSetup.of(config.players, config.preset, args.variant, args.hand_size,
+                             BOT if spec is None else spec.name, {})
+        setup = seated(setup, args)
+        check_seats(setup)
+        return setup.factory()
+    if args.move_timeout is not None:
+        raise UsageError("hanabi-ref: --move-timeout: only with --isolate or --bot")
+    return _factory(args.strategy)
 
 
 def _write_trace(trace: Any, out: str, with_states: bool) -> None:

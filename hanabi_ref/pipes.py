@@ -280,17 +280,19 @@ class LineProcess:
 
     def _wait(self, deadline: float, what: str) -> list[int]:
         """The watched pipes ready before ``deadline`` (stderr is drained here), or the
-        failure saying ``what`` did not happen in time."""
+        failure saying ``what`` did not happen in time.  A pipe that is ready when the
+        deadline has passed already still counts: an answer read late by us (the bot
+        protocol reads some answers only when it needs them, ISO-timeout) came in time."""
         left = deadline - time.monotonic()
-        events = self._selector.select(left) if left > 0 else []
-        if not events:
-            raise self._give_up(f"{what} within {self.timeout:g} s")
+        events = self._selector.select(max(left, 0))  # past the deadline: one last look
         ready: list[int] = []
         for key, _ in events:
             if key.fd == self._fd(self._process.stderr):
                 self._drain_stderr()
             else:
                 ready.append(key.fd)
+        if not ready and (not events or left <= 0):
+            raise self._give_up(f"{what} within {self.timeout:g} s")
         return ready
 
     @contextmanager
