@@ -24,6 +24,7 @@
     hanabi-ref bench strategy [--strategy NAME] [--players P,...] [--rules PRESET] [--seconds S]
                         [--repeats R] [--seed S] [--json]
     hanabi-ref bench verify [--games N] [--repeats R] [--seed S] [--json]
+    hanabi-ref bench isolate [--players P,...] [--rules PRESET] [--seconds S] [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
@@ -207,7 +208,8 @@ def _add_compiled_option(parser: argparse.ArgumentParser) -> None:
 def _add_bench_parser(commands: Any) -> None:
     """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
     bench = commands.add_parser("bench", help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table"], help="what to measure")
+    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate"],
+                       help="what to measure")
     bench.add_argument("--games", type=_positive, default=200, help="random games of one run of bench verify")
     bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
     bench.add_argument("--players", type=_player_counts, default=None,
@@ -494,6 +496,8 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_strategy(args)
     if args.target == "verify":
         return _bench_verify(args)
+    if args.target == "isolate":
+        return _bench_isolate(args)
     import importlib.util
 
     from hanabi_ref import bench
@@ -534,6 +538,25 @@ def _bench_strategy(args: argparse.Namespace) -> int:
     except bench.BenchError as error:
         raise InvalidGame(f"hanabi-ref bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_strategy_report(report))
+    return EXIT_OK
+
+
+def _bench_isolate(args: argparse.Namespace) -> int:
+    """[B-isolate] whole games of the hat player, in-process and with isolated seats."""
+    from hanabi_ref.isolation import bench
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.strategies import strategy_spec
+
+    if args.against is not None:
+        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+    players = args.players or [4]
+    for count in players:
+        strategy_spec(bench.STRATEGY).check_config(make_config(count, preset=args.rules))  # before measuring
+    try:
+        report = bench.bench_isolate(players, args.rules, args.seconds, args.repeats, args.seed)
+    except bench.BenchIsolateError as error:
+        raise InvalidGame(f"hanabi-ref bench isolate: {error}") from None
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report))
     return EXIT_OK
 
 

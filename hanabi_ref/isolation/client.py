@@ -286,6 +286,10 @@ class IsolatedFactory:
         self._bots: dict[int, BotProcess] = {}
         self.encoder = Encoder()
 
+    def pids(self) -> list[int]:
+        """The process ids of the seats' processes running now."""
+        return [bot.group for bot in self._bots.values() if not bot.ended]
+
     def flush_all(self) -> None:
         """Send every seat the requests queued for it."""
         for bot in self._bots.values():
