@@ -1,5 +1,5 @@
 """A child process spoken to in JSON lines, one request and one answer a line
-[EP-transport, EP-lifecycle, EP-failures, ISO-transport].
+[EP-transport, EP-lifecycle, EP-failures, ISO-lifecycle].
 
 What the engine protocol (``verify --engine``) and the bot protocol (isolated seats and
 ``--bot``) share: the child runs in a new session, as the leader of a process group of
@@ -170,7 +170,7 @@ def adopt_orphans(on: bool) -> bool:
 
 class LineProcess:
     """A child started from ``argv``, spoken to in lines [EP-transport, EP-lifecycle,
-    ISO-transport]; subclasses say what its failures are (:meth:`_failure`) and how a
+    ISO-lifecycle]; subclasses say what its failures are (:meth:`_failure`) and how a
     command that cannot be started is reported (:meth:`_usage_error`)."""
 
     timeout: float

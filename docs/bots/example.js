@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A minimal bot for hanabi-ref's bot protocol (spec/isolation.md, section 3).
+// A minimal bot for hanabi-ref's bot protocol (spec/isolation.md, section 3) [ISO-example].
 // One JSON request per line on stdin, one JSON answer per line on stdout.
 // It plays a card it knows to be playable, else tells another player more about a
 // playable card (its colour, then its value), else discards its oldest card (with

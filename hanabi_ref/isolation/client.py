@@ -75,6 +75,7 @@ class BotProcess(LineProcess):
         self.updates: str | None = None
         """[ISO-changes] "full" or "changes", as the hello answer said (None until read)"""
         self._turn = 0
+        self._op = "hello"
         self._pending: deque[tuple[str, float, int]] = deque()
         """requests sent and not yet answered: op, time sent, turn"""
         self._last_read = 0.0
@@ -94,6 +95,17 @@ class BotProcess(LineProcess):
 
     def _usage_error(self, text: str) -> SeatCommandError:
         return SeatCommandError(f"{self.option}: {text}")
+
+    def _wait(self, deadline: float, what: str) -> list[int]:
+        """[ISO-failures] as for any child; a seat whose process exited by itself while
+        something it started holds its stdout open is reported as exited, not as late."""
+        try:
+            return super()._wait(deadline, what)
+        except SeatFailure:
+            code = self._process.returncode
+            if code is None or code < 0:  # still running, or ended by our signal: late
+                raise
+            raise self._failure(f"exited with code {code} while answering {self._op}{self._stderr_note()}") from None
 
     # ------------------------------------------------------------ requests
 
@@ -126,7 +138,7 @@ class BotProcess(LineProcess):
         answer: dict[str, Any] = {"ok": True}
         while self._pending:
             op, sent, turn = self._pending[0]
-            self._turn = turn
+            self._turn, self._op = turn, op
             line = self._read_line(op, max(sent, self._last_read) + self.timeout)
             self._last_read = time.monotonic()
             self._pending.popleft()
@@ -170,14 +182,16 @@ class BotProcess(LineProcess):
     # ------------------------------------------------------------ the end
 
     def close(self) -> None:
-        """[ISO-lifecycle] ask the bot to quit (unless answers are outstanding), then end
-        its whole process group."""
+        """[ISO-lifecycle] ask the bot to quit (unless answers are outstanding) and close
+        its input, give it a moment to exit, then end its whole process group."""
         if self._ended:
             return
         try:
             if not self._pending and not self._queue and self._process.poll() is None:
                 deadline = time.monotonic() + min(self.timeout, QUIT_WAIT)
                 self._send("quit", b'{"op":"quit"}\n', deadline)
+                if self._process.stdin is not None:
+                    self._process.stdin.close()  # and the end of its input: a bot may wait for that
                 self._drain_until_exit(deadline)
         except SeatFailure:
             pass

@@ -7,6 +7,10 @@ copied in ``spec/``) before it is used.  As for the engine protocol
 (:mod:`hanabi_ref.verify.answers`), a direct check (:func:`is_plain_answer`) passes the
 valid answers in microseconds, and only an answer that fails it goes to jsonschema,
 which says where it breaks the schema.
+
+A bot in another language needs nothing of Python: these names, the schema and
+``spec/isolation.md``.  ``docs/bots/example.js`` is one, in Node.js, that speaks the
+protocol as :data:`PROTOCOL` version :data:`VERSION` with whole views [ISO-example].
 """
 
 from __future__ import annotations

@@ -7,7 +7,11 @@ runs one of our strategies as a bot: it reads requests on stdin and answers each
 stdout.  What it knows of a game is what the requests carry: the configuration, its seat
 and its strategy seed (``new_game``), then views and events (``observe``, ``act``),
 from which it rebuilds real :class:`~hanabi_ref.view.PlayerView` objects
-(:mod:`hanabi_ref.isolation.wire`).  No game state exists in this process.
+(:mod:`hanabi_ref.isolation.wire`).  No game state exists in this process, so a strategy
+that reads the interpreter (its callers' frames, the garbage collector's objects) finds
+nothing of the game [ISO-attacks].  The strategy is built with the seed it would get
+in-process and observes exactly when it would in-process, so it plays the same games
+[ISO-same].
 
 :func:`serve` does the same for any :class:`~hanabi_ref.strategy.StrategyFactory`, so a
 strategy written in Python can be seated with ``--bot`` without being registered.
