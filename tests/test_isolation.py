@@ -265,10 +265,12 @@ def test_a_command_that_cannot_start_is_a_usage_error(capsys: pytest.CaptureFixt
 
 @pytest.mark.parametrize("arguments", [
     ["--bot", "x", "--strategy", "simple"], ["--bot", "x", "--isolate"], ["--bot", "a", "--bot", "b", "--bot", "c"], [],
+    ["--strategy", "simple", "--move-timeout", "3"],
 ])
 def test_bad_seat_arguments_are_usage_errors(arguments: list[str], capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-cli] --bot with --strategy or --isolate, a number of bots that is neither one
-    nor the number of seats, or no strategy at all: exit 2."""
+    nor the number of seats, no strategy at all, or a time limit for seats that are not
+    isolated: exit 2."""
     assert main(["simulate", *arguments, "--players", "2", "--games", "1"]) == 2
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 

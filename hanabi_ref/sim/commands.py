@@ -101,6 +101,8 @@ def seated(setup: GameSetup, args: argparse.Namespace) -> GameSetup:
         return attrs.evolve(setup, seats=seats, move_timeout=timeout)
     if getattr(args, "isolate", False):
         return attrs.evolve(setup, seats=(tuple(seat_command(setup.strategy, dict(setup.params))),), move_timeout=timeout)
+    if getattr(args, "move_timeout", None) is not None:
+        raise SetupError("--move-timeout: only with --isolate or --bot")
     return setup
 
 
