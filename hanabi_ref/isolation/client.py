@@ -130,6 +130,10 @@ class BotProcess(LineProcess):
         self._send(queue[0][0], data.encode("utf-8"), sent + self.timeout)
         self._pending.extend((op, sent, turn) for op, _, turn in queue)
 
+    def forget_queue(self) -> None:
+        """Drop the requests not sent yet (those of a game that ended by an error)."""
+        self._queue.clear()
+
     def collect(self) -> dict[str, Any]:
         """Read the answer of every request sent; the last one's [ISO-timeout]: each is due
         ``timeout`` seconds after the later of its request being sent and the answer
@@ -321,6 +325,7 @@ class IsolatedFactory:
                 raise SeatCommandError(f"{self.option}: {len(self._commands)} commands for {config.players} seats")
             argv = self._commands[seat] if len(self._commands) > 1 else self._commands[0]
             bot = self._bots[seat] = BotProcess(argv, seat, self.timeout, self.option)
+        bot.forget_queue()  # what a game that failed left unsent is of no use to the next
         bot.post({"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
         return IsolatedSeat(bot, self)
 
