@@ -5,13 +5,15 @@
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR] [--json]
                         [--out FILE [--checkpoint-every SECONDS]] [--resume FILE]
                         [--stall-timeout SECONDS] [--compiled]
+                        [--isolate | --bot CMD [--bot CMD ...] (instead of --strategy)] [--move-timeout SECONDS]
     hanabi-ref sweep    --strategy NAME --players P --games N --grid K=V1,V2,... [--grid ...]
                         [--param K=V ...] [--seed S] [--rules PRESET] [--variant NAME] [--hand-size H]
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR]
                         [--stall-timeout SECONDS]
                         [--format table|csv|json] [--out FILE] [--plot FILE.png|FILE.svg]
-                        [--plot-kind mean|distribution] [--compiled]
+                        [--plot-kind mean|distribution] [--compiled] [--isolate [--move-timeout SECONDS]]
     hanabi-ref play     --strategy NAME --players P --seed S [--out FILE] [--json] [--compiled] ...
+                        [--isolate | --bot CMD [--bot CMD ...] (instead of --strategy)] [--move-timeout SECONDS]
     hanabi-ref replay   FILE [--format trace|hanab-live] [--rules PRESET] [--json]
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
@@ -24,6 +26,7 @@
     hanabi-ref bench strategy [--strategy NAME] [--players P,...] [--rules PRESET] [--seconds S]
                         [--repeats R] [--seed S] [--json]
     hanabi-ref bench verify [--games N] [--repeats R] [--seed S] [--json]
+    hanabi-ref bench isolate [--players P,...] [--rules PRESET] [--seconds S] [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
@@ -122,8 +125,9 @@ def _seconds(text: str) -> float:
     return value
 
 
-def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True) -> None:
-    parser.add_argument("--strategy", required=True, help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source)")
+def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False) -> None:
+    parser.add_argument("--strategy", required=not bots, default=None,
+                        help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source)")
     parser.add_argument("--players", type=_positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=_seed_or_random, default=None,
                         help="seed of game 0 (game i uses seed S+i; default 0); random: drawn from the system (ISO-seeds)")
@@ -137,6 +141,18 @@ def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = Tr
     parser.add_argument("--hand-size", type=_positive, default=None, help="hand size h (default by p)")
     if json_option:
         parser.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_isolation_options(parser, bots)
+
+
+def _add_isolation_options(parser: argparse.ArgumentParser, bots: bool) -> None:
+    """[ISO-cli] seats in processes of their own."""
+    parser.add_argument("--isolate", action="store_true",
+                        help="run each seat's strategy in a process of its own (spec/isolation.md)")
+    if bots:
+        parser.add_argument("--bot", action="append", default=None, metavar="CMD",
+                            help="seat a bot speaking the bot protocol (once: every seat; once per seat: seat by seat)")
+    parser.add_argument("--move-timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help="seconds an isolated seat or bot may take to answer (default 10)")
 
 
 def _add_run_options(parser: argparse.ArgumentParser) -> None:
@@ -163,7 +179,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
-    _add_game_options(simulate)
+    _add_game_options(simulate, bots=True)
     _add_run_options(simulate)
     simulate.add_argument("--out", default=None, metavar="FILE",
                           help="write the result (the --json object) to FILE, and checkpoints while it runs")
@@ -175,7 +191,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_sweep_parser(commands)
 
     play = commands.add_parser("play", help="play one seeded game and write its trace")
-    _add_game_options(play)
+    _add_game_options(play, bots=True)
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
     _add_compiled_option(play)
@@ -222,7 +238,8 @@ def _add_compiled_option(parser: argparse.ArgumentParser) -> None:
 def _add_bench_parser(commands: Any) -> None:
     """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
     bench = commands.add_parser("bench", help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table"], help="what to measure")
+    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate"],
+                       help="what to measure")
     bench.add_argument("--games", type=_positive, default=200, help="random games of one run of bench verify")
     bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
     bench.add_argument("--players", type=_player_counts, default=None,
@@ -354,7 +371,14 @@ def command_play(args: argparse.Namespace) -> int:
     from hanabi_ref.game import play_game
     from hanabi_ref.trace import summary
 
-    record = play_game(_config(args), _factory(args.strategy), seed=args.seed, strategy_seed=args.strategy_seed)
+    config = _config(args)
+    factory = _play_factory(args, config)
+    try:
+        record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
+    finally:
+        close = getattr(factory, "close", None)
+        if close is not None:
+            close()  # [ISO-lifecycle] every seat's process ended and reaped
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
     if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
@@ -363,6 +387,24 @@ def command_play(args: argparse.Namespace) -> int:
     else:
         _print_summary(summary(record.final), args.json)
     return EXIT_OK
+
+
+def _play_factory(args: argparse.Namespace, config: Any) -> Any:
+    """The strategy of ``play``: in this process, or with ``--isolate`` or ``--bot`` in a
+    process per seat [ISO-cli]."""
+    from hanabi_ref.sim.chunks import GameSetup
+    from hanabi_ref.sim.commands import BOT, check_seats, check_strategy_or_bots, seated
+
+    spec = check_strategy_or_bots(args)
+    if spec is None or args.isolate:
+        setup = GameSetup.of(config.players, config.preset, args.variant, args.hand_size,
+                             BOT if spec is None else spec.name, {})
+        setup = seated(setup, args)
+        check_seats(setup)
+        return setup.factory()
+    if args.move_timeout is not None:
+        raise UsageError("hanabi-ref: --move-timeout: only with --isolate or --bot")
+    return _factory(args.strategy)
 
 
 def _write_trace(trace: Any, out: str, with_states: bool) -> None:
@@ -484,6 +526,8 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_strategy(args)
     if args.target == "verify":
         return _bench_verify(args)
+    if args.target == "isolate":
+        return _bench_isolate(args)
     import importlib.util
 
     from hanabi_ref import bench
@@ -524,6 +568,25 @@ def _bench_strategy(args: argparse.Namespace) -> int:
     except bench.BenchError as error:
         raise InvalidGame(f"hanabi-ref bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_strategy_report(report))
+    return EXIT_OK
+
+
+def _bench_isolate(args: argparse.Namespace) -> int:
+    """[B-isolate] whole games of the hat player, in-process and with isolated seats."""
+    from hanabi_ref.isolation import bench
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.strategies import strategy_spec
+
+    if args.against is not None:
+        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+    players = args.players or [4]
+    for count in players:
+        strategy_spec(bench.STRATEGY).check_config(make_config(count, preset=args.rules))  # before measuring
+    try:
+        report = bench.bench_isolate(players, args.rules, args.seconds, args.repeats, args.seed)
+    except bench.BenchIsolateError as error:
+        raise InvalidGame(f"hanabi-ref bench isolate: {error}") from None
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report))
     return EXIT_OK
 
 

@@ -6,10 +6,11 @@ semantic checks (a suit exists in the variant, the deck is the composition, each
 action is legal) follow in :mod:`hanabi_ref.trace`.  Every schema violation becomes one
 line naming the JSON path, e.g. ``deck[3].value: must be >= 1, got 0``.
 
-The package ships three schemas in ``hanabi_ref/schemas/`` (copies in ``spec/``):
+The package ships four schemas in ``hanabi_ref/schemas/`` (copies in ``spec/``):
 ``trace.schema.json``, ``engine-protocol.schema.json`` (the requests and answers of
-``spec/engine-protocol.md``) and ``vectors.schema.json`` (the files of
-``spec/vectors.md``); the last two refer to the trace schema's definitions.
+``spec/engine-protocol.md``), ``vectors.schema.json`` (the files of
+``spec/vectors.md``) and ``bot-protocol.schema.json`` (the bot protocol of
+``spec/isolation.md``, ISO-schema); the last three refer to the trace schema's definitions.
 :func:`strict_validator` validates against any definition of them with JSON integers
 only (``1.0`` is not an integer, EP-types) and :func:`first_violation` reports a failure
 as a :class:`Violation`: where in the instance, what is wrong, and the location in the
@@ -38,7 +39,7 @@ from hanabi_ref.serial import short_json
 SCHEMA_BASE = "https://hanabi-ref.invalid/spec/"
 """The base of the schemas' ``$id``: a schema refers to another by its file name."""
 
-SCHEMA_FILES = ("trace.schema.json", "engine-protocol.schema.json", "vectors.schema.json")
+SCHEMA_FILES = ("trace.schema.json", "engine-protocol.schema.json", "vectors.schema.json", "bot-protocol.schema.json")
 """The schemas shipped in ``hanabi_ref/schemas/`` and copied in ``spec/``."""
 
 

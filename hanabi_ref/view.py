@@ -314,4 +314,21 @@ def view_is_legal(view: PlayerView, action: Action) -> bool:
     ) is None
 
 
-__all__ = ["PlayerView", "ViewMaker", "make_view", "make_views", "seat_config", "check_view", "view_legal_actions", "view_is_legal", "hand_mask"]
+__all__ = ["PlayerView", "ViewMaker", "make_view", "make_views", "seat_config", "check_view", "view_legal_actions",
+           "view_is_legal", "hand_mask"]
+
+
+_VIEW_FIELDS = frozenset(field.name for field in attrs.fields(PlayerView) if field.name != "key")
+
+
+def view_from_parts(parts: dict[str, object]) -> PlayerView:
+    """A view rebuilt from its fields, as a seat in another process receives them
+    [ISO-view, 2.17-view]: ``parts`` names every field of :class:`PlayerView` (values of
+    the field's type; the caller decoded them), nothing else.  No state is at hand to
+    check the view against: an isolated seat can only be given what was serialised."""
+    if parts.keys() != _VIEW_FIELDS:
+        raise ValueError(f"ISO-view: a view has exactly the fields {sorted(_VIEW_FIELDS)}")
+    view: PlayerView = object.__new__(PlayerView)
+    view.__dict__.update(parts)
+    view.__dict__["key"] = _VIEW_KEY
+    return view

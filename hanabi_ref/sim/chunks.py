@@ -49,6 +49,11 @@ class GameSetup:
     strategy_seed: int | None = None
     """[ISO-seeds] the run's strategy seed: game g's strategies are seeded from
     ``derive_seed(strategy_seed, g)``, apart from its deck (None: from g itself)"""
+    seats: tuple[tuple[str, ...], ...] = ()
+    """[ISO-seat, ISO-cli] the command of each seat's process (one for all seats), or none:
+    the strategy plays in the worker's own process"""
+    move_timeout: float = 10.0
+    """[ISO-timeout] seconds a seat's process may take to answer"""
 
     @classmethod
     def of(cls, players: int, rules: str, variant: str, hand_size: int | None, strategy: str,
@@ -65,7 +70,13 @@ class GameSetup:
         return make_config(self.players, preset=self.rules, variant=self.variant, hand_size=self.hand_size)
 
     def factory(self) -> StrategyFactory:
-        """The strategy's factory, rebuilt from its name and parameters [S-params]."""
+        """The strategy's factory, rebuilt from its name and parameters [S-params]; with
+        ``seats``, a factory of isolated seats, whose processes start at the first game
+        (close it when done) [ISO-seat]."""
+        if self.seats:
+            from hanabi_ref.isolation.client import IsolatedFactory
+
+            return IsolatedFactory(self.seats, self.move_timeout)
         return factory_for(self.strategy, dict(self.params))
 
 
@@ -131,7 +142,17 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play the chunk's games in seed order; a game that raises is recorded as a failure of
     its seed and the others still count [SIM-jobs, SIM-crash]; every game leaves its trace
     digest [SIM-trace-hash]."""
-    config, factory, hasher = chunk.setup.config(), chunk.setup.factory(), GameHasher()
+    factory = chunk.setup.factory()
+    try:
+        return _play_games(chunk, factory)
+    finally:
+        close = getattr(factory, "close", None)
+        if close is not None:
+            close()  # [ISO-lifecycle] isolated seats: every seat's process ended and reaped
+
+
+def _play_games(chunk: Chunk, factory: StrategyFactory) -> ChunkResult:
+    config, hasher = chunk.setup.config(), GameHasher()
     views = ViewMaker(config)  # [ISO-views] one per chunk: each seat's configuration copy keeps its memos
     scores: list[int] = []
     strikeouts: list[bool] = []
@@ -140,7 +161,7 @@ def play_chunk(chunk: Chunk) -> ChunkResult:
     for seed in chunk.seeds():
         try:
             record = play_game(config, factory, seed=seed, views=views, strategy_seed=chunk.setup.strategy_seed_of(seed))
-        except Exception as error:  # a strategy or engine bug: keep the seed, go on
+        except Exception as error:  # a strategy or engine bug, a failed seat [ISO-failures]: keep the seed, go on
             failures.append(Failure(seed, describe_error(error)))
             digests.append(failure_digest())
             continue

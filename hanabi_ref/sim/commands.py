@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, Final
 
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError
@@ -34,8 +34,12 @@ from hanabi_ref.sim.executors import (STALL_SECONDS, Executor, LocalExecutor, Ru
                                       default_jobs)
 from hanabi_ref.sim.files import check_output_path, write_text_atomically
 from hanabi_ref.sim.runner import Cell, CellResult, Finished, Progress, RunResult, run_cells
+from hanabi_ref.isolation.client import MOVE_TIMEOUT
 from hanabi_ref.sim.sweep import Axis, parse_grid, point_label, points, render_csv, render_json, render_table, row
 from hanabi_ref.strategies import ParamError, StrategySpec, Value, parse_assignments, strategy_spec
+
+BOT: Final = "bot"
+"""The strategy name a run of ``--bot`` seats reports [ISO-cli]."""
 
 EXIT_OK = 0
 EXIT_FAILED_GAMES = 1
@@ -78,6 +82,56 @@ def check_strategy(name: str) -> StrategySpec:
         return strategy_spec(name)
     except ParamError as error:
         raise ParamError(f"--strategy: {error}") from None
+
+
+def seated(setup: GameSetup, args: argparse.Namespace) -> GameSetup:
+    """[ISO-cli] ``setup`` with its seats in processes of their own: the bots of ``--bot``,
+    or with ``--isolate`` the seat server playing the setup's strategy (and parameters)."""
+    import attrs
+
+    from hanabi_ref.isolation import seat_command
+    from hanabi_ref.isolation.client import split_command
+
+    bots = getattr(args, "bot", None) or []
+    timeout = getattr(args, "move_timeout", None) or MOVE_TIMEOUT
+    if bots:
+        seats = tuple(tuple(split_command(command)) for command in bots)
+        if len(seats) not in (1, setup.players):
+            raise SetupError(f"--bot: give one command for every seat or {setup.players} (one per seat), got {len(seats)}")
+        return attrs.evolve(setup, seats=seats, move_timeout=timeout)
+    if getattr(args, "isolate", False):
+        return attrs.evolve(setup, seats=(tuple(seat_command(setup.strategy, dict(setup.params))),), move_timeout=timeout)
+    if getattr(args, "move_timeout", None) is not None:
+        raise SetupError("--move-timeout: only with --isolate or --bot")
+    return setup
+
+
+def check_seats(setup: GameSetup) -> None:
+    """[ISO-cli, ISO-failures] Start the first seat's process and read its hello answer
+    before any game: a command that cannot be started is a usage error (exit 2), a bot
+    that does not speak the protocol a failure (exit 1)."""
+    if not setup.seats:
+        return
+    from hanabi_ref.isolation.client import BotProcess
+
+    bot = BotProcess(list(setup.seats[0]), 0, setup.move_timeout)
+    try:
+        bot.collect()
+    finally:
+        bot.close()
+
+
+def check_strategy_or_bots(args: argparse.Namespace) -> StrategySpec | None:
+    """The named strategy, or None when ``--bot`` seats bots instead [SIM-errors, ISO-cli]."""
+    if getattr(args, "bot", None):
+        for option, given in (("--strategy", args.strategy is not None), ("--isolate", args.isolate),
+                              ("--param", bool(getattr(args, "param", [])))):
+            if given:
+                raise SetupError(f"{option}: not with --bot (a bot is its own strategy, in a process of its own)")
+        return None
+    if args.strategy is None:
+        raise SetupError("--strategy: required (or --bot CMD)")
+    return check_strategy(args.strategy)
 
 
 def given_params(items: Sequence[str], spec: StrategySpec) -> dict[str, str]:
@@ -183,10 +237,20 @@ def command_simulate(args: argparse.Namespace) -> int:
     [C-simulate, SIM-jobs, SIM-param, SIM-trace-hash]; exit 1 if a game failed [SIM-crash];
     with ``--out`` keep checkpoints and the result in a file [SIM-out], with ``--resume``
     go on from a checkpoint [SIM-resume]."""
-    spec = check_strategy(args.strategy)
-    params = spec.resolve(given_params(args.param, spec))
-    setup, config = check_config(args, spec, params)
-    identity = run_identity(args, spec.name, params, config)
+    spec = check_strategy_or_bots(args)
+    params = {} if spec is None else spec.resolve(given_params(args.param, spec))
+    if spec is None:
+        setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, BOT, params,
+                             getattr(args, "strategy_seed", None))
+        config = setup.config()
+        if args.seed + args.games > 2**64:
+            raise SetupError("--seed: seed + games must stay below 2^64")
+    else:
+        setup, config = check_config(args, spec, params)
+    setup = seated(setup, args)
+    check_seats(setup)
+    name = BOT if spec is None else spec.name
+    identity = run_identity(args, name, params, config)
     out = _simulate_output(args)
     kept = [] if args.resume is None else load_checkpoint(Path(args.resume), identity, setup)
     every = CHECKPOINT_SECONDS if args.checkpoint_every is None else float(args.checkpoint_every)
@@ -199,7 +263,7 @@ def command_simulate(args: argparse.Namespace) -> int:
                          lambda _, chunk, chunk_result: checkpoint.add(chunk, chunk_result))
     except (RunStopped, Terminated, KeyboardInterrupt) as stop:
         return _stopped(stop, checkpoint, args.games)
-    summary = _simulate_summary(args, spec.name, params, config, executor, result)
+    summary = _simulate_summary(args, name, params, config, executor, result)
     if out is not None:
         write_text_atomically(out, json.dumps(summary, sort_keys=True) + "\n", "--out")
     if args.json:
@@ -343,9 +407,11 @@ def command_sweep(args: argparse.Namespace) -> int:
     fixed = given_params(args.param, spec)
     axes = parse_grid(args.grid, spec, fixed)
     grid = points(axes)
-    setups = [GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name,
-                           spec.resolve({**fixed, **point}), getattr(args, "strategy_seed", None)) for point in grid]
+    setups = [seated(GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name,
+                                  spec.resolve({**fixed, **point}), getattr(args, "strategy_seed", None)), args)
+              for point in grid]
     _, config = check_config(args, spec, dict(setups[0].params))
+    check_seats(setups[0])
     out, plot = _check_outputs(args)
     executor = open_executor(args)
     tally = CheckpointWriter(None, {}, CHECKPOINT_SECONDS)  # counts the finished games, writes nothing

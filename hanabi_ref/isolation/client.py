@@ -1,0 +1,342 @@
+"""Seats played by other processes: the game's side of the bot protocol [ISO-seat,
+ISO-protocol, ISO-timeout, ISO-failures, ISO-changes].
+
+:class:`IsolatedFactory` is a :class:`~hanabi_ref.strategy.StrategyFactory` like any
+other, so :func:`~hanabi_ref.game.play_game` and the simulation runner play isolated
+seats and bots unchanged.  Each seat is one process (:class:`BotProcess`), started at
+the seat's first game and kept for the next ones (``new_game`` starts each); the
+:class:`IsolatedSeat` of a game forwards ``observe`` and ``act`` to it as JSON lines.
+
+``observe`` is answered with ``{"ok": true}`` and nothing the game needs, so its answer
+is read only when the seat is next asked to act (or the game ends): the seats think
+about a move at the same time, and the game waits only for the seat that acts.
+
+Whatever a seat's process does wrong (an answer that is not JSON or breaks the schema,
+no answer in time, an exit, a refusal) stops that process's whole group and raises
+:class:`SeatFailure`, one line naming the seat, the turn and what it did; an illegal
+action is refused by the game (:class:`~hanabi_ref.strategy.StrategyError`, which names
+the seat and the turn as well).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import time
+from collections import deque
+from collections.abc import Sequence
+from types import TracebackType
+from typing import Any, Final
+
+from hanabi_ref.actions import Action
+from hanabi_ref.errors import ConfigError, HanabiError
+from hanabi_ref.isolation.protocol import PROTOCOL, VERSION, answer_violation, is_plain_answer
+from hanabi_ref.isolation.wire import action_from_wire, event_to_json, view_changes, view_to_json
+from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, parse_line
+from hanabi_ref.rules import GameConfig, config_to_json
+from hanabi_ref.serial import JsonRuleError
+from hanabi_ref.state import Event
+from hanabi_ref.view import PlayerView
+
+MOVE_TIMEOUT: Final = 10.0
+"""[ISO-timeout] seconds a seat may take to answer a request, by default (``--move-timeout``)."""
+
+_OK_LINE: Final = b'{"ok":true}'
+
+
+class SeatFailure(HanabiError):
+    """[ISO-failures] a seat's process failed; the message names the seat, the turn and
+    what the process did."""
+
+
+class SeatCommandError(ConfigError):
+    """A seat's command line that cannot be parsed or started (a usage error)."""
+
+
+def split_command(command: str, option: str = "--bot") -> list[str]:
+    """``command`` as an argument vector, or :class:`SeatCommandError` naming ``option``."""
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise SeatCommandError(f"{option}: cannot parse the command: {error}") from None
+    if not argv:
+        raise SeatCommandError(f"{option}: the command is empty")
+    return argv
+
+
+class BotProcess(LineProcess):
+    """One seat's process, spoken to in the bot protocol [ISO-protocol, ISO-timeout]."""
+
+    def __init__(self, argv: list[str], seat: int, timeout: float = MOVE_TIMEOUT, option: str = "--bot") -> None:
+        self.seat = seat
+        self.option = option
+        self.name = os.path.basename(argv[0])
+        self.updates: str | None = None
+        """[ISO-changes] "full" or "changes", as the hello answer said (None until read)"""
+        self._turn = 0
+        self._op = "hello"
+        self._pending: deque[tuple[str, float, int]] = deque()
+        """requests sent and not yet answered: op, time sent, turn"""
+        self._last_read = 0.0
+        self._queue: list[tuple[str, str, int]] = []
+        """requests not yet sent: op, line, turn"""
+        super().__init__(argv, timeout)
+        self.post({"op": "hello", "protocol": PROTOCOL, "version": VERSION}, 0)
+        self.flush()  # the process starts up meanwhile
+
+    @property
+    def ended(self) -> bool:
+        """Whether the process was stopped (it cannot play another game)."""
+        return self._ended
+
+    def _failure(self, text: str) -> SeatFailure:
+        return SeatFailure(f"seat {self.seat} ({self.name}), turn {self._turn}: {text}")
+
+    def _usage_error(self, text: str) -> SeatCommandError:
+        return SeatCommandError(f"{self.option}: {text}")
+
+    def _wait(self, deadline: float, what: str) -> list[int]:
+        """[ISO-failures] as for any child; a seat whose process exited by itself while
+        something it started holds its stdout open is reported as exited, not as late."""
+        try:
+            return super()._wait(deadline, what)
+        except SeatFailure:
+            code = self._process.returncode
+            if code is None or code < 0:  # still running, or ended by our signal: late
+                raise
+            raise self._failure(f"exited with code {code} while answering {self._op}{self._stderr_note()}") from None
+
+    # ------------------------------------------------------------ requests
+
+    def post(self, request: dict[str, Any] | str, turn: int) -> None:
+        """Queue ``request`` (an object, or its JSON text and ``op``): it is sent with the
+        next request that needs its answer (:meth:`flush`), and its answer is read then
+        [ISO-timeout]."""
+        if isinstance(request, str):
+            op = request[7:request.index('"', 7)]  # the text starts with {"op":"
+        else:
+            op, request = str(request["op"]), json.dumps(request, separators=(",", ":"))
+        self._queue.append((op, request, turn))
+
+    def flush(self) -> None:
+        """Send every queued request, in one write."""
+        if not self._queue:
+            return
+        queue, self._queue = self._queue, []
+        sent = time.monotonic()
+        self._turn = queue[0][2]
+        data = "\n".join(text for _, text, _ in queue) + "\n"
+        self._send(queue[0][0], data.encode("utf-8"), sent + self.timeout)
+        self._pending.extend((op, sent, turn) for op, _, turn in queue)
+
+    def forget_queue(self) -> None:
+        """Drop the requests not sent yet (those of a game that ended by an error)."""
+        self._queue.clear()
+
+    def collect(self) -> dict[str, Any]:
+        """Read the answer of every request sent; the last one's [ISO-timeout]: each is due
+        ``timeout`` seconds after the later of its request being sent and the answer
+        before it being read."""
+        self.flush()
+        answer: dict[str, Any] = {"ok": True}
+        while self._pending:
+            op, sent, turn = self._pending[0]
+            self._turn, self._op = turn, op
+            line = self._read_line(op, max(sent, self._last_read) + self.timeout)
+            self._last_read = time.monotonic()
+            self._pending.popleft()
+            answer = self._answer(op, line)
+            if op == "hello":
+                self.name = one_line(str(answer.get("name", self.name)), 60)
+                self.updates = str(answer.get("updates", "full"))
+        return answer
+
+    def request(self, request: dict[str, Any] | str, turn: int) -> dict[str, Any]:
+        """Send ``request`` and read its answer (and those of the requests before it)."""
+        self.post(request, turn)
+        return self.collect()
+
+    def wants_changes(self) -> bool:
+        """[ISO-changes] whether the bot asked for the changed fields of its views only."""
+        if self.updates is None:
+            self.collect()
+        return self.updates == "changes"
+
+    def _answer(self, op: str, line: bytes) -> dict[str, Any]:
+        """[ISO-failures, ISO-schema] the answer line as a valid answer with ``"ok": true``."""
+        if line == _OK_LINE and op != "act":
+            return {"ok": True}
+        try:
+            answer = parse_line(line)
+        except JsonRuleError as error:
+            raise self._give_up(f"answer to {op}: {error}") from None
+        except (ValueError, RecursionError):
+            raise self._give_up(f"printed garbage in answer to {op}: {_quote(line)}") from None
+        if is_plain_answer(op, answer):
+            return answer  # type: ignore[return-value]  # a dict: the check says so
+        violation = answer_violation(op, answer)
+        if violation is not None:
+            raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
+        assert isinstance(answer, dict)  # the schema says so
+        if answer["ok"] is not True:
+            raise self._give_up(f"failed to answer {op}: {_quote(answer['error'])}")
+        return answer
+
+    # ------------------------------------------------------------ the end
+
+    def close(self) -> None:
+        """[ISO-lifecycle] ask the bot to quit (unless answers are outstanding) and close
+        its input, give it a moment to exit, then end its whole process group."""
+        if self._ended:
+            return
+        try:
+            if not self._pending and not self._queue and self._process.poll() is None:
+                deadline = time.monotonic() + min(self.timeout, QUIT_WAIT)
+                self._send("quit", b'{"op":"quit"}\n', deadline)
+                if self._process.stdin is not None:
+                    self._process.stdin.close()  # and the end of its input: a bot may wait for that
+                self._drain_until_exit(deadline)
+        except SeatFailure:
+            pass
+        finally:
+            self._end()
+
+
+def _quote(value: object) -> str:
+    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
+    return repr(text[:120] + ("..." if len(text) > 120 else ""))
+
+
+class Encoder:
+    """JSON text of the values of views, each value written once per move [ISO-changes]:
+    the views of one state share most of their fields (the same objects), so the seats'
+    requests after a move share their text."""
+
+    def __init__(self) -> None:
+        self._event: Event | None = None
+        self._event_text = ""
+        self._texts: dict[int, tuple[object, str]] = {}
+
+    def event(self, event: Event) -> str:
+        """The event's text; a new event starts a new move."""
+        if event is not self._event:
+            self._event, self._texts = event, {}
+            self._event_text = _dumps(event_to_json(event))
+        return self._event_text
+
+    def changes(self, changes: dict[str, Any]) -> str:
+        """The text of a changes object, reusing the text of values written already."""
+        texts = self._texts
+        parts = []
+        for name, value in changes.items():
+            kind = type(value)
+            if kind is int:
+                parts.append(f'"{name}":{value}')
+                continue
+            if kind is not tuple:
+                parts.append(f'"{name}":{_dumps(value)}')  # a boolean, or None
+                continue
+            known = texts.get(id(value))
+            if known is None or known[0] is not value:
+                known = texts[id(value)] = (value, _dumps(value))
+            parts.append(f'"{name}":{known[1]}')
+        return "{" + ",".join(parts) + "}"
+
+
+def _dumps(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
+
+
+class IsolatedSeat:
+    """A seat's strategy in another process, seen from the game [ISO-seat]: a
+    :class:`~hanabi_ref.strategy.Strategy` whose ``observe`` and ``act`` are requests."""
+
+    def __init__(self, bot: BotProcess, factory: IsolatedFactory) -> None:
+        self._bot = bot
+        self._factory = factory
+        self._last: PlayerView | None = None
+
+    @property
+    def name(self) -> str:
+        """The name the seat's process gave in its hello answer."""
+        return self._bot.name
+
+    def _view(self, view: PlayerView) -> str:
+        """[ISO-view, ISO-changes] the view as the bot wants it, as the text of a
+        request's member: whole, or the fields that changed since the last view it was
+        sent in this game."""
+        last, self._last = self._last, view
+        if last is None or not self._bot.wants_changes():
+            return f'"view":{_dumps(view_to_json(view))}'
+        return f'"changes":{self._factory.encoder.changes(view_changes(view, last))}'
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        """[ISO-protocol] the observe request, sent with the seat's next request; every
+        answer is read at the end of the game, before the game counts."""
+        event_text = self._factory.encoder.event(event)
+        self._bot.post(f'{{"op":"observe","event":{event_text},{self._view(view)}}}', view.turn)
+        if view.terminal:
+            self._factory.collect_all()
+
+    def act(self, view: PlayerView) -> Action:
+        """[ISO-protocol] the act request and the action of its answer; the other seats
+        are sent what they have to observe meanwhile, so that they think at the same time."""
+        self._bot.post(f'{{"op":"act",{self._view(view)}}}', view.turn)
+        self._bot.flush()
+        self._factory.flush_all()
+        answer = self._bot.collect()
+        return action_from_wire(answer["action"])
+
+
+class IsolatedFactory:
+    """Seats in processes of their own, one per seat, kept from game to game [ISO-seat,
+    ISO-lifecycle]: ``commands[seat]`` (or the only command) starts seat ``seat``'s
+    process; one that failed is started again for the next game.  Close it (or use it
+    as a context manager) to end them all."""
+
+    def __init__(self, commands: Sequence[Sequence[str]], timeout: float = MOVE_TIMEOUT, option: str = "--bot") -> None:
+        if not commands:
+            raise SeatCommandError(f"{option}: no command")
+        self._commands = [list(argv) for argv in commands]
+        self.timeout = timeout
+        self.option = option
+        self._bots: dict[int, BotProcess] = {}
+        self.encoder = Encoder()
+
+    def pids(self) -> list[int]:
+        """The process ids of the seats' processes running now."""
+        return [bot.group for bot in self._bots.values() if not bot.ended]
+
+    def flush_all(self) -> None:
+        """Send every seat the requests queued for it."""
+        for bot in self._bots.values():
+            bot.flush()
+
+    def collect_all(self) -> None:
+        """Read every seat's outstanding answers (the end of a game)."""
+        for bot in self._bots.values():
+            bot.collect()
+
+    def __call__(self, config: GameConfig, seat: int, seed: int) -> IsolatedSeat:
+        bot = self._bots.get(seat)
+        if bot is None or bot.ended:
+            if seat >= len(self._commands) > 1:
+                raise SeatCommandError(f"{self.option}: {len(self._commands)} commands for {config.players} seats")
+            argv = self._commands[seat] if len(self._commands) > 1 else self._commands[0]
+            bot = self._bots[seat] = BotProcess(argv, seat, self.timeout, self.option)
+        bot.forget_queue()  # what a game that failed left unsent is of no use to the next
+        bot.post({"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
+        return IsolatedSeat(bot, self)
+
+    def close(self) -> None:
+        """[ISO-lifecycle] end every seat's process group, the last started first."""
+        bots, self._bots = self._bots, {}
+        for seat in sorted(bots, reverse=True):
+            bots[seat].close()
+
+    def __enter__(self) -> IsolatedFactory:
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
+        self.close()

@@ -1,0 +1,374 @@
+"""A child process spoken to in JSON lines, one request and one answer a line
+[EP-transport, EP-lifecycle, EP-failures, ISO-lifecycle].
+
+What the engine protocol (``verify --engine``) and the bot protocol (isolated seats and
+``--bot``) share: the child runs in a new session, as the leader of a process group of
+its own; a request must be written and its answer read within a time limit; only the
+tail of its stderr is kept; stopping it ends and reaps the whole group, with
+SIGINT, SIGTERM and SIGHUP held meanwhile.  :class:`LineProcess` is the transport; what
+an answer means, and the exception a failure raises (:meth:`LineProcess._failure`),
+belong to the protocol's subclass (:class:`hanabi_ref.verify.process.ProcessEngine`,
+:class:`hanabi_ref.isolation.client.BotProcess`).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import selectors
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import IO
+
+from hanabi_ref.serial import parse_json
+
+MAX_LINE = 1 << 20
+STDERR_TAIL = 64 * 1024
+QUIT_WAIT = 2.0  # seconds an engine may take to exit after quit
+GRACE = 0.5  # seconds between SIGTERM and SIGKILL to the engine's group
+REAP_LIMIT = 5.0  # seconds to wait for a killed group to be gone
+CHUNK = 65536
+PR_SET_CHILD_SUBREAPER = 36
+PR_GET_CHILD_SUBREAPER = 37
+
+
+# ------------------------------------------------------------------ answers as JSON
+
+
+def parse_line(line: bytes | str) -> object:
+    """One protocol line as JSON [EP-transport, EP-numbers]: UTF-8, integers of at most
+    :data:`MAX_DIGITS` digits (whatever the interpreter's own limit), read strictly
+    [T-json].  Raises ValueError (:class:`JsonRuleError` for what JSON allows but our
+    rules refuse, :class:`NumberTooLong` among them) or RecursionError."""
+    text = line.decode("utf-8") if isinstance(line, bytes) else line
+    return parse_json(text)
+
+
+def one_line(text: str, limit: int = 200) -> str:
+    """``text`` without line breaks or control characters, cut to ``limit`` characters."""
+    flat = "".join(c if c.isprintable() else " " for c in text[: limit + 1])
+    return flat if len(flat) <= limit else flat[: limit - 3] + "..."
+
+
+# ------------------------------------------------------------------ the engine's stderr
+
+
+class Tail:
+    """The last ``size`` bytes written to a stream [EP-lifecycle]: an engine may log
+    gigabytes; only the end is kept, to quote its last line."""
+
+    def __init__(self, size: int = STDERR_TAIL) -> None:
+        self._size = size
+        self._data = bytearray()
+
+    def add(self, chunk: bytes) -> None:
+        self._data += chunk
+        excess = len(self._data) - self._size
+        if excess > 0:
+            del self._data[:excess]
+
+    def __len__(self) -> int:
+        return len(self._data)
+
+    def last_line(self) -> str:
+        """The last non-empty line, on one line and cut to 200 characters ("" if none)."""
+        lines = bytes(self._data).decode("utf-8", "replace").strip().splitlines()
+        return one_line(lines[-1]) if lines else ""
+
+
+# ------------------------------------------------------------------ the engine's process group
+
+
+def end_group(process: subprocess.Popen[bytes], grace: float = GRACE, limit: float = REAP_LIMIT) -> None:
+    """[EP-lifecycle] end the process group led by ``process``: SIGTERM, then SIGKILL to
+    what is left after ``grace`` seconds; reap the leader and the members adopted by us,
+    and wait at most ``limit`` seconds more for the group to be gone."""
+    group = process.pid
+    if not _signal_group(group, signal.SIGTERM):
+        process.poll()
+        return
+    _signal_group(group, signal.SIGCONT)  # a stopped member can only act on SIGTERM once continued
+    if not _wait_group_gone(process, group, grace):
+        _signal_group(group, signal.SIGKILL)
+        _wait_group_gone(process, group, limit)
+
+
+def _signal_group(group: int, signum: int) -> bool:
+    """Send ``signum`` to every member of ``group``; whether the group still existed."""
+    try:
+        os.killpg(group, signum)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # a member we may not signal: nothing more we can do than wait
+    return True
+
+
+def _wait_group_gone(process: subprocess.Popen[bytes], group: int, seconds: float) -> bool:
+    """Reap members and poll until no process of ``group`` exists, at most ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while True:
+        _reap_group(process, group)
+        if not _signal_group(group, 0):
+            return True
+        if time.monotonic() >= deadline:
+            return False
+        time.sleep(0.005)
+
+
+def _reap_group(process: subprocess.Popen[bytes], group: int) -> None:
+    """Collect every ended child of ours in ``group``: the leader through ``process`` (so
+    that it keeps its exit code), the members adopted as their subreaper directly."""
+    process.poll()
+    while hasattr(os, "waitid"):
+        try:
+            ended = os.waitid(os.P_PGID, group, os.WEXITED | os.WNOHANG | os.WNOWAIT)
+        except ChildProcessError:
+            return
+        if ended is None:
+            return
+        if ended.si_pid == process.pid:
+            process.wait()
+        else:
+            os.waitpid(ended.si_pid, 0)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """[EP-lifecycle] hold SIGINT, SIGTERM and SIGHUP while an engine's group is ended,
+    so that no signal cuts the clean-up short; one that came meanwhile is delivered after."""
+    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
+def adopt_orphans(on: bool) -> bool:
+    """[EP-lifecycle] make this process the subreaper of its descendants (Linux), so that
+    the children an engine leaves behind become ours to end and reap even when the
+    system's init never reaps; returns the previous setting (False where unknown)."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        previous = ctypes.c_int(0)
+        prctl(PR_GET_CHILD_SUBREAPER, ctypes.byref(previous), 0, 0, 0)
+        prctl(PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0)
+    except (OSError, AttributeError):
+        return False
+    return bool(previous.value)
+
+
+# ------------------------------------------------------------------ the transport
+
+
+class LineProcess:
+    """A child started from ``argv``, spoken to in lines [EP-transport, EP-lifecycle,
+    ISO-lifecycle]; subclasses say what its failures are (:meth:`_failure`) and how a
+    command that cannot be started is reported (:meth:`_usage_error`)."""
+
+    timeout: float
+
+    def __init__(self, argv: list[str], timeout: float) -> None:
+        self.timeout = timeout
+        self._buffer = b""
+        self._busy = False
+        self._ended = False
+        self._tail = Tail()
+        self._selector = selectors.DefaultSelector()
+        self._was_subreaper = adopt_orphans(True)
+        try:
+            self._process = self._start(argv)
+        except BaseException:
+            self._selector.close()
+            adopt_orphans(self._was_subreaper)
+            raise
+        try:
+            self._watch_pipes()
+        except BaseException:
+            self._end()
+            raise
+
+    @property
+    def group(self) -> int:
+        """The id of the child's process group (its leader's process id)."""
+        return self._process.pid
+
+    # ------------------------------------------------------------ what subclasses say
+
+    def _failure(self, text: str) -> Exception:
+        """The exception that reports ``text`` (what went wrong, stderr's last line)."""
+        raise NotImplementedError
+
+    def _usage_error(self, text: str) -> Exception:
+        """The exception that reports a command that cannot be started."""
+        raise NotImplementedError
+
+    # ------------------------------------------------------------ starting
+
+    def _start(self, argv: list[str]) -> subprocess.Popen[bytes]:
+        """[EP-lifecycle] the child, in a new session and process group of its own."""
+        try:
+            return subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, bufsize=0,
+                start_new_session=True,
+            )
+        except (OSError, ValueError) as error:
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            raise self._usage_error(f"cannot start {argv[0]!r}: {one_line(reason)}") from None
+
+    # ------------------------------------------------------------ transport
+
+    def _watch_pipes(self) -> None:
+        """Make our ends of the pipes non-blocking; watch stderr from now on."""
+        for pipe in (self._process.stdin, self._process.stdout, self._process.stderr):
+            os.set_blocking(self._fd(pipe), False)
+        self._selector.register(self._fd(self._process.stderr), selectors.EVENT_READ)
+
+    def _send(self, op: str, data: bytes, deadline: float) -> None:
+        """[EP-lifecycle] write ``data`` to the child's stdin, giving up at ``deadline``
+        if the child does not read it."""
+        stdin = self._fd(self._process.stdin)
+        data = data[self._write(op, stdin, data):]
+        if not data:
+            return
+        with self._watching(stdin, selectors.EVENT_WRITE):
+            while data:
+                if stdin in self._wait(deadline, f"did not read the {op} request"):
+                    data = data[self._write(op, stdin, data):]
+
+    def _write(self, op: str, stdin: int, data: bytes) -> int:
+        try:
+            return os.write(stdin, data)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            raise self._exited(op) from None
+
+    def _read_line(self, op: str, deadline: float) -> bytes:
+        """The next answer line [EP-transport, EP-failures]."""
+        stdout = self._fd(self._process.stdout)
+        if b"\n" not in self._buffer:
+            with self._watching(stdout, selectors.EVENT_READ):
+                while not self._read_more(op, stdout, deadline):
+                    pass
+        line, _, self._buffer = self._buffer.partition(b"\n")
+        return line
+
+    def _read_more(self, op: str, stdout: int, deadline: float) -> bool:
+        """Read what stdout has; whether the buffer now holds a complete line."""
+        if stdout not in self._wait(deadline, f"no answer to {op}"):
+            return False
+        try:
+            chunk = os.read(stdout, CHUNK)
+        except BlockingIOError:
+            return False
+        if not chunk:
+            raise self._exited(op)
+        self._buffer += chunk
+        if b"\n" in chunk:
+            return True
+        if len(self._buffer) > MAX_LINE:
+            raise self._give_up(f"answer to {op} longer than {MAX_LINE} bytes")
+        return False
+
+    def _wait(self, deadline: float, what: str) -> list[int]:
+        """The watched pipes ready before ``deadline`` (stderr is drained here), or the
+        failure saying ``what`` did not happen in time.  A pipe that is ready when the
+        deadline has passed already still counts: an answer read late by us (the bot
+        protocol reads some answers only when it needs them, ISO-timeout) came in time."""
+        left = deadline - time.monotonic()
+        events = self._selector.select(max(left, 0))  # past the deadline: one last look
+        ready: list[int] = []
+        for key, _ in events:
+            if key.fd == self._fd(self._process.stderr):
+                self._drain_stderr()
+            else:
+                ready.append(key.fd)
+        if not ready and (not events or left <= 0):
+            raise self._give_up(f"{what} within {self.timeout:g} s")
+        return ready
+
+    @contextmanager
+    def _watching(self, fd: int, events: int) -> Iterator[None]:
+        self._selector.register(fd, events)
+        try:
+            yield
+        finally:
+            if not self._ended:
+                self._selector.unregister(fd)
+
+    # ------------------------------------------------------------ stderr and the end
+
+    def _drain_stderr(self) -> bool:
+        """Read one chunk of stderr into the tail; whether more may come."""
+        stderr = self._fd(self._process.stderr)
+        try:
+            chunk = os.read(stderr, CHUNK)
+        except BlockingIOError:
+            return True
+        if not chunk:
+            if stderr in self._selector.get_map():
+                self._selector.unregister(stderr)
+            return False
+        self._tail.add(chunk)
+        return True
+
+    def _drain_until_exit(self, deadline: float) -> None:
+        """Keep reading stderr until the child's leader exits or ``deadline`` passes."""
+        while self._process.poll() is None and time.monotonic() < deadline:
+            if self._selector.get_map():
+                for _ in self._selector.select(min(0.05, max(deadline - time.monotonic(), 0))):
+                    self._drain_stderr()
+            else:
+                time.sleep(0.01)
+
+    def _end(self) -> None:
+        """[EP-lifecycle] end the child's process group, keep the rest of its stderr,
+        close our ends of the pipes; at most once."""
+        if self._ended:
+            return
+        self._ended = True
+        with signals_held():
+            self._end_now()
+
+    def _end_now(self) -> None:
+        try:
+            end_group(self._process)
+        finally:
+            for _ in range(16):  # the writers are gone: what is left in the pipe, bounded
+                if not self._drain_stderr():
+                    break
+            for pipe in (self._process.stdin, self._process.stdout, self._process.stderr):
+                if pipe is not None:
+                    pipe.close()
+            self._selector.close()
+            adopt_orphans(self._was_subreaper)
+
+    def _give_up(self, message: str) -> Exception:
+        """Stop the child; the failure to raise [EP-failures]."""
+        self._end()
+        return self._failure(f"{message} (stopped){self._stderr_note()}")
+
+    def _exited(self, op: str) -> Exception:
+        """The child closed its side while ``op`` was under way [EP-failures]."""
+        if not self._ended:
+            self._drain_until_exit(time.monotonic() + self.timeout)
+        self._end()
+        code = self._process.returncode
+        return self._failure(f"exited with code {code} while answering {op}{self._stderr_note()}")
+
+    def _stderr_note(self) -> str:
+        line = self._tail.last_line()
+        return f"; last stderr line: {line}" if line else ""
+
+    def _fd(self, pipe: IO[bytes] | None) -> int:
+        if pipe is None:
+            raise self._failure("no pipe to the child process")
+        return pipe.fileno()

@@ -1,0 +1,1 @@
+"""Bots for the isolation tests (spec/isolation.md): scripted answers and hostile strategies."""
