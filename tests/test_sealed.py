@@ -94,7 +94,7 @@ def module_snoop(view: PlayerView, seed: int) -> Guess:
 
 
 def test_no_module_holds_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    """[ISO-memo] the view memo lives in the game's ViewMaker: searching every module's
+    """[ISO-memo, ISO-inprocess] the view memo lives in the game's ViewMaker: searching every module's
     globals finds no deck.  Positive control: with the memo kept in a module global (as
     it once was), the same search names every own card right."""
     found: list[Guess] = []
