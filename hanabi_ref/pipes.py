@@ -14,6 +14,7 @@ belong to the protocol's subclass (:class:`hanabi_ref.verify.process.ProcessEngi
 from __future__ import annotations
 
 import ctypes
+import json
 import os
 import selectors
 import signal
@@ -24,7 +25,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO
 
-from hanabi_ref.serial import parse_json
+from hanabi_ref.serial import JsonRuleError, parse_json
 
 MAX_LINE = 1 << 20
 STDERR_TAIL = 64 * 1024
@@ -46,6 +47,16 @@ def parse_line(line: bytes | str) -> object:
     rules refuse, :class:`NumberTooLong` among them) or RecursionError."""
     text = line.decode("utf-8") if isinstance(line, bytes) else line
     return parse_json(text)
+
+
+def quote(value: object) -> str:
+    """What a child printed (or a value of its answer), for a one-line message: at most
+    120 characters, quoted."""
+    if isinstance(value, bytes):
+        text = value.decode("utf-8", "replace")
+    else:
+        text = value if isinstance(value, str) else json.dumps(value)
+    return repr(text[:120] + ("..." if len(text) > 120 else ""))
 
 
 def one_line(text: str, limit: int = 200) -> str:
@@ -350,6 +361,16 @@ class LineProcess:
                     pipe.close()
             self._selector.close()
             adopt_orphans(self._was_subreaper)
+
+    def _json_answer(self, op: str, line: bytes) -> object:
+        """[EP-failures, EP-numbers, ISO-failures] the answer line to ``op`` read as JSON by
+        our rules; a line that is not is the child's failure, in one line."""
+        try:
+            return parse_line(line)
+        except JsonRuleError as error:
+            raise self._give_up(f"answer to {op}: {error}") from None
+        except (ValueError, RecursionError):
+            raise self._give_up(f"printed garbage in answer to {op}: {quote(line)}") from None
 
     def _give_up(self, message: str) -> Exception:
         """Stop the child; the failure to raise [EP-failures]."""

@@ -19,7 +19,7 @@ from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask, touch_key
 from hanabi_ref.rules import ActionCatalogue, GameConfig
-from hanabi_ref.state import Event, GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
+from hanabi_ref.state import GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
 
 class _ViewKey:
     """The private token that only :func:`make_view` passes to :class:`PlayerView`."""

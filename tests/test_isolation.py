@@ -22,7 +22,6 @@ from typing import Any
 import pytest
 
 from hanabi_ref.cli import main
-from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import play_game
 from hanabi_ref.isolation import seat_command
 from hanabi_ref.isolation.client import BotProcess, IsolatedFactory, SeatFailure

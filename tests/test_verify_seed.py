@@ -12,7 +12,6 @@ import json
 import sys
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 

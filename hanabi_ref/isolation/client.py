@@ -33,9 +33,8 @@ from hanabi_ref.actions import Action
 from hanabi_ref.errors import ConfigError, HanabiError
 from hanabi_ref.isolation.protocol import PROTOCOL, VERSION, answer_violation, is_plain_answer
 from hanabi_ref.isolation.wire import action_from_wire, event_to_json, view_changes, view_to_json
-from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, parse_line
+from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, quote
 from hanabi_ref.rules import GameConfig, config_to_json
-from hanabi_ref.serial import JsonRuleError
 from hanabi_ref.state import Event
 from hanabi_ref.view import PlayerView
 
@@ -167,12 +166,7 @@ class BotProcess(LineProcess):
         """[ISO-failures, ISO-schema] the answer line as a valid answer with ``"ok": true``."""
         if line == _OK_LINE and op != "act":
             return {"ok": True}
-        try:
-            answer = parse_line(line)
-        except JsonRuleError as error:
-            raise self._give_up(f"answer to {op}: {error}") from None
-        except (ValueError, RecursionError):
-            raise self._give_up(f"printed garbage in answer to {op}: {_quote(line)}") from None
+        answer = self._json_answer(op, line)
         if is_plain_answer(op, answer):
             return answer  # type: ignore[return-value]  # a dict: the check says so
         violation = answer_violation(op, answer)
@@ -180,7 +174,7 @@ class BotProcess(LineProcess):
             raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
         assert isinstance(answer, dict)  # the schema says so
         if answer["ok"] is not True:
-            raise self._give_up(f"failed to answer {op}: {_quote(answer['error'])}")
+            raise self._give_up(f"failed to answer {op}: {quote(answer['error'])}")
         return answer
 
     # ------------------------------------------------------------ the end
@@ -201,11 +195,6 @@ class BotProcess(LineProcess):
             pass
         finally:
             self._end()
-
-
-def _quote(value: object) -> str:
-    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else str(value)
-    return repr(text[:120] + ("..." if len(text) > 120 else ""))
 
 
 class Encoder:

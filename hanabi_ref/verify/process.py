@@ -13,7 +13,6 @@ started outlives ``verify``; only the tail of its stderr is kept in memory.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 import time
@@ -23,10 +22,10 @@ from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.errors import TraceError
 from hanabi_ref.rules import GameConfig, config_to_json
 from hanabi_ref.pipes import MAX_LINE as MAX_LINE
-from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line
+from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, quote
 from hanabi_ref.pipes import Tail as Tail
 from hanabi_ref.pipes import parse_line as parse_line
-from hanabi_ref.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, canonical_json, card_to_json
+from hanabi_ref.serial import canonical_json, card_to_json
 from hanabi_ref.trace import action_from_json, card_from_json
 from hanabi_ref.verify.answers import PROTOCOL as PROTOCOL
 from hanabi_ref.verify.answers import PROTOCOL_VERSION as PROTOCOL_VERSION
@@ -205,7 +204,7 @@ class ProcessEngine(LineProcess):
         answer = self._parse(op, line)
         if answer["ok"] is False and not any(key in answer for key in refusals):
             reason = answer.get("error", "no reason given")
-            raise self._give_up(f"failed to answer {op}: {_quote(reason)}")
+            raise self._give_up(f"failed to answer {op}: {quote(reason)}")
         violation = answer_violation(op, answer)
         if violation is not None:
             raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
@@ -214,14 +213,9 @@ class ProcessEngine(LineProcess):
 
     def _parse(self, op: str, line: bytes) -> dict[str, Any]:
         """[EP-failures, EP-numbers] the answer line as an object with "ok"."""
-        try:
-            answer = parse_line(line)
-        except JsonRuleError as error:
-            raise self._give_up(f"answer to {op}: {error}") from None
-        except (ValueError, RecursionError):
-            raise self._give_up(f"printed garbage in answer to {op}: {_quote(line)}") from None
+        answer = self._json_answer(op, line)
         if not isinstance(answer, dict) or "ok" not in answer:
-            raise self._give_up(f"answer to {op} is not an object with \"ok\": {_quote(line)}")
+            raise self._give_up(f"answer to {op} is not an object with \"ok\": {quote(line)}")
         return answer
 
 
@@ -235,6 +229,3 @@ def _split(command: str) -> list[str]:
     return argv
 
 
-def _quote(value: object) -> str:
-    text = value.decode("utf-8", "replace") if isinstance(value, bytes) else (value if isinstance(value, str) else json.dumps(value))
-    return repr(text[:120] + ("..." if len(text) > 120 else ""))
