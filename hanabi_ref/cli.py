@@ -381,11 +381,14 @@ def command_play(args: argparse.Namespace) -> int:
             close()  # [ISO-lifecycle] every seat's process ended and reaped
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
+    result = summary(record.final)
+    if args.strategy_seed is not None:  # [ISO-seeds] the seeds that play this game again
+        result = {**result, "seed": args.seed, "strategy_seed": args.strategy_seed}
     if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
         with contextlib.redirect_stdout(sys.stderr):
-            _print_summary(summary(record.final), args.json)
+            _print_summary(result, args.json)
     else:
-        _print_summary(summary(record.final), args.json)
+        _print_summary(result, args.json)
     return EXIT_OK
 
 

@@ -293,3 +293,6 @@ def test_sealed_runs_report_their_seeds_and_play_again(tmp_path: Any, capsys: py
         traces.append(data)
     capsys.readouterr()
     assert traces[0]["deck"] == traces[1]["deck"] and traces[0]["actions"] != traces[1]["actions"]
+    assert main(["play", "--strategy", "thesis", "--players", "3", "--sealed", "--json"]) == EXIT_OK
+    played = json.loads(capsys.readouterr().out)
+    assert 0 <= played["seed"] < 2**63 and 0 <= played["strategy_seed"] < 2**63
