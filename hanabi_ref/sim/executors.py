@@ -36,7 +36,7 @@ from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager, suppress
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from hanabi_ref.errors import ConfigError, HanabiError
 from hanabi_ref.sim.chunks import MAX_CHUNK_GAMES, MAX_CHUNK_GAMES_CLUSTER, Chunk, ChunkResult, describe_error, play_chunk
@@ -206,8 +206,18 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         for process in list(processes.values()):
             process.kill()
         pool.shutdown(wait=False, cancel_futures=True)
+        # The pool's manager thread notices the killed workers and ends; waiting for it
+        # here (briefly) keeps it from racing the interpreter's own exit, which can then
+        # print "Bad file descriptor" from concurrent.futures as the process ends.
+        manager = getattr(pool, "_executor_manager_thread", None)
+        if manager is not None:
+            manager.join(MANAGER_WAIT)
         raise
     pool.shutdown(wait=True)
+
+
+MANAGER_WAIT: Final = 5.0
+"""Seconds an abandoned pool's manager thread is given to end (see :func:`_pool`)."""
 
 
 class _Pools:
