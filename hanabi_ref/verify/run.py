@@ -30,8 +30,8 @@ from hanabi_ref.verify.compare import (
     Divergence,
     illegal_candidates,
     legal_difference,
+    differences_line,
     play_compared,
-    state_difference,
     state_differences,
 )
 from hanabi_ref.verify.engine import Engine, EngineFailure, UnsupportedConfig
@@ -114,7 +114,7 @@ def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) 
     if not differences:
         return None
     after = {"reference": data["post"], "engine": theirs}
-    return Divergence(f"after {describe(action)}: {state_difference(data['post'], theirs)}", trace, action,
+    return Divergence(f"after {describe(action)}: {differences_line(differences, theirs)}", trace, action,
                       tuple(differences), before, after, action)
 
 
@@ -136,7 +136,7 @@ def _check_script(
                 where = "after the deal" if index == 0 else f"after actions[{index - 1}] ({describe(actions[index - 1])})"
                 after = {"reference": expected, "engine": theirs}
                 step = actions[index - 1] if index else None
-                return Divergence(f"{where}: {state_difference(expected, theirs)}",
+                return Divergence(f"{where}: {differences_line(differences, theirs)}",
                                   Trace(config, deck, tuple(actions[:index])), None, tuple(differences), None, after,
                                   step), theirs
         if index < len(actions):

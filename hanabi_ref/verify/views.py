@@ -19,7 +19,6 @@ is not compared (T-view), as in a state (EP-compare).
 
 from __future__ import annotations
 
-import marshal
 from collections.abc import Sequence
 from typing import Any, Final
 
@@ -27,7 +26,7 @@ from hanabi_ref.actions import Action
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.serial import short_json, views_to_json
 from hanabi_ref.state import GameState
-from hanabi_ref.verify.compare import _type_note, json_equal
+from hanabi_ref.verify.compare import _type_note, json_equal, reports_the_same, same_json
 from hanabi_ref.verify.engine import Engine, EngineFailure
 from hanabi_ref.verify.seeded import Deal, dealing_engine
 from hanabi_ref.verify.report import Coverage, FieldDifference, card_text
@@ -102,34 +101,13 @@ def view_differences(ours: dict[str, Any], theirs: object, config: GameConfig) -
     where = f"view[{seat}]"
     if not isinstance(theirs, dict):
         return [FieldDifference(where, ours, theirs, f"{WRONG}: expected an object")]
-    if _same_text(ours, theirs):
+    if reports_the_same(ours, theirs):
         return []
     found = [FieldDifference(f"{where}.{key}", ours[key], theirs[key], field_note(key, seat, ours[key], theirs[key], config))
              for key in VIEW_FIELDS if key in theirs and not same_json(ours[key], theirs[key])]
     found += [FieldDifference(f"{where}.{key}", None, theirs[key], f"{LEAK}: not a view field (a view has only "
                               f"{', '.join(VIEW_FIELDS)})") for key in theirs if key not in VIEW_FIELDS]
     return found
-
-
-def same_json(ours: Any, theirs: Any) -> bool:
-    """:func:`~hanabi_ref.verify.compare.json_equal` [EP-types], first tried as the same
-    bytes under :mod:`marshal` (format 2, which writes no back-references and marks no
-    string as interned): equal bytes mean the same values of the same Python types all
-    the way down (``True`` is not ``1``, ``1.0`` is not ``1``), the common case, at C
-    speed; anything else is compared by :func:`json_equal`."""
-    try:
-        if marshal.dumps(ours, 2) == marshal.dumps(theirs, 2):
-            return True
-    except ValueError:
-        pass  # not marshallable (an engine inside Python may hand back anything): compared by type
-    return json_equal(ours, theirs)
-
-
-def _same_text(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
-    """Whether ``theirs`` holds only fields of ``ours``, each the same value of the same
-    JSON type: the whole view checked in one step, the common case."""
-    mine = {key: ours[key] for key in theirs if key in ours}
-    return len(mine) == len(theirs) and same_json(mine, theirs)
 
 
 def field_note(key: str, seat: int, ours: Any, theirs: object, config: GameConfig) -> str:
