@@ -146,7 +146,7 @@ def given_params(items: Sequence[str], spec: StrategySpec) -> dict[str, str]:
 
 def check_config(args: argparse.Namespace, spec: StrategySpec, params: Mapping[str, Value]) -> tuple[GameSetup, GameConfig]:
     """The setup and its configuration; the seeds must stay below 2^64 (D-seed)."""
-    setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name, params, getattr(args, "strategy_seed", None))
+    setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name, params, strategy_seed(args))
     config = setup.config()
     setup.factory()  # the strategy can be built with these parameters
     try:
@@ -241,7 +241,7 @@ def command_simulate(args: argparse.Namespace) -> int:
     params = {} if spec is None else spec.resolve(given_params(args.param, spec))
     if spec is None:
         setup = GameSetup.of(args.players, args.rules, args.variant, args.hand_size, BOT, params,
-                             getattr(args, "strategy_seed", None))
+                             strategy_seed(args))
         config = setup.config()
         if args.seed + args.games > 2**64:
             raise SetupError("--seed: seed + games must stay below 2^64")
@@ -278,14 +278,15 @@ def run_identity(args: argparse.Namespace, strategy: str, params: Mapping[str, V
     that plays them."""
     return {"strategy": strategy, "params": dict(params), "players": config.players, "hand_size": config.hand_size,
             "rules": config.preset, "variant": config.variant, "seed": args.seed, "games": args.games,
-            **_strategy_seed(args),
+            **({} if strategy_seed(args) is None else {"strategy_seed": strategy_seed(args)}),
             "hanabi_ref": _version()}
 
 
-def _strategy_seed(args: argparse.Namespace) -> dict[str, int]:
-    """[ISO-seeds, SIM-resume] the run's strategy seed, when it has one of its own."""
-    seed = getattr(args, "strategy_seed", None)
-    return {} if seed is None else {"strategy_seed": seed}
+def strategy_seed(args: argparse.Namespace) -> int | None:
+    """[ISO-seeds, SIM-resume] the run's strategy seed, when it has one of its own
+    (arguments built by hand, as tests do, may not name one)."""
+    seed: int | None = getattr(args, "strategy_seed", None)
+    return seed
 
 
 def _version() -> str:
@@ -342,7 +343,7 @@ def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[s
         "hand_size": config.hand_size,
         "games": args.games,
         "seed": args.seed,
-        "strategy_seed": getattr(args, "strategy_seed", None),
+        "strategy_seed": strategy_seed(args),
         "rules": config.preset,
         "variant": config.variant,
         "max_score": config.max_score,
@@ -408,7 +409,7 @@ def command_sweep(args: argparse.Namespace) -> int:
     axes = parse_grid(args.grid, spec, fixed)
     grid = points(axes)
     setups = [seated(GameSetup.of(args.players, args.rules, args.variant, args.hand_size, spec.name,
-                                  spec.resolve({**fixed, **point}), getattr(args, "strategy_seed", None)), args)
+                                  spec.resolve({**fixed, **point}), strategy_seed(args)), args)
               for point in grid]
     _, config = check_config(args, spec, dict(setups[0].params))
     check_seats(setups[0])
