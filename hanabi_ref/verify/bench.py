@@ -81,10 +81,10 @@ def measure(variant: str, games: int, seed: int) -> dict[str, Any]:
     if report.divergence is None:
         result["diverged"] = False
         return result
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     result.update(diverged=True, first_actions=report.first_length, shrunk_actions=len(report.divergence.trace.actions),
                   shrinking_games=report.shrinking, shrinking_seconds=report.shrinking_seconds,
-                  engine_cpu_seconds=resource.getrusage(resource.RUSAGE_CHILDREN).ru_utime
-                  + resource.getrusage(resource.RUSAGE_CHILDREN).ru_stime)
+                  engine_cpu_seconds=children.ru_utime + children.ru_stime)
     return result
 
 
