@@ -23,7 +23,7 @@ import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import IO
+from typing import IO, Final, TypeVar
 
 from hanabi_ref.serial import JsonRuleError, parse_json
 
@@ -177,6 +177,26 @@ def adopt_orphans(on: bool) -> bool:
 
 
 # ------------------------------------------------------------------ the transport
+
+
+REMEMBERED: Final = 4096
+"""How many answer lines of each kind a child's reader keeps, read and checked, to reuse
+when the same line comes again (games repeat states and actions)."""
+REMEMBERED_LENGTH: Final = 1 << 16
+"""Longer answer lines are not kept."""
+
+K = TypeVar("K")
+V = TypeVar("V")
+
+
+def remember(memory: dict[K, V], key: K, value: V, line: bytes) -> None:
+    """Keep ``value``, read from ``line``, under ``key``; forget everything once
+    :data:`REMEMBERED` are kept."""
+    if len(line) > REMEMBERED_LENGTH:
+        return
+    if len(memory) >= REMEMBERED:
+        memory.clear()
+    memory[key] = value
 
 
 class LineProcess:

@@ -1,8 +1,11 @@
 """``hanabi-ref bench isolate``: the hat player in-process and isolated [B-isolate].
 
 Both ways play the same games (game i dealt from seed + 1 + i, after one warm-up game
-that starts the isolated seats' processes and is not counted) for ``seconds`` of wall
-time, each run in a fresh interpreter; the two are interleaved as in B-engine.  Isolated
+that starts the isolated seats' processes and is not counted), in batches of a
+simulation chunk's games (:data:`~hanabi_ref.sim.chunks.MAX_CHUNK_GAMES`, played together
+by isolated seats as ``simulate --isolate`` plays them, ISO-games), until ``seconds`` of
+wall time have passed, each run in a fresh interpreter; the two are interleaved as in
+B-engine.  Isolated
 play uses five processes, so its speed is judged on the wall clock of whole games, every
 process included; its CPU time is this process's plus every seat process's (read from
 ``/proc`` while they run, so that their start-up is not counted; where there is no
@@ -46,24 +49,32 @@ def _seats_cpu(pids: Sequence[int]) -> float | None:
 def measure(mode: str, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
     """Whole games of the hat player for ``seconds`` of wall time, in-process or isolated."""
     from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.game import play_game
+    from hanabi_ref.game import play_games
     from hanabi_ref.isolation import seat_command
     from hanabi_ref.isolation.client import IsolatedFactory
     from hanabi_ref.rules import make_config
+    from hanabi_ref.sim.chunks import MAX_CHUNK_GAMES
     from hanabi_ref.strategies import factory_for
+    from hanabi_ref.trace import GameRecord
+    from hanabi_ref.view import ViewMaker
 
     config = make_config(players, preset=preset)
+    views = ViewMaker(config)
     isolated = IsolatedFactory([seat_command(STRATEGY)]) if mode == "isolated" else None
     factory = factory_for(STRATEGY) if isolated is None else isolated
     try:
-        play_game(config, factory, seed=seed)  # warm-up: the seats' processes start
+        play_games(config, factory, [(seed, None)], views=views)  # warm-up: the seats' processes start
         pids = [] if isolated is None else isolated.pids()
         seats_start = _seats_cpu(pids)
         games = moves = 0
         wall_start, cpu_start = time.perf_counter(), time.process_time()
         while time.perf_counter() - wall_start < seconds:
-            moves += len(play_game(config, factory, seed=seed + 1 + games).trace.actions)
-            games += 1
+            batch = [(seed + 1 + games + i, None) for i in range(MAX_CHUNK_GAMES)]
+            for record in play_games(config, factory, batch, views=views):
+                if not isinstance(record, GameRecord):
+                    raise record
+                moves += len(record.trace.actions)
+            games += len(batch)
         wall, cpu = time.perf_counter() - wall_start, time.process_time() - cpu_start
         seats_end = _seats_cpu(pids)
     finally:

@@ -21,6 +21,8 @@ the seat and the turn as well).
 from __future__ import annotations
 
 import json
+
+import orjson
 import os
 import shlex
 import time
@@ -31,12 +33,14 @@ from typing import Any, Final
 
 from hanabi_ref.actions import Action
 from hanabi_ref.errors import ConfigError, HanabiError
+from hanabi_ref.game import GameMoves, game_outcome
 from hanabi_ref.isolation.protocol import PROTOCOL, VERSION, answer_violation, is_plain_answer
 from hanabi_ref.isolation.wire import action_from_wire, event_to_json, view_changes, view_to_json
-from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, quote
+from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, quote, remember
 from hanabi_ref.rules import GameConfig, config_to_json
 from hanabi_ref.state import Event
-from hanabi_ref.view import PlayerView
+from hanabi_ref.trace import GameRecord
+from hanabi_ref.view import PlayerView, ViewMaker
 
 MOVE_TIMEOUT: Final = 10.0
 """[ISO-timeout] seconds a seat may take to answer a request, by default (``--move-timeout``)."""
@@ -73,6 +77,8 @@ class BotProcess(LineProcess):
         self.name = os.path.basename(argv[0])
         self.updates: str | None = None
         """[ISO-changes] "full" or "changes", as the hello answer said (None until read)"""
+        self.games: str | None = None
+        """[ISO-games] "one" or "many", as the hello answer said (None until read)"""
         self._turn = 0
         self._op = "hello"
         self._pending: deque[tuple[str, float, int]] = deque()
@@ -80,6 +86,12 @@ class BotProcess(LineProcess):
         self._last_read = 0.0
         self._queue: list[tuple[str, str, int]] = []
         """requests not yet sent: op, line, turn"""
+        self._known: dict[tuple[str, bytes], dict[str, Any]] = {}
+        """answer lines read and checked, by op and line"""
+        self.posted = 0
+        """requests posted so far"""
+        self.answered = 0
+        """answers read so far (the bot answers in order: those of the first requests posted)"""
         super().__init__(argv, timeout)
         self.post({"op": "hello", "protocol": PROTOCOL, "version": VERSION}, 0)
         self.flush()  # the process starts up meanwhile
@@ -117,6 +129,7 @@ class BotProcess(LineProcess):
         else:
             op, request = str(request["op"]), json.dumps(request, separators=(",", ":"))
         self._queue.append((op, request, turn))
+        self.posted += 1
 
     def flush(self) -> None:
         """Send every queued request, in one write."""
@@ -131,6 +144,7 @@ class BotProcess(LineProcess):
 
     def forget_queue(self) -> None:
         """Drop the requests not sent yet (those of a game that ended by an error)."""
+        self.posted -= len(self._queue)
         self._queue.clear()
 
     def collect(self) -> dict[str, Any]:
@@ -140,21 +154,44 @@ class BotProcess(LineProcess):
         self.flush()
         answer: dict[str, Any] = {"ok": True}
         while self._pending:
-            op, sent, turn = self._pending[0]
-            self._turn, self._op = turn, op
-            line = self._read_line(op, max(sent, self._last_read) + self.timeout)
-            self._last_read = time.monotonic()
-            self._pending.popleft()
-            answer = self._answer(op, line)
-            if op == "hello":
-                self.name = one_line(str(answer.get("name", self.name)), 60)
-                self.updates = str(answer.get("updates", "full"))
+            answer = self._next_answer()[1]
         return answer
+
+    def next_act(self) -> dict[str, Any]:
+        """[ISO-games] the answer of the first act request sent and not yet answered
+        (reading the answers before it); what is queued meanwhile waits for the next
+        :meth:`flush`."""
+        while self._pending:
+            op, answer = self._next_answer()
+            if op == "act":
+                return answer
+        raise self._give_up("no act request outstanding")
+
+    def _next_answer(self) -> tuple[str, dict[str, Any]]:
+        """[ISO-timeout] the op and answer of the first request sent and not yet answered."""
+        op, sent, turn = self._pending[0]
+        self._turn, self._op = turn, op
+        line = self._read_line(op, max(sent, self._last_read) + self.timeout)
+        self._last_read = time.monotonic()
+        self._pending.popleft()
+        answer = self._answer(op, line)
+        self.answered += 1
+        if op == "hello":
+            self.name = one_line(str(answer.get("name", self.name)), 60)
+            self.updates = str(answer.get("updates", "full"))
+            self.games = str(answer.get("games", "one"))
+        return op, answer
 
     def request(self, request: dict[str, Any] | str, turn: int) -> dict[str, Any]:
         """Send ``request`` and read its answer (and those of the requests before it)."""
         self.post(request, turn)
         return self.collect()
+
+    def plays_many(self) -> bool:
+        """[ISO-games] whether the bot plays many games at once."""
+        if self.games is None:
+            self.collect()
+        return self.games == "many"
 
     def wants_changes(self) -> bool:
         """[ISO-changes] whether the bot asked for the changed fields of its views only."""
@@ -163,18 +200,23 @@ class BotProcess(LineProcess):
         return self.updates == "changes"
 
     def _answer(self, op: str, line: bytes) -> dict[str, Any]:
-        """[ISO-failures, ISO-schema] the answer line as a valid answer with ``"ok": true``."""
+        """[ISO-failures, ISO-schema] the answer line as a valid answer with ``"ok": true``
+        (a line read and checked before is not read again: bots repeat their answers)."""
         if line == _OK_LINE and op != "act":
             return {"ok": True}
+        known = self._known.get((op, line))
+        if known is not None:
+            return known
         answer = self._json_answer(op, line)
-        if is_plain_answer(op, answer):
-            return answer  # type: ignore[return-value]  # a dict: the check says so
-        violation = answer_violation(op, answer)
-        if violation is not None:
-            raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
-        assert isinstance(answer, dict)  # the schema says so
-        if answer["ok"] is not True:
-            raise self._give_up(f"failed to answer {op}: {quote(answer['error'])}")
+        if not is_plain_answer(op, answer):
+            violation = answer_violation(op, answer)
+            if violation is not None:
+                raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
+            assert isinstance(answer, dict)  # the schema says so
+            if answer["ok"] is not True:
+                raise self._give_up(f"failed to answer {op}: {quote(answer['error'])}")
+        assert isinstance(answer, dict)  # the check says so
+        remember(self._known, (op, line), answer, line)
         return answer
 
     # ------------------------------------------------------------ the end
@@ -234,17 +276,21 @@ class Encoder:
 
 
 def _dumps(value: object) -> str:
-    return json.dumps(value, separators=(",", ":"))
+    return orjson.dumps(value).decode()
 
 
 class IsolatedSeat:
     """A seat's strategy in another process, seen from the game [ISO-seat]: a
-    :class:`~hanabi_ref.strategy.Strategy` whose ``observe`` and ``act`` are requests."""
+    :class:`~hanabi_ref.strategy.Strategy` whose ``observe`` and ``act`` are requests.
+    ``game``: the name of its game in its process, when that process plays many games
+    at once [ISO-games]."""
 
-    def __init__(self, bot: BotProcess, factory: IsolatedFactory) -> None:
+    def __init__(self, bot: BotProcess, factory: IsolatedFactory, game: int | None = None) -> None:
         self._bot = bot
         self._factory = factory
         self._last: PlayerView | None = None
+        self._game = game
+        self._tag = "" if game is None else f'"game":{game},'
 
     @property
     def name(self) -> str:
@@ -264,27 +310,35 @@ class IsolatedSeat:
         """[ISO-protocol] the observe request, sent with the seat's next request; every
         answer is read at the end of the game, before the game counts."""
         event_text = self._factory.encoder.event(event)
-        self._bot.post(f'{{"op":"observe","event":{event_text},{self._view(view)}}}', view.turn)
-        if view.terminal:
-            self._factory.collect_all()
+        self._bot.post(f'{{"op":"observe",{self._tag}"event":{event_text},{self._view(view)}}}', view.turn)
+        if view.terminal and self._game is None:
+            self._factory.collect_all()  # [ISO-games] many games at once: the runner reads them
 
     def act(self, view: PlayerView) -> Action:
         """[ISO-protocol, ISO-timeout] the act request and the action of its answer; the
         seat after this one is sent what it has to observe meanwhile, so that it thinks
         while this one does (the others get theirs with their own next request: one write
         fewer per seat and move, which on two cores is worth more than their thinking ahead)."""
-        self._bot.post(f'{{"op":"act",{self._view(view)}}}', view.turn)
+        self.ask(view)
         self._bot.flush()
         self._factory.flush_seat((view.seat + 1) % view.config.players)
-        answer = self._bot.collect()
-        return action_from_wire(answer["action"])
+        return action_from_wire(self._bot.collect()["action"])
+
+    def ask(self, view: PlayerView) -> None:
+        """[ISO-games] queue the act request of ``view``, to be sent with the others."""
+        self._bot.post(f'{{"op":"act",{self._tag}{self._view(view)}}}', view.turn)
+
+    def answer(self) -> Action:
+        """[ISO-games] the action of this seat's oldest act request not yet answered."""
+        return action_from_wire(self._bot.next_act()["action"])
 
 
 class IsolatedFactory:
     """Seats in processes of their own, one per seat, kept from game to game [ISO-seat,
     ISO-lifecycle]: ``commands[seat]`` (or the only command) starts seat ``seat``'s
     process; one that failed is started again for the next game.  Close it (or use it
-    as a context manager) to end them all."""
+    as a context manager) to end them all.  Processes that play many games at once are
+    given the games of :meth:`play_games` together [ISO-games]."""
 
     def __init__(self, commands: Sequence[Sequence[str]], timeout: float = MOVE_TIMEOUT, option: str = "--bot") -> None:
         if not commands:
@@ -294,6 +348,8 @@ class IsolatedFactory:
         self.option = option
         self._bots: dict[int, BotProcess] = {}
         self.encoder = Encoder()
+        self._game: int | None = None
+        """the name of the game whose seats are being made, while many are started together"""
 
     def pids(self) -> list[int]:
         """The process ids of the seats' processes running now."""
@@ -315,16 +371,58 @@ class IsolatedFactory:
         for bot in self._bots.values():
             bot.collect()
 
-    def __call__(self, config: GameConfig, seat: int, seed: int) -> IsolatedSeat:
+    def _bot(self, config: GameConfig, seat: int) -> BotProcess:
+        """Seat ``seat``'s process, started if it is not running."""
         bot = self._bots.get(seat)
         if bot is None or bot.ended:
             if seat >= len(self._commands) > 1:
                 raise SeatCommandError(f"{self.option}: {len(self._commands)} commands for {config.players} seats")
             argv = self._commands[seat] if len(self._commands) > 1 else self._commands[0]
             bot = self._bots[seat] = BotProcess(argv, seat, self.timeout, self.option)
-        bot.forget_queue()  # what a game that failed left unsent is of no use to the next
-        bot.post({"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
-        return IsolatedSeat(bot, self)
+        return bot
+
+    def __call__(self, config: GameConfig, seat: int, seed: int) -> IsolatedSeat:
+        bot = self._bot(config, seat)
+        game = self._game
+        if game is None:
+            bot.forget_queue()  # what a game that failed left unsent is of no use to the next
+            bot.post({"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
+        else:
+            bot.post({"op": "new_game", "game": game, "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
+        return IsolatedSeat(bot, self, game)
+
+    def _all_play_many(self, config: GameConfig) -> bool:
+        """[ISO-games] whether every seat's process plays many games at once (starting
+        those not running); False if one cannot be started or fails hello (the games,
+        played one at a time, report it)."""
+        try:
+            return all(self._bot(config, seat).plays_many() for seat in range(config.players))
+        except HanabiError:
+            self.close()
+            return False
+
+    def play_games(self, config: GameConfig, games: Sequence[tuple[int, int | None]],
+                   views: ViewMaker) -> list[GameRecord | Exception]:
+        """[ISO-games] the games ``(seed, strategy_seed)``, each played as
+        :func:`~hanabi_ref.game.play_game` plays it, together when every seat's process
+        plays many games at once (else one after the other).  A failure of a seat's
+        process fails every game that has not counted yet (all have a seat in it); every
+        seat's process is then ended, and started again for the next games."""
+        if not self._all_play_many(config):
+            return [game_outcome(config, self, seed, strategy_seed, views) for seed, strategy_seed in games]
+        batch = _Batch(self, config, views)
+        try:
+            for index, (seed, strategy_seed) in enumerate(games):
+                batch.begin(index, seed, strategy_seed)
+            batch.play()
+            self.collect_all()
+            batch.count()
+        except SeatFailure as error:  # every game not counted yet has a seat in the failed process
+            batch.fail(error, len(games))
+            self.close()
+        finally:
+            self._game = None
+        return [batch.results[index] for index in range(len(games))]
 
     def close(self) -> None:
         """[ISO-lifecycle] end every seat's process group, the last started first."""
@@ -337,3 +435,94 @@ class IsolatedFactory:
 
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         self.close()
+
+
+COHORTS: Final = 2
+"""[ISO-games] the games played together are played as this many cohorts in turn, so that
+while the seats of one think, the game's process applies the moves of another."""
+
+
+class _Batch:
+    """Games played together by seats that play many games at once [ISO-games,
+    ISO-timeout].  The games are split into :data:`COHORTS` cohorts; in turn, each cohort
+    reads its acting seats' answers, applies its moves (which queues the observe requests)
+    and asks its next acts, and the seats that act next are sent their requests at once.
+    A game over counts once every seat's process has answered every request of it (each
+    process answers in order: an answer to a later request shows it)."""
+
+    def __init__(self, factory: IsolatedFactory, config: GameConfig, views: ViewMaker) -> None:
+        self.factory = factory
+        self.config = config
+        self.views = views
+        self.bots = [factory._bot(config, seat) for seat in range(config.players)]
+        self.cohorts: list[dict[int, GameMoves]] = [{} for _ in range(COHORTS)]
+        self.results: dict[int, GameRecord | Exception] = {}
+        self.over: list[tuple[int, list[int], GameRecord]] = []
+        """games over and not counted yet: index, every process's request count after the game's last, record"""
+
+    def begin(self, index: int, seed: int, strategy_seed: int | None) -> None:
+        """Start game ``index`` (its seats named ``index`` in their processes)."""
+        self.factory._game = index
+        game = GameMoves(self.config, self.factory, seed=seed, views=self.views, strategy_seed=strategy_seed)
+        self.factory._game = None
+        if game.turn is None:
+            self._over(index, game)
+        else:
+            self.cohorts[index % COHORTS][index] = game
+
+    def play(self) -> None:
+        """Play every game to its end."""
+        asked: list[list[tuple[int, IsolatedSeat]]] = [[] for _ in self.cohorts]
+        while any(self.cohorts):
+            for number, cohort in enumerate(self.cohorts):
+                for index, seat in asked[number]:
+                    self._move(cohort, index, seat.answer())
+                asked[number] = [(index, self._ask(game)) for index, game in cohort.items()]
+                for acting in {game.turn[0] for game in cohort.values() if game.turn is not None}:
+                    self.factory.flush_seat(acting)
+                    self.factory.flush_seat((acting + 1) % self.config.players)
+                self.count()
+
+    def _move(self, cohort: dict[int, GameMoves], index: int, action: Action) -> None:
+        game = cohort[index]
+        try:
+            if game.send(action) is None:
+                del cohort[index]
+                self._over(index, game)
+        except Exception as error:  # an illegal action (or a bug): this game fails alone
+            del cohort[index]
+            self.results[index] = error
+
+    @staticmethod
+    def _ask(game: GameMoves) -> IsolatedSeat:
+        """Queue the act request of the game's acting seat; that seat."""
+        assert game.turn is not None  # the games over have left their cohort
+        seat, view = game.turn
+        strategy = game.strategies[seat]
+        assert isinstance(strategy, IsolatedSeat)
+        strategy.ask(view)
+        return strategy
+
+    def _over(self, index: int, game: GameMoves) -> None:
+        self.over.append((index, [bot.posted for bot in self.bots], game.record()))
+
+    def count(self) -> None:
+        """Count the games over whose every request was answered."""
+        if not self.over:
+            return
+        answered = [bot.answered for bot in self.bots]
+        waiting = []
+        for index, marks, record in self.over:
+            if all(done >= mark for done, mark in zip(answered, marks)):
+                self.results[index] = record
+            else:
+                waiting.append((index, marks, record))
+        self.over = waiting
+
+    def fail(self, error: Exception, games: int) -> None:
+        """Every one of the ``games`` games that did not count yet failed with ``error``."""
+        self.over = []
+        for cohort in self.cohorts:
+            cohort.clear()
+        for index in range(games):
+            self.results.setdefault(index, error)

@@ -26,7 +26,9 @@ OPS: Final = ("hello", "new_game", "observe", "act", "quit")
 UPDATES: Final = ("full", "changes")
 """[ISO-changes] how a bot wants its views: whole in every request (the default), or as
 the fields that changed."""
-HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "updates"})
+GAMES: Final = ("one", "many")
+"""[ISO-games] whether a bot plays one game at a time (the default) or many at once."""
+HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "updates", "games"})
 
 
 def answer_violation(op: str, answer: object) -> Violation | None:
@@ -48,5 +50,5 @@ def is_plain_answer(op: str, answer: object) -> bool:
         return (answer.keys() <= HELLO_MEMBERS and type(answer.get("name", "")) is str
                 and answer.get("protocol", PROTOCOL) == PROTOCOL
                 and type(answer.get("version", VERSION)) is int and answer.get("version", VERSION) == VERSION
-                and answer.get("updates", "full") in UPDATES)
+                and answer.get("updates", "full") in UPDATES and answer.get("games", "one") in GAMES)
     return len(answer) == 1

@@ -21,6 +21,8 @@ from __future__ import annotations
 
 import argparse
 import json
+
+import orjson
 import sys
 from collections.abc import Sequence
 from typing import IO, Any, Final
@@ -37,59 +39,16 @@ _OK: Final = b'{"ok":true}\n'
 CHUNK: Final = 1 << 16
 
 
-class Session:
-    """One bot's games: the strategy of the game under way and the last view it was given."""
+class SeatGame:
+    """One game of the bot: its configuration, its strategy and the last view it was given."""
 
-    def __init__(self, factory: StrategyFactory, name: str) -> None:
-        self.factory = factory
-        self.name = name
-        self.config: GameConfig | None = None
-        self.strategy: Strategy | None = None
-        self.observing = False
+    def __init__(self, config: GameConfig, strategy: Strategy) -> None:
+        self.config = config
+        self.strategy = strategy
+        self.observing = observes(strategy)
         self.view: PlayerView | None = None
-        self.done = False
 
-    def answer(self, line: bytes) -> bytes:
-        """The answer line to one request line; a request this bot cannot answer (a
-        strategy that raises included) is refused with the reason [ISO-failures]."""
-        try:
-            request = json.loads(line)
-            return self._handle(request["op"], request)
-        except Exception as error:  # answered, not raised: the game names the seat and turn
-            text = " ".join(str(error).split())
-            reason = f"{type(error).__name__}: {text}" if text else type(error).__name__
-            return (json.dumps({"ok": False, "error": reason}) + "\n").encode("utf-8")
-
-    def _handle(self, op: str, request: dict[str, Any]) -> bytes:
-        if op == "observe":
-            event = event_from_json(request["event"])
-            view = self._view(request, event)
-            if self.observing:
-                self._strategy().observe(view, event)
-            return _OK
-        if op == "act":
-            action = self._strategy().act(self._view(request, None))
-            return (json.dumps({"ok": True, "action": action_to_json(action)}, separators=(",", ":")) + "\n").encode()
-        if op == "new_game":
-            self.config = config_from_json(request["config"])
-            self.strategy = self.factory(self.config, request["seat"], request["seed"])
-            self.observing = observes(self.strategy)
-            self.view = None
-            return _OK
-        if op == "hello":
-            hello = {"ok": True, "name": self.name, "protocol": PROTOCOL, "version": VERSION, "updates": "changes"}
-            return (json.dumps(hello) + "\n").encode("utf-8")
-        if op == "quit":
-            self.done = True
-            return _OK
-        raise ValueError(f"unknown op {op!r}")
-
-    def _strategy(self) -> Strategy:
-        if self.strategy is None:
-            raise ValueError("no game started (new_game first)")
-        return self.strategy
-
-    def _view(self, request: dict[str, Any], event: Event | None) -> PlayerView:
+    def view_of(self, request: dict[str, Any], event: Event | None) -> PlayerView:
         """[ISO-view, ISO-changes] the view a request carries, whole or as changes."""
         if "view" in request:
             self.view = view_from_json(request["view"], self.config)
@@ -98,6 +57,61 @@ class Session:
         else:
             self.view = apply_changes(self.view, request["changes"], event)
         return self.view
+
+
+class Session:
+    """One bot's games [ISO-games]: those under way, by the name their requests give
+    (``"game"``; a request without one names the game None)."""
+
+    def __init__(self, factory: StrategyFactory, name: str) -> None:
+        self.factory = factory
+        self.name = name
+        self.games: dict[int | None, SeatGame] = {}
+        self.done = False
+
+    def answer(self, line: bytes) -> bytes:
+        """The answer line to one request line; a request this bot cannot answer (a
+        strategy that raises included) is refused with the reason [ISO-failures]."""
+        try:
+            request = orjson.loads(line)
+            return self._handle(request["op"], request)
+        except Exception as error:  # answered, not raised: the game names the seat and turn
+            text = " ".join(str(error).split())
+            reason = f"{type(error).__name__}: {text}" if text else type(error).__name__
+            return (json.dumps({"ok": False, "error": reason}) + "\n").encode("utf-8")
+
+    def _handle(self, op: str, request: dict[str, Any]) -> bytes:
+        if op == "observe":
+            game = self._game(request)
+            event = event_from_json(request["event"])
+            view = game.view_of(request, event)
+            if game.observing:
+                game.strategy.observe(view, event)
+            if view.terminal:
+                del self.games[request.get("game")]  # [ISO-games] its name may be given to a new game
+            return _OK
+        if op == "act":
+            game = self._game(request)
+            action = game.strategy.act(game.view_of(request, None))
+            return orjson.dumps({"ok": True, "action": action_to_json(action)}) + b"\n"
+        if op == "new_game":
+            config = config_from_json(request["config"])
+            self.games[request.get("game")] = SeatGame(config, self.factory(config, request["seat"], request["seed"]))
+            return _OK
+        if op == "hello":
+            hello = {"ok": True, "name": self.name, "protocol": PROTOCOL, "version": VERSION, "updates": "changes",
+                     "games": "many"}
+            return (json.dumps(hello) + "\n").encode("utf-8")
+        if op == "quit":
+            self.done = True
+            return _OK
+        raise ValueError(f"unknown op {op!r}")
+
+    def _game(self, request: dict[str, Any]) -> SeatGame:
+        game = self.games.get(request.get("game"))
+        if game is None:
+            raise ValueError("no game started (new_game first)")
+        return game
 
 
 def serve(factory: StrategyFactory, name: str, stdin: IO[bytes] | None = None, stdout: IO[bytes] | None = None) -> int:

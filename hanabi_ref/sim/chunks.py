@@ -16,7 +16,7 @@ from collections.abc import Iterator, Mapping
 import attrs
 
 from hanabi_ref.dealing import derive_seed
-from hanabi_ref.game import play_game
+from hanabi_ref.game import play_games
 from hanabi_ref.view import ViewMaker
 from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.rules import GameConfig, make_config
@@ -158,11 +158,10 @@ def _play_games(chunk: Chunk, factory: StrategyFactory) -> ChunkResult:
     strikeouts: list[bool] = []
     failures: list[Failure] = []
     digests: list[bytes] = []
-    for seed in chunk.seeds():
-        try:
-            record = play_game(config, factory, seed=seed, views=views, strategy_seed=chunk.setup.strategy_seed_of(seed))
-        except Exception as error:  # a strategy or engine bug, a failed seat [ISO-failures]: keep the seed, go on
-            failures.append(Failure(seed, describe_error(error)))
+    games = [(seed, chunk.setup.strategy_seed_of(seed)) for seed in chunk.seeds()]
+    for seed, record in zip(chunk.seeds(), play_games(config, factory, games, views=views)):
+        if isinstance(record, Exception):  # a strategy or engine bug, a failed seat [ISO-failures]: keep the seed, go on
+            failures.append(Failure(seed, describe_error(record)))
             digests.append(failure_digest())
             continue
         scores.append(record.score)

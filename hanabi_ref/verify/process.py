@@ -16,13 +16,13 @@ from __future__ import annotations
 import os
 import shlex
 import time
-from typing import Any, Final, TypeVar
+from typing import Any
 
 from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.errors import TraceError
 from hanabi_ref.rules import GameConfig, config_to_json
 from hanabi_ref.pipes import MAX_LINE as MAX_LINE
-from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, quote
+from hanabi_ref.pipes import QUIT_WAIT, LineProcess, one_line, quote, remember
 from hanabi_ref.pipes import Tail as Tail
 from hanabi_ref.pipes import parse_line as parse_line
 from hanabi_ref.serial import canonical_json, card_to_json
@@ -34,26 +34,6 @@ from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig, VerifyUsa
 from hanabi_ref.verify.seeded import Deal
 
 # ------------------------------------------------------------------ the engine
-
-REMEMBERED: Final = 4096
-"""How many answer lines of each kind a ProcessEngine keeps, read and checked, to reuse
-when the same line comes again (shrinking replays games over and over)."""
-REMEMBERED_LENGTH: Final = 1 << 16
-"""Longer answer lines are not kept."""
-
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-def _remember(memory: dict[K, V], key: K, value: V, line: bytes) -> None:
-    """Keep ``value``, read from ``line``, under ``key``; forget everything once
-    :data:`REMEMBERED` are kept."""
-    if len(line) > REMEMBERED_LENGTH:
-        return
-    if len(memory) >= REMEMBERED:
-        memory.clear()
-    memory[key] = value
-
 
 class ProcessEngine(LineProcess):
     """An external engine started from a command line [EP-transport, EP-lifecycle]; the
@@ -158,7 +138,7 @@ class ProcessEngine(LineProcess):
             found = [action_from_json(a, f"actions[{i}]") for i, a in enumerate(actions)]
         except TraceError as error:
             raise EngineFailure(f"{self.name}: answer to legal_actions: {one_line(str(error))}") from None
-        _remember(self._actions_of, self._line, found, self._line)
+        remember(self._actions_of, self._line, found, self._line)
         return list(found)
 
     def observe(self, seat: int) -> dict[str, Any] | None:
@@ -208,7 +188,7 @@ class ProcessEngine(LineProcess):
         violation = answer_violation(op, answer)
         if violation is not None:
             raise self._give_up(f"answer to {op} is outside the protocol: {violation}")
-        _remember(self._known, (op, line), answer, line)
+        remember(self._known, (op, line), answer, line)
         return answer
 
     def _parse(self, op: str, line: bytes) -> dict[str, Any]:

@@ -2,7 +2,8 @@
 of issue 20 [ISO-seat, 2.17-view].
 
 * ``frames``: walk the caller's stack frames (``sys._getframe``) for a local that is a
-  :class:`~hanabi_ref.state.GameState` (play_game's ``state``);
+  :class:`~hanabi_ref.state.GameState` or holds one in an attribute (play_game's
+  ``game``, a :class:`~hanabi_ref.game.GameMoves`);
 * ``gc``: look through every object the garbage collector tracks for a GameState of the
   view's turn.
 
@@ -32,12 +33,14 @@ LOG = "HANABI_REF_PEEK_LOG"
 
 
 def state_from_frames(view: PlayerView) -> GameState | None:
-    """Route 2: a GameState among the locals of the frames that called us."""
+    """Route 2: a GameState among the locals of the frames that called us, or among
+    their attributes."""
     frame = sys._getframe(1)
     while frame is not None:
-        for value in list(frame.f_locals.values()):
-            if isinstance(value, GameState) and value.turn == view.turn:
-                return value
+        for local in list(frame.f_locals.values()):
+            for value in [local, *getattr(local, "__dict__", {}).values()]:
+                if isinstance(value, GameState) and value.turn == view.turn:
+                    return value
         frame = frame.f_back  # type: ignore[assignment]
     return None
 
