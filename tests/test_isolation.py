@@ -1,6 +1,6 @@
 """Isolated seats and the bot protocol [ISO-view, ISO-changes, ISO-schema, ISO-protocol,
 ISO-seat, ISO-same, ISO-timeout, ISO-failures, ISO-lifecycle, ISO-cli, ISO-example,
-ISO-attacks].
+ISO-attacks, ISO-games].
 
 Views are compared with the views the engine builds (never with our own JSON); games
 played with isolated seats are compared, action for action, with the same games played
@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import sys
 import time
@@ -22,7 +23,7 @@ from typing import Any
 import pytest
 
 from hanabi_ref.cli import main
-from hanabi_ref.game import play_game
+from hanabi_ref.game import play_game, play_games
 from hanabi_ref.isolation import seat_command
 from hanabi_ref.isolation.client import BotProcess, IsolatedFactory, SeatFailure
 from hanabi_ref.isolation.protocol import SCHEMA, answer_violation, is_plain_answer
@@ -31,7 +32,8 @@ from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.schema import SCHEMA_BASE, load_schema, strict_validator
 from hanabi_ref.strategies import SPECS, factory_for
-from hanabi_ref.strategy import StrategyFactory
+from hanabi_ref.strategy import StrategyError, StrategyFactory
+from hanabi_ref.trace import GameRecord
 from hanabi_ref.transition import apply, new_game
 from hanabi_ref.view import PlayerView, make_views
 from tests.bots import peeking
@@ -144,10 +146,10 @@ def _config_for(name: str) -> GameConfig:
 
 @pytest.mark.parametrize("name", list(SPECS))
 def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None:
-    """[ISO-same, ISO-seat, ISO-protocol] every shipped strategy, each seat in a process of its own
-    that receives only serialised views and events, plays the very games it plays
-    in-process, action for action; every request it was sent is valid under the
-    schema's root."""
+    """[ISO-same, ISO-seat, ISO-protocol, ISO-games] every shipped strategy, each seat in a
+    process of its own that receives only serialised views and events, plays the very
+    games it plays in-process, action for action, one game at a time and five games at
+    once; every request it was sent is valid under the schema's root."""
     config = _config_for(name)
     sent: list[str] = []
     original = BotProcess.post
@@ -162,10 +164,15 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
             for seed in (3, 4):
                 expected = play_game(config, factory_for(name), seed=seed).trace
                 assert play_game(config, isolated, seed=seed).trace == expected
+            together = play_games(config, isolated, [(seed, None) for seed in range(5, 10)])
+            for seed, record in zip(range(5, 10), together):
+                assert isinstance(record, GameRecord), record
+                assert record.trace == play_game(config, factory_for(name), seed=seed).trace
     finally:
         BotProcess.post = original  # type: ignore[method-assign]
     validator = strict_validator(SCHEMA)
     assert {json.loads(line)["op"] for line in sent} >= {"hello", "new_game", "observe", "act"}
+    assert {json.loads(line).get("game") for line in sent} >= set(range(5))  # [ISO-games] the five games at once
     for line in sent:
         assert validator.is_valid(json.loads(line)), line[:200]
 
@@ -298,6 +305,58 @@ def test_a_seat_that_failed_is_started_again_for_the_next_game() -> None:
         now = isolated.pids()
         assert now[0] == first[0] and len(now) == 2 and now[1] != first[1]
     assert _gone(first[1])
+
+
+# ------------------------------------------------------------------ many games at once
+
+
+def _faulty(tmp_path: Path, mode: str) -> str:
+    """The command of a bot that fails as ``mode`` says in the third game its process starts."""
+    return f"{PY} -m tests.bots.faulty {mode} 2 {tmp_path / 'failed'}"
+
+
+@pytest.mark.parametrize("mode", ["illegal", "refuse", "hang"])
+def test_a_failure_among_many_games_at_once(mode: str, tmp_path: Path) -> None:
+    """[ISO-games, ISO-failures, ISO-timeout] six games at once, in which seat 0's process
+    fails in the third: an illegal action fails that game alone (the others are the games
+    played in-process); a refusal or a hang fails every game not counted yet with one
+    line naming the seat and the turn, and ends every seat's process; the next games
+    start them again and are the in-process games."""
+    config = make_config(2)
+    seeds = list(range(10, 16))
+    expected = [play_game(config, factory_for("simple"), seed=seed).trace for seed in seeds]
+    with IsolatedFactory([_faulty(tmp_path, mode).split()], timeout=1.0) as isolated:
+        first = play_games(config, isolated, [(seed, None) for seed in seeds])
+        after_failure = isolated.pids()
+        second = play_games(config, isolated, [(seed, None) for seed in seeds])
+    assert [record.trace for record in second if isinstance(record, GameRecord)] == expected
+    if mode == "illegal":
+        assert isinstance(first[2], StrategyError)
+        assert str(first[2]).startswith("turn 0, seat 0 (IsolatedSeat): play 9 is illegal")
+        assert [record.trace if isinstance(record, GameRecord) else None for record in first] == \
+            [*expected[:2], None, *expected[3:]]
+        return
+    # a hang is found at the first answer not given: the seat server writes the answers of
+    # the requests it read together, so that may be the answer of a request before the act
+    pattern = {"refuse": r"seat 0 \(faulty\), turn 0: failed to answer act: 'RuntimeError: the faulty bot refuses' \(stopped\)",
+               "hang": r"seat 0 \(faulty\), turn 0: no answer to (new_game|act) within 1 s \(stopped\)"}[mode]
+    assert all(isinstance(record, SeatFailure) for record in first), first
+    assert len({str(record) for record in first}) == 1 and re.fullmatch(pattern, str(first[0])), first[0]
+    assert after_failure == []
+
+
+def test_simulate_lists_the_games_a_failure_among_many_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[ISO-games, ISO-failures, ISO-cli] a refusal in the first chunk of 40 games (five
+    games at once per chunk, the third started failing) fails that chunk's five games,
+    listed with one line, exit 1; the other 35 are played."""
+    bot = _faulty(tmp_path, "refuse")
+    code = main(["simulate", "--bot", bot, "--players", "2", "--games", "40", "--jobs", "1", "--move-timeout", "5",
+                 "--json"])
+    out, err = capsys.readouterr()
+    summary = json.loads(out)
+    assert code == 1 and summary["games_completed"] == 35 and summary["failed_seeds"] == [0, 1, 2, 3, 4]
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+    assert "seat 0 (faulty), turn 0: failed to answer act" in err
 
 
 # ------------------------------------------------------------------ the example bot

@@ -1,5 +1,5 @@
 """Seats played by other processes: the game's side of the bot protocol [ISO-seat,
-ISO-protocol, ISO-timeout, ISO-failures, ISO-changes].
+ISO-protocol, ISO-timeout, ISO-failures, ISO-changes, ISO-games].
 
 :class:`IsolatedFactory` is a :class:`~hanabi_ref.strategy.StrategyFactory` like any
 other, so :func:`~hanabi_ref.game.play_game` and the simulation runner play isolated
@@ -10,6 +10,13 @@ the seat's first game and kept for the next ones (``new_game`` starts each); the
 ``observe`` is answered with ``{"ok": true}`` and nothing the game needs, so its answer
 is read only when the seat is next asked to act (or the game ends): the seats think
 about a move at the same time, and the game waits only for the seat that acts.
+
+When every seat's process plays many games at once, :meth:`IsolatedFactory.play_games`
+(which the simulation runner calls with a chunk's games) plays them together
+(:class:`_Batch`): each process is written to about twice per round of all the games
+rather than twice per move, and a write to a pipe, which wakes the process reading it,
+is what one game at a time spends most of its time on.  The views' text is written with
+orjson.
 
 Whatever a seat's process does wrong (an answer that is not JSON or breaks the schema,
 no answer in time, an exit, a refusal) stops that process's whole group and raises

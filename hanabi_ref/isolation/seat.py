@@ -1,5 +1,5 @@
 """A strategy behind the bot protocol: the other side of an isolated seat [ISO-seat,
-ISO-protocol, ISO-changes].
+ISO-protocol, ISO-changes, ISO-games].
 
     python -m hanabi_ref.isolation.seat --strategy NAME [--param KEY=VALUE ...]
 
@@ -11,7 +11,8 @@ from which it rebuilds real :class:`~hanabi_ref.view.PlayerView` objects
 that reads the interpreter (its callers' frames, the garbage collector's objects) finds
 nothing of the game [ISO-attacks].  The strategy is built with the seed it would get
 in-process and observes exactly when it would in-process, so it plays the same games
-[ISO-same].
+[ISO-same].  It plays many games at once (``"games": "many"``), each under the name its
+requests give, and reads its requests with orjson (they come from our own process).
 
 :func:`serve` does the same for any :class:`~hanabi_ref.strategy.StrategyFactory`, so a
 strategy written in Python can be seated with ``--bot`` without being registered.
