@@ -359,6 +359,21 @@ def test_simulate_lists_the_games_a_failure_among_many_fails(tmp_path: Path, cap
     assert "seat 0 (faulty), turn 0: failed to answer act" in err
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_worker_keeps_its_seats_from_chunk_to_chunk(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                      capsys: pytest.CaptureFixture[str]) -> None:
+    """[ISO-lifecycle, ISO-seat] 40 games in chunks of 5 (one worker) or 3 (two workers):
+    each worker starts its two seats' processes once, and none is left after the run."""
+    pids = tmp_path / "pids.txt"
+    monkeypatch.setenv("HANABI_REF_BOT_PIDS", str(pids))
+    bot = _faulty(tmp_path, "illegal").replace(" 2 ", " 1000 ")  # never fails
+    assert main(["simulate", "--bot", bot, "--players", "2", "--games", "40", "--jobs", str(jobs), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games_completed"] == 40
+    started = [int(pid) for pid in pids.read_text().split()]
+    assert 2 <= len(started) <= 2 * jobs + 2  # the check of the first seat's hello starts one more (twice at most)
+    assert all(_gone(pid) for pid in started)
+
+
 # ------------------------------------------------------------------ the example bot
 
 

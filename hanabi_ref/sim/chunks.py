@@ -11,6 +11,8 @@ so only 32 bytes per game cross the process boundary.
 from __future__ import annotations
 
 import math
+import multiprocessing.util
+import os
 from collections.abc import Iterator, Mapping
 
 import attrs
@@ -141,14 +143,55 @@ def describe_error(error: BaseException) -> str:
 def play_chunk(chunk: Chunk) -> ChunkResult:
     """Play the chunk's games in seed order; a game that raises is recorded as a failure of
     its seed and the others still count [SIM-jobs, SIM-crash]; every game leaves its trace
-    digest [SIM-trace-hash]."""
+    digest [SIM-trace-hash].  Isolated seats are started for the chunk and ended after it
+    [ISO-lifecycle]."""
     factory = chunk.setup.factory()
     try:
         return _play_games(chunk, factory)
     finally:
-        close = getattr(factory, "close", None)
-        if close is not None:
-            close()  # [ISO-lifecycle] isolated seats: every seat's process ended and reaped
+        _close(factory)  # [ISO-lifecycle] isolated seats: every seat's process ended and reaped
+
+
+def play_chunk_keeping_seats(chunk: Chunk) -> ChunkResult:
+    """:func:`play_chunk`, but isolated seats are kept for this process's next chunk of the
+    same seats, and ended by :func:`close_kept_seats` (a local worker calls it as it exits,
+    a run in the main process at its end) [ISO-lifecycle]: a seat's process takes longer to
+    start than a chunk of games takes to play."""
+    if not chunk.setup.seats:
+        return play_chunk(chunk)
+    return _play_games(chunk, _kept_seats(chunk.setup))
+
+
+_KEPT: dict[str, object] = {}
+"""[ISO-lifecycle] the isolated seats this process keeps: "owner" (the process id that
+started them: a forked child never touches its parent's), "key" and "factory"."""
+
+
+def _kept_seats(setup: GameSetup) -> StrategyFactory:
+    key = (setup.seats, setup.move_timeout)
+    if _KEPT.get("owner") == os.getpid() and _KEPT.get("key") == key:
+        return _KEPT["factory"]  # type: ignore[return-value]  # stored below
+    close_kept_seats()
+    if _KEPT.get("registered") != os.getpid():  # a worker ends its seats as it exits
+        multiprocessing.util.Finalize(None, close_kept_seats, exitpriority=10)
+        _KEPT["registered"] = os.getpid()
+    factory = setup.factory()
+    _KEPT.update(owner=os.getpid(), key=key, factory=factory)
+    return factory
+
+
+def close_kept_seats() -> None:
+    """[ISO-lifecycle] end the isolated seats this process kept, if it started them."""
+    if _KEPT.get("owner") == os.getpid():
+        _close(_KEPT["factory"])
+    for name in ("owner", "key", "factory"):
+        _KEPT.pop(name, None)
+
+
+def _close(factory: object) -> None:
+    close = getattr(factory, "close", None)
+    if close is not None:
+        close()
 
 
 def _play_games(chunk: Chunk, factory: StrategyFactory) -> ChunkResult:

@@ -39,7 +39,8 @@ from contextlib import contextmanager, suppress
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from hanabi_ref.errors import ConfigError, HanabiError
-from hanabi_ref.sim.chunks import MAX_CHUNK_GAMES, MAX_CHUNK_GAMES_CLUSTER, Chunk, ChunkResult, describe_error, play_chunk
+from hanabi_ref.sim.chunks import (MAX_CHUNK_GAMES, MAX_CHUNK_GAMES_CLUSTER, Chunk, ChunkResult, close_kept_seats,
+                                   describe_error, play_chunk, play_chunk_keeping_seats)
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -135,8 +136,11 @@ class LocalExecutor:
 
     def run(self, chunks: Sequence[Chunk]) -> Generator[Played, None, None]:
         if self.jobs == 1:
-            for index, chunk in enumerate(chunks):
-                yield index, play_chunk(chunk)
+            try:
+                for index, chunk in enumerate(chunks):
+                    yield index, play_chunk_keeping_seats(chunk)
+            finally:
+                close_kept_seats()  # [ISO-lifecycle] the run's isolated seats end with it
             return
         pools = _Pools(min(self.jobs, len(chunks)), self.stall_seconds)
         yield from pools.play(list(enumerate(chunks)), pools.replay_games)
@@ -296,7 +300,7 @@ def _submit(pool: ProcessPoolExecutor, queue: deque[Indexed], in_flight: dict[Fu
     pool is broken."""
     while queue and len(in_flight) < limit:
         try:
-            in_flight[pool.submit(play_chunk, queue[0][1])] = queue[0]
+            in_flight[pool.submit(play_chunk_keeping_seats, queue[0][1])] = queue[0]
         except BrokenProcessPool:
             return False
         queue.popleft()

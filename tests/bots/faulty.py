@@ -7,7 +7,8 @@ plays as :class:`~hanabi_ref.strategies.simple.SimpleStrategy` behind the bot pr
 (``games: many``), except in the GAME-th game its process starts (from 0), where its
 first act is an illegal play (``illegal``), a strategy that raises (``refuse``: the seat
 answers ``ok: false``) or never answered (``hang``).  The failure happens once: it
-creates the file MARKER, and a process that finds MARKER plays every game well.
+creates the file MARKER, and a process that finds MARKER plays every game well.  With
+``HANABI_REF_BOT_PIDS`` set, it adds its process id to that file as it starts.
 """
 
 from __future__ import annotations
@@ -55,5 +56,9 @@ def factory(mode: str, game: int, marker: str) -> StrategyFactory:
 
 if __name__ == "__main__":
     from hanabi_ref.isolation.seat import serve
+
+    if "HANABI_REF_BOT_PIDS" in os.environ:
+        with open(os.environ["HANABI_REF_BOT_PIDS"], "a", encoding="ascii") as pids:
+            pids.write(f"{os.getpid()}\n")
 
     sys.exit(serve(factory(sys.argv[1], int(sys.argv[2]), sys.argv[3]), "faulty"))
