@@ -1,0 +1,250 @@
+"""Training the recommendation agent: behaviour cloning, then policy gradient
+[RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-files] (PyTorch, the ``[rl]`` extra).
+
+1. **Behaviour cloning.**  The team plays ``bc_games`` games with the teacher
+   (:func:`~hanabi_ref.rl.train.team.teacher`); every recommendation of every reveal sent
+   is an example (observation, teacher's hat); the network is fitted to them by
+   cross-entropy for ``bc_epochs`` passes in minibatches of :data:`MINIBATCH`.
+2. **Policy gradient** with the leave-one-out baseline (RLOO): each update deals
+   ``decks`` decks and plays each ``rollouts`` times, every recommendation drawn from the
+   policy; a game's advantage is its score minus the mean score of the other rollouts of
+   the same deck, and every recommendation of the game is pushed by it (REINFORCE), with
+   an entropy bonus.  Why this and not PPO: the only reward is the score at the end, a
+   game holds some 60 recommendations that share it, and the deck decides much of the
+   score; comparing rollouts of one deck removes the deck's share of the variance without
+   a learned value function, and one gradient step per batch of fresh games needs no
+   clipping.
+3. Everything is seeded from ``seed``: the decks (a ``random.Random`` stream), the
+   network's initial weights and the draws of recommendations (torch generators), on one
+   CPU thread with deterministic algorithms, so a run is the same bit for bit; a
+   checkpoint holds every generator's state, so a run resumed after an interruption is the
+   run that was not interrupted.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, Final
+
+import attrs
+import numpy as np
+import numpy.typing as npt
+
+from hanabi_ref.atomic import write_atomically
+from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.train.policy import HIDDEN, WEIGHTS, model_meta, save_model
+from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
+from hanabi_ref.rules import GameConfig, make_config
+
+MINIBATCH: Final = 256
+CHECKPOINT: Final = "checkpoint.pt"
+MODEL: Final = "model.npz"
+CURVE: Final = "curve.json"
+EXTRA_HINT: Final = "pip install 'hanabi-ref[rl]' (PyTorch for the CPU: pip install torch==2.13.0)"
+
+
+def torch_module() -> Any:
+    """The ``torch`` module, or :class:`RLError` ``RL-train-extra`` saying how to install it."""
+    try:
+        import torch
+    except ImportError:
+        raise RLError("RL-train-extra", f"training needs PyTorch, which is not installed: {EXTRA_HINT}") from None
+    return torch
+
+
+@attrs.frozen
+class Settings:
+    """What a training run is [RL-train-seeds]; a run resumes only with the same settings."""
+
+    players: int = 4
+    rules: str = "hle"
+    steps: int = 1_000_000
+    """game moves to play in all (behaviour cloning's games included)"""
+    seed: int = 0
+    bc_games: int = 2000
+    bc_epochs: int = 4
+    decks: int = 32
+    rollouts: int = 4
+    learning_rate: float = 3e-4
+    bc_learning_rate: float = 1e-3
+    entropy: float = 0.01
+    checkpoint_every: int = 10
+    """policy-gradient updates between checkpoints"""
+
+    def config(self) -> GameConfig:
+        return make_config(self.players, preset=self.rules)
+
+
+def _network(torch: Any, inputs: int, hats: int) -> Any:
+    nn = torch.nn
+    return nn.Sequential(nn.Linear(inputs, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, HIDDEN), nn.ReLU(), nn.Linear(HIDDEN, hats))
+
+
+class Trainer:
+    """One training run in directory ``out`` [RL-train-files]: ``checkpoint.pt`` (everything
+    needed to go on), ``model.npz`` (the policy, for play), ``curve.json`` (the mean score
+    of every update's games against the game moves played)."""
+
+    def __init__(self, settings: Settings, out: Path) -> None:
+        torch = self.torch = torch_module()
+        torch.set_num_threads(1)
+        torch.use_deterministic_algorithms(True)
+        self.settings, self.out = settings, out
+        self.config = settings.config()
+        self.meta = model_meta(self.config, settings.rules)
+        torch.manual_seed(settings.seed)
+        self.model = _network(torch, self.meta["inputs"], self.meta["hats"])
+        self.optimizer = torch.optim.Adam(self.model.parameters(), lr=settings.bc_learning_rate)
+        self.draws = torch.Generator().manual_seed(settings.seed + 1)
+        self.decks = random.Random(settings.seed)
+        self.moves = 0
+        self.updates = 0
+        self.phase = "bc"
+        self.curve: list[dict[str, Any]] = []
+
+    # ---------------------------------------------------------------- files
+
+    def resume(self) -> bool:
+        """Load ``checkpoint.pt`` if there is one: True if it was loaded; :class:`RLError`
+        if it is corrupt or belongs to other settings."""
+        path = self.out / CHECKPOINT
+        if not path.exists():
+            return False
+        try:
+            state = self.torch.load(path, map_location="cpu", weights_only=False)
+            saved = state["settings"]
+        except Exception as error:  # a truncated or foreign file: named, never a traceback
+            raise RLError("RL-train-files", f"{path}: not a checkpoint ({' '.join(str(error).split())[:200]})") from None
+        if saved != attrs.asdict(self.settings):
+            changed = ", ".join(f"{key} {saved.get(key)!r} -> {value!r}" for key, value in attrs.asdict(self.settings).items()
+                                if saved.get(key) != value)
+            raise RLError("RL-train-files", f"{path}: a run with other settings ({changed}); use another --out")
+        self.model.load_state_dict(state["model"])
+        if state["phase"] == "pg":
+            self._pg_optimizer()
+        self.optimizer.load_state_dict(state["optimizer"])
+        self.draws.set_state(state["draws"])
+        self.decks.setstate(state["decks"])
+        self.moves, self.updates, self.phase, self.curve = state["moves"], state["updates"], state["phase"], state["curve"]
+        return True
+
+    def save(self) -> None:
+        """[RL-train-files] write the checkpoint, the model and the curve, each whole."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        buffer = io.BytesIO()
+        self.torch.save({"settings": attrs.asdict(self.settings), "model": self.model.state_dict(),
+                         "optimizer": self.optimizer.state_dict(), "draws": self.draws.get_state(),
+                         "decks": self.decks.getstate(), "moves": self.moves, "updates": self.updates,
+                         "phase": self.phase, "curve": self.curve}, buffer)
+        data = buffer.getvalue()
+        write_atomically(os.fspath(self.out / CHECKPOINT), lambda out: _write(out, data))
+        save_model(self.out / MODEL, self.weights(), self.meta)
+        text = json.dumps({"settings": attrs.asdict(self.settings), "points": self.curve}, indent=1) + "\n"
+        write_atomically(os.fspath(self.out / CURVE), lambda out: _write(out, text.encode()))
+
+    def weights(self) -> dict[str, npt.NDArray[np.float32]]:
+        """The network's weights in the model file's layout (inputs x outputs)."""
+        layers = [module for module in self.model if isinstance(module, self.torch.nn.Linear)]
+        out: dict[str, npt.NDArray[np.float32]] = {}
+        for index, layer in enumerate(layers):
+            out[f"w{index}"] = layer.weight.detach().numpy().T.copy()
+            out[f"b{index}"] = layer.bias.detach().numpy().copy()
+        assert set(out) == set(WEIGHTS)
+        return out
+
+    # ---------------------------------------------------------------- training
+
+    def run(self, progress: Callable[[int, float | None], None] | None = None) -> None:
+        """Train until ``steps`` game moves were played, checkpointing as it goes;
+        ``progress(moves, mean score of the last update)`` after every update."""
+        report = progress or (lambda moves, score: None)
+        if self.phase == "bc":
+            self.behaviour_cloning()
+            self.phase = "pg"
+            self._pg_optimizer()
+            self.save()
+            report(self.moves, None)
+        while self.moves < self.settings.steps:
+            score = self.policy_gradient_update()
+            if self.updates % self.settings.checkpoint_every == 0:
+                self.save()
+            report(self.moves, score)
+        self.save()
+
+    def _pg_optimizer(self) -> None:
+        self.optimizer = self.torch.optim.Adam(self.model.parameters(), lr=self.settings.learning_rate)
+
+    def _seeds(self, count: int) -> list[int]:
+        return [self.decks.randrange(2 ** 31) for _ in range(count)]
+
+    def behaviour_cloning(self) -> None:
+        """[RL-train-bc] fit the teacher's recommendations in the teacher's own games."""
+        torch, settings = self.torch, self.settings
+        rule = teacher(self.config)
+        decisions = Decisions()
+        records = play_team_games(self.config, self._seeds(settings.bc_games),
+                                  lambda batch: np.array([rule(row) for row in batch], np.int64), decisions)
+        scores = [record.score for record in records]
+        self.moves += sum(len(record.trace.actions) for record in records)
+        inputs = torch.from_numpy(np.stack(decisions.observations))
+        labels = torch.tensor(decisions.hats, dtype=torch.int64)
+        loss_of = torch.nn.CrossEntropyLoss()
+        for epoch in range(settings.bc_epochs):
+            order = torch.randperm(len(labels), generator=self.draws)
+            total = 0.0
+            for start in range(0, len(labels), MINIBATCH):
+                rows = order[start:start + MINIBATCH]
+                loss = loss_of(self.model(inputs[rows]), labels[rows])
+                self.optimizer.zero_grad()
+                loss.backward()
+                self.optimizer.step()
+                total += float(loss.detach()) * len(rows)
+            with torch.no_grad():
+                accuracy = float((self.model(inputs).argmax(1) == labels).float().mean())
+            self.curve.append({"phase": "bc", "epoch": epoch + 1, "moves": self.moves, "loss": total / len(labels),
+                               "accuracy": accuracy, "teacher_mean_score": float(np.mean(scores))})
+
+    def policy_gradient_update(self) -> float:
+        """[RL-train-pg] one RLOO update; the mean score of its games."""
+        torch, settings = self.torch, self.settings
+        decks = self._seeds(settings.decks)
+        seeds = [seed for seed in decks for _ in range(settings.rollouts)]
+        decisions = Decisions()
+
+        def sample(batch: npt.NDArray[np.float32]) -> npt.NDArray[np.int64]:
+            with torch.no_grad():
+                probabilities = torch.softmax(self.model(torch.from_numpy(batch)), 1)
+            drawn: npt.NDArray[np.int64] = torch.multinomial(probabilities, 1, generator=self.draws)[:, 0].numpy()
+            return drawn
+
+        records = play_team_games(self.config, seeds, sample, decisions)
+        scores = [record.score for record in records]
+        self.moves += sum(len(record.trace.actions) for record in records)
+        self.updates += 1
+        table = np.array(scores, np.float64).reshape(settings.decks, settings.rollouts)
+        others = (table.sum(1, keepdims=True) - table) / (settings.rollouts - 1)
+        advantage = (table - others).reshape(-1)
+        if decisions.hats:
+            inputs = torch.from_numpy(np.stack(decisions.observations))
+            hats = torch.tensor(decisions.hats, dtype=torch.int64)
+            weights = torch.from_numpy(advantage[np.array(decisions.games)].astype(np.float32))
+            logits = self.model(inputs)
+            log_probabilities = torch.log_softmax(logits, 1)
+            chosen = log_probabilities.gather(1, hats[:, None])[:, 0]
+            entropy = -(log_probabilities.exp() * log_probabilities).sum(1)
+            loss = -(weights * chosen).sum() / len(seeds) - settings.entropy * entropy.mean()
+            self.optimizer.zero_grad()
+            loss.backward()
+            self.optimizer.step()
+        mean = float(np.mean(scores))
+        self.curve.append({"phase": "pg", "update": self.updates, "moves": self.moves, "mean_score": mean})
+        return mean
+
+
+def _write(out: Any, data: bytes) -> None:
+    out.write(data)

@@ -1,0 +1,109 @@
+"""The recommendation policy and its files [RL-train-policy, RL-train-files].
+
+The policy is a small network over the recommendation observation: L inputs, two hidden
+layers of :data:`HIDDEN` rectified units, M logits (one per recommendation).  Training
+uses PyTorch (:func:`torch_policy`); playing needs numpy only: :class:`NumpyPolicy` reads
+the weights from a ``.npz`` model file and computes the greedy recommendation of one
+observation at a time, so that every seat computes exactly the same hat from the same
+observation (the hats must decode, RL-hat-decode).
+
+A model file holds the weights (``w0``, ``b0``, ``w1``, ``b1``, ``w2``, ``b2``, float32)
+and ``meta``, a JSON text: the format version, the agent, the configuration it was
+trained for (players, rules, hand size), the observation size and the number of hats.
+Files are written whole or not at all (:func:`hanabi_ref.atomic.write_atomically`).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import zipfile
+from typing import Any, BinaryIO, Final
+
+import numpy as np
+import numpy.typing as npt
+
+from hanabi_ref.atomic import write_atomically
+from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.layout import layout
+from hanabi_ref.rules import GameConfig
+
+HIDDEN: Final = 128
+"""Units of each hidden layer (the shipped model stays a few hundred KB)."""
+
+FORMAT: Final = 1
+"""The version of the model file format."""
+
+WEIGHTS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
+
+
+def model_meta(config: GameConfig, rules: str, agent: str = "recommendation") -> dict[str, Any]:
+    """The ``meta`` of a model of ``agent`` for ``config`` (played under preset ``rules``)."""
+    lay = layout("recommendation", config)
+    return {"format": FORMAT, "agent": agent, "players": config.players, "rules": rules,
+            "hand_size": lay.dims.hand_size, "inputs": lay.size, "hats": 2 * lay.dims.hand_size, "hidden": HIDDEN}
+
+
+class NumpyPolicy:
+    """[RL-train-policy] the greedy policy of a model file's weights, in numpy."""
+
+    def __init__(self, weights: dict[str, npt.NDArray[np.float32]], meta: dict[str, Any]) -> None:
+        self.meta = meta
+        self.layers = [(weights[f"w{i}"], weights[f"b{i}"]) for i in range(3)]
+
+    def logits(self, observation: npt.NDArray[np.float32]) -> npt.NDArray[np.float32]:
+        x = observation
+        for index, (weight, bias) in enumerate(self.layers):
+            x = x @ weight + bias
+            if index < 2:
+                x = np.maximum(x, 0)
+        return x
+
+    def __call__(self, observation: npt.NDArray[np.float32]) -> int:
+        """The recommendation of largest logit (the first on ties)."""
+        return int(np.argmax(self.logits(observation)))
+
+    def check_config(self, config: GameConfig, path: str) -> None:
+        """:class:`RLError` ``RL-train-files`` if the model was trained for another shape."""
+        lay = layout("recommendation", config)
+        if (self.meta["inputs"], self.meta["hats"]) != (lay.size, 2 * lay.dims.hand_size):
+            raise RLError("RL-train-files", f"{path}: the model takes {self.meta['inputs']} inputs and gives "
+                          f"{self.meta['hats']} hats; {config.players} players with hands of {lay.dims.hand_size} need "
+                          f"{lay.size} and {2 * lay.dims.hand_size}")
+
+
+def save_model(path: str | os.PathLike[str], weights: dict[str, npt.NDArray[np.float32]], meta: dict[str, Any]) -> None:
+    """[RL-train-files] write a model file whole (a temporary file renamed over ``path``)."""
+    buffer = io.BytesIO()
+    arrays: dict[str, Any] = {name: np.asarray(weights[name], np.float32) for name in WEIGHTS}
+    arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
+    np.savez_compressed(buffer, **arrays)
+    data = buffer.getvalue()
+
+    def write(out: BinaryIO) -> None:
+        out.write(data)
+
+    write_atomically(os.fspath(path), write)
+
+
+def load_model(path: str | os.PathLike[str]) -> NumpyPolicy:
+    """[RL-train-files] the policy of a model file, or :class:`RLError` ``RL-train-files``
+    naming the file and what is wrong with it."""
+    name = os.fspath(path)
+    try:
+        with np.load(name, allow_pickle=False) as data:
+            meta = json.loads(str(data["meta"]))
+            weights = {key: np.asarray(data[key], np.float32) for key in WEIGHTS}
+    except FileNotFoundError:
+        raise RLError("RL-train-files", f"{name}: no such model file") from None
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as error:
+        raise RLError("RL-train-files", f"{name}: not a model file ({' '.join(str(error).split())})") from None
+    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("agent") != "recommendation":
+        raise RLError("RL-train-files", f"{name}: not a recommendation model of format {FORMAT}")
+    shapes = [(meta["inputs"], meta["hidden"]), (meta["hidden"],), (meta["hidden"], meta["hidden"]), (meta["hidden"],),
+              (meta["hidden"], meta["hats"]), (meta["hats"],)]
+    for key, shape in zip(WEIGHTS, shapes):
+        if weights[key].shape != tuple(shape) or not np.isfinite(weights[key]).all():
+            raise RLError("RL-train-files", f"{name}: weights {key} are not {tuple(shape)} finite numbers")
+    return NumpyPolicy(weights, meta)

@@ -1,0 +1,139 @@
+"""The recommendation team and its training [RL-train-team, RL-train-turn, RL-train-teacher,
+RL-train-policy, RL-train-files, RL-train-bc, RL-train-pg, RL-train-seeds].
+
+The teacher read from the observation vector is compared with the paper's rule read from
+the view (two readings of one rule); the games the training plays at once, where each
+receiver is handed its hat, are compared action for action with the games of the team as
+a strategy, where every receiver decodes every reveal from its own view; training runs
+for a few seconds: the loss moves, and a run interrupted and resumed from its checkpoint
+ends with the very weights of the run that was not interrupted.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from hanabi_ref.game import play_game
+from hanabi_ref.rl.encoders import recommendation_observation
+from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.train.policy import load_model, model_meta, save_model
+from hanabi_ref.rl.train.team import play_team_games, team_factory, team_unsupported, teacher, teacher_hat
+from hanabi_ref.rules import make_config
+from hanabi_ref.strategies import factory_for
+from hanabi_ref.transition import apply, new_game
+from hanabi_ref.view import make_view
+
+CONFIG = make_config(4, preset="hle")
+
+
+def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_view() -> None:
+    """[RL-train-teacher] on every state of ten games, for every seat and every target it
+    sees, the teacher computed from the recommendation observation alone is H-rec-action's
+    recommendation computed from the view."""
+    rule = teacher(CONFIG)
+    compared = 0
+    for seed in range(10):
+        state = new_game(CONFIG, seed)
+        for action in play_game(CONFIG, factory_for("simple"), seed=seed).trace.actions:
+            for seat in range(4):
+                view = make_view(state, seat)
+                for target in range(4):
+                    if target != seat:
+                        assert rule(recommendation_observation(view, target)) == teacher_hat(view, target)
+                        compared += 1
+            state = apply(state, action)
+    assert compared > 4000
+
+
+def test_games_played_together_are_the_games_of_the_strategy() -> None:
+    """[RL-train-team, RL-train-turn, RL-hat-decode] the games the training plays (every
+    receiver handed the hat the sender computed) are, action for action, the games of
+    :class:`TeamStrategy`, whose seats decode every reveal from their own views."""
+    rule = teacher(CONFIG)
+    seeds = list(range(12))
+    together = play_team_games(CONFIG, seeds, lambda batch: np.array([rule(row) for row in batch], np.int64))
+    alone = [play_game(CONFIG, team_factory(rule), seed=seed) for seed in seeds]
+    assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
+    assert all(record.final.errors < 3 for record in alone)  # the teacher's team never strikes out here
+
+
+def test_configurations_the_team_cannot_play_are_named() -> None:
+    """[RL-train-team] hands of four cards and at least three players."""
+    assert team_unsupported(CONFIG) is None
+    assert "hands of 4 cards" in str(team_unsupported(make_config(2, preset="hle")))
+
+
+def test_model_files_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
+    """[RL-train-files, RL-train-policy] weights written and read back give the same
+    recommendations; a missing, foreign, truncated or misshapen file is refused with
+    RL-train-files naming it."""
+    meta = model_meta(CONFIG, "hle")
+    rng = np.random.default_rng(0)
+    shapes = {"w0": (meta["inputs"], meta["hidden"]), "b0": (meta["hidden"],), "w1": (meta["hidden"], meta["hidden"]),
+              "b1": (meta["hidden"],), "w2": (meta["hidden"], meta["hats"]), "b2": (meta["hats"],)}
+    weights = {name: rng.standard_normal(shape).astype(np.float32) for name, shape in shapes.items()}
+    path = tmp_path / "model.npz"
+    save_model(path, weights, meta)
+    policy = load_model(path)
+    observation = recommendation_observation(make_view(new_game(CONFIG, 1), 0), 1)
+    hidden = np.maximum(np.maximum(observation @ weights["w0"] + weights["b0"], 0) @ weights["w1"] + weights["b1"], 0)
+    assert policy(observation) == int(np.argmax(hidden @ weights["w2"] + weights["b2"]))
+    (tmp_path / "short.npz").write_bytes(path.read_bytes()[:100])
+    (tmp_path / "text.npz").write_text("not a model")
+    save_model(tmp_path / "shape.npz", {**weights, "b2": weights["b2"][:3]}, meta)
+    for name in ("missing.npz", "short.npz", "text.npz", "shape.npz"):
+        with pytest.raises(RLError, match=rf"^RL-train-files: .*{name}: "):
+            load_model(tmp_path / name)
+    with pytest.raises(RLError, match="RL-train-files"):
+        policy.check_config(make_config(5, preset="hle"), str(path))
+
+
+def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None:
+    """[RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-files] a few seconds of
+    training: behaviour cloning lowers its loss; a run stopped after its second update and
+    resumed from its checkpoint ends with the same weights, curve and moves as the run
+    that went straight through."""
+    learn = pytest.importorskip("hanabi_ref.rl.train.learn", exc_type=ImportError)
+    pytest.importorskip("torch")
+    settings = learn.Settings(steps=4000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, checkpoint_every=1, seed=5)
+    straight = learn.Trainer(settings, tmp_path / "straight")
+    straight.run()
+    losses = [point["loss"] for point in straight.curve if point["phase"] == "bc"]
+    assert losses[-1] < losses[0]
+    assert straight.updates >= 4 and straight.moves >= 4000
+
+    class Stop(Exception):
+        pass
+
+    def stop_after_two(moves: int, score: float | None) -> None:
+        if interrupted.updates == 2:
+            raise Stop
+
+    interrupted = learn.Trainer(settings, tmp_path / "resumed")
+    with pytest.raises(Stop):
+        interrupted.run(stop_after_two)
+    resumed = learn.Trainer(settings, tmp_path / "resumed")
+    assert resumed.resume() and resumed.updates == 2
+    resumed.run()
+    assert resumed.curve == straight.curve and resumed.moves == straight.moves
+    for name, value in straight.weights().items():
+        assert np.array_equal(value, resumed.weights()[name]), name
+    assert load_model(tmp_path / "resumed" / "model.npz")(np.zeros(straight.meta["inputs"], np.float32)) in range(8)
+    other = learn.Trainer(learn.Settings(steps=4000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, seed=6),
+                          tmp_path / "resumed")
+    with pytest.raises(RLError, match=r"^RL-train-files: .*checkpoint.pt: a run with other settings"):
+        other.resume()
+
+
+def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[RL-train-extra] without torch, training is refused in one line naming the extra."""
+    import sys
+
+    from hanabi_ref.rl.train.learn import torch_module
+
+    monkeypatch.setitem(sys.modules, "torch", None)
+    with pytest.raises(RLError, match=r"^RL-train-extra: .*pip install 'hanabi-ref\[rl\]'"):
+        torch_module()
