@@ -32,6 +32,10 @@
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
     hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
+    hanabi-ref rl train --agent recommendation --steps N --out DIR [--players P] [--rules PRESET] [--seed S]
+                        [--bc-games G] [--bc-epochs E] [--decks D] [--rollouts K] [--embedding constant|modular]
+    hanabi-ref rl eval  DIR [--games N] [--seed S] [--jobs J] [--json]
+    hanabi-ref rl curve DIR --png FILE
 
 Exit codes [C-exit]: 0 success; 1 invalid input or a failed check: a file that is not
 JSON, breaks the schema or describes a game the rules do not allow, a strategy that chose
@@ -635,7 +639,7 @@ def command_playability(args: argparse.Namespace) -> int:
 
 
 def _add_rl_parser(commands: Any) -> None:
-    """[RL-cli] ``rl check``, ``rl play`` and ``rl bench``."""
+    """[RL-cli, RL-train-cli] ``rl check``, ``rl play``, ``rl bench``, ``rl train``, ``rl eval`` and ``rl curve``."""
     rl = commands.add_parser("rl", help="reinforcement-learning encodings and environments (spec/rl.md)")
     questions = rl.add_subparsers(dest="question", required=True, parser_class=_Parser)
     check = questions.add_parser("check", help="compare the encoders with a peer, every seat of every state")
@@ -654,6 +658,28 @@ def _add_rl_parser(commands: Any) -> None:
                        help="a batch size to measure (repeatable; default 1, 64 and 1024)")
     bench.add_argument("--repeats", type=_positive, default=3, help="runs of each measure; the median is shown")
     bench.add_argument("--json", action="store_true", help="print one JSON object")
+    train = questions.add_parser("train", help="train a learned hat agent (spec/rl.md section 9; needs PyTorch)")
+    train.add_argument("--agent", required=True, help="the agent to train: recommendation")
+    train.add_argument("--players", type=_positive, default=4, help="number of players (default 4)")
+    train.add_argument("--rules", default="hle", help="rule preset (default hle)")
+    train.add_argument("--steps", type=_positive, required=True, help="game moves to play in all")
+    train.add_argument("--seed", type=_seed, default=0, help="the run's seed (decks, weights, draws)")
+    train.add_argument("--out", required=True, metavar="DIR", help="the run's directory (a run there is resumed)")
+    train.add_argument("--bc-games", type=_positive, default=None, help="games of the teacher to clone (default 2000)")
+    train.add_argument("--bc-epochs", type=_positive, default=None, help="passes over them (default 4)")
+    train.add_argument("--decks", type=_positive, default=None, help="decks per policy-gradient update (default 32)")
+    train.add_argument("--rollouts", type=_positive, default=None, help="games per deck and update, at least 2 (default 4)")
+    train.add_argument("--embedding", choices=["constant", "modular"], default=None,
+                       help="how the team embeds its sums in reveals (default modular)")
+    evaluate = questions.add_parser("eval", help="play a trained model's team: simulate's summary")
+    evaluate.add_argument("model", metavar="DIR", help="a training directory (its model.npz) or a model file")
+    evaluate.add_argument("--games", type=_positive, default=10000, help="games to play (default 10000)")
+    evaluate.add_argument("--seed", type=_seed, default=0, help="seed of the first game (default 0)")
+    evaluate.add_argument("--jobs", type=_positive, default=None, help="worker processes (default: all cores)")
+    evaluate.add_argument("--json", action="store_true", help="print simulate's JSON summary")
+    curve = questions.add_parser("curve", help="draw a training run's learning curve (needs matplotlib)")
+    curve.add_argument("run", metavar="DIR", help="a training directory")
+    curve.add_argument("--png", required=True, metavar="FILE", help="the PNG file to write")
 
 
 def command_rl(args: argparse.Namespace) -> int:
@@ -675,6 +701,18 @@ def command_rl(args: argparse.Namespace) -> int:
             if batch_unsupported(config) is not None:
                 raise UsageError(f"hanabi-ref rl bench: {batch_unsupported(config)}")
             rl_commands.run_bench(config, args.batch or [1, 64, 1024], args.repeats, args.json)
+            return EXIT_OK
+        if args.question == "train":
+            options = {name: value for name in ("bc_games", "bc_epochs", "decks", "rollouts", "embedding")
+                       if (value := getattr(args, name)) is not None}
+            if options.get("rollouts", 2) < 2:
+                raise UsageError("hanabi-ref rl train: --rollouts: at least 2 (the baseline is the other rollouts' mean)")
+            rl_commands.run_train(args.agent, args.players, args.rules, args.steps, args.seed, args.out, options)
+            return EXIT_OK
+        if args.question == "eval":
+            return main(rl_commands.eval_arguments(args.model, args.games, args.seed, args.jobs, args.json))
+        if args.question == "curve":
+            rl_commands.write_curve(args.run, args.png)
             return EXIT_OK
         rl_commands.run_play(args.encoding, _config(args), _factory(args.strategy), args.seed, args.all_seats, args.json)
     except RLError as error:

@@ -32,7 +32,7 @@ CASES = [
     for players, hand in ((2, 5), (3, 5), (4, 5), (4, 4), (5, 4))
     for preset in ("hle", "thesis")
     for space in ("recommendation", "information")
-    for embedding in ("constant", "permutation", "public")
+    for embedding in ("constant", "permutation", "public", "modular")
     if space == "recommendation" or players >= 4
 ]
 

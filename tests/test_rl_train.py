@@ -11,6 +11,7 @@ ends with the very weights of the run that was not interrupted.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import numpy as np
@@ -48,14 +49,16 @@ def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_vi
     assert compared > 4000
 
 
-def test_games_played_together_are_the_games_of_the_strategy() -> None:
-    """[RL-train-team, RL-train-turn, RL-hat-decode] the games the training plays (every
-    receiver handed the hat the sender computed) are, action for action, the games of
-    :class:`TeamStrategy`, whose seats decode every reveal from their own views."""
+@pytest.mark.parametrize("embedding", ["constant", "modular"])
+def test_games_played_together_are_the_games_of_the_strategy(embedding: str) -> None:
+    """[RL-train-team, RL-train-turn, RL-hat-decode, RL-hat-offsets] the games the training
+    plays (every receiver handed what decoding gives it) are, action for action, the games
+    of :class:`TeamStrategy`, whose seats decode every reveal from their own views."""
     rule = teacher(CONFIG)
     seeds = list(range(12))
-    together = play_team_games(CONFIG, seeds, lambda batch: np.array([rule(row) for row in batch], np.int64))
-    alone = [play_game(CONFIG, team_factory(rule), seed=seed) for seed in seeds]
+    together = play_team_games(CONFIG, seeds, lambda batch: np.array([rule(row) for row in batch], np.int64),
+                               embedding=embedding)
+    alone = [play_game(CONFIG, team_factory(rule, embedding), seed=seed) for seed in seeds]
     assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
     assert all(record.final.errors < 3 for record in alone)  # the teacher's team never strikes out here
 
@@ -70,7 +73,7 @@ def test_model_files_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
     """[RL-train-files, RL-train-policy] weights written and read back give the same
     recommendations; a missing, foreign, truncated or misshapen file is refused with
     RL-train-files naming it."""
-    meta = model_meta(CONFIG, "hle")
+    meta = model_meta(CONFIG, "hle", "modular")
     rng = np.random.default_rng(0)
     shapes = {"w0": (meta["inputs"], meta["hidden"]), "b0": (meta["hidden"],), "w1": (meta["hidden"], meta["hidden"]),
               "b1": (meta["hidden"],), "w2": (meta["hidden"], meta["hats"]), "b2": (meta["hats"],)}
@@ -137,3 +140,46 @@ def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.Mon
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(RLError, match=r"^RL-train-extra: .*pip install 'hanabi-ref\[rl\]'"):
         torch_module()
+
+
+def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[RL-train-cli, RL-train-files] ``rl train`` writes the run's files and resumes it;
+    other settings in the same directory, an unknown agent, one rollout or a missing model
+    are one line each, exit 2; ``rl eval`` prints simulate's summary of the model's team;
+    ``rl curve`` writes a PNG."""
+    pytest.importorskip("torch")
+    pytest.importorskip("matplotlib")
+    from hanabi_ref.cli import main
+
+    run = tmp_path / "run"
+    train = ["rl", "train", "--agent", "recommendation", "--steps", "2500", "--out", str(run), "--bc-games", "20",
+             "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
+    assert main(train) == 0
+    assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "curve.json"}
+    assert "(resumed)" not in capsys.readouterr().out
+    assert main(train) == 0 and "(resumed)" in capsys.readouterr().out
+    for arguments, expected in [
+        ([*train[:-6], "--seed", "4"], "RL-train-files: "),
+        (["rl", "train", "--agent", "offset", "--steps", "10", "--out", str(tmp_path / "x")], "RL-train-cli: --agent"),
+        ([*train[:-1], "1"], "--rollouts: at least 2"),
+        (["rl", "eval", str(tmp_path / "none"), "--games", "2"], "RL-train-files: "),
+    ]:
+        assert main(arguments) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and expected in err, err
+    assert main(["rl", "eval", str(run), "--games", "3", "--jobs", "1", "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["strategy"] == "learned-recommendation" and summary["games_completed"] == 3
+    assert main(["rl", "curve", str(run), "--png", str(tmp_path / "curve.png")]) == 0
+    assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_teacher_team_is_a_strategy_of_the_command_line() -> None:
+    """[RL-train-team, RL-train-shipped] ``learned-recommendation`` with ``model=teacher``
+    plays the games of the teacher's team; a model for another configuration is refused."""
+    rule = teacher(CONFIG)
+    for embedding in ("constant", "modular"):
+        factory = factory_for("learned-recommendation", {"model": "teacher", "embedding": embedding})
+        for seed in (3, 4):
+            expected = play_game(CONFIG, team_factory(rule, embedding), seed=seed).trace
+            assert play_game(CONFIG, factory, seed=seed).trace == expected

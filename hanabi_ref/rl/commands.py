@@ -152,3 +152,109 @@ def run_bench(config: GameConfig, sizes: list[int], repeats: int, as_json: bool)
           f"median of {repeats} interleaved runs (one core):")
     for name, value in medians.items():
         print(f"  {name:<34} {value:>12,.0f}  {value / bar:6.2f}x")
+
+
+# ------------------------------------------------------------------ learned agents
+
+AGENTS = ("recommendation",)
+"""[RL-train-cli] the agents ``rl train`` trains."""
+
+
+def run_train(agent: str, players: int, rules: str, steps: int, seed: int, out: str, options: dict[str, Any]) -> None:
+    """[RL-train-cli] train ``agent`` into directory ``out`` (resuming the run there), with a
+    progress bar of game moves (their rate, the running mean score); a summary at the end."""
+    import time
+    from pathlib import Path
+
+    from tqdm import tqdm
+
+    from hanabi_ref.rl.errors import RLError
+    from hanabi_ref.rl.train.learn import Settings, Trainer
+    from hanabi_ref.rl.train.team import team_unsupported
+
+    if agent not in AGENTS:
+        raise RLError("RL-train-cli", f"--agent: unknown agent {agent!r} (known: {', '.join(AGENTS)})")
+    settings = Settings(players=players, rules=rules, steps=steps, seed=seed, **options)
+    problem = team_unsupported(settings.config())
+    if problem is not None:
+        raise RLError("RL-train-team", problem)
+    trainer = Trainer(settings, Path(out))
+    resumed = trainer.resume()
+    recent: list[float] = []
+    start = time.monotonic()
+    with tqdm(total=steps, initial=min(trainer.moves, steps), unit="move", file=sys.stderr,
+              disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
+        def progress(moves: int, score: float | None) -> None:
+            if score is not None:
+                recent.append(score)
+                del recent[:-20]
+                bar.set_postfix_str(f"mean score {sum(recent) / len(recent):.2f} (last {len(recent)} updates)")
+            bar.update(min(moves, steps) - bar.n)
+
+        trainer.run(progress)
+    last = [point for point in trainer.curve if point["phase"] == "pg"][-20:]
+    mean = sum(point["mean_score"] for point in last) / len(last) if last else float("nan")
+    print(f"rl train: {agent}, {players} players, {rules} rules, seed {seed}: {trainer.moves} moves, "
+          f"{trainer.updates} updates{' (resumed)' if resumed else ''}, {time.monotonic() - start:.0f} s; "
+          f"mean score of the last {len(last)} updates' games {mean:.2f}; wrote {out}/model.npz")
+
+
+def model_path(directory: str) -> str:
+    """The model file of a training directory (or the file itself)."""
+    import os
+
+    return os.path.join(directory, "model.npz") if os.path.isdir(directory) else directory
+
+
+def eval_arguments(directory: str, games: int, seed: int, jobs: int | None, as_json: bool) -> list[str]:
+    """[RL-train-cli] the ``simulate`` arguments that play a trained model's team."""
+    from hanabi_ref.rl.train.policy import load_model
+
+    path = model_path(directory)
+    meta = load_model(path).meta
+    arguments = ["simulate", "--strategy", "learned-recommendation", "--param", f"model={path}",
+                 "--players", str(meta["players"]), "--rules", str(meta["rules"]), "--games", str(games), "--seed", str(seed)]
+    if jobs is not None:
+        arguments += ["--jobs", str(jobs)]
+    return arguments + (["--json"] if as_json else [])
+
+
+def write_curve(directory: str, png: str) -> None:
+    """[RL-train-cli] the learning curve of a training directory as a PNG: the mean score of
+    every update's games (and its running mean) against the game moves played."""
+    import os
+    from pathlib import Path
+
+    from hanabi_ref.rl.errors import RLError
+    from hanabi_ref.sim.files import write_atomically
+
+    source = os.path.join(directory, "curve.json")
+    try:
+        with open(source, encoding="utf-8") as handle:
+            points = json.load(handle)["points"]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        raise RLError("RL-train-files", f"{source}: not a training curve ({' '.join(str(error).split())})") from None
+    try:
+        from matplotlib.figure import Figure
+    except ImportError:
+        raise RLError("RL-train-extra", "--png: needs matplotlib: pip install 'hanabi-ref[plot]'") from None
+    updates = [point for point in points if point.get("phase") == "pg"]
+    cloning = [point for point in points if point.get("phase") == "bc"]
+    figure = Figure(figsize=(7.5, 4.5), layout="constrained")
+    plot = figure.add_subplot()
+    moves = [point["moves"] for point in updates]
+    scores = [point["mean_score"] for point in updates]
+    plot.plot(moves, scores, ".", markersize=2, alpha=0.4, label="games of one update")
+    window = 25
+    running = [sum(scores[max(0, i - window + 1):i + 1]) / len(scores[max(0, i - window + 1):i + 1]) for i in range(len(scores))]
+    plot.plot(moves, running, "-", label=f"running mean of {window} updates")
+    if cloning:
+        plot.axhline(cloning[-1]["teacher_mean_score"], linestyle="--", color="grey", label="the teacher's team")
+    plot.set_xlabel("game moves played")
+    plot.set_ylabel("mean score")
+    plot.legend(loc="lower right")
+
+    def write(file: Any) -> None:
+        figure.savefig(file, format="png", metadata={"Software": None})
+
+    write_atomically(Path(png), write, "--png")

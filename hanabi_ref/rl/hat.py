@@ -26,6 +26,9 @@ from hanabi_ref.view import PlayerView, view_is_legal
 HAT_SPACES = ("recommendation", "information")
 """[RL-hat-spaces] the names of the hat action spaces."""
 
+EMBEDDINGS = ("constant", "permutation", "public", "modular")
+"""[RL-hat-offsets] the embeddings of hat sums into reveals."""
+
 Recommender = Callable[[Vector], int]
 """A recommendation policy: the recommendation observation of a target -> 0 .. 2h - 1."""
 
@@ -66,6 +69,24 @@ class PermutationOffset:
 
     def recover(self, encoding: int, public: Callable[[], Vector]) -> int:
         return self.backward[encoding]
+
+
+class ModularEmbedding:
+    """[RL-hat-offsets] every encoding e with e mod M = sum carries the sum; the sender
+    sends the first of them that is legal (:meth:`HatCode.message`), so a sum has
+    ceil((R - sum) / M) reveals to choose from instead of one."""
+
+    def __init__(self, reveals: int, alphabet: int) -> None:
+        self.reveals, self.alphabet = reveals, alphabet
+
+    def embed(self, info: int, public: Callable[[], Vector]) -> int:
+        return info
+
+    def candidates(self, info: int, public: Callable[[], Vector]) -> range:
+        return range(info, self.reveals, self.alphabet)
+
+    def recover(self, encoding: int, public: Callable[[], Vector]) -> int:
+        return encoding % self.alphabet
 
 
 class PublicOffset:
@@ -168,8 +189,10 @@ class HatCode:
             if offset_function is None:
                 raise RLError("RL-hat-offsets", "the 'public' offset needs offset_function")
             self.embedding = PublicOffset(self.reveals, offset_function)
+        elif embedding == "modular":
+            self.embedding = ModularEmbedding(self.reveals, self.alphabet)
         else:
-            raise RLError("RL-hat-offsets", f"unknown offset {embedding!r} (known: constant, permutation, public)")
+            raise RLError("RL-hat-offsets", f"unknown offset {embedding!r} (known: {', '.join(EMBEDDINGS)})")
         self.recommender = recommender if recommender is not None else recommend(config)
 
     # ---------------------------------------------------------------- hats
@@ -192,8 +215,19 @@ class HatCode:
         """[RL-hat-sum, RL-hat-embed] the reveal encoding the seat of ``view`` sends, and
         the hat of every receiver it carries."""
         hats = {seat: self.hat(view, seat) for seat in self.receivers(view.seat)}
-        info = sum(hats.values()) % self.alphabet
-        return self.embedding.embed(info, lambda: public_observation(view, view.seat)), hats
+        return self.encoding_for(sum(hats.values()) % self.alphabet, view), hats
+
+    def encoding_for(self, info: int, view: PlayerView) -> int:
+        """[RL-hat-offsets] the encoding that sends hat sum ``info`` from the seat of
+        ``view``: the embedding's; for an embedding with several encodings per sum
+        (``modular``), the first legal one (else the first)."""
+        public = lambda: public_observation(view, view.seat)  # noqa: E731
+        choices = getattr(self.embedding, "candidates", None)
+        if choices is None:
+            return self.embedding.embed(info, public)
+        options = [int(encoding) for encoding in choices(info, public)]
+        legal = [e for e in options if view_is_legal(view, self.reveal(e, view.seat))]
+        return (legal or options)[0]
 
     def reveal(self, encoding: int, sender: int) -> Hint:
         """The reveal action of encoding e (0 .. R - 1): the plain action 2h + e."""

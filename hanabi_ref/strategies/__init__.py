@@ -11,7 +11,7 @@ hat player and ``recommendation`` the paper's hat strategy it improves on (``spe
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value, parse_assignments
@@ -21,6 +21,7 @@ from hanabi_ref.strategies.hat.player import CLASSIC_HAT_SPEC
 from hanabi_ref.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
 from hanabi_ref.strategies.info import INFO_SPEC, SOURCE_INFO_SPEC
+from hanabi_ref.strategies.learned import LEARNED_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
 
@@ -35,9 +36,29 @@ SPECS: Mapping[str, StrategySpec] = {
     "recommendation": RECOMMENDATION_SPEC,
     "info": INFO_SPEC,
     "info-source": SOURCE_INFO_SPEC,
+    "learned-recommendation": LEARNED_SPEC,
 }
 
-STRATEGIES: Mapping[str, StrategyFactory] = {name: spec.factory() for name, spec in SPECS.items()}
+class _Factories(Mapping[str, StrategyFactory]):
+    """Each named strategy's factory with default parameters, built when first asked for
+    (a learned strategy reads its model file then, not when this module is imported)."""
+
+    def __init__(self) -> None:
+        self._built: dict[str, StrategyFactory] = {}
+
+    def __getitem__(self, name: str) -> StrategyFactory:
+        if name not in self._built:
+            self._built[name] = SPECS[name].factory()
+        return self._built[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(SPECS)
+
+    def __len__(self) -> int:
+        return len(SPECS)
+
+
+STRATEGIES: Mapping[str, StrategyFactory] = _Factories()
 
 
 def strategy_spec(name: str) -> StrategySpec:

@@ -46,6 +46,8 @@ class Param:
         """The admissible values, as shown in error messages."""
         if self.choices:
             return "one of " + ", ".join(str(c) for c in self.choices)
+        if self.kind == "word":
+            return "a word"
         kind = "a number" if self.kind == "real" else "an integer"
         return f"{kind} in [{self.low:g}, {self.high:g}]"
 
@@ -71,6 +73,10 @@ class Param:
             raise ParamError(f"{where}: must be {self.describe_range()}, got {value!r}")
         if self.choices:
             if parsed not in self.choices:
+                raise ParamError(f"{where}: must be {self.describe_range()}, got {value!r}")
+            return parsed
+        if self.kind == "word":  # free text (a file name): any text but the empty one
+            if not isinstance(parsed, str) or not parsed:
                 raise ParamError(f"{where}: must be {self.describe_range()}, got {value!r}")
             return parsed
         assert self.low is not None and self.high is not None

@@ -63,6 +63,8 @@ class Settings:
 
     players: int = 4
     rules: str = "hle"
+    embedding: str = "modular"
+    """[RL-hat-offsets] how the team embeds its sums (the model file records it)"""
     steps: int = 1_000_000
     """game moves to play in all (behaviour cloning's games included)"""
     seed: int = 0
@@ -96,7 +98,7 @@ class Trainer:
         torch.use_deterministic_algorithms(True)
         self.settings, self.out = settings, out
         self.config = settings.config()
-        self.meta = model_meta(self.config, settings.rules)
+        self.meta = model_meta(self.config, settings.rules, settings.embedding)
         torch.manual_seed(settings.seed)
         self.model = _network(torch, self.meta["inputs"], self.meta["hats"])
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=settings.bc_learning_rate)
@@ -188,7 +190,8 @@ class Trainer:
         rule = teacher(self.config)
         decisions = Decisions()
         records = play_team_games(self.config, self._seeds(settings.bc_games),
-                                  lambda batch: np.array([rule(row) for row in batch], np.int64), decisions)
+                                  lambda batch: np.array([rule(row) for row in batch], np.int64), decisions,
+                                  settings.embedding)
         scores = [record.score for record in records]
         self.moves += sum(len(record.trace.actions) for record in records)
         inputs = torch.from_numpy(np.stack(decisions.observations))
@@ -222,7 +225,7 @@ class Trainer:
             drawn: npt.NDArray[np.int64] = torch.multinomial(probabilities, 1, generator=self.draws)[:, 0].numpy()
             return drawn
 
-        records = play_team_games(self.config, seeds, sample, decisions)
+        records = play_team_games(self.config, seeds, sample, decisions, settings.embedding)
         scores = [record.score for record in records]
         self.moves += sum(len(record.trace.actions) for record in records)
         self.updates += 1

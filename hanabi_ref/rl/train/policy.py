@@ -9,7 +9,8 @@ observation (the hats must decode, RL-hat-decode).
 
 A model file holds the weights (``w0``, ``b0``, ``w1``, ``b1``, ``w2``, ``b2``, float32)
 and ``meta``, a JSON text: the format version, the agent, the configuration it was
-trained for (players, rules, hand size), the observation size and the number of hats.
+trained for (players, rules, hand size), the team's embedding (RL-hat-offsets), the
+observation size and the number of hats.
 Files are written whole or not at all (:func:`hanabi_ref.atomic.write_atomically`).
 """
 
@@ -38,10 +39,11 @@ FORMAT: Final = 1
 WEIGHTS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
 
 
-def model_meta(config: GameConfig, rules: str, agent: str = "recommendation") -> dict[str, Any]:
-    """The ``meta`` of a model of ``agent`` for ``config`` (played under preset ``rules``)."""
+def model_meta(config: GameConfig, rules: str, embedding: str, agent: str = "recommendation") -> dict[str, Any]:
+    """The ``meta`` of a model of ``agent`` for ``config`` (played under preset ``rules``,
+    its team embedding its sums by ``embedding``)."""
     lay = layout("recommendation", config)
-    return {"format": FORMAT, "agent": agent, "players": config.players, "rules": rules,
+    return {"format": FORMAT, "agent": agent, "players": config.players, "rules": rules, "embedding": embedding,
             "hand_size": lay.dims.hand_size, "inputs": lay.size, "hats": 2 * lay.dims.hand_size, "hidden": HIDDEN}
 
 
@@ -99,7 +101,8 @@ def load_model(path: str | os.PathLike[str]) -> NumpyPolicy:
         raise RLError("RL-train-files", f"{name}: no such model file") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as error:
         raise RLError("RL-train-files", f"{name}: not a model file ({' '.join(str(error).split())})") from None
-    if not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("agent") != "recommendation":
+    if (not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("agent") != "recommendation"
+            or meta.get("embedding") not in ("constant", "modular")):
         raise RLError("RL-train-files", f"{name}: not a recommendation model of format {FORMAT}")
     shapes = [(meta["inputs"], meta["hidden"]), (meta["hidden"],), (meta["hidden"], meta["hidden"]), (meta["hidden"],),
               (meta["hidden"], meta["hats"]), (meta["hats"],)]

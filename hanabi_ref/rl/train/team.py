@@ -188,10 +188,10 @@ class TeamStrategy(BaseStrategy):
     its recommendation from every reveal of another seat, from its own view before the
     reveal (RL-hat-decode)."""
 
-    def __init__(self, config: GameConfig, seat: int, recommender: Recommender) -> None:
+    def __init__(self, config: GameConfig, seat: int, recommender: Recommender, embedding: str = "constant") -> None:
         self.config = config
         self.seat = seat
-        self.code = HatCode(config, "recommendation", recommender=recommender)
+        self.code = HatCode(config, "recommendation", embedding, recommender=recommender)
         self.memory = SeatMemory()
         self.before: PlayerView | None = None
         """this seat's view after the last move (before the next one)"""
@@ -212,14 +212,15 @@ class TeamStrategy(BaseStrategy):
         return team_action(self.code, self.memory, view, lambda: self.code.message(view)[0])
 
 
-def team_factory(recommender: Recommender) -> StrategyFactory:
-    """The factory of :class:`TeamStrategy` seats sharing ``recommender``."""
+def team_factory(recommender: Recommender, embedding: str = "constant") -> StrategyFactory:
+    """The factory of :class:`TeamStrategy` seats sharing ``recommender`` and ``embedding``
+    (RL-hat-offsets: constant or modular)."""
 
     def build(config: GameConfig, seat: int, seed: int) -> Strategy:
         problem = team_unsupported(config)
         if problem is not None:
             raise ConfigError(problem)
-        return TeamStrategy(config, seat, recommender)
+        return TeamStrategy(config, seat, recommender, embedding)
 
     return build
 
@@ -260,14 +261,14 @@ def _seats_of(row: list[_Seat]) -> StrategyFactory:
 
 
 def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: BatchRecommender,
-                    decisions: Decisions | None = None) -> list[GameRecord]:
+                    decisions: Decisions | None = None, embedding: str = "constant") -> list[GameRecord]:
     """[RL-train-team] the team's games of deck seeds ``seeds``, played at
     once: every turn, the recommender is asked for the hats of every game whose acting
     seat may send, in one call, and each receiver of a reveal gets what decoding it would
     give (the hat computed for it when the reveal is the message).  ``decisions``: where
     the recommendations of every reveal sent are recorded (the games keep the hats the
     recommender drew, which may be random).  The records of the games, in order."""
-    code = HatCode(config, "recommendation")
+    code = HatCode(config, "recommendation", embedding)
     rows = [[_Seat(seat) for seat in range(config.players)] for _ in seeds]
     games = [GameMoves(config, _seats_of(row), seed=seed) for row, seed in zip(rows, seeds)]
     live = [index for index, game in enumerate(games) if game.turn is not None]
@@ -289,7 +290,7 @@ def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: Batch
             seat, view = _turn(games[index])
             row, sent = rows[index], hats.get(index, {})
             total = sum(hat for hat, _ in sent.values())
-            action = team_action(code, row[seat].memory, view, lambda: code.embedding.embed(total % code.alphabet, _no_public))
+            action = team_action(code, row[seat].memory, view, lambda: code.encoding_for(total % code.alphabet, view))
             if games[index].send(action) is not None:
                 still.append(index)
             if not isinstance(action, Hint):

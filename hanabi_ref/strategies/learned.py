@@ -1,0 +1,79 @@
+"""``learned-recommendation``: the recommendation team with a learned recommender
+[RL-train-team, RL-train-shipped] (spec/rl.md section 9).
+
+The parameter ``model`` names the recommender: ``shipped`` (the model in the package,
+trained as ``docs/learning.md`` tells), ``teacher`` (the hand-coded rule the model was
+cloned from) or the path of a model file (``hanabi-ref rl train --out DIR`` writes
+``DIR/model.npz``); ``embedding`` how the team embeds its sums (RL-hat-offsets; by
+default the one the model was trained with, ``modular`` for the teacher).  Playing needs numpy (the ``[rl]`` extra), not PyTorch; the module
+imports it only when the strategy is built.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Mapping
+from importlib import resources
+from typing import Final
+
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value
+from hanabi_ref.strategy import Strategy, StrategyFactory
+
+SHIPPED: Final = "recommendation-4p-hle.npz"
+"""[RL-train-shipped] the model file shipped in ``hanabi_ref/rl/models``."""
+
+
+def shipped_model() -> str:
+    """The path of the shipped model file."""
+    return str(resources.files("hanabi_ref.rl").joinpath("models", SHIPPED))
+
+
+def unsupported(config: GameConfig) -> str | None:
+    """Why the team cannot play ``config`` (or numpy is missing), or None [RL-train-team]."""
+    try:
+        from hanabi_ref.rl.train.team import team_unsupported
+    except ImportError as error:
+        return f"needs numpy ({error}): pip install 'hanabi-ref[rl]'"
+    return team_unsupported(config)
+
+
+def build(params: Mapping[str, Value]) -> StrategyFactory:
+    """The team's factory with the recommender ``params["model"]`` names; a model file that
+    cannot be read is a :class:`ParamError` naming it (RL-train-files)."""
+    from hanabi_ref.rl.errors import RLError
+    from hanabi_ref.rl.train.policy import load_model
+    from hanabi_ref.rl.train.team import team_factory, teacher
+
+    name, embedding = str(params["model"]), str(params["embedding"])
+    if name == "teacher":
+        rule_of = functools.lru_cache(maxsize=8)(teacher)
+        chosen = "modular" if embedding == "model" else embedding
+
+        def by_teacher(config: GameConfig, seat: int, seed: int) -> Strategy:
+            return team_factory(rule_of(config), chosen)(config, seat, seed)
+
+        return by_teacher
+    try:
+        policy = load_model(shipped_model() if name == "shipped" else name)
+    except RLError as error:
+        raise ParamError(f"strategy 'learned-recommendation': parameter model: {error}") from None
+
+    trained = str(policy.meta["embedding"]) if embedding == "model" else embedding
+
+    def by_model(config: GameConfig, seat: int, seed: int) -> Strategy:
+        policy.check_config(config, name)
+        return team_factory(policy, trained)(config, seat, seed)
+
+    return by_model
+
+
+LEARNED_SPEC = StrategySpec(
+    "learned-recommendation",
+    "the recommendation team of the RL notes with a learned recommender (spec/rl.md section 9)",
+    (Param("model", "word", "shipped", "the recommender: shipped, teacher, or the path of a model file"),
+     Param("embedding", "word", "model", "how sums are embedded in reveals (RL-hat-offsets): the model's "
+           "(the teacher's: modular), constant or modular", choices=("model", "constant", "modular"))),
+    build,
+    unsupported,
+)
