@@ -155,7 +155,7 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     train = ["rl", "train", "--agent", "recommendation", "--steps", "2500", "--out", str(run), "--bc-games", "20",
              "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
     assert main(train) == 0
-    assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "curve.json"}
+    assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "model-cloned.npz", "curve.json"}
     assert "(resumed)" not in capsys.readouterr().out
     assert main(train) == 0 and "(resumed)" in capsys.readouterr().out
     for arguments, expected in [
@@ -183,3 +183,15 @@ def test_the_teacher_team_is_a_strategy_of_the_command_line() -> None:
         for seed in (3, 4):
             expected = play_game(CONFIG, team_factory(rule, embedding), seed=seed).trace
             assert play_game(CONFIG, factory, seed=seed).trace == expected
+
+
+def test_the_shipped_model_plays_games() -> None:
+    """[RL-train-shipped] the model shipped in the package loads, is the 4-player hle
+    model, and its team plays whole games (every seat decoding every reveal)."""
+    from hanabi_ref.strategies.learned import shipped_model
+
+    meta = load_model(shipped_model()).meta
+    assert (meta["players"], meta["rules"], meta["inputs"], meta["hats"]) == (4, "hle", 838, 8)
+    factory = factory_for("learned-recommendation")
+    records = [play_game(CONFIG, factory, seed=seed) for seed in range(3)]
+    assert all(record.final.terminal and record.score > 0 for record in records)

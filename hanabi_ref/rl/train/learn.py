@@ -7,9 +7,10 @@
    cross-entropy for ``bc_epochs`` passes in minibatches of :data:`MINIBATCH`.
 2. **Policy gradient** with the leave-one-out baseline (RLOO): each update deals
    ``decks`` decks and plays each ``rollouts`` times, every recommendation drawn from the
-   policy; a game's advantage is its score minus the mean score of the other rollouts of
-   the same deck, and every recommendation of the game is pushed by it (REINFORCE), with
-   an entropy bonus.  Why this and not PPO: the only reward is the score at the end, a
+   policy (softmax of the logits over ``temperature``); a game's advantage is its score
+   minus the mean score of the other rollouts of the same deck, divided by the batch's
+   standard deviation, and every recommendation of the game is pushed by it (REINFORCE);
+   a KL term keeps the policy near the cloned one.  Why this and not PPO: the only reward is the score at the end, a
    game holds some 60 recommendations that share it, and the deck decides much of the
    score; comparing rollouts of one deck removes the deck's share of the variance without
    a learned value function, and one gradient step per batch of fresh games needs no
@@ -44,6 +45,8 @@ from hanabi_ref.rules import GameConfig, make_config
 MINIBATCH: Final = 256
 CHECKPOINT: Final = "checkpoint.pt"
 MODEL: Final = "model.npz"
+CLONED: Final = "model-cloned.npz"
+"""the policy right after behaviour cloning"""
 CURVE: Final = "curve.json"
 EXTRA_HINT: Final = "pip install 'hanabi-ref[rl]' (PyTorch for the CPU: pip install torch==2.13.0)"
 
@@ -72,9 +75,13 @@ class Settings:
     bc_epochs: int = 4
     decks: int = 32
     rollouts: int = 4
-    learning_rate: float = 3e-4
+    learning_rate: float = 3e-5
     bc_learning_rate: float = 1e-3
-    entropy: float = 0.01
+    entropy: float = 0.0
+    kl: float = 1.0
+    """weight of KL(cloned policy || policy) in the policy-gradient loss"""
+    temperature: float = 0.5
+    """the policy is softmax(logits / temperature); play takes the largest logit either way"""
     checkpoint_every: int = 10
     """policy-gradient updates between checkpoints"""
 
@@ -101,6 +108,8 @@ class Trainer:
         self.meta = model_meta(self.config, settings.rules, settings.embedding)
         torch.manual_seed(settings.seed)
         self.model = _network(torch, self.meta["inputs"], self.meta["hats"])
+        self.reference = _network(torch, self.meta["inputs"], self.meta["hats"])
+        """the cloned policy, which the policy-gradient loss keeps the policy near"""
         self.optimizer = torch.optim.Adam(self.model.parameters(), lr=settings.bc_learning_rate)
         self.draws = torch.Generator().manual_seed(settings.seed + 1)
         self.decks = random.Random(settings.seed)
@@ -122,11 +131,13 @@ class Trainer:
             saved = state["settings"]
         except Exception as error:  # a truncated or foreign file: named, never a traceback
             raise RLError("RL-train-files", f"{path}: not a checkpoint ({' '.join(str(error).split())[:200]})") from None
-        if saved != attrs.asdict(self.settings):
-            changed = ", ".join(f"{key} {saved.get(key)!r} -> {value!r}" for key, value in attrs.asdict(self.settings).items()
-                                if saved.get(key) != value)
+        ours = attrs.asdict(self.settings)
+        if {key: value for key, value in saved.items() if key != "steps"} != {k: v for k, v in ours.items() if k != "steps"}:
+            changed = ", ".join(f"{key} {saved.get(key)!r} -> {value!r}" for key, value in ours.items()
+                                if key != "steps" and saved.get(key) != value)
             raise RLError("RL-train-files", f"{path}: a run with other settings ({changed}); use another --out")
         self.model.load_state_dict(state["model"])
+        self.reference.load_state_dict(state["reference"])
         if state["phase"] == "pg":
             self._pg_optimizer()
         self.optimizer.load_state_dict(state["optimizer"])
@@ -140,6 +151,7 @@ class Trainer:
         self.out.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         self.torch.save({"settings": attrs.asdict(self.settings), "model": self.model.state_dict(),
+                         "reference": self.reference.state_dict(),
                          "optimizer": self.optimizer.state_dict(), "draws": self.draws.get_state(),
                          "decks": self.decks.getstate(), "moves": self.moves, "updates": self.updates,
                          "phase": self.phase, "curve": self.curve}, buffer)
@@ -167,9 +179,11 @@ class Trainer:
         report = progress or (lambda moves, score: None)
         if self.phase == "bc":
             self.behaviour_cloning()
+            self.reference.load_state_dict(self.model.state_dict())
             self.phase = "pg"
             self._pg_optimizer()
             self.save()
+            save_model(self.out / CLONED, self.weights(), self.meta)
             report(self.moves, None)
         while self.moves < self.settings.steps:
             score = self.policy_gradient_update()
@@ -221,7 +235,7 @@ class Trainer:
 
         def sample(batch: npt.NDArray[np.float32]) -> npt.NDArray[np.int64]:
             with torch.no_grad():
-                probabilities = torch.softmax(self.model(torch.from_numpy(batch)), 1)
+                probabilities = torch.softmax(self.model(torch.from_numpy(batch)) / settings.temperature, 1)
             drawn: npt.NDArray[np.int64] = torch.multinomial(probabilities, 1, generator=self.draws)[:, 0].numpy()
             return drawn
 
@@ -232,15 +246,18 @@ class Trainer:
         table = np.array(scores, np.float64).reshape(settings.decks, settings.rollouts)
         others = (table.sum(1, keepdims=True) - table) / (settings.rollouts - 1)
         advantage = (table - others).reshape(-1)
-        if decisions.hats:
+        spread = float(advantage.std())
+        if decisions.hats and spread > 0:
             inputs = torch.from_numpy(np.stack(decisions.observations))
             hats = torch.tensor(decisions.hats, dtype=torch.int64)
-            weights = torch.from_numpy(advantage[np.array(decisions.games)].astype(np.float32))
-            logits = self.model(inputs)
-            log_probabilities = torch.log_softmax(logits, 1)
+            weights = torch.from_numpy((advantage[np.array(decisions.games)] / spread).astype(np.float32))
+            log_probabilities = torch.log_softmax(self.model(inputs) / settings.temperature, 1)
             chosen = log_probabilities.gather(1, hats[:, None])[:, 0]
-            entropy = -(log_probabilities.exp() * log_probabilities).sum(1)
-            loss = -(weights * chosen).sum() / len(seeds) - settings.entropy * entropy.mean()
+            with torch.no_grad():
+                cloned = torch.log_softmax(self.reference(inputs) / settings.temperature, 1)
+            divergence = (cloned.exp() * (cloned - log_probabilities)).sum(1).mean()
+            entropy = -(log_probabilities.exp() * log_probabilities).sum(1).mean()
+            loss = -(weights * chosen).mean() + settings.kl * divergence - settings.entropy * entropy
             self.optimizer.zero_grad()
             loss.backward()
             self.optimizer.step()
