@@ -158,6 +158,10 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "model-cloned.npz", "curve.json"}
     assert "(resumed)" not in capsys.readouterr().out
     assert main(train) == 0 and "(resumed)" in capsys.readouterr().out
+    longer = [*train[:5], "4000", *train[6:]]
+    assert main(longer) == 0  # a larger --steps goes on with the same run
+    out = capsys.readouterr().out
+    assert "(resumed)" in out and int(out.split(" moves,")[0].split()[-1]) >= 4000
     for arguments, expected in [
         ([*train[:-6], "--seed", "4"], "RL-train-files: "),
         (["rl", "train", "--agent", "offset", "--steps", "10", "--out", str(tmp_path / "x")], "RL-train-cli: --agent"),
