@@ -483,55 +483,58 @@ def run(examples: int, seed: int, kinds: tuple[str, ...], shrink: bool = False, 
             except Exception as error:
                 return tally, f"{warm_up!r} (the warm-up): {type(error).__name__}: {error}"
         tally.baseline = _status("VmRSS")
-        if hasattr(resource, "RLIMIT_AS"):
-            guard = _address_space() + ADDRESS_GUARD
-            resource.setrlimit(resource.RLIMIT_AS, (guard, resource.getrlimit(resource.RLIMIT_AS)[1]))
-
-        @fix_seed(seed)
-        @settings(max_examples=examples, database=None, deadline=None, suppress_health_check=list(HealthCheck),
-                  phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,), print_blob=False,
-                  report_multiple_bugs=False)
-        @given(recipes(kinds))
-        def check(recipe: Recipe) -> None:
-            try:
-                measure(recipe)
-            except Exception as error:
-                failures.append(f"{recipe!r}: {type(error).__name__}: {' '.join(str(error).split())[:800]}")
-                raise
-
-        def measure(recipe: Recipe) -> None:
-            before = _status("VmRSS")
-            reset = _reset_peak()
-            tally.exact = tally.exact and reset
-            started = time.process_time()
-            try:
-                outcome = one(recipe)
-            except MemoryError:
-                raise CaseFailed(f"out of memory ({ADDRESS_GUARD >> 20} MiB of address space above the warm-up)") from None
-            spent = time.process_time() - started
-            tally.cases += 1
-            tally.outcomes[f"{recipe.kind}: {outcome}"] += 1
-            if spent > tally.slowest:
-                tally.slowest, tally.slowest_recipe = spent, repr(recipe)
-            used = _case_memory(before, reset)
-            if used > tally.peak:
-                tally.peak, tally.peak_recipe = used, repr(recipe)
-            if spent > CPU_LIMIT:
-                raise CaseFailed(f"took {spent:.2f} CPU seconds, more than {CPU_LIMIT:g}")
-            if used > MEMORY_LIMIT:
-                raise CaseFailed(f"took {used >> 20} MiB of memory at its peak, more than {MEMORY_LIMIT >> 20}")
-
-        failures: list[str] = []
-        if only is not None:
-            try:
-                measure(only)
-            except Exception as error:
-                return tally, f"{only!r}: {type(error).__name__}: {error}"
-            return tally, None
+        limit = resource.getrlimit(resource.RLIMIT_AS) if hasattr(resource, "RLIMIT_AS") else None
+        if limit is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (_address_space() + ADDRESS_GUARD, limit[1]))
         try:
-            check()
-        except Exception:  # the (shrunk, with --shrink) failing case is the run's result
-            return tally, failures[-1] if failures else "the run failed outside a case"
+            @fix_seed(seed)
+            @settings(max_examples=examples, database=None, deadline=None, suppress_health_check=list(HealthCheck),
+                      phases=(Phase.generate, Phase.shrink) if shrink else (Phase.generate,), print_blob=False,
+                      report_multiple_bugs=False)
+            @given(recipes(kinds))
+            def check(recipe: Recipe) -> None:
+                try:
+                    measure(recipe)
+                except Exception as error:
+                    failures.append(f"{recipe!r}: {type(error).__name__}: {' '.join(str(error).split())[:800]}")
+                    raise
+
+            def measure(recipe: Recipe) -> None:
+                before = _status("VmRSS")
+                reset = _reset_peak()
+                tally.exact = tally.exact and reset
+                started = time.process_time()
+                try:
+                    outcome = one(recipe)
+                except MemoryError:
+                    raise CaseFailed(f"out of memory ({ADDRESS_GUARD >> 20} MiB of address space above the warm-up)") from None
+                spent = time.process_time() - started
+                tally.cases += 1
+                tally.outcomes[f"{recipe.kind}: {outcome}"] += 1
+                if spent > tally.slowest:
+                    tally.slowest, tally.slowest_recipe = spent, repr(recipe)
+                used = _case_memory(before, reset)
+                if used > tally.peak:
+                    tally.peak, tally.peak_recipe = used, repr(recipe)
+                if spent > CPU_LIMIT:
+                    raise CaseFailed(f"took {spent:.2f} CPU seconds, more than {CPU_LIMIT:g}")
+                if used > MEMORY_LIMIT:
+                    raise CaseFailed(f"took {used >> 20} MiB of memory at its peak, more than {MEMORY_LIMIT >> 20}")
+
+            failures: list[str] = []
+            if only is not None:
+                try:
+                    measure(only)
+                except Exception as error:
+                    return tally, f"{only!r}: {type(error).__name__}: {error}"
+                return tally, None
+            try:
+                check()
+            except Exception:  # the (shrunk, with --shrink) failing case is the run's result
+                return tally, failures[-1] if failures else "the run failed outside a case"
+        finally:  # the guard is this run's: the process (often pytest's) goes on without it
+            if limit is not None:
+                resource.setrlimit(resource.RLIMIT_AS, limit)
     return tally, None
 
 

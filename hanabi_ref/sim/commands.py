@@ -150,7 +150,7 @@ def check_config(args: argparse.Namespace, spec: StrategySpec, params: Mapping[s
     config = setup.config()
     setup.factory()  # the strategy can be built with these parameters
     try:
-        spec.check_config(config)
+        spec.check_config(config, params)
     except ConfigError as error:
         raise ConfigError(f"--strategy {spec.name}: {error}") from None
     if args.seed + args.games > 2**64:

@@ -14,11 +14,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Mapping
 from importlib import resources
-from typing import Final
+from typing import TYPE_CHECKING, Final
 
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value
 from hanabi_ref.strategy import Strategy, StrategyFactory
+
+if TYPE_CHECKING:
+    from hanabi_ref.rl.train.policy import NumpyPolicy
 
 SHIPPED: Final = "recommendation-4p-hle.npz"
 """[RL-train-shipped] the model file shipped in ``hanabi_ref/rl/models``."""
@@ -30,19 +33,42 @@ def shipped_model() -> str:
 
 
 def unsupported(config: GameConfig) -> str | None:
-    """Why the team cannot play ``config`` (or numpy is missing), or None [RL-train-team]."""
+    """Why the team with the shipped model cannot play ``config`` (or numpy is missing),
+    or None [RL-train-team, RL-train-files]."""
+    return unsupported_with({"model": "shipped"}, config)
+
+
+def unsupported_with(params: Mapping[str, Value], config: GameConfig) -> str | None:
+    """Why the team with the recommender ``params["model"]`` cannot play ``config``, or
+    None: the team's own limits, and a model's shape (players and hand size)."""
     try:
         from hanabi_ref.rl.train.team import team_unsupported
     except ImportError as error:
         return f"needs numpy ({error}): pip install 'hanabi-ref[rl]'"
-    return team_unsupported(config)
+    problem = team_unsupported(config)
+    name = str(params.get("model", "shipped"))
+    if problem is not None or name == "teacher":
+        return problem
+    from hanabi_ref.rl.errors import RLError
+
+    try:
+        _model(shipped_model() if name == "shipped" else name).check_config(config, name)
+    except RLError as error:
+        return str(error)
+    return None
+
+
+@functools.lru_cache(maxsize=8)
+def _model(path: str) -> NumpyPolicy:
+    from hanabi_ref.rl.train.policy import load_model
+
+    return load_model(path)
 
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:
     """The team's factory with the recommender ``params["model"]`` names; a model file that
     cannot be read is a :class:`ParamError` naming it (RL-train-files)."""
     from hanabi_ref.rl.errors import RLError
-    from hanabi_ref.rl.train.policy import load_model
     from hanabi_ref.rl.train.team import team_factory, teacher
 
     name, embedding = str(params["model"]), str(params["embedding"])
@@ -55,7 +81,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
 
         return by_teacher
     try:
-        policy = load_model(shipped_model() if name == "shipped" else name)
+        policy = _model(shipped_model() if name == "shipped" else name)
     except RLError as error:
         raise ParamError(f"strategy 'learned-recommendation': parameter model: {error}") from None
 
@@ -76,4 +102,5 @@ LEARNED_SPEC = StrategySpec(
            "(the teacher's: modular), constant or modular", choices=("model", "constant", "modular"))),
     build,
     unsupported,
+    unsupported_with,
 )

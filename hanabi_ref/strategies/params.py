@@ -98,10 +98,16 @@ class StrategySpec:
     build: Builder
     unsupported: Callable[[GameConfig], str | None] | None = None
     """Why the strategy cannot play a configuration, or None; checked before any game."""
+    unsupported_with: Callable[[Mapping[str, Value], GameConfig], str | None] | None = None
+    """The same for given parameter values, when they matter (a model file's shape)."""
 
-    def check_config(self, config: GameConfig) -> None:
-        """:class:`ConfigError` naming the strategy if it cannot play ``config``."""
-        problem = None if self.unsupported is None else self.unsupported(config)
+    def check_config(self, config: GameConfig, params: Mapping[str, Value] | None = None) -> None:
+        """:class:`ConfigError` naming the strategy if it cannot play ``config`` (with the
+        parameter values ``params``, or its defaults)."""
+        if params is not None and self.unsupported_with is not None:
+            problem = self.unsupported_with(self.resolve(params), config)
+        else:
+            problem = None if self.unsupported is None else self.unsupported(config)
         if problem is not None:
             raise ConfigError(f"strategy {self.name!r}: {problem}")
 
