@@ -5,8 +5,9 @@ The parameter ``model`` names the recommender: ``shipped`` (the model in the pac
 trained as ``docs/learning.md`` tells), ``teacher`` (the hand-coded rule the model was
 cloned from) or the path of a model file (``hanabi-ref rl train --out DIR`` writes
 ``DIR/model.npz``); ``embedding`` how the team embeds its sums (RL-hat-offsets; by
-default the one the model was trained with, ``modular`` for the teacher).  Playing needs numpy (a dependency of the package), not PyTorch; the
-module imports it only when the strategy is built or a configuration is checked.
+default the one the model was trained with, ``modular`` for the teacher).  Playing
+needs numpy (a dependency of the package), not PyTorch; the module imports it only when
+the strategy is built or a configuration is checked.
 """
 
 from __future__ import annotations
