@@ -188,10 +188,11 @@ class TeamStrategy(BaseStrategy):
     its recommendation from every reveal of another seat, from its own view before the
     reveal (RL-hat-decode)."""
 
-    def __init__(self, config: GameConfig, seat: int, recommender: Recommender, embedding: str = "constant") -> None:
+    def __init__(self, config: GameConfig, seat: int, recommender: Recommender, embedding: str = "constant",
+                 permutation: int = 0) -> None:
         self.config = config
         self.seat = seat
-        self.code = HatCode(config, "recommendation", embedding, recommender=recommender)
+        self.code = HatCode(config, "recommendation", embedding, seed=permutation, recommender=recommender)
         self.memory = SeatMemory()
         self.before: PlayerView | None = None
         """this seat's view after the last move (before the next one)"""
@@ -212,15 +213,15 @@ class TeamStrategy(BaseStrategy):
         return team_action(self.code, self.memory, view, lambda: self.code.message(view)[0])
 
 
-def team_factory(recommender: Recommender, embedding: str = "constant") -> StrategyFactory:
+def team_factory(recommender: Recommender, embedding: str = "constant", permutation: int = 0) -> StrategyFactory:
     """The factory of :class:`TeamStrategy` seats sharing ``recommender`` and ``embedding``
-    (RL-hat-offsets: constant or modular)."""
+    (RL-hat-offsets: constant, modular, or permutation, drawn from seed ``permutation``)."""
 
     def build(config: GameConfig, seat: int, seed: int) -> Strategy:
         problem = team_unsupported(config)
         if problem is not None:
             raise ConfigError(problem)
-        return TeamStrategy(config, seat, recommender, embedding)
+        return TeamStrategy(config, seat, recommender, embedding, permutation)
 
     return build
 
@@ -261,14 +262,15 @@ def _seats_of(row: list[_Seat]) -> StrategyFactory:
 
 
 def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: BatchRecommender,
-                    decisions: Decisions | None = None, embedding: str = "constant") -> list[GameRecord]:
+                    decisions: Decisions | None = None, embedding: str = "constant",
+                    permutation: int = 0) -> list[GameRecord]:
     """[RL-train-team] the team's games of deck seeds ``seeds``, played at
     once: every turn, the recommender is asked for the hats of every game whose acting
     seat may send, in one call, and each receiver of a reveal gets what decoding it would
     give (the hat computed for it when the reveal is the message).  ``decisions``: where
     the recommendations of every reveal sent are recorded (the games keep the hats the
     recommender drew, which may be random).  The records of the games, in order."""
-    code = HatCode(config, "recommendation", embedding)
+    code = HatCode(config, "recommendation", embedding, seed=permutation)
     rows = [[_Seat(seat) for seat in range(config.players)] for _ in seeds]
     games = [GameMoves(config, _seats_of(row), seed=seed) for row, seed in zip(rows, seeds)]
     live = [index for index, game in enumerate(games) if game.turn is not None]
