@@ -79,7 +79,11 @@ def write_atomically(path: str | Path, write: Callable[[BinaryIO], None]) -> Non
 
 def write_text_atomically(path: str | Path, text: str) -> None:
     """:func:`write_atomically` for UTF-8 text."""
-    data = text.encode("utf-8")
+    write_bytes_atomically(path, text.encode("utf-8"))
+
+
+def write_bytes_atomically(path: str | Path, data: bytes) -> None:
+    """:func:`write_atomically` for bytes."""
 
     def write(file: BinaryIO) -> None:
         file.write(data)

@@ -28,8 +28,6 @@ the seat and the turn as well).
 from __future__ import annotations
 
 import json
-
-import orjson
 import os
 import shlex
 import time
@@ -37,6 +35,8 @@ from collections import deque
 from collections.abc import Sequence
 from types import TracebackType
 from typing import Any, Final
+
+import orjson
 
 from hanabi_ref.actions import Action
 from hanabi_ref.errors import ConfigError, HanabiError
@@ -391,11 +391,12 @@ class IsolatedFactory:
     def __call__(self, config: GameConfig, seat: int, seed: int) -> IsolatedSeat:
         bot = self._bot(config, seat)
         game = self._game
+        request: dict[str, Any] = {"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}
         if game is None:
             bot.forget_queue()  # what a game that failed left unsent is of no use to the next
-            bot.post({"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
         else:
-            bot.post({"op": "new_game", "game": game, "config": config_to_json(config), "seat": seat, "seed": seed}, 0)
+            request["game"] = game  # [ISO-games]
+        bot.post(request, 0)
         return IsolatedSeat(bot, self, game)
 
     def _all_play_many(self, config: GameConfig) -> bool:

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import argparse
 import json
-
-import orjson
 import sys
 from collections.abc import Sequence
 from typing import IO, Any, Final
+
+import orjson
 
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.isolation.protocol import PROTOCOL, VERSION

@@ -208,10 +208,10 @@ def model_path(directory: str) -> str:
 
 def eval_arguments(directory: str, games: int, seed: int, jobs: int | None, as_json: bool) -> list[str]:
     """[RL-train-cli] the ``simulate`` arguments that play a trained model's team."""
-    from hanabi_ref.rl.train.policy import load_model
+    from hanabi_ref.strategies.learned import model_file
 
     path = model_path(directory)
-    meta = load_model(path).meta
+    meta = model_file(path).meta  # read once: simulate, in this process, finds it read
     arguments = ["simulate", "--strategy", "learned-recommendation", "--param", f"model={path}",
                  "--players", str(meta["players"]), "--rules", str(meta["rules"]), "--games", str(games), "--seed", str(seed)]
     if jobs is not None:

@@ -104,23 +104,38 @@ class PublicOffset:
         return (encoding - int(self.function(public()))) % self.reveals
 
 
+def board_reader(config: GameConfig) -> Callable[[Vector], tuple[list[int], list[int], list[int]]]:
+    """[RL-hat-observations] what a recommendation observation says of the target's cards
+    and the board: the identity in each slot (-1 for an empty one), each field's height
+    and the copies of each identity discarded."""
+    lay = layout("recommendation", config)
+    dims = lay.dims
+    b = dims.identities
+    fireworks = lay.section("fireworks")
+    starts = offsets(lay).discard_starts
+
+    def read(observation: Vector) -> tuple[list[int], list[int], list[int]]:
+        cards = [int(np.argmax(observation[slot * b:(slot + 1) * b])) if observation[slot * b:(slot + 1) * b].any()
+                 else -1 for slot in range(dims.hand_size)]
+        heights = [int(np.argmax(block)) + 1 if block.any() else 0
+                   for block in observation[fireworks.start:fireworks.stop].reshape(dims.colours, dims.ranks)]
+        gone = [int(observation[start:start + count].sum()) for start, count in zip(starts, dims.counts)]
+        return cards, heights, gone
+
+    return read
+
+
 def recommend(config: GameConfig) -> Recommender:
     """[RL-hat-recommendation] the hand-coded recommendation, read from the observation
     vector alone: play the playable card of lowest value (oldest first); else discard the
     oldest dead card; else the oldest card that is not the last copy of a card still
     needed; else the oldest card."""
-    lay = layout("recommendation", config)
-    dims = lay.dims
-    b, r, h = dims.identities, dims.ranks, dims.hand_size
-    fireworks = lay.section("fireworks")
-    starts = offsets(lay).discard_starts
+    dims = Dims.of(config)
+    r, h = dims.ranks, dims.hand_size
+    read = board_reader(config)
 
     def policy(observation: Vector) -> int:
-        cards = [int(np.argmax(observation[slot * b:(slot + 1) * b])) if observation[slot * b:(slot + 1) * b].any()
-                 else -1 for slot in range(h)]
-        heights = [int(np.argmax(block)) + 1 if block.any() else 0
-                   for block in observation[fireworks.start:fireworks.stop].reshape(dims.colours, r)]
-        gone = [int(observation[start:start + count].sum()) for start, count in zip(starts, dims.counts)]
+        cards, heights, gone = read(observation)
         playable = [(card % r, slot) for slot, card in enumerate(cards) if card >= 0 and card % r == heights[card // r]]
         if playable:
             return h + min(playable)[1]

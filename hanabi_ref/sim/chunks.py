@@ -162,30 +162,39 @@ def play_chunk_keeping_seats(chunk: Chunk) -> ChunkResult:
     return _play_games(chunk, _kept_seats(chunk.setup))
 
 
-_KEPT: dict[str, object] = {}
-"""[ISO-lifecycle] the isolated seats this process keeps: "owner" (the process id that
-started them: a forked child never touches its parent's), "key" and "factory"."""
+@attrs.define
+class _KeptSeats:
+    """[ISO-lifecycle] the isolated seats this process keeps: the process that started them
+    (a forked child never touches its parent's), their command key and their factory, and
+    the process that registered the end of its seats at exit."""
+
+    owner: int | None = None
+    key: tuple[tuple[tuple[str, ...], ...], float] | None = None
+    factory: StrategyFactory | None = None
+    registered: int | None = None
+
+
+_KEPT = _KeptSeats()
 
 
 def _kept_seats(setup: GameSetup) -> StrategyFactory:
     key = (setup.seats, setup.move_timeout)
-    if _KEPT.get("owner") == os.getpid() and _KEPT.get("key") == key:
-        return _KEPT["factory"]  # type: ignore[return-value]  # stored below
+    if _KEPT.owner == os.getpid() and _KEPT.key == key and _KEPT.factory is not None:
+        return _KEPT.factory
     close_kept_seats()
-    if _KEPT.get("registered") != os.getpid():  # a worker ends its seats as it exits
+    if _KEPT.registered != os.getpid():  # a worker ends its seats as it exits
         multiprocessing.util.Finalize(None, close_kept_seats, exitpriority=10)
-        _KEPT["registered"] = os.getpid()
+        _KEPT.registered = os.getpid()
     factory = setup.factory()
-    _KEPT.update(owner=os.getpid(), key=key, factory=factory)
+    _KEPT.owner, _KEPT.key, _KEPT.factory = os.getpid(), key, factory
     return factory
 
 
 def close_kept_seats() -> None:
     """[ISO-lifecycle] end the isolated seats this process kept, if it started them."""
-    if _KEPT.get("owner") == os.getpid():
-        _close(_KEPT["factory"])
-    for name in ("owner", "key", "factory"):
-        _KEPT.pop(name, None)
+    if _KEPT.owner == os.getpid():
+        _close(_KEPT.factory)
+    _KEPT.owner, _KEPT.key, _KEPT.factory = None, None, None
 
 
 def _close(factory: object) -> None:

@@ -53,14 +53,15 @@ def unsupported_with(params: Mapping[str, Value], config: GameConfig) -> str | N
     from hanabi_ref.rl.errors import RLError
 
     try:
-        _model(shipped_model() if name == "shipped" else name).check_config(config, name)
+        model_file(shipped_model() if name == "shipped" else name).check_config(config, name)
     except RLError as error:
         return str(error)
     return None
 
 
 @functools.lru_cache(maxsize=8)
-def _model(path: str) -> NumpyPolicy:
+def model_file(path: str) -> NumpyPolicy:
+    """The policy of the model file ``path``, read once (RL-train-files)."""
     from hanabi_ref.rl.train.policy import load_model
 
     return load_model(path)
@@ -82,7 +83,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
 
         return by_teacher
     try:
-        policy = _model(shipped_model() if name == "shipped" else name)
+        policy = model_file(shipped_model() if name == "shipped" else name)
     except RLError as error:
         raise ParamError(f"strategy 'learned-recommendation': parameter model: {error}") from None
 

@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import io
 import json
-import os
 import random
 from collections.abc import Callable
 from pathlib import Path
@@ -36,7 +35,7 @@ import attrs
 import numpy as np
 import numpy.typing as npt
 
-from hanabi_ref.atomic import write_atomically
+from hanabi_ref.atomic import write_bytes_atomically, write_text_atomically
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.train.policy import HIDDEN, WEIGHTS, model_meta, save_model
 from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
@@ -155,11 +154,10 @@ class Trainer:
                          "optimizer": self.optimizer.state_dict(), "draws": self.draws.get_state(),
                          "decks": self.decks.getstate(), "moves": self.moves, "updates": self.updates,
                          "phase": self.phase, "curve": self.curve}, buffer)
-        data = buffer.getvalue()
-        write_atomically(os.fspath(self.out / CHECKPOINT), lambda out: _write(out, data))
+        write_bytes_atomically(self.out / CHECKPOINT, buffer.getvalue())
         save_model(self.out / MODEL, self.weights(), self.meta)
-        text = json.dumps({"settings": attrs.asdict(self.settings), "points": self.curve}, indent=1) + "\n"
-        write_atomically(os.fspath(self.out / CURVE), lambda out: _write(out, text.encode()))
+        write_text_atomically(self.out / CURVE,
+                              json.dumps({"settings": attrs.asdict(self.settings), "points": self.curve}, indent=1) + "\n")
 
     def weights(self) -> dict[str, npt.NDArray[np.float32]]:
         """The network's weights in the model file's layout (inputs x outputs)."""
@@ -265,6 +263,3 @@ class Trainer:
         self.curve.append({"phase": "pg", "update": self.updates, "moves": self.moves, "mean_score": mean})
         return mean
 
-
-def _write(out: Any, data: bytes) -> None:
-    out.write(data)

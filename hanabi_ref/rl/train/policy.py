@@ -11,7 +11,7 @@ A model file holds the weights (``w0``, ``b0``, ``w1``, ``b1``, ``w2``, ``b2``, 
 and ``meta``, a JSON text: the format version, the agent, the configuration it was
 trained for (players, rules, hand size), the team's embedding (RL-hat-offsets), the
 observation size and the number of hats.
-Files are written whole or not at all (:func:`hanabi_ref.atomic.write_atomically`).
+Files are written whole or not at all (:func:`hanabi_ref.atomic.write_bytes_atomically`).
 """
 
 from __future__ import annotations
@@ -20,12 +20,12 @@ import io
 import json
 import os
 import zipfile
-from typing import Any, BinaryIO, Final
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
 
-from hanabi_ref.atomic import write_atomically
+from hanabi_ref.atomic import write_bytes_atomically
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.layout import layout
 from hanabi_ref.rules import GameConfig
@@ -81,12 +81,7 @@ def save_model(path: str | os.PathLike[str], weights: dict[str, npt.NDArray[np.f
     arrays: dict[str, Any] = {name: np.asarray(weights[name], np.float32) for name in WEIGHTS}
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
     np.savez_compressed(buffer, **arrays)
-    data = buffer.getvalue()
-
-    def write(out: BinaryIO) -> None:
-        out.write(data)
-
-    write_atomically(os.fspath(path), write)
+    write_bytes_atomically(os.fspath(path), buffer.getvalue())
 
 
 def load_model(path: str | os.PathLike[str]) -> NumpyPolicy:

@@ -30,14 +30,12 @@ import numpy.typing as npt
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import GameMoves
-from hanabi_ref.rl.encoders import Vector, offsets, public_observation, recommendation_observation
-from hanabi_ref.rl.layout import layout
-from hanabi_ref.rl.hat import HatCode
+from hanabi_ref.rl.encoders import Vector, public_observation, recommendation_observation
+from hanabi_ref.rl.hat import HatCode, board_reader
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, History
 from hanabi_ref.strategies.hat.player import DISCARD, Snapshot, snapshot_of
-from hanabi_ref.strategies.hat.recommendation import recommend
-from hanabi_ref.strategies.knowledge import composition_counts, unseen_counts
+from hanabi_ref.strategies.hat.recommendation import may_have_been_played, playable_identities, recommend
 from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyFactory
 from hanabi_ref.trace import GameRecord
 from hanabi_ref.view import PlayerView, view_from_parts, view_is_legal
@@ -82,18 +80,12 @@ def teacher(config: GameConfig) -> Recommender:
     """[RL-train-teacher] :func:`teacher_hat` read from the recommendation observation
     alone (the target's cards, the fireworks and the discards are all it needs), so that
     it is a recommender like a learned one and a model can learn it exactly."""
-    lay = layout("recommendation", config)
-    dims = lay.dims
-    b, h = dims.identities, dims.hand_size
-    fireworks = lay.section("fireworks")
-    starts = offsets(lay).discard_starts
+    read = board_reader(config)
 
     def policy(observation: Vector) -> int:
-        hand = [int(np.argmax(observation[slot * b:(slot + 1) * b])) for slot in range(h)
-                if observation[slot * b:(slot + 1) * b].any()]
-        fields = tuple(int(np.argmax(block)) + 1 if block.any() else 0
-                       for block in observation[fireworks.start:fireworks.stop].reshape(dims.colours, dims.ranks))
-        discarded = tuple(int(observation[start:start + count].sum()) for start, count in zip(starts, dims.counts))
+        cards, heights, gone = read(observation)
+        hand = [card for card in cards if card >= 0]
+        fields, discarded = tuple(heights), tuple(gone)
         value = recommend(config, Snapshot(fields, discarded, 0, 0, 0), hand)
         return HAND + value if value < DISCARD else value - DISCARD
 
@@ -112,10 +104,9 @@ class SeatMemory:
 
     def receive(self, hat: int, view: PlayerView) -> None:
         """A recommendation arrives with the reveal that ``view`` (after it) shows."""
-        n = view.config.values
         self.received = hat
         self.played_since = []
-        self.playable_then = sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+        self.playable_then = playable_identities(view)
 
     def note(self, seat: int, event: Event) -> None:
         """Every move: the seat's own move spends its recommendation; a card played that
@@ -133,10 +124,8 @@ def recommended_play(memory: SeatMemory, view: PlayerView, hand_size: int) -> Pl
     value = memory.received
     if value is None or value < hand_size or value - hand_size >= len(view.own_hand):
         return None
-    if memory.played_since:
-        unseen = unseen_counts(view, composition_counts(view.config))
-        if any(unseen[card] > 0 for card in memory.played_since):
-            return None
+    if may_have_been_played(view, memory.played_since):
+        return None
     return Play(value - hand_size)
 
 

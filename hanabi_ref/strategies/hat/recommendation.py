@@ -71,6 +71,22 @@ def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[int]) -> int:
     return DISCARD + (safe[0] if safe else len(hand) - 1)
 
 
+def playable_identities(view: PlayerView) -> int:
+    """[H-rec-turn] the identities playable on the fields of ``view``, as a bitmask."""
+    n = view.config.values
+    return sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+
+
+def may_have_been_played(view: PlayerView, played: Sequence[int]) -> bool:
+    """[H-rec-turn] whether one of the identities ``played`` (cards played since a
+    recommendation that were playable when it was given) may have been the recommended
+    card's: one of them still has a copy the seat of ``view`` does not see (S-know)."""
+    if not played:
+        return False
+    unseen = unseen_counts(view, composition_counts(view.config))
+    return any(unseen[card] > 0 for card in played)
+
+
 class RecommendationPlayer(BaseStrategy):
     """The recommendation strategy for one seat [H-rec]."""
 
@@ -96,9 +112,8 @@ class RecommendationPlayer(BaseStrategy):
             return
         number = decode_event(self.code, event, view.hands[event.action.target])
         self.recommended = recover(number, self.others(view, event.player), MODULUS)  # [H-recover]
-        n = self.config.values
         self.played_since = []
-        self.playable_then = sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+        self.playable_then = playable_identities(view)
 
     def act(self, view: PlayerView) -> Action:
         """[H-rec-turn] a recommended play, unless a card played since may have had its
@@ -124,12 +139,8 @@ class RecommendationPlayer(BaseStrategy):
 
     def maybe_played(self, view: PlayerView) -> bool:
         """[H-rec-turn] whether a card played since the recommendation may have had the
-        identity of the recommended card: one of those identities still has a copy this
-        seat does not see (S-know)."""
-        if not self.played_since:
-            return False
-        unseen = unseen_counts(view, composition_counts(self.config))
-        return any(unseen[card] > 0 for card in self.played_since)
+        identity of the recommended card (:func:`may_have_been_played`)."""
+        return may_have_been_played(view, self.played_since)
 
     def number(self, view: PlayerView) -> int:
         """[H-rec-code, H-sum] the number that recommends to every other seat: the sum of
