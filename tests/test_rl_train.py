@@ -199,3 +199,19 @@ def test_the_shipped_model_plays_games() -> None:
     factory = factory_for("learned-recommendation")
     records = [play_game(CONFIG, factory, seed=seed) for seed in range(3)]
     assert all(record.final.terminal and record.score > 0 for record in records)
+
+
+@pytest.mark.parametrize(("arguments", "expected"), [
+    (["--players", "5"], "RL-train-files: shipped: the model takes 838 inputs"),
+    (["--players", "4", "--param", "model=/nonexistent/model.npz"], "RL-train-files: /nonexistent/model.npz: no such model file"),
+    (["--players", "3"], "hands of 4 cards"),
+])
+def test_a_model_the_run_cannot_use_is_one_line_before_any_game(arguments: list[str], expected: str,
+                                                               capsys: pytest.CaptureFixture[str]) -> None:
+    """[RL-train-files, RL-train-team, RL-train-shipped] a model for other players, a
+    missing model file or a configuration the team cannot play: exit 2, one line."""
+    from hanabi_ref.cli import main
+
+    assert main(["simulate", "--strategy", "learned-recommendation", "--rules", "hle", "--games", "1", *arguments]) == 2
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and expected in err and "Traceback" not in err, err
