@@ -1,5 +1,5 @@
 """The recommendation team and its training [RL-train-team, RL-train-turn, RL-train-teacher,
-RL-train-policy, RL-train-files, RL-train-bc, RL-train-pg, RL-train-seeds].
+RL-train-policy, RL-train-files, RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-rollouts].
 
 The teacher read from the observation vector is compared with the paper's rule read from
 the view (two readings of one rule); the games the training plays at once, where each
@@ -215,3 +215,40 @@ def test_a_model_the_run_cannot_use_is_one_line_before_any_game(arguments: list[
     assert main(["simulate", "--strategy", "learned-recommendation", "--rules", "hle", "--games", "1", *arguments]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and expected in err and "Traceback" not in err, err
+
+
+def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driver_does() -> None:
+    """[RL-train-rollouts] :class:`TeamRollouts` plays, from the first move, the teacher's
+    games of ``play_team_games``, action for action; and an advantage it reports is the
+    score ``play_team_games`` reaches with that one hat changed (a recommender that answers
+    the teacher's hat to every ask but one), minus the teacher's score."""
+    from hanabi_ref.rl.train.improve import TeamRollouts, rollout_advantages
+
+    rule = teacher(CONFIG)
+    team = TeamRollouts(CONFIG, "modular")
+    for seed in range(6):
+        record = play_team_games(CONFIG, [seed], lambda batch: np.array([rule(row) for row in batch], np.int64),
+                                 embedding="modular")[0]
+        final = team.finish(team.start(seed))
+        assert tuple(event.action for event in final.history) == record.trace.actions
+    examples = rollout_advantages(CONFIG, 3, "modular")
+    assert len(examples.hats) == len(examples.observations) > 20
+    assert all(examples.advantages[row, hat] == 0 for row, hat in enumerate(examples.hats))
+    changed = 0
+    for row in (0, len(examples.hats) // 2, len(examples.hats) - 1):
+        for other in range(8):
+            if other == examples.hats[row]:
+                continue
+            asked = [0]
+
+            def one_changed(batch: np.ndarray, row: int = row, other: int = other) -> np.ndarray:
+                hats = []
+                for observation in batch:
+                    hats.append(other if asked[0] == row else rule(observation))
+                    asked[0] += 1
+                return np.array(hats, np.int64)
+
+            replayed = play_team_games(CONFIG, [3], one_changed, embedding="modular")[0]
+            assert replayed.score - examples.scores[0] == examples.advantages[row, other]
+            changed += replayed.score != examples.scores[0]
+    assert changed > 0  # some changed hat changes the score, so the comparison is not vacuous
