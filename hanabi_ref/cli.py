@@ -34,6 +34,7 @@
     hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
     hanabi-ref rl train --agent recommendation --steps N --out DIR [--players P] [--rules PRESET] [--seed S]
                         [--bc-games G] [--bc-epochs E] [--decks D] [--rollouts K] [--embedding constant|modular]
+                        [--judge-games G] [--threshold-games G]
     hanabi-ref rl eval  DIR [--games N] [--seed S] [--jobs J] [--json]
     hanabi-ref rl curve DIR --png FILE
 
@@ -671,6 +672,10 @@ def _add_rl_parser(commands: Any) -> None:
     train.add_argument("--rollouts", type=_positive, default=None, help="games per deck and update, at least 2 (default 4)")
     train.add_argument("--embedding", choices=["constant", "modular"], default=None,
                        help="how the team embeds its sums in reveals (default modular)")
+    train.add_argument("--judge-games", type=_positive, default=None,
+                       help="the teacher's games the judge of stale plays learns from (default 10000)")
+    train.add_argument("--threshold-games", type=_positive, default=None,
+                       help="games per threshold the judge's threshold is chosen by (default 1000)")
     evaluate = questions.add_parser("eval", help="play a trained model's team: simulate's summary")
     evaluate.add_argument("model", metavar="DIR", help="a training directory (its model.npz) or a model file")
     evaluate.add_argument("--games", type=_positive, default=10000, help="games to play (default 10000)")
@@ -703,7 +708,8 @@ def command_rl(args: argparse.Namespace) -> int:
             rl_commands.run_bench(config, args.batch or [1, 64, 1024], args.repeats, args.json)
             return EXIT_OK
         if args.question == "train":
-            options = {name: value for name in ("bc_games", "bc_epochs", "decks", "rollouts", "embedding")
+            options = {name: value for name in ("bc_games", "bc_epochs", "decks", "rollouts", "embedding",
+                                                "judge_games", "threshold_games")
                        if (value := getattr(args, name)) is not None}
             if options.get("rollouts", 2) < 2:
                 raise UsageError("hanabi-ref rl train: --rollouts: at least 2 (the baseline is the other rollouts' mean)")

@@ -1,5 +1,6 @@
 """The recommendation team and its training [RL-train-team, RL-train-turn, RL-train-teacher,
-RL-train-policy, RL-train-files, RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-rollouts].
+RL-train-policy, RL-train-files, RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-rollouts,
+RL-train-judge, RL-train-judge-fit, RL-train-offset, RL-train-info].
 
 The teacher read from the observation vector is compared with the paper's rule read from
 the view (two readings of one rule); the games the training plays at once, where each
@@ -17,15 +18,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hanabi_ref.actions import Action, Hint
 from hanabi_ref.game import play_game
 from hanabi_ref.rl.encoders import recommendation_observation
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.train.policy import load_model, model_meta, save_model
 from hanabi_ref.rl.train.team import play_team_games, team_factory, team_unsupported, teacher, teacher_hat
-from hanabi_ref.rules import make_config
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import Event
 from hanabi_ref.strategies import factory_for
+from hanabi_ref.strategy import Strategy
 from hanabi_ref.transition import apply, new_game
-from hanabi_ref.view import make_view
+from hanabi_ref.view import PlayerView, make_view
 
 CONFIG = make_config(4, preset="hle")
 
@@ -49,16 +53,23 @@ def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_vi
     assert compared > 4000
 
 
-@pytest.mark.parametrize("embedding", ["constant", "modular", "permutation"])
+def _some_public_offset(public: np.ndarray) -> int:
+    """An offset that moves with the public observation (its weighted sum), for tests."""
+    return int(np.round(float(public @ np.arange(len(public), dtype=np.float64)) * 7)) % 30
+
+
+@pytest.mark.parametrize("embedding", ["constant", "modular", "permutation", "public"])
 def test_games_played_together_are_the_games_of_the_strategy(embedding: str) -> None:
     """[RL-train-team, RL-train-turn, RL-hat-decode, RL-hat-offsets] the games the training
     plays (every receiver handed what decoding gives it) are, action for action, the games
-    of :class:`TeamStrategy`, whose seats decode every reveal from their own views."""
+    of :class:`TeamStrategy`, whose seats decode every reveal from their own views (with a
+    public offset: each from the sender's public observation as its own view shows it)."""
     rule = teacher(CONFIG)
     seeds = list(range(12))
     together = play_team_games(CONFIG, seeds, lambda batch: np.array([rule(row) for row in batch], np.int64),
-                               embedding=embedding, permutation=7)
-    alone = [play_game(CONFIG, team_factory(rule, embedding, permutation=7), seed=seed) for seed in seeds]
+                               embedding=embedding, permutation=7, offset=_some_public_offset)
+    alone = [play_game(CONFIG, team_factory(rule, embedding, permutation=7, offset=_some_public_offset), seed=seed)
+             for seed in seeds]
     assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
     assert all(record.final.errors < 3 for record in alone)  # the teacher's team never strikes out here
 
@@ -95,18 +106,19 @@ def test_model_files_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
 
 
 def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None:
-    """[RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-files] a few seconds of
-    training: behaviour cloning lowers its loss; a run stopped after its second update and
+    """[RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-files, RL-train-judge-fit] a few
+    seconds of training: behaviour cloning lowers its loss, and so does the judge's fit; a run stopped after its second update and
     resumed from its checkpoint ends with the same weights, curve and moves as the run
     that went straight through."""
     learn = pytest.importorskip("hanabi_ref.rl.train.learn", exc_type=ImportError)
     pytest.importorskip("torch")
-    settings = learn.Settings(steps=4000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, checkpoint_every=1, seed=5)
+    settings = learn.Settings(steps=9000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, checkpoint_every=1, seed=5,
+                              judge_games=30, judge_epochs=2, threshold_games=3)
     straight = learn.Trainer(settings, tmp_path / "straight")
     straight.run()
     losses = [point["loss"] for point in straight.curve if point["phase"] == "bc"]
     assert losses[-1] < losses[0]
-    assert straight.updates >= 4 and straight.moves >= 4000
+    assert straight.updates >= 4 and straight.moves >= 9000
 
     class Stop(Exception):
         pass
@@ -125,7 +137,11 @@ def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None
     for name, value in straight.weights().items():
         assert np.array_equal(value, resumed.weights()[name]), name
     assert load_model(tmp_path / "resumed" / "model.npz")(np.zeros(straight.meta["inputs"], np.float32)) in range(8)
-    other = learn.Trainer(learn.Settings(steps=4000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, seed=6),
+    judged = [point for point in straight.curve if point["phase"] == "judge"]
+    assert len(judged) == 1 and judged[0]["losses"][-1] < judged[0]["losses"][0]  # the judge's loss moves too
+    assert load_model(tmp_path / "resumed" / "judge.npz", agent="judge").meta["threshold"] == judged[0]["threshold"]
+    other = learn.Trainer(learn.Settings(steps=9000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, seed=6,
+                                         judge_games=30, judge_epochs=2, threshold_games=3),
                           tmp_path / "resumed")
     with pytest.raises(RLError, match=r"^RL-train-files: .*checkpoint.pt: a run with other settings"):
         other.resume()
@@ -152,10 +168,11 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     from hanabi_ref.cli import main
 
     run = tmp_path / "run"
-    train = ["rl", "train", "--agent", "recommendation", "--steps", "2500", "--out", str(run), "--bc-games", "20",
-             "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
+    train = ["rl", "train", "--agent", "recommendation", "--steps", "2500", "--out", str(run), "--judge-games", "20",
+             "--threshold-games", "2", "--bc-games", "20", "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
     assert main(train) == 0
-    assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "model-cloned.npz", "curve.json"}
+    assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "model-cloned.npz", "curve.json",
+                                                     "judge.npz"}
     assert "(resumed)" not in capsys.readouterr().out
     assert main(train) == 0 and "(resumed)" in capsys.readouterr().out
     longer = [*train[:5], "4000", *train[6:]]
@@ -174,6 +191,7 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     assert main(["rl", "eval", str(run), "--games", "3", "--jobs", "1", "--json"]) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["strategy"] == "learned-recommendation" and summary["games_completed"] == 3
+    assert summary["params"]["judge"] == str(run / "judge.npz")  # the run's judge plays with its model
     assert main(["rl", "curve", str(run), "--png", str(tmp_path / "curve.png")]) == 0
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
@@ -252,3 +270,176 @@ def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driv
             assert replayed.score - examples.scores[0] == examples.advantages[row, other]
             changed += replayed.score != examples.scores[0]
     assert changed > 0  # some changed hat changes the score, so the comparison is not vacuous
+
+
+def test_the_judges_features_read_the_seats_view() -> None:
+    """[RL-train-judge] every block of the judge's features, recomputed from the view by
+    other means: the slot's knowledge set, the identities playable then and now, the copies
+    played since, the unseen copies over the deck's, and the three counters."""
+    from hanabi_ref.rl.train.judge import judge_features, judge_inputs
+    from hanabi_ref.rl.train.team import SeatMemory
+
+    checked = 0
+    state = new_game(CONFIG, 11)
+    for action in play_game(CONFIG, factory_for("simple"), seed=11).trace.actions[:30]:
+        view = make_view(state, state.current)
+        memory = SeatMemory(received=5, playable_then=0b1011, played_since=[0, 3, 3])
+        for slot, known in enumerate(view.own_knowledge):
+            features = judge_features(view, memory, slot)
+            assert features.shape == (judge_inputs(CONFIG),) == (128,)
+            identities = [(suit, value) for suit in range(5) for value in range(5)]
+            seen = [card for seat, cards in enumerate(view.cards) if seat != view.seat for card in cards]
+            seen += [card for _, card in view.discard] + [card for _, card in view.played]
+            for x, (suit, value) in enumerate(identities):
+                copies = (3, 2, 2, 2, 1)[value]
+                assert features[x] == (known >> x & 1)
+                assert features[25 + x] == (x in (0, 1, 3))
+                assert features[50 + x] == [0, 3, 3].count(x)
+                assert features[75 + x] == pytest.approx((copies - seen.count(x)) / copies)
+                assert features[100 + x] == (view.fields[suit] == value)
+            assert features[125:].tolist() == pytest.approx([view.hints / 8, view.errors / 3, view.stack_size / 50])
+            checked += 1
+        state = apply(state, action)
+    assert checked == 120
+
+
+def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_rule(tmp_path: Path) -> None:
+    """[RL-train-judge, RL-train-team] the team's games with a judge are the same in
+    ``play_team_games`` and as a strategy (every seat asking its judge from its own view);
+    a judge that always declines plays the rule's games; a judge model file round-trips
+    and a foreign one is refused."""
+    pytest.importorskip("torch")
+    from hanabi_ref.rl.train.judge import Judge, fit_judge, judge_examples, with_threshold
+
+    features, labels, moves = judge_examples(CONFIG, range(40))
+    assert len(features) == len(labels) > 50 and 0 < labels.mean() < 1 and moves > 40 * 30
+    model, losses = fit_judge(CONFIG, "hle", features, labels, 3, 0)
+    path = tmp_path / "judge.npz"
+    save_model(path, model.weights(), model.meta)
+    judge = Judge(with_threshold(load_model(path, agent="judge"), 0.6))
+    rule = teacher(CONFIG)
+    hats = lambda batch: np.array([rule(row) for row in batch], np.int64)  # noqa: E731
+    seeds = list(range(8))
+    together = play_team_games(CONFIG, seeds, hats, embedding="modular", judge=judge)
+    alone = [play_game(CONFIG, team_factory(rule, "modular", judge=judge), seed=seed) for seed in seeds]
+    assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
+    plain = play_team_games(CONFIG, seeds, hats, embedding="modular")
+    assert [r.trace.actions for r in play_team_games(CONFIG, seeds, hats, embedding="modular",
+                                                      judge=lambda view, memory, slot: False)] == \
+        [r.trace.actions for r in plain]
+    assert [r.trace.actions for r in together] != [r.trace.actions for r in plain]  # the judge did play some
+    with pytest.raises(RLError, match=r"^RL-train-files: .*judge.npz: not a recommendation model"):
+        load_model(path)
+
+
+def test_the_public_offset_is_learned_from_the_senders_view_and_by_two_levels() -> None:
+    """[RL-train-offset, RL-train-offset-view, RL-train-offset-two-level] the expected
+    number of legal sums of each offset is the brute-force count; a model fitted to the
+    sender's legal reveals gives offsets in range that the team plays with; two-level
+    optimisation runs its updates, alternating the levels."""
+    torch = pytest.importorskip("torch")
+    from hanabi_ref.rl.train.offset import (OffsetFunction, expected_legal_sums, fit_view, legality_examples,
+                                            play_with_offset, two_level)
+
+    legal = np.random.default_rng(3).random(30)
+    brute = [sum(legal[(s + o) % 30] for s in range(8)) for o in range(30)]
+    assert expected_legal_sums(legal, 8) == pytest.approx(brute)
+    publics, masks = legality_examples(CONFIG, range(5))
+    assert publics.shape[1] == 737 and masks.shape[1] == 30 and 0 < masks.mean() < 1
+    model = fit_view(CONFIG, "hle", range(20), epochs=2)
+    function = OffsetFunction(model, 8)
+    assert all(0 <= function(row) < 30 for row in publics[:20])
+    rule = teacher(CONFIG)
+    scores = play_with_offset(CONFIG, range(3), lambda batch: np.array([rule(row) for row in batch], np.int64), model)
+    assert len(scores) == 3 and all(0 <= score <= 25 for score in scores)
+    recommender = torch.nn.Sequential(torch.nn.Linear(838, 128), torch.nn.ReLU(), torch.nn.Linear(128, 128),
+                                      torch.nn.ReLU(), torch.nn.Linear(128, 8))
+    offsets, recommender, curve = two_level(CONFIG, "hle", recommender, updates=4, period=2, decks=2, rollouts=2)
+    assert [point["level"] for point in curve] == ["offset", "offset", "recommender", "recommender"]
+    assert offsets.meta["kind"] == "policy" and 0 <= OffsetFunction(offsets, 8)(publics[0]) < 30
+
+
+def test_the_strategys_judge_and_offset_parameters() -> None:
+    """[RL-train-shipped, RL-train-judge, RL-train-offset] ``learned-recommendation``: the
+    shipped judge plays with the shipped model unless told ``judge=none``; the public
+    embedding and ``offset`` go together."""
+    from hanabi_ref.rl.train.judge import Judge
+    from hanabi_ref.strategies.learned import SHIPPED_JUDGE, shipped_model
+    from hanabi_ref.strategies.params import ParamError
+
+    shipped = load_model(shipped_model())
+    judge = Judge(load_model(shipped_model(SHIPPED_JUDGE), agent="judge"))
+    for params, expected in [({}, team_factory(shipped, "modular", judge=judge)),
+                             ({"judge": "none"}, team_factory(shipped, "modular"))]:
+        for seed in (1, 2):
+            assert play_game(CONFIG, factory_for("learned-recommendation", params), seed=seed).trace == \
+                play_game(CONFIG, expected, seed=seed).trace
+    for params in ({"embedding": "public"}, {"offset": "/nonexistent.npz"}, {"judge": "/nonexistent.npz"}):
+        with pytest.raises(ParamError):
+            factory_for("learned-recommendation", params)
+
+
+def test_the_information_team_decodes_every_message_and_keeps_one_public_record() -> None:
+    """[RL-train-info, RL-train-info-turn, RL-hat-decode] in real games of the information
+    team, every identity a receiver learns from a reveal that was a message is the identity
+    of the card it names (checked against the deck), and after every move every seat holds
+    the same sets of named cards."""
+    import hanabi_ref.rl.train.info as info
+
+    forced: set[tuple[int, int]] = set()  # (game, turn) of reveals sent for want of a message
+
+    class Checked(info.InfoSeat):
+        learned: list[tuple[int, int, int]]
+
+        def observe(self, view: PlayerView, event: Event) -> None:
+            was = dict(self.known)
+            super().observe(view, event)
+            self.learned += [(view.turn - 1, card, identity) for card, identity in self.known.items()
+                             if was.get(card) != identity]
+            table[view.seat] = (view.turn, [set(named) for named in self.named])
+            if all(entry is not None and entry[0] == view.turn for entry in table):  # every seat saw this move
+                assert all(entry == table[0] for entry in table)
+                compared.append(view.turn)
+
+        def act(self, view: PlayerView) -> Action:
+            action = info.info_action(self, view)
+            if isinstance(action, Hint) and info.message(self, view) != action:
+                forced.add((game, view.turn))
+            return action
+
+    learned = checked = 0
+    compared: list[int] = []
+    for game in range(25):
+        seats: list[Checked] = []
+        table: list[tuple[int, list[set[int]]] | None] = [None] * 4
+
+        def build(config: GameConfig, seat: int, seed: int) -> Strategy:
+            strategy = Checked(config, seat)
+            strategy.learned = []
+            seats.append(strategy)
+            return strategy
+
+        record = play_game(CONFIG, build, seed=game)
+        for seat in seats:
+            for turn, card, identity in seat.learned:
+                learned += 1
+                if (game, turn) not in forced:
+                    assert record.final.deck[card] == identity, (game, turn, seat.seat)
+                    checked += 1
+    assert checked > 500 and checked > 0.9 * learned and len(compared) > 25 * 40
+
+
+def test_the_learned_information_actor_is_cloned_from_the_rule_and_plays(tmp_path: Path) -> None:
+    """[RL-train-info-actor, RL-train-files] a few seconds of cloning give an actor whose
+    file round-trips and whose team plays whole games with legal moves only."""
+    pytest.importorskip("torch")
+    from hanabi_ref.rl.train.info import LearnedActor, fit_actor, play_info_games
+
+    model, accuracy = fit_actor(CONFIG, "hle", range(6), 3)
+    assert 0.3 < accuracy <= 1
+    path = tmp_path / "actor.npz"
+    save_model(path, model.weights(), model.meta)
+    loaded = load_model(path, agent="info-actor")
+    assert loaded.meta["inputs"] == 254
+    records = play_info_games(CONFIG, range(3), LearnedActor(loaded))
+    assert all(record.final.terminal for record in records)

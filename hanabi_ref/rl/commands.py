@@ -207,12 +207,18 @@ def model_path(directory: str) -> str:
 
 
 def eval_arguments(directory: str, games: int, seed: int, jobs: int | None, as_json: bool) -> list[str]:
-    """[RL-train-cli] the ``simulate`` arguments that play a trained model's team."""
+    """[RL-train-cli] the ``simulate`` arguments that play a trained model's team (with the
+    run's judge of stale plays, ``judge.npz``, when the directory holds one)."""
+    import os
+
     from hanabi_ref.strategies.learned import model_file
 
     path = model_path(directory)
     meta = model_file(path).meta  # read once: simulate, in this process, finds it read
-    arguments = ["simulate", "--strategy", "learned-recommendation", "--param", f"model={path}",
+    judge = os.path.join(directory, "judge.npz") if os.path.isdir(directory) else "none"
+    if judge != "none" and not os.path.exists(judge):
+        judge = "none"
+    arguments = ["simulate", "--strategy", "learned-recommendation", "--param", f"model={path}", "--param", f"judge={judge}",
                  "--players", str(meta["players"]), "--rules", str(meta["rules"]), "--games", str(games), "--seed", str(seed)]
     if jobs is not None:
         arguments += ["--jobs", str(jobs)]
@@ -250,6 +256,11 @@ def write_curve(directory: str, png: str) -> None:
     plot.plot(moves, running, "-", label=f"running mean of {window} updates")
     if cloning:
         plot.axhline(cloning[-1]["teacher_mean_score"], linestyle="--", color="grey", label="the teacher's team")
+    judged = [point for point in points if point.get("phase") == "judge"]
+    if judged:  # [RL-train-judge-fit] the cloned recommender with the judge, at the chosen threshold
+        last = judged[-1]
+        plot.axhline(last["thresholds"][str(last["threshold"])], linestyle=":", color="black",
+                     label="cloned, with the judge")
     plot.set_xlabel("game moves played")
     plot.set_ylabel("mean score")
     plot.legend(loc="lower right")

@@ -156,9 +156,10 @@ def recommend(config: GameConfig) -> Recommender:
     return policy
 
 
-def most_playable_slot(view: PlayerView, target: int) -> int:
+def most_playable_slot(view: PlayerView, target: int, among: Sequence[int] | None = None) -> int:
     """[RL-hat-information] the target's card most likely playable by the public belief
-    (RL-v0-belief counted from the target), the oldest on ties."""
+    (RL-v0-belief counted from the target), the oldest on ties (``among``: of those slots
+    only)."""
     public = public_observation(view, target)
     lay = layout("public", view.config)
     dims = lay.dims
@@ -169,7 +170,7 @@ def most_playable_slot(view: PlayerView, target: int) -> int:
         if height < dims.ranks:
             playable[colour * dims.ranks + height] = 1
     best, best_slot = -1.0, 0
-    for slot in range(len(view.hands[target])):
+    for slot in range(len(view.hands[target])) if among is None else among:
         chance = float(belief[slot * per: slot * per + dims.identities] @ playable)
         if chance > best:
             best, best_slot = chance, slot

@@ -5,7 +5,10 @@ The parameter ``model`` names the recommender: ``shipped`` (the model in the pac
 trained as ``docs/learning.md`` tells), ``teacher`` (the hand-coded rule the model was
 cloned from) or the path of a model file (``hanabi-ref rl train --out DIR`` writes
 ``DIR/model.npz``); ``embedding`` how the team embeds its sums (RL-hat-offsets; by
-default the one the model was trained with, ``modular`` for the teacher).  Playing
+default the one the model was trained with, ``modular`` for the teacher); ``offset`` an
+offset model file (RL-train-offset), whose public offset then embeds the sums; ``judge``
+who decides on a recommended play that may have gone stale (RL-train-judge): the shipped
+judge (the default with the shipped model), none (the rule), or a judge model file.  Playing
 needs numpy (a dependency of the package), not PyTorch; the module imports it only when
 the strategy is built or a configuration is checked.
 """
@@ -13,7 +16,7 @@ the strategy is built or a configuration is checked.
 from __future__ import annotations
 
 import functools
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 
@@ -22,15 +25,22 @@ from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value
 from hanabi_ref.strategy import Strategy, StrategyFactory
 
 if TYPE_CHECKING:
+    from hanabi_ref.rl.encoders import Vector
+    from hanabi_ref.rl.train.judge import Judge
+    from hanabi_ref.rl.train.offset import OffsetFunction
     from hanabi_ref.rl.train.policy import NumpyPolicy
 
 SHIPPED: Final = "recommendation-4p-hle.npz"
 """[RL-train-shipped] the model file shipped in ``hanabi_ref/rl/models``."""
 
 
-def shipped_model() -> str:
-    """The path of the shipped model file."""
-    return str(resources.files("hanabi_ref.rl").joinpath("models", SHIPPED))
+SHIPPED_JUDGE: Final = "judge-4p-hle.npz"
+"""[RL-train-shipped] the judge of stale plays shipped beside it (RL-train-judge)."""
+
+
+def shipped_model(name: str = SHIPPED) -> str:
+    """The path of a shipped model file (the recommender by default)."""
+    return str(resources.files("hanabi_ref.rl").joinpath("models", name))
 
 
 def unsupported(config: GameConfig) -> str | None:
@@ -60,6 +70,25 @@ def unsupported_with(params: Mapping[str, Value], config: GameConfig) -> str | N
 
 
 @functools.lru_cache(maxsize=8)
+def judge_file(path: str) -> Judge:
+    """The judge of stale plays of the judge model file ``path``, read once (RL-train-judge)."""
+    from hanabi_ref.rl.train.judge import Judge
+    from hanabi_ref.rl.train.policy import load_model
+
+    return Judge(load_model(path, agent="judge"))
+
+
+@functools.lru_cache(maxsize=8)
+def offset_file(path: str) -> OffsetFunction:
+    """The public offset of the offset model file ``path``, read once (RL-train-offset)."""
+    from hanabi_ref.rl.train.offset import OffsetFunction
+    from hanabi_ref.rl.train.policy import load_model
+
+    model = load_model(path, agent="offset")
+    return OffsetFunction(model, 2 * int(model.meta["hand_size"]))
+
+
+@functools.lru_cache(maxsize=8)
 def model_file(path: str) -> NumpyPolicy:
     """The policy of the model file ``path``, read once (RL-train-files)."""
     from hanabi_ref.rl.train.policy import load_model
@@ -73,13 +102,45 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
     from hanabi_ref.rl.errors import RLError
     from hanabi_ref.rl.train.team import team_factory, teacher
 
-    name, embedding = str(params["model"]), str(params["embedding"])
+    name, embedding, offset_name = str(params["model"]), str(params["embedding"]), str(params["offset"])
+    judge_name = str(params["judge"])
+    if judge_name == "auto":
+        judge_name = "shipped" if name == "shipped" else "none"
+    judge = None
+    if judge_name != "none":
+        try:
+            judge = judge_file(shipped_model(SHIPPED_JUDGE) if judge_name == "shipped" else judge_name)
+        except RLError as error:
+            raise ParamError(f"strategy 'learned-recommendation': parameter judge: {error}") from None
+    if (offset_name == "none") == (embedding == "public"):
+        raise ParamError("strategy 'learned-recommendation': the public embedding and parameter offset go together "
+                         "(offset=FILE, an offset model: RL-train-offset)")
+    offset = None
+    if offset_name != "none":
+        embedding = "public"
+        try:
+            offset = offset_file(offset_name)
+        except RLError as error:
+            raise ParamError(f"strategy 'learned-recommendation': parameter offset: {error}") from None
+    def offset_for(config: GameConfig) -> Callable[[Vector], int] | None:
+        if offset is None:
+            return None
+        offset.model.check_config(config, offset_name)
+        return offset
+
+    def judge_for(config: GameConfig) -> Judge | None:
+        if judge is None:
+            return None
+        judge.model.check_config(config, judge_name)
+        return judge
+
     if name == "teacher":
         rule_of = functools.lru_cache(maxsize=8)(teacher)
         chosen = "modular" if embedding == "model" else embedding
 
         def by_teacher(config: GameConfig, seat: int, seed: int) -> Strategy:
-            return team_factory(rule_of(config), chosen)(config, seat, seed)
+            return team_factory(rule_of(config), chosen, offset=offset_for(config), judge=judge_for(config))(
+                config, seat, seed)
 
         return by_teacher
     try:
@@ -91,7 +152,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
 
     def by_model(config: GameConfig, seat: int, seed: int) -> Strategy:
         policy.check_config(config, name)
-        return team_factory(policy, trained)(config, seat, seed)
+        return team_factory(policy, trained, offset=offset_for(config), judge=judge_for(config))(config, seat, seed)
 
     return by_model
 
@@ -101,7 +162,13 @@ LEARNED_SPEC = StrategySpec(
     "the recommendation team of the RL notes with a learned recommender (spec/rl.md section 9)",
     (Param("model", "word", "shipped", "the recommender: shipped, teacher, or the path of a model file"),
      Param("embedding", "word", "model", "how sums are embedded in reveals (RL-hat-offsets): the model's "
-           "(the teacher's: modular), constant or modular", choices=("model", "constant", "modular"))),
+           "(the teacher's: modular), constant, modular, or public (with offset)",
+           choices=("model", "constant", "modular", "public")),
+     Param("offset", "word", "none", "the path of an offset model file (RL-train-offset): the sums are then "
+           "embedded by the public offset it computes"),
+     Param("judge", "word", "auto", "who decides on a recommended play that may have gone stale (RL-train-judge): "
+           "shipped (the shipped judge), none (the rule: never), a judge model file, or auto (shipped with the "
+           "shipped model, else none)")),
     build,
     unsupported,
     unsupported_with,

@@ -25,7 +25,7 @@ from hanabi_ref.actions import Hint
 from hanabi_ref.rl.encoders import recommendation_observation
 from hanabi_ref.rl.hat import HatCode
 from hanabi_ref.rl.layout import layout
-from hanabi_ref.rl.train.team import SeatMemory, recommended_play, team_action, teacher_hat
+from hanabi_ref.rl.train.team import Judge, SeatMemory, recommended_play, team_action, teacher_hat
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState, score
 from hanabi_ref.transition import apply, new_game
@@ -65,8 +65,9 @@ class TeamRollouts:
     games as :func:`~hanabi_ref.rl.train.team.play_team_games` with the teacher (a test
     checks it, action for action)."""
 
-    def __init__(self, config: GameConfig, embedding: str = "modular") -> None:
+    def __init__(self, config: GameConfig, embedding: str = "modular", judge: Judge | None = None) -> None:
         self.config = config
+        self.judge = judge
         self.code = HatCode(config, "recommendation", embedding)
         self.views = ViewMaker(config)
         self.moves = 0
@@ -82,12 +83,13 @@ class TeamRollouts:
         seat = state.current
         view = self.views.views(state, (seat,))[0]
         hats: dict[int, int] = {}
-        if view.hints > 0 and recommended_play(memories[seat], view, code.hand_size) is None:
+        if view.hints > 0 and recommended_play(memories[seat], view, code.hand_size, self.judge) is None:
             hats = {target: teacher_hat(view, target) for target in code.receivers(seat)}
             if override is not None:
                 hats[override[0]] = override[1]
         total = sum(hats.values())
-        action = team_action(code, memories[seat], view, lambda: code.encoding_for(total % code.alphabet, view))
+        action = team_action(code, memories[seat], view, lambda: code.encoding_for(total % code.alphabet, view),
+                             self.judge)
         after = apply(state, action)
         self.moves += 1
         copies = tuple(_copied(memory) for memory in memories)

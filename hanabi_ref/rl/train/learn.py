@@ -37,7 +37,8 @@ import numpy.typing as npt
 
 from hanabi_ref.atomic import write_bytes_atomically, write_text_atomically
 from hanabi_ref.rl.errors import RLError
-from hanabi_ref.rl.train.policy import HIDDEN, WEIGHTS, model_meta, save_model
+from hanabi_ref.rl.train.judge import Judge, choose_threshold, fit_judge, judge_examples
+from hanabi_ref.rl.train.policy import HIDDEN, NumpyPolicy, model_meta, save_model, torch_weights
 from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
 from hanabi_ref.rules import GameConfig, make_config
 
@@ -47,6 +48,8 @@ MODEL: Final = "model.npz"
 CLONED: Final = "model-cloned.npz"
 """the policy right after behaviour cloning"""
 CURVE: Final = "curve.json"
+JUDGE: Final = "judge.npz"
+"""[RL-train-judge] the judge of stale recommendations, learned after cloning"""
 EXTRA_HINT: Final = "pip install 'hanabi-ref[rl]' (PyTorch for the CPU: pip install torch==2.13.0)"
 
 
@@ -83,6 +86,11 @@ class Settings:
     """the policy is softmax(logits / temperature); play takes the largest logit either way"""
     checkpoint_every: int = 10
     """policy-gradient updates between checkpoints"""
+    judge_games: int = 10000
+    """[RL-train-judge-fit] the teacher's games whose stale moments the judge learns from"""
+    judge_epochs: int = 20
+    threshold_games: int = 1000
+    """games per threshold of the grid the judge's threshold is chosen from"""
 
     def config(self) -> GameConfig:
         return make_config(self.players, preset=self.rules)
@@ -116,6 +124,7 @@ class Trainer:
         self.updates = 0
         self.phase = "bc"
         self.curve: list[dict[str, Any]] = []
+        self.judge: NumpyPolicy | None = None
 
     # ---------------------------------------------------------------- files
 
@@ -143,6 +152,8 @@ class Trainer:
         self.draws.set_state(state["draws"])
         self.decks.setstate(state["decks"])
         self.moves, self.updates, self.phase, self.curve = state["moves"], state["updates"], state["phase"], state["curve"]
+        judge = state.get("judge")
+        self.judge = None if judge is None else NumpyPolicy(judge["weights"], judge["meta"])
         return True
 
     def save(self) -> None:
@@ -153,21 +164,19 @@ class Trainer:
                          "reference": self.reference.state_dict(),
                          "optimizer": self.optimizer.state_dict(), "draws": self.draws.get_state(),
                          "decks": self.decks.getstate(), "moves": self.moves, "updates": self.updates,
-                         "phase": self.phase, "curve": self.curve}, buffer)
+                         "phase": self.phase, "curve": self.curve,
+                         "judge": None if self.judge is None else {"weights": self.judge.weights(),
+                                                                    "meta": self.judge.meta}}, buffer)
         write_bytes_atomically(self.out / CHECKPOINT, buffer.getvalue())
         save_model(self.out / MODEL, self.weights(), self.meta)
+        if self.judge is not None:
+            save_model(self.out / JUDGE, self.judge.weights(), self.judge.meta)
         write_text_atomically(self.out / CURVE,
                               json.dumps({"settings": attrs.asdict(self.settings), "points": self.curve}, indent=1) + "\n")
 
     def weights(self) -> dict[str, npt.NDArray[np.float32]]:
         """The network's weights in the model file's layout (inputs x outputs)."""
-        layers = [module for module in self.model if isinstance(module, self.torch.nn.Linear)]
-        out: dict[str, npt.NDArray[np.float32]] = {}
-        for index, layer in enumerate(layers):
-            out[f"w{index}"] = layer.weight.detach().numpy().T.copy()
-            out[f"b{index}"] = layer.bias.detach().numpy().copy()
-        assert set(out) == set(WEIGHTS)
-        return out
+        return torch_weights(self.torch, self.model)
 
     # ---------------------------------------------------------------- training
 
@@ -178,10 +187,15 @@ class Trainer:
         if self.phase == "bc":
             self.behaviour_cloning()
             self.reference.load_state_dict(self.model.state_dict())
+            self.phase = "judge"
+            self.save()
+            save_model(self.out / CLONED, self.weights(), self.meta)
+            report(self.moves, None)
+        if self.phase == "judge":
+            self.learn_judge()
             self.phase = "pg"
             self._pg_optimizer()
             self.save()
-            save_model(self.out / CLONED, self.weights(), self.meta)
             report(self.moves, None)
         while self.moves < self.settings.steps:
             score = self.policy_gradient_update()
@@ -200,7 +214,7 @@ class Trainer:
         """[RL-train-bc] fit the teacher's recommendations in the teacher's own games."""
         torch, settings = self.torch, self.settings
         rule = teacher(self.config)
-        decisions = Decisions()
+        decisions = Decisions(half=True)
         records = play_team_games(self.config, self._seeds(settings.bc_games),
                                   lambda batch: np.array([rule(row) for row in batch], np.int64), decisions,
                                   settings.embedding)
@@ -208,21 +222,52 @@ class Trainer:
         self.moves += sum(len(record.trace.actions) for record in records)
         inputs = torch.from_numpy(np.stack(decisions.observations))
         labels = torch.tensor(decisions.hats, dtype=torch.int64)
+        del decisions
         loss_of = torch.nn.CrossEntropyLoss()
         for epoch in range(settings.bc_epochs):
+            for group in self.optimizer.param_groups:  # the rate falls linearly to 5 % over the passes
+                group["lr"] = settings.bc_learning_rate * max(0.05, 1 - epoch / settings.bc_epochs)
             order = torch.randperm(len(labels), generator=self.draws)
             total = 0.0
             for start in range(0, len(labels), MINIBATCH):
                 rows = order[start:start + MINIBATCH]
-                loss = loss_of(self.model(inputs[rows]), labels[rows])
+                loss = loss_of(self.model(inputs[rows].float()), labels[rows])
                 self.optimizer.zero_grad()
                 loss.backward()
                 self.optimizer.step()
                 total += float(loss.detach()) * len(rows)
             with torch.no_grad():
-                accuracy = float((self.model(inputs).argmax(1) == labels).float().mean())
+                right = sum(int((self.model(inputs[at:at + 65536].float()).argmax(1) == labels[at:at + 65536]).sum())
+                            for at in range(0, len(labels), 65536))
+                accuracy = right / len(labels)
             self.curve.append({"phase": "bc", "epoch": epoch + 1, "moves": self.moves, "loss": total / len(labels),
                                "accuracy": accuracy, "teacher_mean_score": float(np.mean(scores))})
+
+    def greedy(self) -> Callable[[npt.NDArray[np.float32]], npt.NDArray[np.int64]]:
+        """The network's greedy recommendations of a batch of observations."""
+        torch = self.torch
+
+        def recommend(batch: npt.NDArray[np.float32]) -> npt.NDArray[np.int64]:
+            with torch.no_grad():
+                chosen: npt.NDArray[np.int64] = self.model(torch.from_numpy(batch)).argmax(1).numpy()
+            return chosen
+
+        return recommend
+
+    def learn_judge(self) -> None:
+        """[RL-train-judge-fit] the judge of stale recommendations: fitted to the stale
+        moments of the teacher's games, its threshold chosen with the cloned recommender."""
+        settings = self.settings
+        features, labels, moves = judge_examples(self.config, self._seeds(settings.judge_games), settings.embedding)
+        self.moves += moves
+        model, losses = fit_judge(self.config, settings.rules, features, labels, settings.judge_epochs, settings.seed)
+        self.judge, means, moves = choose_threshold(self.config, model, self.greedy(),
+                                                    self._seeds(settings.threshold_games), settings.embedding)
+        self.moves += moves
+        self.curve.append({"phase": "judge", "moves": self.moves, "examples": len(labels),
+                           "playable": float(labels.mean()) if len(labels) else 0.0, "losses": losses,
+                           "thresholds": {str(key): value for key, value in means.items()},
+                           "threshold": self.judge.meta["threshold"]})
 
     def policy_gradient_update(self) -> float:
         """[RL-train-pg] one RLOO update; the mean score of its games."""
@@ -237,7 +282,8 @@ class Trainer:
             drawn: npt.NDArray[np.int64] = torch.multinomial(probabilities, 1, generator=self.draws)[:, 0].numpy()
             return drawn
 
-        records = play_team_games(self.config, seeds, sample, decisions, settings.embedding)
+        judge = None if self.judge is None else Judge(self.judge)
+        records = play_team_games(self.config, seeds, sample, decisions, settings.embedding, judge=judge)
         scores = [record.score for record in records]
         self.moves += sum(len(record.trace.actions) for record in records)
         self.updates += 1

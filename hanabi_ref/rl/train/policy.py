@@ -38,6 +38,10 @@ FORMAT: Final = 1
 
 WEIGHTS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
 
+OFFSET_KINDS: Final = ("view", "policy")
+"""[RL-train-offset] how an offset model's outputs give the offset: ``view``, R legality
+logits (the offset of most expected legal sums); ``policy``, R offset logits (the largest)."""
+
 
 def model_meta(config: GameConfig, rules: str, embedding: str, agent: str = "recommendation") -> dict[str, Any]:
     """The ``meta`` of a model of ``agent`` for ``config`` (played under preset ``rules``,
@@ -62,17 +66,48 @@ class NumpyPolicy:
                 x = np.maximum(x, 0)
         return x
 
+    def weights(self) -> dict[str, npt.NDArray[np.float32]]:
+        """The weights by their names in the model file."""
+        return {f"{kind}{index}": layer[position] for index, layer in enumerate(self.layers)
+                for position, kind in enumerate("wb")}
+
     def __call__(self, observation: npt.NDArray[np.float32]) -> int:
         """The recommendation of largest logit (the first on ties)."""
         return int(np.argmax(self.logits(observation)))
 
     def check_config(self, config: GameConfig, path: str) -> None:
         """:class:`RLError` ``RL-train-files`` if the model was trained for another shape."""
+        if self.meta["agent"] == "judge":
+            inputs = 5 * sum(len(suit.counts) for suit in config.suits) + 3  # RL-train-judge's features
+            if self.meta["inputs"] != inputs:
+                raise RLError("RL-train-files", f"{path}: the judge takes {self.meta['inputs']} features; "
+                              f"this configuration gives {inputs}")
+            return
+        if self.meta["agent"] == "offset":
+            public = layout("public", config)
+            reveals = (public.dims.players - 1) * (public.dims.colours + public.dims.ranks)
+            if (self.meta["inputs"], self.meta["hats"]) != (public.size, reveals):
+                raise RLError("RL-train-files", f"{path}: the offset model takes {self.meta['inputs']} inputs and "
+                              f"gives {self.meta['hats']} offsets; {config.players} players need {public.size} and "
+                              f"{reveals}")
+            return
         lay = layout("recommendation", config)
         if (self.meta["inputs"], self.meta["hats"]) != (lay.size, 2 * lay.dims.hand_size):
             raise RLError("RL-train-files", f"{path}: the model takes {self.meta['inputs']} inputs and gives "
                           f"{self.meta['hats']} hats; {config.players} players with hands of {lay.dims.hand_size} need "
                           f"{lay.size} and {2 * lay.dims.hand_size}")
+
+
+def torch_weights(torch: Any, network: Any) -> dict[str, npt.NDArray[np.float32]]:
+    """The weights of a torch network of three linear layers in the model file's layout
+    (inputs x outputs)."""
+    layers = [module for module in network if isinstance(module, torch.nn.Linear)]
+    out: dict[str, npt.NDArray[np.float32]] = {}
+    for index, layer in enumerate(layers):
+        out[f"w{index}"] = layer.weight.detach().numpy().T.copy()
+        out[f"b{index}"] = layer.bias.detach().numpy().copy()
+    assert set(out) == set(WEIGHTS)
+    return out
 
 
 def save_model(path: str | os.PathLike[str], weights: dict[str, npt.NDArray[np.float32]], meta: dict[str, Any]) -> None:
@@ -84,9 +119,10 @@ def save_model(path: str | os.PathLike[str], weights: dict[str, npt.NDArray[np.f
     write_bytes_atomically(os.fspath(path), buffer.getvalue())
 
 
-def load_model(path: str | os.PathLike[str]) -> NumpyPolicy:
-    """[RL-train-files] the policy of a model file, or :class:`RLError` ``RL-train-files``
-    naming the file and what is wrong with it."""
+def load_model(path: str | os.PathLike[str], agent: str = "recommendation") -> NumpyPolicy:
+    """[RL-train-files] the policy of a model file of ``agent`` (``recommendation``, or
+    ``offset``: a learned public offset, RL-train-offset), or :class:`RLError`
+    ``RL-train-files`` naming the file and what is wrong with it."""
     name = os.fspath(path)
     try:
         with np.load(name, allow_pickle=False) as data:
@@ -96,9 +132,12 @@ def load_model(path: str | os.PathLike[str]) -> NumpyPolicy:
         raise RLError("RL-train-files", f"{name}: no such model file") from None
     except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as error:
         raise RLError("RL-train-files", f"{name}: not a model file ({' '.join(str(error).split())})") from None
-    if (not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("agent") != "recommendation"
-            or meta.get("embedding") not in ("constant", "modular")):
-        raise RLError("RL-train-files", f"{name}: not a recommendation model of format {FORMAT}")
+    embeddings = {"recommendation": ("constant", "modular"), "offset": ("public",), "judge": ("any",),
+                  "info-actor": ("modular",)}[agent]
+    if (not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("agent") != agent
+            or meta.get("embedding") not in embeddings or (agent == "offset" and meta.get("kind") not in OFFSET_KINDS)
+            or (agent == "judge" and not (isinstance(meta.get("threshold"), float) and 0 < meta["threshold"] < 1))):
+        raise RLError("RL-train-files", f"{name}: not {'an' if agent == 'offset' else 'a'} {agent} model of format {FORMAT}")
     shapes = [(meta["inputs"], meta["hidden"]), (meta["hidden"],), (meta["hidden"], meta["hidden"]), (meta["hidden"],),
               (meta["hidden"], meta["hats"]), (meta["hats"],)]
     for key, shape in zip(WEIGHTS, shapes):

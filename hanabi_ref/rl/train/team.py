@@ -21,7 +21,7 @@ tests check): that is how the games of training are played.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Any, Final
 
 import attrs
 import numpy as np
@@ -31,6 +31,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import GameMoves
 from hanabi_ref.rl.encoders import Vector, public_observation, recommendation_observation
+from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.hat import HatCode, board_reader
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, History
@@ -117,24 +118,31 @@ class SeatMemory:
             self.played_since.append(event.card)
 
 
-def recommended_play(memory: SeatMemory, view: PlayerView, hand_size: int) -> Play | None:
+Judge = Callable[[PlayerView, SeatMemory, int], bool]
+"""[RL-train-judge] asked when a recommended play may have gone stale (the seat's view, its
+memory, the slot): True to play it all the same."""
+
+
+def recommended_play(memory: SeatMemory, view: PlayerView, hand_size: int, judge: Judge | None = None) -> Play | None:
     """[RL-train-turn] the play the seat was recommended, if it still stands: its slot
     holds a card and no card played since may have had the recommended card's identity
-    (one of them still has a copy the seat does not see; H-rec-turn)."""
+    (one of them still has a copy the seat does not see; H-rec-turn); when one may have,
+    ``judge`` (RL-train-judge), if given, decides."""
     value = memory.received
     if value is None or value < hand_size or value - hand_size >= len(view.own_hand):
         return None
-    if may_have_been_played(view, memory.played_since):
+    if may_have_been_played(view, memory.played_since) and (judge is None or not judge(view, memory, value - hand_size)):
         return None
     return Play(value - hand_size)
 
 
-def team_action(code: HatCode, memory: SeatMemory, view: PlayerView, message: Callable[[], int]) -> Action:
+def team_action(code: HatCode, memory: SeatMemory, view: PlayerView, message: Callable[[], int],
+                judge: Judge | None = None) -> Action:
     """[RL-train-turn] the team's move for the acting seat of ``view``: the recommended
     play; else, with a token, the reveal of ``message()`` (the embedded hat sum) if it is
     legal; else the recommended discard; else the newest card; and with every token and no
     legal message, the first legal reveal that carries no sum (else the first legal one)."""
-    play = recommended_play(memory, view, code.hand_size)
+    play = recommended_play(memory, view, code.hand_size, judge)
     if play is not None:
         return play
     encoding = message() if view.hints > 0 else None
@@ -178,10 +186,13 @@ class TeamStrategy(BaseStrategy):
     reveal (RL-hat-decode)."""
 
     def __init__(self, config: GameConfig, seat: int, recommender: Recommender, embedding: str = "constant",
-                 permutation: int = 0) -> None:
+                 permutation: int = 0, offset: Callable[[Vector], int] | None = None,
+                 judge: Judge | None = None) -> None:
         self.config = config
+        self.judge = judge
         self.seat = seat
-        self.code = HatCode(config, "recommendation", embedding, seed=permutation, recommender=recommender)
+        self.code = HatCode(config, "recommendation", embedding, seed=permutation, offset_function=offset,
+                            recommender=recommender)
         self.memory = SeatMemory()
         self.before: PlayerView | None = None
         """this seat's view after the last move (before the next one)"""
@@ -199,18 +210,20 @@ class TeamStrategy(BaseStrategy):
         self.before = view
 
     def act(self, view: PlayerView) -> Action:
-        return team_action(self.code, self.memory, view, lambda: self.code.message(view)[0])
+        return team_action(self.code, self.memory, view, lambda: self.code.message(view)[0], self.judge)
 
 
-def team_factory(recommender: Recommender, embedding: str = "constant", permutation: int = 0) -> StrategyFactory:
+def team_factory(recommender: Recommender, embedding: str = "constant", permutation: int = 0,
+                 offset: Callable[[Vector], int] | None = None, judge: Judge | None = None) -> StrategyFactory:
     """The factory of :class:`TeamStrategy` seats sharing ``recommender`` and ``embedding``
-    (RL-hat-offsets: constant, modular, or permutation, drawn from seed ``permutation``)."""
+    (RL-hat-offsets: constant, modular, permutation drawn from seed ``permutation``, or
+    public with the function ``offset`` of the public observation)."""
 
     def build(config: GameConfig, seat: int, seed: int) -> Strategy:
         problem = team_unsupported(config)
         if problem is not None:
             raise ConfigError(problem)
-        return TeamStrategy(config, seat, recommender, embedding, permutation)
+        return TeamStrategy(config, seat, recommender, embedding, permutation, offset, judge)
 
     return build
 
@@ -223,9 +236,12 @@ class Decisions:
     """The recommendations of a batch of games, for learning: the observation and the
     hat of each, and the game (its index in the batch) it was made in."""
 
-    observations: list[Vector] = attrs.Factory(list)
+    observations: list[npt.NDArray[Any]] = attrs.Factory(list)
     hats: list[int] = attrs.Factory(list)
     games: list[int] = attrs.Factory(list)
+    half: bool = False
+    """keep the observations as float16 (half the memory; their values are 0, 1 and
+    belief fractions, which float16 holds to three digits)"""
 
 
 class _Seat:
@@ -250,16 +266,51 @@ def _seats_of(row: list[_Seat]) -> StrategyFactory:
     return build
 
 
+class _TurnOffset:
+    """[RL-hat-offsets] the public offset of the turn :func:`play_team_games` is playing,
+    asked of the offset function at most once per turn (so that an offset drawn at random
+    is the same for the sender and its receivers)."""
+
+    def __init__(self, reveals: int) -> None:
+        self.reveals = reveals
+        self.ask: Callable[[], int] = lambda: 0
+        self.value: int | None = None
+
+    def turn(self, ask: Callable[[], int]) -> None:
+        self.ask, self.value = ask, None
+
+    def offset(self) -> int:
+        if self.value is None:
+            self.value = int(self.ask())
+        return self.value
+
+    def embed(self, info: int, public: Callable[[], Vector]) -> int:
+        return (info + self.offset()) % self.reveals
+
+    def recover(self, encoding: int, public: Callable[[], Vector]) -> int:
+        return (encoding - self.offset()) % self.reveals
+
+
 def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: BatchRecommender,
                     decisions: Decisions | None = None, embedding: str = "constant",
-                    permutation: int = 0) -> list[GameRecord]:
+                    permutation: int = 0, offset: Callable[[Vector], int] | None = None,
+                    judge: Judge | None = None) -> list[GameRecord]:
     """[RL-train-team] the team's games of deck seeds ``seeds``, played at
     once: every turn, the recommender is asked for the hats of every game whose acting
     seat may send, in one call, and each receiver of a reveal gets what decoding it would
     give (the hat computed for it when the reveal is the message).  ``decisions``: where
     the recommendations of every reveal sent are recorded (the games keep the hats the
-    recommender drew, which may be random).  The records of the games, in order."""
-    code = HatCode(config, "recommendation", embedding, seed=permutation)
+    recommender drew, which may be random).  ``offset``: the function of the public
+    observation (of the acting seat) of the ``public`` embedding, asked once in a turn
+    that uses it.  The records of the games, in order."""
+    turn_offset: _TurnOffset | None = None
+    if embedding == "public":
+        if offset is None:
+            raise RLError("RL-hat-offsets", "the 'public' offset needs an offset function")
+        code = HatCode(config, "recommendation", "constant")
+        code.embedding = turn_offset = _TurnOffset(code.reveals)
+    else:
+        code = HatCode(config, "recommendation", embedding, seed=permutation)
     rows = [[_Seat(seat) for seat in range(config.players)] for _ in seeds]
     games = [GameMoves(config, _seats_of(row), seed=seed) for row, seed in zip(rows, seeds)]
     live = [index for index, game in enumerate(games) if game.turn is not None]
@@ -268,7 +319,7 @@ def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: Batch
         observations: list[Vector] = []
         for index in live:
             seat, view = _turn(games[index])
-            if view.hints > 0 and recommended_play(rows[index][seat].memory, view, code.hand_size) is None:
+            if view.hints > 0 and recommended_play(rows[index][seat].memory, view, code.hand_size, judge) is None:
                 for target in code.receivers(seat):
                     asks.append((index, target))
                     observations.append(recommendation_observation(view, target))
@@ -279,9 +330,13 @@ def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: Batch
         still = []
         for index in live:
             seat, view = _turn(games[index])
+            if turn_offset is not None:
+                assert offset is not None
+                turn_offset.turn(lambda: offset(public_observation(view, seat)))  # noqa: B023 (called in this turn only)
             row, sent = rows[index], hats.get(index, {})
             total = sum(hat for hat, _ in sent.values())
-            action = team_action(code, row[seat].memory, view, lambda: code.encoding_for(total % code.alphabet, view))
+            action = team_action(code, row[seat].memory, view, lambda: code.encoding_for(total % code.alphabet, view),
+                                 judge)
             if games[index].send(action) is not None:
                 still.append(index)
             if not isinstance(action, Hint):
@@ -293,7 +348,7 @@ def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: Batch
                 else:
                     row[target].memory.received = None
                 if decisions is not None:
-                    decisions.observations.append(observation)
+                    decisions.observations.append(observation.astype(np.float16) if decisions.half else observation)
                     decisions.hats.append(hat)
                     decisions.games.append(index)
         live = still
