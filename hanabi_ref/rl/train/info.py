@@ -295,31 +295,16 @@ def fit_actor(config: GameConfig, rules: str, seeds: Sequence[int], epochs: int,
     """[RL-train-info-actor] the actor cloned from the rule's moves on decks ``seeds``
     (cross-entropy, Adam 10⁻³ falling linearly, minibatches of 256; one thread, seeded):
     the model and its accuracy on its examples."""
-    from hanabi_ref.rl.train.learn import MINIBATCH, torch_module
+    from hanabi_ref.rl.train.learn import fit_minibatches, seeded_torch
     from hanabi_ref.rl.train.policy import torch_weights
 
-    torch = torch_module()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    torch.manual_seed(seed)
-    draws = torch.Generator().manual_seed(seed + 1)
+    torch, draws = seeded_torch(seed)
     features, moves = actor_examples(config, seeds)
     inputs, labels = torch.from_numpy(features), torch.from_numpy(moves)
     nn = torch.nn
     network = nn.Sequential(nn.Linear(inputs.shape[1], ACTOR_HIDDEN), nn.ReLU(), nn.Linear(ACTOR_HIDDEN, ACTOR_HIDDEN),
                             nn.ReLU(), nn.Linear(ACTOR_HIDDEN, 2 * config.hand_size + 1))
-    optimizer = torch.optim.Adam(network.parameters(), lr=1e-3)
-    loss_of = nn.CrossEntropyLoss()
-    for epoch in range(epochs):
-        for group in optimizer.param_groups:
-            group["lr"] = 1e-3 * max(0.05, 1 - epoch / epochs)
-        order = torch.randperm(len(inputs), generator=draws)
-        for start in range(0, len(inputs), MINIBATCH):
-            rows = order[start:start + MINIBATCH]
-            loss = loss_of(network(inputs[rows]), labels[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+    fit_minibatches(torch, network, inputs, labels, nn.CrossEntropyLoss(), epochs, draws, falling=True)
     with torch.no_grad():
         accuracy = float((network(inputs).argmax(1) == labels).float().mean())
     return NumpyPolicy(torch_weights(torch, network), actor_meta(config, rules)), accuracy

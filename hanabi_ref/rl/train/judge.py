@@ -131,31 +131,14 @@ def fit_judge(config: GameConfig, rules: str, features: npt.NDArray[np.float32],
     """[RL-train-judge-fit] a judge model fitted to the examples by logistic loss (Adam,
     rate 10⁻³, minibatches of 256, ``epochs`` passes; one thread, seeded); threshold 0.5
     until :func:`choose_threshold`.  The model and each pass's mean loss."""
-    from hanabi_ref.rl.train.learn import MINIBATCH, torch_module
+    from hanabi_ref.rl.train.learn import fit_minibatches, seeded_torch
 
-    torch = torch_module()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    torch.manual_seed(seed)
-    draws = torch.Generator().manual_seed(seed + 1)
+    torch, draws = seeded_torch(seed)
     nn = torch.nn
     network = nn.Sequential(nn.Linear(features.shape[1], JUDGE_HIDDEN), nn.ReLU(), nn.Linear(JUDGE_HIDDEN, JUDGE_HIDDEN),
                             nn.ReLU(), nn.Linear(JUDGE_HIDDEN, 1))
-    optimizer = torch.optim.Adam(network.parameters(), lr=1e-3)
-    loss_of = nn.BCEWithLogitsLoss()
-    inputs, targets = torch.from_numpy(features), torch.from_numpy(labels)[:, None]
-    losses = []
-    for _ in range(epochs):
-        order = torch.randperm(len(inputs), generator=draws)
-        total = 0.0
-        for start in range(0, len(inputs), MINIBATCH):
-            rows = order[start:start + MINIBATCH]
-            loss = loss_of(network(inputs[rows]), targets[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += float(loss.detach()) * len(rows)
-        losses.append(total / max(len(inputs), 1))
+    losses = fit_minibatches(torch, network, torch.from_numpy(features), torch.from_numpy(labels)[:, None],
+                             nn.BCEWithLogitsLoss(), epochs, draws)
     return NumpyPolicy(torch_weights(torch, network), judge_meta(config, rules, 0.5)), losses
 
 

@@ -62,6 +62,41 @@ def torch_module() -> Any:
     return torch
 
 
+def seeded_torch(seed: int) -> tuple[Any, Any]:
+    """[RL-train-seeds] ``torch`` on one thread with deterministic algorithms, its global
+    generator seeded with ``seed`` (initial weights), and a generator seeded with seed + 1
+    (minibatch orders)."""
+    torch = torch_module()
+    torch.set_num_threads(1)
+    torch.use_deterministic_algorithms(True)
+    torch.manual_seed(seed)
+    return torch, torch.Generator().manual_seed(seed + 1)
+
+
+def fit_minibatches(torch: Any, network: Any, inputs: Any, targets: Any, loss_of: Any, epochs: int, draws: Any,
+                    falling: bool = False) -> list[float]:
+    """Fit ``network`` to (inputs, targets) by ``loss_of`` with Adam at rate 10⁻³ (falling
+    linearly to 5 % over the passes if ``falling``), minibatches of :data:`MINIBATCH` in
+    orders drawn from ``draws``, ``epochs`` passes; each pass's mean loss."""
+    optimizer = torch.optim.Adam(network.parameters(), lr=1e-3)
+    losses = []
+    for epoch in range(epochs):
+        if falling:
+            for group in optimizer.param_groups:
+                group["lr"] = 1e-3 * max(0.05, 1 - epoch / epochs)
+        order = torch.randperm(len(inputs), generator=draws)
+        total = 0.0
+        for start in range(0, len(inputs), MINIBATCH):
+            rows = order[start:start + MINIBATCH]
+            loss = loss_of(network(inputs[rows]), targets[rows])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            total += float(loss.detach()) * len(rows)
+        losses.append(total / max(len(inputs), 1))
+    return losses
+
+
 @attrs.frozen
 class Settings:
     """What a training run is [RL-train-seeds]; a run resumes only with the same settings."""

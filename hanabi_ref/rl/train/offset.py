@@ -100,26 +100,13 @@ def fit_view(config: GameConfig, rules: str, seeds: Sequence[int], epochs: int, 
     """[RL-train-offset-view] an offset model of kind ``view`` fitted to
     :func:`legality_examples` of ``seeds`` (logistic loss, Adam 10⁻³, minibatches of 256,
     ``epochs`` passes; one thread, seeded)."""
-    from hanabi_ref.rl.train.learn import MINIBATCH, torch_module
+    from hanabi_ref.rl.train.learn import fit_minibatches, seeded_torch
 
-    torch = torch_module()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    torch.manual_seed(seed)
-    draws = torch.Generator().manual_seed(seed + 1)
+    torch, draws = seeded_torch(seed)
     publics, legal = legality_examples(config, seeds)
     inputs, targets = torch.from_numpy(publics), torch.from_numpy(legal)
     network = _network(torch, inputs.shape[1], targets.shape[1])
-    optimizer = torch.optim.Adam(network.parameters(), lr=1e-3)
-    loss_of = torch.nn.BCEWithLogitsLoss()
-    for _ in range(epochs):
-        order = torch.randperm(len(inputs), generator=draws)
-        for start in range(0, len(inputs), MINIBATCH):
-            rows = order[start:start + MINIBATCH]
-            loss = loss_of(network(inputs[rows]), targets[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
+    fit_minibatches(torch, network, inputs, targets, torch.nn.BCEWithLogitsLoss(), epochs, draws)
     return NumpyPolicy(torch_weights(torch, network), offset_meta(config, rules, "view"))
 
 
@@ -133,13 +120,9 @@ def two_level(config: GameConfig, rules: str, recommender: Any, updates: int, pe
     temperature), a KL term to its starting point; offsets greedy), ``updates`` in all,
     each of ``decks`` decks × ``rollouts`` games with the leave-one-out baseline.  The
     offset model, the recommender and the curve (every update's mean score)."""
-    from hanabi_ref.rl.train.learn import torch_module
+    from hanabi_ref.rl.train.learn import seeded_torch
 
-    torch = torch_module()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    torch.manual_seed(seed)
-    draws = torch.Generator().manual_seed(seed + 1)
+    torch, draws = seeded_torch(seed)
     deck_stream = random.Random(seed)
     meta = offset_meta(config, rules, "policy")
     network = _network(torch, meta["inputs"], meta["hats"])
