@@ -1,5 +1,5 @@
 """Policy improvement by rollouts: what each recommendation of the teacher's team is worth
-[RL-train-rollouts, RL-train-api].
+[RL-train-rollouts].
 
 The team of RL-train-team is deterministic and, with the deck fixed, so is every game it
 plays.  :class:`TeamRollouts` plays the teacher's team on the engine's states (no
