@@ -1,0 +1,206 @@
+"""An exact solver for open Hanabi [SOLVE-open, SOLVE-moves, SOLVE-bounds, SOLVE-key,
+SOLVE-result] (spec/solver.md).
+
+The open game is the game of a configuration and a deck in which every player sees every
+card and the order of the stack (Definition 3.1 ff.); a hint then tells nothing, so it is
+a pass that costs a token.  The solver searches the engine's own states (every move is
+:func:`hanabi_ref.transition.apply_legal`), depth first, and remembers the positions it
+has proven lost.  Its answer to "can this deck reach the maximum score?" is either a
+winning line — the engine's actions from the deal, which the engine replays to the
+maximum score (the certificate) — or "no" after a completed search, or "undecided" when
+the node budget ran out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+import attrs
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.legality import legal_actions
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import GameState, max_attainable_score, score
+from hanabi_ref.transition import apply, apply_legal, initial_state
+
+Key = tuple[object, ...]
+
+
+@attrs.frozen
+class Solution:
+    """[SOLVE-result] what the solver found for one deck and one target score."""
+
+    target: int
+    reachable: bool | None
+    """True: ``line`` reaches the target; False: the search completed without reaching
+    it; None: the budget ran out first (undecided, never guessed)"""
+    line: tuple[Action, ...] | None
+    nodes: int
+    """positions expanded"""
+    seconds: float
+    reason: str | None = None
+    """for an unreachable target found without search, the cheap reason"""
+
+
+class _OutOfBudget(Exception):
+    pass
+
+
+def key_of(state: GameState) -> Key:
+    """[SOLVE-key] what decides the rest of an open game: the fields, every hand as a
+    multiset of identities, how much of the stack is drawn, tokens, errors, the seat to
+    move and the last round's count.  The discard pile is implied (every card drawn that
+    is neither in a hand nor on a field), and the order of cards in a hand does not
+    matter when every card is seen."""
+    deck = state.deck
+    hands = tuple(tuple(sorted(deck[card] for card in hand)) for hand in state.hands)
+    return (state.fields, hands, state.next_card, state.hints, state.errors, state.current, state.remaining)
+
+
+def plays_left_bound(state: GameState) -> int:
+    """[SOLVE-bounds] at most this many cards can still be played: every play is a turn;
+    before the stack runs out every play draws a card, and once it is empty the last
+    round gives each seat one more turn."""
+    if state.remaining is not None:
+        return state.remaining
+    return len(state.deck) - state.next_card + state.config.players
+
+
+def needed(state: GameState, target: int) -> int:
+    return target - score(state)
+
+
+def moves(state: GameState) -> list[Action]:
+    """[SOLVE-moves] the moves the search tries, in order, one per identity (two equal
+    cards in a hand have the same future): plays of playable cards, lowest value first;
+    discards of cards already played or out of reach; one hint (every hint is the same
+    pass in an open game); the other discards, highest value first; plays that fail,
+    when they cannot end the game."""
+    config = state.config
+    values = config.values
+    hand = state.hands[state.current]
+    legal = legal_actions(state)
+    legal_set = set(legal)
+    seen: dict[int, int] = {}
+    for slot, card in enumerate(hand):
+        seen.setdefault(state.deck[card], slot)
+    reach = _reachable_heights(state)
+    plays: list[tuple[int, Action]] = []
+    misplays: list[Action] = []
+    dead: list[Action] = []
+    other: list[tuple[int, Action]] = []
+    for identity, slot in seen.items():
+        suit, value = divmod(identity, values)
+        if state.fields[suit] == value:
+            plays.append((value, Play(slot)))
+        elif config.max_errors is None or state.errors + 1 < config.max_errors:
+            misplays.append(Play(slot))
+        if Discard(slot) in legal_set:
+            if value < state.fields[suit] or value >= reach[suit]:
+                dead.append(Discard(slot))
+            else:
+                other.append((-value, Discard(slot)))
+    hints = [action for action in legal if isinstance(action, Hint)][:1]
+    return ([action for _, action in sorted(plays, key=lambda pair: pair[0])] + dead + hints
+            + [action for _, action in sorted(other, key=lambda pair: pair[0])] + misplays)
+
+
+def _reachable_heights(state: GameState) -> list[int]:
+    """The height each suit can still reach: below the first value whose every copy has
+    been discarded (or misplayed)."""
+    config = state.config
+    discarded = [0] * (config.values * config.suit_count)
+    for card in state.discard:
+        discarded[state.deck[card]] += 1
+    out = []
+    for suit_index, suit in enumerate(config.suits):
+        height = config.values
+        for value in range(config.values):
+            if discarded[suit_index * config.values + value] >= suit.counts[value]:
+                height = value
+                break
+        out.append(height)
+    return out
+
+
+def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
+               seconds: float | None = None) -> Solution:
+    """[SOLVE-result] can the open game of ``deck`` reach ``target`` (default: the
+    maximum score)?  A winning line, a completed search, or undecided when ``max_nodes``
+    positions (or ``seconds`` of wall time) were not enough."""
+    goal = config.max_score if target is None else target
+    check_input(config, deck, goal, max_nodes, seconds)
+    start = time.monotonic()
+    state = initial_state(config, tuple(deck))
+    cheap = impossibility(state, goal)
+    if cheap is not None:
+        return Solution(goal, False, None, 0, time.monotonic() - start, cheap)
+    lost: set[Key] = set()
+    line: list[Action] = []
+    nodes = [0]
+    deadline = None if seconds is None else start + seconds
+
+    def search(state: GameState) -> bool:
+        if score(state) >= goal:
+            return True
+        if state.terminal:
+            return False
+        if max_attainable_score(state) < goal or needed(state, goal) > plays_left_bound(state):
+            return False
+        key = key_of(state)
+        if key in lost:
+            return False
+        nodes[0] += 1
+        if nodes[0] > max_nodes or (deadline is not None and nodes[0] % 1024 == 0 and time.monotonic() > deadline):
+            raise _OutOfBudget
+        for action in moves(state):
+            line.append(action)
+            if search(apply_legal(state, action)):
+                return True
+            line.pop()
+        lost.add(key)
+        return False
+
+    try:
+        found = search(state)
+    except _OutOfBudget:
+        return Solution(goal, None, None, nodes[0], time.monotonic() - start)
+    return Solution(goal, found, tuple(line) if found else None, nodes[0], time.monotonic() - start)
+
+
+def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: int, seconds: float | None) -> None:
+    """[SOLVE-input] :class:`ConfigError`, one line naming what is wrong: a deck that is
+    not a permutation of the configuration's cards, a target outside 0 .. maximum, a
+    budget that is not positive."""
+    expected = sorted(identity for suit_index, suit in enumerate(config.suits)
+                      for value, count in enumerate(suit.counts) for identity in [suit_index * config.values + value] * count)
+    if sorted(deck) != expected:
+        raise ConfigError(f"deck: not a permutation of the {len(expected)} cards of {config.variant} "
+                          f"(got {len(deck)} cards)")
+    if not 0 <= goal <= config.max_score:
+        raise ConfigError(f"target: must be 0 .. {config.max_score}, got {goal}")
+    if max_nodes < 1:
+        raise ConfigError(f"node budget: must be at least 1, got {max_nodes}")
+    if seconds is not None and not seconds > 0:
+        raise ConfigError(f"time limit: must be more than 0 seconds, got {seconds}")
+
+
+def impossibility(state: GameState, goal: int) -> str | None:
+    """[SOLVE-bounds] a reason, found without search, why ``goal`` cannot be reached: a
+    card still needed whose every copy is gone, or more cards to play than turns that can
+    play."""
+    if max_attainable_score(state) < goal:
+        return "a card still needed has no copy left"
+    if needed(state, goal) > plays_left_bound(state):
+        return f"{needed(state, goal)} cards still to play but at most {plays_left_bound(state)} turns that play"
+    return None
+
+
+def replay(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> GameState:
+    """[SOLVE-result] the certificate checked: the engine plays the line from the deal
+    (every action checked for legality) and returns the final state."""
+    state = initial_state(config, tuple(deck))
+    for action in line:
+        state = apply(state, action)
+    return state

@@ -1,0 +1,109 @@
+"""The exact solver of open Hanabi [SOLVE-open, SOLVE-moves, SOLVE-bounds, SOLVE-key,
+SOLVE-result, SOLVE-input].
+
+The solver is checked against an independent search: the open-game model of
+``hanabi_ref.playability.opengame`` (which shares no code with the engine) decides the
+same small games exhaustively; every winning line the solver returns is replayed by the
+engine, action by action, to the target; every deck the hat player wins is found
+winnable.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.game import play_game
+from hanabi_ref.playability.opengame import OpenGame, is_open_game_playable
+from hanabi_ref.rules import make_config
+from hanabi_ref.solver.search import replay, solve_deck
+from hanabi_ref.state import score
+from hanabi_ref.strategies import factory_for
+from tests.test_playability_opengame import engine_config, engine_deck, small_games
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games())
+def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_search(game: OpenGame) -> None:
+    """[SOLVE-open, SOLVE-moves, SOLVE-bounds, SOLVE-key] on random small open games (up to
+    3 values, 2 colours, 3 players, 10 cards, the thesis preset), the solver reaches the
+    maximum exactly when the independent model's exhaustive search says the game is
+    playable, and its line replays in the engine to the maximum."""
+    config, deck = engine_config(game), engine_deck(game)
+    solution = solve_deck(config, deck)
+    assert solution.reachable is not None
+    assert solution.reachable == is_open_game_playable(game)
+    if solution.reachable:
+        assert solution.line is not None
+        assert score(replay(config, deck, solution.line)) == config.max_score
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_winning_lines_of_real_decks_replay_to_25(players: int) -> None:
+    """[SOLVE-result] on seeded real decks (No Variant, hle), every winning line the solver
+    returns is a legal game of the engine that ends with 25 points; the decks it cannot
+    decide within the budget are reported undecided, never guessed."""
+    config = make_config(players, preset="hle")
+    decided = 0
+    for seed in range(12):
+        deck = deck_from_seed(config, seed)
+        solution = solve_deck(config, deck, max_nodes=20_000)
+        if solution.reachable:
+            assert solution.line is not None
+            final = replay(config, deck, solution.line)
+            assert score(final) == 25 and final.terminal
+            decided += 1
+        else:
+            assert solution.line is None
+    assert decided >= 8
+
+
+def test_every_deck_the_hat_player_wins_is_winnable() -> None:
+    """[SOLVE-result] a perfect game of the hat player is a winning line of the open game,
+    so the solver must find every such deck winnable."""
+    config = make_config(4, preset="hle")
+    wins = 0
+    for seed in range(40):
+        if play_game(config, factory_for("hat"), seed=seed).score == 25:
+            wins += 1
+            assert solve_deck(config, deck_from_seed(config, seed), max_nodes=200_000).reachable is True, seed
+    assert wins > 20
+
+
+def test_a_spent_budget_is_undecided_and_bad_input_is_named() -> None:
+    """[SOLVE-result, SOLVE-input] a budget too small to finish gives "undecided" (no
+    line); a deck that is not a permutation of the cards, a target out of range and a
+    budget that is not positive are refused in one line naming them."""
+    config = make_config(4, preset="hle")
+    deck = deck_from_seed(config, 0)
+    small = solve_deck(config, deck, max_nodes=5)
+    assert small.reachable is None and small.line is None and small.nodes > 5
+    red_fives_for_red_ones = tuple(4 if card == 0 else card for card in deck)
+    calls: list[tuple[Callable[[], object], str]] = [
+        (lambda: solve_deck(config, deck[:-1]), "deck: not a permutation of the 50 cards"),
+        (lambda: solve_deck(config, red_fives_for_red_ones), "deck: not a permutation"),
+        (lambda: solve_deck(config, deck, target=26), "target: must be 0 .. 25"),
+        (lambda: solve_deck(config, deck, max_nodes=0), "node budget"),
+        (lambda: solve_deck(config, deck, seconds=0.0), "time limit"),
+    ]
+    for call, message in calls:
+        with pytest.raises(ConfigError, match=message):
+            call()
+
+
+def test_too_few_turns_is_a_cheap_reason_and_a_lower_target_is_still_searched() -> None:
+    """[SOLVE-bounds] one suit of five single cards, two players with hands of two: one
+    card is left to draw, so at most 1 + 2 turns can play and 5 points are out of reach,
+    found without search; the solver still reaches 2 points, and the engine replays it."""
+    config = make_config(2, composition=[[1, 1, 1, 1, 1]], hand_size=2)
+    deck = (0, 1, 2, 3, 4)
+    solution = solve_deck(config, deck)
+    assert solution.reachable is False and solution.nodes == 0
+    assert solution.reason == "5 cards still to play but at most 3 turns that play"
+    lower = solve_deck(config, deck, target=2)
+    assert lower.reachable is True and lower.line is not None
+    assert score(replay(config, deck, lower.line)) >= 2
