@@ -1,5 +1,5 @@
-"""The exact solver of open Hanabi [SOLVE-open, SOLVE-moves, SOLVE-bounds, SOLVE-key,
-SOLVE-result, SOLVE-input].
+"""The exact solver of open Hanabi [SV-open, SV-moves, SV-bounds, SV-key,
+SV-result, SV-input].
 
 The solver is checked against an independent search: the open-game model of
 ``hanabi_ref.playability.opengame`` (which shares no code with the engine) decides the
@@ -29,7 +29,7 @@ from tests.test_playability_opengame import engine_config, engine_deck, small_ga
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_games())
 def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_search(game: OpenGame) -> None:
-    """[SOLVE-open, SOLVE-moves, SOLVE-bounds, SOLVE-key] on random small open games (up to
+    """[SV-open, SV-moves, SV-bounds, SV-key] on random small open games (up to
     3 values, 2 colours, 3 players, 10 cards, the thesis preset), the solver reaches the
     maximum exactly when the independent model's exhaustive search says the game is
     playable, and its line replays in the engine to the maximum."""
@@ -44,7 +44,7 @@ def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_searc
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_winning_lines_of_real_decks_replay_to_25(players: int) -> None:
-    """[SOLVE-result] on seeded real decks (No Variant, hle), every winning line the solver
+    """[SV-result] on seeded real decks (No Variant, hle), every winning line the solver
     returns is a legal game of the engine that ends with 25 points; the decks it cannot
     decide within the budget are reported undecided, never guessed."""
     config = make_config(players, preset="hle")
@@ -63,7 +63,7 @@ def test_winning_lines_of_real_decks_replay_to_25(players: int) -> None:
 
 
 def test_every_deck_the_hat_player_wins_is_winnable() -> None:
-    """[SOLVE-result] a perfect game of the hat player is a winning line of the open game,
+    """[SV-result] a perfect game of the hat player is a winning line of the open game,
     so the solver must find every such deck winnable."""
     config = make_config(4, preset="hle")
     wins = 0
@@ -75,7 +75,7 @@ def test_every_deck_the_hat_player_wins_is_winnable() -> None:
 
 
 def test_a_spent_budget_is_undecided_and_bad_input_is_named() -> None:
-    """[SOLVE-result, SOLVE-input] a budget too small to finish gives "undecided" (no
+    """[SV-result, SV-input] a budget too small to finish gives "undecided" (no
     line); a deck that is not a permutation of the cards, a target out of range and a
     budget that is not positive are refused in one line naming them."""
     config = make_config(4, preset="hle")
@@ -96,7 +96,7 @@ def test_a_spent_budget_is_undecided_and_bad_input_is_named() -> None:
 
 
 def test_too_few_turns_is_a_cheap_reason_and_a_lower_target_is_still_searched() -> None:
-    """[SOLVE-bounds] one suit of five single cards, two players with hands of two: one
+    """[SV-bounds] one suit of five single cards, two players with hands of two: one
     card is left to draw, so at most 1 + 2 turns can play and 5 points are out of reach,
     found without search; the solver still reaches 2 points, and the engine replays it."""
     config = make_config(2, composition=[[1, 1, 1, 1, 1]], hand_size=2)

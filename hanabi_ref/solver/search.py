@@ -1,5 +1,5 @@
-"""An exact solver for open Hanabi [SOLVE-open, SOLVE-moves, SOLVE-bounds, SOLVE-key,
-SOLVE-result] (spec/solver.md).
+"""An exact solver for open Hanabi [SV-open, SV-moves, SV-bounds, SV-key,
+SV-result] (spec/solver.md).
 
 The open game is the game of a configuration and a deck in which every player sees every
 card and the order of the stack (Definition 3.1 ff.); a hint then tells nothing, so it is
@@ -29,7 +29,7 @@ Key = tuple[object, ...]
 
 @attrs.frozen
 class Solution:
-    """[SOLVE-result] what the solver found for one deck and one target score."""
+    """[SV-result] what the solver found for one deck and one target score."""
 
     target: int
     reachable: bool | None
@@ -48,7 +48,7 @@ class _OutOfBudget(Exception):
 
 
 def key_of(state: GameState) -> Key:
-    """[SOLVE-key] what decides the rest of an open game: the fields, every hand as a
+    """[SV-key] what decides the rest of an open game: the fields, every hand as a
     multiset of identities, how much of the stack is drawn, tokens, errors, the seat to
     move and the last round's count.  The discard pile is implied (every card drawn that
     is neither in a hand nor on a field), and the order of cards in a hand does not
@@ -59,7 +59,7 @@ def key_of(state: GameState) -> Key:
 
 
 def plays_left_bound(state: GameState) -> int:
-    """[SOLVE-bounds] at most this many cards can still be played: every play is a turn;
+    """[SV-bounds] at most this many cards can still be played: every play is a turn;
     before the stack runs out every play draws a card, and once it is empty the last
     round gives each seat one more turn."""
     if state.remaining is not None:
@@ -72,7 +72,7 @@ def needed(state: GameState, target: int) -> int:
 
 
 def moves(state: GameState) -> list[Action]:
-    """[SOLVE-moves] the moves the search tries, in order, one per identity (two equal
+    """[SV-moves] the moves the search tries, in order, one per identity (two equal
     cards in a hand have the same future): plays of playable cards, lowest value first;
     discards of cards already played or out of reach; one hint (every hint is the same
     pass in an open game); the other discards, highest value first; plays that fail,
@@ -126,7 +126,7 @@ def _reachable_heights(state: GameState) -> list[int]:
 
 def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
                seconds: float | None = None) -> Solution:
-    """[SOLVE-result] can the open game of ``deck`` reach ``target`` (default: the
+    """[SV-result] can the open game of ``deck`` reach ``target`` (default: the
     maximum score)?  A winning line, a completed search, or undecided when ``max_nodes``
     positions (or ``seconds`` of wall time) were not enough."""
     goal = config.max_score if target is None else target
@@ -170,7 +170,7 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
 
 
 def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: int, seconds: float | None) -> None:
-    """[SOLVE-input] :class:`ConfigError`, one line naming what is wrong: a deck that is
+    """[SV-input] :class:`ConfigError`, one line naming what is wrong: a deck that is
     not a permutation of the configuration's cards, a target outside 0 .. maximum, a
     budget that is not positive."""
     expected = sorted(identity for suit_index, suit in enumerate(config.suits)
@@ -187,7 +187,7 @@ def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: i
 
 
 def impossibility(state: GameState, goal: int) -> str | None:
-    """[SOLVE-bounds] a reason, found without search, why ``goal`` cannot be reached: a
+    """[SV-bounds] a reason, found without search, why ``goal`` cannot be reached: a
     card still needed whose every copy is gone, or more cards to play than turns that can
     play."""
     if max_attainable_score(state) < goal:
@@ -198,7 +198,7 @@ def impossibility(state: GameState, goal: int) -> str | None:
 
 
 def replay(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> GameState:
-    """[SOLVE-result] the certificate checked: the engine plays the line from the deal
+    """[SV-result] the certificate checked: the engine plays the line from the deal
     (every action checked for legality) and returns the final state."""
     state = initial_state(config, tuple(deck))
     for action in line:
