@@ -31,6 +31,7 @@
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
+    hanabi-ref solve    --players P [--games N] [--seed S] [--rules PRESET] [--variant V] [--max-nodes M] [--jobs J] [--json] [--out FILE]
     hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
     hanabi-ref rl train --agent recommendation --steps N --out DIR [--players P] [--rules PRESET] [--seed S]
                         [--bc-games G] [--bc-epochs E] [--decks D] [--rollouts K] [--embedding constant|modular]
@@ -225,6 +226,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_bench_parser(commands)
 
     _add_playability_parser(commands)
+    _add_solve_parser(commands)
     _add_spec_parser(commands)
     _add_rl_parser(commands)
 
@@ -278,6 +280,30 @@ def _add_sweep_parser(commands: Any) -> None:
     sweep.add_argument("--plot-kind", choices=["mean", "distribution"], default=None,
                        help="mean score per point with 95%% intervals (default), or score distributions")
     _add_compiled_option(sweep)
+
+
+def _add_solve_parser(commands: Any) -> None:
+    """[SV-estimate] ``solve``: the open games of seeded decks."""
+    solve = commands.add_parser("solve", help="which seeded decks can reach the maximum score in the open game (spec/solver.md)")
+    solve.add_argument("--players", type=_positive, required=True, help="number of players p")
+    solve.add_argument("--games", type=_positive, default=100, help="decks to solve (default 100)")
+    solve.add_argument("--seed", type=_seed, default=0, help="seed of deck 0 (deck i uses seed S+i; default 0)")
+    solve.add_argument("--rules", default="hle", help="rule preset (default hle)")
+    solve.add_argument("--variant", default="No Variant", help="variant (default No Variant)")
+    solve.add_argument("--hand-size", type=_positive, default=None, help="cards per hand (default: the preset's)")
+    solve.add_argument("--max-nodes", type=_positive, default=200_000,
+                       help="positions each deck may search before it counts as undecided (default 200000)")
+    solve.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1; results do not depend on it)")
+    solve.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    solve.add_argument("--out", default=None, metavar="FILE", help="write the JSON summary to FILE once every deck is solved")
+
+
+def command_solve(args: argparse.Namespace) -> int:
+    """[SV-estimate] solve seeded decks and print the winnable fraction."""
+    from hanabi_ref.solver.commands import run_solve
+
+    run_solve(_config(args), args.rules, args.games, args.seed, args.max_nodes, args.jobs, args.json, args.out)
+    return EXIT_OK
 
 
 def _add_playability_parser(commands: Any) -> None:
@@ -827,6 +853,7 @@ COMMANDS = {
     "vectors": command_vectors,
     "bench": command_bench,
     "playability": command_playability,
+    "solve": command_solve,
     "compile": command_compile,
     "spec": command_spec,
     "rl": command_rl,

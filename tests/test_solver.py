@@ -1,5 +1,5 @@
 """The exact solver of open Hanabi [SV-open, SV-moves, SV-bounds, SV-key,
-SV-result, SV-input].
+SV-result, SV-input, SV-estimate].
 
 The solver is checked against an independent search: the open-game model of
 ``hanabi_ref.playability.opengame`` (which shares no code with the engine) decides the
@@ -10,7 +10,9 @@ winnable.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -107,3 +109,35 @@ def test_too_few_turns_is_a_cheap_reason_and_a_lower_target_is_still_searched() 
     lower = solve_deck(config, deck, target=2)
     assert lower.reachable is True and lower.line is not None
     assert score(replay(config, deck, lower.line)) >= 2
+
+
+def test_the_solve_command_counts_decks_alike_for_any_jobs_and_refuses_bad_input(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[SV-estimate, SV-input] ``solve`` prints the winnable, lost and undecided counts of
+    seeded decks, the same for one or two worker processes (the budget is counted in
+    positions); ``--out`` gets the JSON summary; a bad count, an unsupported configuration:
+    one line, exit 2."""
+    from hanabi_ref.cli import main
+
+    runs = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"solve-{jobs}.json"
+        assert main(["solve", "--players", "3", "--games", "6", "--seed", "40", "--jobs", jobs, "--json",
+                     "--out", str(out)]) == 0
+        printed = json.loads(capsys.readouterr().out)
+        assert json.loads(out.read_text()) == printed
+        runs.append({key: value for key, value in printed.items()
+                     if key not in ("median_cpu_seconds", "p99_cpu_seconds", "slowest")})
+    assert runs[0] == runs[1]
+    config = make_config(3, preset="hle")
+    expected = [solve_deck(config, deck_from_seed(config, seed), max_nodes=200_000).reachable for seed in range(40, 46)]
+    assert (runs[0]["winnable"], runs[0]["lost"], runs[0]["undecided"]) == \
+        (expected.count(True), expected.count(False), expected.count(None))
+    assert main(["solve", "--players", "4", "--games", "3"]) == 0
+    assert "winnable     3" in capsys.readouterr().out
+    for arguments, message in [(["--players", "4", "--games", "0"], "--games"),
+                               (["--players", "9"], "players"),
+                               (["--players", "4", "--max-nodes", "-1"], "--max-nodes")]:
+        assert main(["solve", *arguments]) == 2
+        err = capsys.readouterr().err
+        assert len(err.strip().splitlines()) == 1 and message in err, err

@@ -1,0 +1,127 @@
+"""``hanabi-ref solve``: how many seeded decks of a configuration can reach the maximum
+score in the open game [SV-estimate] (spec/solver.md)."""
+
+from __future__ import annotations
+
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from multiprocessing import get_context
+from typing import Any
+
+import attrs
+
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.rules import GameConfig
+from hanabi_ref.sim.stats import wilson_interval
+from hanabi_ref.solver.search import replay, solve_deck
+from hanabi_ref.state import score
+
+
+@attrs.frozen
+class DeckResult:
+    """One deck's answer: True (winnable, its line replayed by the engine), False (the
+    search completed) or None (undecided); positions searched; CPU seconds."""
+
+    seed: int
+    winnable: bool | None
+    nodes: int
+    cpu_seconds: float
+    reason: str | None
+
+
+def solve_seed(config: GameConfig, seed: int, max_nodes: int) -> DeckResult:
+    """[SV-estimate] the deck of ``seed`` solved within ``max_nodes`` positions; a winning
+    line is replayed by the engine before it counts."""
+    deck = deck_from_seed(config, seed)
+    started = time.process_time()
+    solution = solve_deck(config, deck, max_nodes=max_nodes)
+    if solution.reachable:
+        assert solution.line is not None
+        final = replay(config, deck, solution.line)
+        if score(final) != config.max_score:  # never expected: the line is the engine's own game
+            raise AssertionError(f"seed {seed}: the winning line replays to {score(final)}")
+    return DeckResult(seed, solution.reachable, solution.nodes, time.process_time() - started, solution.reason)
+
+
+def _solve_one(task: tuple[GameConfig, int, int]) -> DeckResult:
+    return solve_seed(*task)
+
+
+def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int) -> Iterator[DeckResult]:
+    """The decks' results in seed order, on ``jobs`` worker processes (the same results
+    for any ``jobs``: the budget is counted in positions, not in seconds)."""
+    tasks = [(config, seed, max_nodes) for seed in seeds]
+    if jobs <= 1:
+        yield from map(_solve_one, tasks)
+        return
+    with get_context("spawn").Pool(jobs) as pool:
+        yield from pool.imap(_solve_one, tasks, chunksize=4)
+
+
+def summary(config: GameConfig, rules: str, first_seed: int, max_nodes: int, results: list[DeckResult]) -> dict[str, Any]:
+    """[SV-estimate] the run's summary: counts, the winnable fraction with its 95 %
+    interval (Wilson) over all decks, the decided fraction, positions and CPU time per
+    deck (median and 99th percentile), and the slowest decks."""
+    total = len(results)
+    won = sum(result.winnable is True for result in results)
+    lost = sum(result.winnable is False for result in results)
+    undecided = total - won - lost
+    low, high = wilson_interval(won, total)
+    times = sorted(result.cpu_seconds for result in results)
+    slowest = sorted(results, key=lambda result: (-result.nodes, result.seed))[:5]
+    return {
+        "players": config.players, "rules": rules, "variant": config.variant, "hand_size": config.hand_size,
+        "decks": total, "seed": first_seed, "max_nodes": max_nodes,
+        "winnable": won, "lost": lost, "undecided": undecided,
+        "winnable_fraction": won / total, "winnable_ci95": [low, high],
+        "decided_fraction": (won + lost) / total,
+        "cheap_reasons": sum(result.reason is not None for result in results),
+        "median_cpu_seconds": statistics.median(times),
+        "p99_cpu_seconds": times[min(len(times) - 1, int(0.99 * len(times)))],
+        "median_nodes": statistics.median(sorted(result.nodes for result in results)),
+        "slowest": [{"seed": result.seed, "nodes": result.nodes, "cpu_seconds": round(result.cpu_seconds, 4),
+                     "winnable": result.winnable} for result in slowest],
+        "undecided_seeds": [result.seed for result in results if result.winnable is None][:100],
+    }
+
+
+def print_summary(report: dict[str, Any]) -> None:
+    low, high = report["winnable_ci95"]
+    print(f"open games, {report['players']} players, {report['rules']} rules, {report['variant']}: "
+          f"{report['decks']} decks (seeds {report['seed']}..{report['seed'] + report['decks'] - 1}), "
+          f"budget {report['max_nodes']:,} positions per deck")
+    print(f"winnable     {report['winnable']} ({100 * report['winnable_fraction']:.2f} %, "
+          f"95 %: {100 * low:.2f} .. {100 * high:.2f} %)")
+    print(f"lost         {report['lost']} ({report['cheap_reasons']} by a cheap reason)")
+    print(f"undecided    {report['undecided']} (decided: {100 * report['decided_fraction']:.2f} %)")
+    print(f"per deck     median {1000 * report['median_cpu_seconds']:.1f} ms, 99th percentile "
+          f"{1000 * report['p99_cpu_seconds']:.1f} ms CPU; median {report['median_nodes']:,.0f} positions")
+    print("slowest      " + ", ".join(f"seed {deck['seed']} ({deck['nodes']:,} positions)" for deck in report["slowest"]))
+
+
+def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_nodes: int, jobs: int,
+              as_json: bool, out: str | None) -> None:
+    """[SV-estimate] solve the decks of seeds first_seed .. first_seed + games - 1 with a
+    progress bar on a terminal; print the summary (or its JSON); ``out``: write the JSON
+    to a file whole, only once every deck is solved."""
+    from tqdm import tqdm
+
+    results: list[DeckResult] = []
+    with tqdm(total=games, unit="deck", file=sys.stderr, disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
+        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs):
+            results.append(result)
+            bar.update(1)
+            won = sum(r.winnable is True for r in results)
+            bar.set_postfix_str(f"winnable {won}/{len(results)}")
+    report = summary(config, rules, first_seed, max_nodes, results)
+    if out is not None:
+        from hanabi_ref.atomic import write_text_atomically
+
+        write_text_atomically(out, json.dumps(report, indent=1) + "\n")
+    if as_json:
+        print(json.dumps(report))
+    else:
+        print_summary(report)
