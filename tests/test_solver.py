@@ -1,5 +1,5 @@
 """The exact solver of open Hanabi [SV-open, SV-moves, SV-bounds, SV-key,
-SV-result, SV-input, SV-estimate].
+SV-result, SV-input, SV-estimate, SV-late].
 
 The solver is checked against an independent search: the open-game model of
 ``hanabi_ref.playability.opengame`` (which shares no code with the engine) decides the
@@ -141,3 +141,21 @@ def test_the_solve_command_counts_decks_alike_for_any_jobs_and_refuses_bad_input
         assert main(["solve", *arguments]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and message in err, err
+
+
+def test_cards_that_wait_for_the_last_draw_are_a_cheap_reason() -> None:
+    """[SV-late, SV-bounds] two suits (one copy of each value of the first), two players
+    with hands of two, the first suit's 1 as the very last card: after it is drawn the
+    last round leaves two turns, but five cards of its suit must follow it.  The deal
+    alone shows it, and the open-game model's exhaustive search agrees that the deck
+    cannot reach the maximum."""
+    from hanabi_ref.playability.opengame import make_open_game
+
+    config = make_config(2, composition=[[1, 1, 1, 1, 1], [3, 2, 2, 2, 1]], hand_size=2, hints=2)
+    second = [5, 5, 5, 6, 6, 7, 7, 8, 8, 9]  # the second suit: 1, 1, 1, 2, 2, 3, 3, 4, 4, 5
+    deck = (*second, 1, 2, 3, 4, 0)
+    solution = solve_deck(config, deck)
+    assert solution.reachable is False and solution.nodes == 0
+    assert solution.reason == "the cards that wait for late draws outnumber the turns after them"
+    game = make_open_game(5, 2, 2, 2, [(card % 5 + 1, card // 5 + 1) for card in deck], 2, 3)
+    assert not is_open_game_playable(game)

@@ -1,4 +1,4 @@
-"""An exact solver for open Hanabi [SV-open, SV-moves, SV-bounds, SV-key,
+"""An exact solver for open Hanabi [SV-open, SV-moves, SV-bounds, SV-late, SV-key,
 SV-result] (spec/solver.md).
 
 The open game is the game of a configuration and a deck in which every player sees every
@@ -65,6 +65,41 @@ def plays_left_bound(state: GameState) -> int:
     if state.remaining is not None:
         return state.remaining
     return len(state.deck) - state.next_card + state.config.players
+
+
+def late_cards_fit(state: GameState) -> bool:
+    """[SV-late] whether the cards still needed for the maximum can be played in time:
+    a card whose first copy still to come is drawn by the j-th draw from now can be played
+    only after that draw, and so can every higher card of its suit; after the j-th draw at
+    most (stack − j) + players turns remain that play (each later draw ends one play or
+    discard turn, then the last round gives each seat one turn; hints play nothing).  So
+    for every j, the cards that must wait for draw j may not outnumber those turns."""
+    if state.remaining is not None:
+        return True  # the stack is empty: plays_left_bound says it all
+    config = state.config
+    values, deck = config.values, state.deck
+    first: dict[int, int] = {}
+    for hand in state.hands:
+        for card in hand:
+            first[deck[card]] = 0
+    stack = len(deck) - state.next_card
+    for depth, card in enumerate(deck[state.next_card:], start=1):
+        first.setdefault(card, depth)  # the stack holds identities
+    waits: list[tuple[int, int]] = []  # (the draw a suit's chain waits for, how many cards wait with it)
+    for suit in range(config.suit_count):
+        latest = 0
+        for value in range(state.fields[suit], values):
+            latest = max(latest, first.get(suit * values + value, stack + 1))
+            waits.append((latest, 1))
+    if not waits:
+        return True
+    waits.sort(reverse=True)
+    waiting = 0
+    for draw, count in waits:
+        waiting += count
+        if draw > stack or waiting > stack - draw + config.players:
+            return False
+    return True
 
 
 def needed(state: GameState, target: int) -> int:
@@ -148,6 +183,8 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
             return False
         if max_attainable_score(state) < goal or needed(state, goal) > plays_left_bound(state):
             return False
+        if goal == state.config.max_score and not late_cards_fit(state):
+            return False
         key = key_of(state)
         if key in lost:
             return False
@@ -194,6 +231,8 @@ def impossibility(state: GameState, goal: int) -> str | None:
         return "a card still needed has no copy left"
     if needed(state, goal) > plays_left_bound(state):
         return f"{needed(state, goal)} cards still to play but at most {plays_left_bound(state)} turns that play"
+    if goal == state.config.max_score and not late_cards_fit(state):
+        return "the cards that wait for late draws outnumber the turns after them"
     return None
 
 
