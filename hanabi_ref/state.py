@@ -375,14 +375,20 @@ def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence
 def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> int:
     """[R-1] :func:`attainable_score` from the fields and the copies discarded of each
     identity (public numbers, as a strategy counts them)."""
+    return sum(attainable_heights(config, fields, discarded))
+
+
+def attainable_heights(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> list[int]:
+    """[R-1] the height each suit can still reach: from its field up to below the first
+    value whose every copy has been discarded."""
     n = config.values
-    total = 0
+    heights = []
     for suit_index, suit in enumerate(config.suits):
         height = fields[suit_index]
         while height < n and discarded[suit_index * n + height] < suit.counts[height]:
             height += 1
-        total += height
-    return total
+        heights.append(height)
+    return heights
 
 
 def is_stop_condition(state: GameState) -> bool:

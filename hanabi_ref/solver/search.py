@@ -21,8 +21,8 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import GameState, max_attainable_score, score
-from hanabi_ref.transition import apply, apply_legal, initial_state
+from hanabi_ref.state import GameState, attainable_heights, max_attainable_score, score
+from hanabi_ref.transition import apply, apply_legal, check_deck, initial_state
 
 Key = tuple[object, ...]
 
@@ -142,21 +142,11 @@ def moves(state: GameState) -> list[Action]:
 
 
 def _reachable_heights(state: GameState) -> list[int]:
-    """The height each suit can still reach: below the first value whose every copy has
-    been discarded (or misplayed)."""
-    config = state.config
-    discarded = [0] * (config.values * config.suit_count)
+    """The height each suit can still reach (R-1's, from the discard pile)."""
+    discarded = [0] * (state.config.values * state.config.suit_count)
     for card in state.discard:
         discarded[state.deck[card]] += 1
-    out = []
-    for suit_index, suit in enumerate(config.suits):
-        height = config.values
-        for value in range(config.values):
-            if discarded[suit_index * config.values + value] >= suit.counts[value]:
-                height = value
-                break
-        out.append(height)
-    return out
+    return attainable_heights(state.config, state.fields, discarded)
 
 
 def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
@@ -208,13 +198,9 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
 
 def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: int, seconds: float | None) -> None:
     """[SV-input] :class:`ConfigError`, one line naming what is wrong: a deck that is
-    not a permutation of the configuration's cards, a target outside 0 .. maximum, a
-    budget that is not positive."""
-    expected = sorted(identity for suit_index, suit in enumerate(config.suits)
-                      for value, count in enumerate(suit.counts) for identity in [suit_index * config.values + value] * count)
-    if sorted(deck) != expected:
-        raise ConfigError(f"deck: not a permutation of the {len(expected)} cards of {config.variant} "
-                          f"(got {len(deck)} cards)")
+    not a permutation of the configuration's cards (the engine's own check, 2.9-S0), a
+    target outside 0 .. maximum, a budget that is not positive."""
+    check_deck(config, tuple(deck))
     if not 0 <= goal <= config.max_score:
         raise ConfigError(f"target: must be 0 .. {config.max_score}, got {goal}")
     if max_nodes < 1:

@@ -78,14 +78,18 @@ class NumpyPolicy:
     def check_config(self, config: GameConfig, path: str) -> None:
         """:class:`RLError` ``RL-train-files`` if the model was trained for another shape."""
         if self.meta["agent"] == "judge":
-            inputs = 5 * sum(len(suit.counts) for suit in config.suits) + 3  # RL-train-judge's features
+            from hanabi_ref.rl.train.judge import judge_inputs
+
+            inputs = judge_inputs(config)
             if self.meta["inputs"] != inputs:
                 raise RLError("RL-train-files", f"{path}: the judge takes {self.meta['inputs']} features; "
                               f"this configuration gives {inputs}")
             return
         if self.meta["agent"] == "offset":
+            from hanabi_ref.rl.hat import HatCode
+
             public = layout("public", config)
-            reveals = (public.dims.players - 1) * (public.dims.colours + public.dims.ranks)
+            reveals = HatCode(config, "recommendation").reveals
             if (self.meta["inputs"], self.meta["hats"]) != (public.size, reveals):
                 raise RLError("RL-train-files", f"{path}: the offset model takes {self.meta['inputs']} inputs and "
                               f"gives {self.meta['hats']} offsets; {config.players} players need {public.size} and "
