@@ -31,7 +31,8 @@
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
-    hanabi-ref solve    --players P [--games N] [--seed S] [--rules PRESET] [--variant V] [--max-nodes M] [--jobs J] [--json] [--out FILE]
+    hanabi-ref solve    --players P [--games N] [--seed S] [--rules PRESET] [--variant V] [--max-nodes M] [--jobs J]
+                        [--executor local|dask --scheduler ADDR] [--json] [--out FILE]
     hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
     hanabi-ref rl train --agent recommendation --steps N --out DIR [--players P] [--rules PRESET] [--seed S]
                         [--bc-games G] [--bc-epochs E] [--decks D] [--rollouts K] [--embedding constant|modular]
@@ -294,6 +295,10 @@ def _add_solve_parser(commands: Any) -> None:
     solve.add_argument("--max-nodes", type=_positive, default=200_000,
                        help="positions each deck may search before it counts as undecided (default 200000)")
     solve.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1; results do not depend on it)")
+    solve.add_argument("--executor", choices=["local", "dask"], default="local",
+                       help="local processes (default) or a dask.distributed cluster")
+    solve.add_argument("--scheduler", default=None, metavar="ADDRESS",
+                       help="address of the dask scheduler, e.g. tcp://host:8786 (with --executor dask)")
     solve.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     solve.add_argument("--out", default=None, metavar="FILE", help="write the JSON summary to FILE once every deck is solved")
 
@@ -302,7 +307,14 @@ def command_solve(args: argparse.Namespace) -> int:
     """[SV-estimate] solve seeded decks and print the winnable fraction."""
     from hanabi_ref.solver.commands import run_solve
 
-    run_solve(_config(args), args.rules, args.games, args.seed, args.max_nodes, args.jobs, args.json, args.out)
+    from hanabi_ref.sim.executors import SetupError
+
+    if args.executor == "dask" and args.scheduler is None:
+        raise SetupError("--executor dask: needs --scheduler ADDRESS (e.g. tcp://host:8786)")
+    if args.executor != "dask" and args.scheduler is not None:
+        raise SetupError("--scheduler: only with --executor dask")
+    run_solve(_config(args), args.rules, args.games, args.seed, args.max_nodes, args.jobs, args.json, args.out,
+              args.scheduler)
     return EXIT_OK
 
 

@@ -16,13 +16,15 @@ from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.game import play_game
 from hanabi_ref.playability.opengame import OpenGame, is_open_game_playable
-from hanabi_ref.rules import make_config
-from hanabi_ref.solver.search import replay, solve_deck
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.solver import core
+from hanabi_ref.solver.search import best_score, plain_search, replay, solve_deck
 from hanabi_ref.state import score
 from hanabi_ref.strategies import factory_for
 from tests.test_playability_opengame import engine_config, engine_deck, small_games
@@ -159,3 +161,97 @@ def test_cards_that_wait_for_the_last_draw_are_a_cheap_reason() -> None:
     assert solution.reason == "the cards that wait for late draws outnumber the turns after them"
     game = make_open_game(5, 2, 2, 2, [(card % 5 + 1, card // 5 + 1) for card in deck], 2, 3)
     assert not is_open_game_playable(game)
+
+
+@st.composite
+def small_configs(draw: st.DrawFn) -> tuple[GameConfig, tuple[int, ...], int]:
+    """A random small configuration under rule options the §3 model does not have
+    (no discard with every token, no empty hints, the early end, no draw after the last
+    move), a random deck of it and a random target."""
+    values = draw(st.sampled_from([2, 3]))
+    suits = draw(st.sampled_from([1, 2]))
+    counts = [[draw(st.integers(min_value=1, max_value=2)) for _ in range(values)] for _ in range(suits)]
+    cards = [suit * values + value for suit in range(suits) for value in range(values) for _ in range(counts[suit][value])]
+    players = draw(st.sampled_from([players for players in (2, 3) if players <= len(cards)]))
+    hand = draw(st.sampled_from([hand for hand in (1, 2) if players * hand <= len(cards)]))
+    config = make_config(
+        players, composition=counts, hand_size=hand, hints=draw(st.sampled_from([0, 1, 2, 3])),
+        errors=draw(st.sampled_from([None, 1, 2])),
+        discard_at_max_hints=draw(st.booleans()), empty_hints=draw(st.booleans()),
+        end_when_no_points_possible=draw(st.booleans()), draw_after_final_move=draw(st.booleans()))
+    deck = tuple(draw(st.permutations(cards)))
+    target = draw(st.integers(min_value=max(0, config.max_score - 3), max_value=config.max_score))
+    return config, deck, target
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_configs())
+def test_the_solvers_model_decides_as_the_plain_search_over_the_engines_states(
+        case: tuple[GameConfig, tuple[int, ...], int]) -> None:
+    """[SV-core, SV-hold, SV-relax, SV-restarts] on random small configurations under
+    the rule options of hle and hanab.live, the solver (its own positions, SV-hold,
+    restarts) reaches a target exactly when the plain search over the engine's states
+    does (no pruning rule turns a winnable deck into a lost one, nor the reverse), its
+    line replays in the engine; and the relaxed game never calls lost a deck the plain
+    search wins."""
+    config, deck, target = case
+    plain = plain_search(config, deck, target)
+    solved = solve_deck(config, deck, target)
+    assert plain.reachable is not None and solved.reachable is not None
+    assert solved.reachable == plain.reachable
+    if solved.reachable:
+        assert solved.line is not None and score(replay(config, deck, solved.line)) >= target
+    game = core.OpenGame(config, deck)
+    if not game.start_terminal:
+        relaxed = core.search(game, target, 10**9, None, core.Stats(), relaxed=True)
+        if relaxed is None:
+            assert plain.reachable is False
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_games())
+def test_the_relaxed_game_decides_the_thesis_rules_exactly(game: OpenGame) -> None:
+    """[SV-relax] under the thesis' rules (a discard is legal with every token) the
+    relaxed game only drops misplays, which a discard of the same card dominates: on
+    random small open games it is won exactly when the open-game model's exhaustive
+    search says the game is playable."""
+    config, deck = engine_config(game), engine_deck(game)
+    model = core.OpenGame(config, deck)
+    if model.start_terminal:
+        return
+    relaxed = core.search(model, config.max_score, 10**9, None, core.Stats(), relaxed=True)
+    assert (relaxed is not None) == is_open_game_playable(game)
+
+
+def test_a_seat_cannot_play_two_cards_in_the_last_round() -> None:
+    """[SV-hold] one suit 1, 2, 3 with one copy each, two players with hands of two:
+    the deal gives seat 0 the 1 and the 2 and seat 1 the 3 and nothing is left to draw,
+    so the last round starts at once.  Seat 0 must play both its cards but has one turn:
+    the holders' rule sees it at the deal, and the plain search agrees."""
+    config = make_config(2, composition=[[1, 1, 1, 1]], hand_size=2)
+    deck = (0, 1, 2, 3)
+    game = core.OpenGame(config, deck)
+    fields, hands, drawn, _, _, seat, remaining = game.start
+    assert remaining == 2
+    assert not core.holders_fit(game, fields, hands, drawn, seat, remaining)
+    assert plain_search(config, deck).reachable is False
+    assert solve_deck(config, deck).reachable is False
+
+
+def test_restart_lengths_follow_the_luby_sequence() -> None:
+    """[SV-restarts] the first fifteen terms of the Luby-Sinclair-Zuckerman sequence."""
+    assert [core.luby(index) for index in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_the_best_score_of_a_deck_that_misses_the_maximum() -> None:
+    """[SV-best] the deck of the cheap-reason test above reaches 2 of its 5 points: with
+    one card to draw after the deal and two players, three turns can play, but the 3 is
+    the last card, so the team plays the 1 and the 2 and the drawer of the 3 has no turn
+    left to follow with the 4 and 5 it cannot hold.  The exhaustive plain search gives
+    the same best score."""
+    config = make_config(2, composition=[[1, 1, 1, 1, 1]], hand_size=2)
+    deck = (0, 1, 2, 3, 4)
+    best, solution = best_score(config, deck)
+    plain_best = max(target for target in range(6) if plain_search(config, deck, target).reachable)
+    assert best == plain_best
+    assert solution.line is not None and score(replay(config, deck, solution.line)) == best

@@ -16,7 +16,7 @@ import attrs
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.sim.stats import wilson_interval
-from hanabi_ref.solver.search import replay, solve_deck
+from hanabi_ref.solver.search import best_score, replay, solve_deck
 from hanabi_ref.state import score
 
 
@@ -30,6 +30,9 @@ class DeckResult:
     nodes: int
     cpu_seconds: float
     reason: str | None
+    best: int | None = None
+    """the best reachable score (SV-best): the maximum for a winnable deck; for a lost
+    one the highest lower target reached; None when a search on the way was undecided"""
 
 
 def solve_seed(config: GameConfig, seed: int, max_nodes: int) -> DeckResult:
@@ -43,22 +46,64 @@ def solve_seed(config: GameConfig, seed: int, max_nodes: int) -> DeckResult:
         final = replay(config, deck, solution.line)
         if score(final) != config.max_score:  # never expected: the line is the engine's own game
             raise AssertionError(f"seed {seed}: the winning line replays to {score(final)}")
-    return DeckResult(seed, solution.reachable, solution.nodes, time.process_time() - started, solution.reason)
+    best: int | None = config.max_score if solution.reachable else None
+    nodes = solution.nodes
+    if solution.reachable is False:
+        best, below = _best_below(config, deck, max_nodes)
+        nodes += below
+    return DeckResult(seed, solution.reachable, nodes, time.process_time() - started, solution.reason, best)
+
+
+def _best_below(config: GameConfig, deck: tuple[int, ...], max_nodes: int) -> tuple[int | None, int]:
+    """[SV-best] for a deck that cannot reach the maximum: its best score (None when a
+    target was undecided) and the positions those searches took."""
+    nodes = 0
+    goal = config.max_score - 1
+    while goal > 0:
+        solution = solve_deck(config, deck, goal, max_nodes)
+        nodes += solution.nodes
+        if solution.reachable is None:
+            return None, nodes
+        if solution.reachable:
+            return goal, nodes
+        goal -= 1
+    return 0, nodes
 
 
 def _solve_one(task: tuple[GameConfig, int, int]) -> DeckResult:
     return solve_seed(*task)
 
 
-def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int) -> Iterator[DeckResult]:
-    """The decks' results in seed order, on ``jobs`` worker processes (the same results
-    for any ``jobs``: the budget is counted in positions, not in seconds)."""
+def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
+                scheduler: str | None = None) -> Iterator[DeckResult]:
+    """The decks' results in seed order, on ``jobs`` worker processes or, given a
+    ``scheduler`` address, as tasks of a dask.distributed cluster (the same results for
+    any ``jobs`` and either executor: the budget is counted in positions, not in
+    seconds)."""
     tasks = [(config, seed, max_nodes) for seed in seeds]
+    if scheduler is not None:
+        yield from _solve_on_dask(scheduler, tasks)
+        return
     if jobs <= 1:
         yield from map(_solve_one, tasks)
         return
     with get_context("spawn").Pool(jobs) as pool:
         yield from pool.imap(_solve_one, tasks, chunksize=4)
+
+
+def _solve_on_dask(scheduler: str, tasks: list[tuple[GameConfig, int, int]]) -> Iterator[DeckResult]:
+    """[SV-estimate] the decks as tasks of the dask cluster at ``scheduler`` (one line,
+    exit 2, when it cannot be reached: the simulations' own connection check)."""
+    from hanabi_ref.sim.executors import connect_dask
+
+    executor = connect_dask(scheduler)
+    try:
+        futures = executor.client.map(_solve_one, tasks, pure=False)
+        for future in futures:
+            result: DeckResult = future.result()
+            yield result
+    finally:
+        executor.close()
 
 
 def summary(config: GameConfig, rules: str, first_seed: int, max_nodes: int, results: list[DeckResult]) -> dict[str, Any]:
@@ -85,6 +130,10 @@ def summary(config: GameConfig, rules: str, first_seed: int, max_nodes: int, res
         "slowest": [{"seed": result.seed, "nodes": result.nodes, "cpu_seconds": round(result.cpu_seconds, 4),
                      "winnable": result.winnable} for result in slowest],
         "undecided_seeds": [result.seed for result in results if result.winnable is None][:100],
+        "lost_seeds": [result.seed for result in results if result.winnable is False][:100],
+        "best_scores": {str(best): sum(result.best == best for result in results)
+                        for best in sorted({result.best for result in results if result.best is not None}, reverse=True)},
+        "best_unknown": sum(result.best is None for result in results),
     }
 
 
@@ -99,11 +148,13 @@ def print_summary(report: dict[str, Any]) -> None:
     print(f"undecided    {report['undecided']} (decided: {100 * report['decided_fraction']:.2f} %)")
     print(f"per deck     median {1000 * report['median_cpu_seconds']:.1f} ms, 99th percentile "
           f"{1000 * report['p99_cpu_seconds']:.1f} ms CPU; median {report['median_nodes']:,.0f} positions")
+    histogram = ", ".join(f"{best}: {count}" for best, count in report["best_scores"].items())
+    print(f"best scores  {histogram}" + (f"; unknown (undecided): {report['best_unknown']}" if report["best_unknown"] else ""))
     print("slowest      " + ", ".join(f"seed {deck['seed']} ({deck['nodes']:,} positions)" for deck in report["slowest"]))
 
 
 def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_nodes: int, jobs: int,
-              as_json: bool, out: str | None) -> None:
+              as_json: bool, out: str | None, scheduler: str | None = None) -> None:
     """[SV-estimate] solve the decks of seeds first_seed .. first_seed + games - 1 with a
     progress bar on a terminal; print the summary (or its JSON); ``out``: write the JSON
     to a file whole, only once every deck is solved."""
@@ -111,7 +162,7 @@ def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_n
 
     results: list[DeckResult] = []
     with tqdm(total=games, unit="deck", file=sys.stderr, disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
-        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs):
+        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs, scheduler):
             results.append(result)
             bar.update(1)
             won = sum(r.winnable is True for r in results)

@@ -41,6 +41,8 @@ class Solution:
     seconds: float
     reason: str | None = None
     """for an unreachable target found without search, the cheap reason"""
+    cuts: dict[str, int] = attrs.field(factory=dict, eq=False)
+    """how often each rule cut a position (the rule's clause id)"""
 
 
 class _OutOfBudget(Exception):
@@ -151,9 +153,54 @@ def _reachable_heights(state: GameState) -> list[int]:
 
 def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
                seconds: float | None = None) -> Solution:
-    """[SV-result] can the open game of ``deck`` reach ``target`` (default: the
-    maximum score)?  A winning line, a completed search, or undecided when ``max_nodes``
-    positions (or ``seconds`` of wall time) were not enough."""
+    """[SV-result, SV-restarts] can the open game of ``deck`` reach ``target`` (default:
+    the maximum score)?  A winning line (the engine's actions, replayed here by the
+    engine before it is returned), a completed search, or undecided when ``max_nodes``
+    positions (or ``seconds`` of wall time) were not enough.  The search runs on the
+    solver's own positions (:mod:`hanabi_ref.solver.core`) with restarts."""
+    from hanabi_ref.solver.core import OpenGame, solve_open, to_engine_line
+
+    goal = config.max_score if target is None else target
+    check_input(config, deck, goal, max_nodes, seconds)
+    start = time.monotonic()
+    state = initial_state(config, tuple(deck))
+    cheap = impossibility(state, goal)
+    if cheap is not None:
+        return Solution(goal, False, None, 0, time.monotonic() - start, cheap)
+    game = OpenGame(config, deck)
+    deadline = None if seconds is None else start + seconds
+    found, moves, stats = solve_open(game, goal, max_nodes, deadline)
+    line = None
+    if found:
+        assert moves is not None
+        line = to_engine_line(game, moves)
+        final = replay(config, deck, line)
+        if score(final) < goal:  # never expected: the model's moves are the engine's
+            raise AssertionError(f"the winning line replays to {score(final)}, not {goal}")
+    return Solution(goal, found, line, stats.nodes, time.monotonic() - start, None, dict(stats.cuts))
+
+
+def best_score(config: GameConfig, deck: Sequence[int], max_nodes: int = 1_000_000) -> tuple[int | None, Solution]:
+    """[SV-best] the best score the open game of ``deck`` can reach: the maximum when it
+    is reachable, else the highest lower target the solver reaches, each target searched
+    within ``max_nodes`` positions.  (None, the undecided solution) when a target on the
+    way was undecided; the solution returned is that of the best target."""
+    goal = config.max_score
+    while True:
+        solution = solve_deck(config, deck, goal, max_nodes)
+        if solution.reachable is None:
+            return None, solution
+        if solution.reachable or goal == 0:
+            return (goal if solution.reachable else 0), solution
+        goal -= 1
+
+
+def plain_search(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
+                 seconds: float | None = None) -> Solution:
+    """[SV-result] the reference search the tests compare :func:`solve_deck` with: depth
+    first over the engine's own states (every move is
+    :func:`hanabi_ref.transition.apply_legal`) in SV-moves' order, with SV-bounds, SV-late
+    and SV-key's memory of lost positions and nothing else."""
     goal = config.max_score if target is None else target
     check_input(config, deck, goal, max_nodes, seconds)
     start = time.monotonic()
