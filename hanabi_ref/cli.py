@@ -28,10 +28,12 @@
     hanabi-ref bench verify [--games N] [--repeats R] [--seed S] [--json]
     hanabi-ref bench isolate [--players P,...] [--rules PRESET] [--seconds S] [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
+    hanabi-ref bench solver [--players P] [--games N] [--seed S] [--rules PRESET] [--max-nodes M] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
-    hanabi-ref solve    --players P [--games N] [--seed S] [--rules PRESET] [--variant V] [--max-nodes M] [--jobs J]
+    hanabi-ref solve    --players P [--games N] [--seed S] [--rules PRESET] [--variant V] [--max-nodes M]
+                        [--time-limit SECONDS] [--jobs J]
                         [--executor local|dask --scheduler ADDR] [--json] [--out FILE]
     hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
     hanabi-ref rl train --agent recommendation --steps N --out DIR [--players P] [--rules PRESET] [--seed S]
@@ -246,7 +248,7 @@ def _add_compiled_option(parser: argparse.ArgumentParser) -> None:
 def _add_bench_parser(commands: Any) -> None:
     """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
     bench = commands.add_parser("bench", help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate"],
+    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate", "solver"],
                        help="what to measure")
     bench.add_argument("--games", type=_positive, default=200, help="random games of one run of bench verify")
     bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
@@ -257,6 +259,8 @@ def _add_bench_parser(commands: Any) -> None:
     bench.add_argument("--seconds", type=_seconds, default=2.0, help="CPU seconds of one run")
     bench.add_argument("--repeats", type=_positive, default=5, help="interleaved runs per variant (median reported)")
     bench.add_argument("--seed", type=_seed, default=0)
+    bench.add_argument("--max-nodes", type=_positive, default=200_000,
+                       help="positions each deck may search in bench solver (default 200000)")
     bench.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
     _add_compiled_option(bench)
 
@@ -292,8 +296,11 @@ def _add_solve_parser(commands: Any) -> None:
     solve.add_argument("--rules", default="hle", help="rule preset (default hle)")
     solve.add_argument("--variant", default="No Variant", help="variant (default No Variant)")
     solve.add_argument("--hand-size", type=_positive, default=None, help="cards per hand (default: the preset's)")
-    solve.add_argument("--max-nodes", type=_positive, default=200_000,
-                       help="positions each deck may search before it counts as undecided (default 200000)")
+    solve.add_argument("--max-nodes", type=_positive, default=1_000_000,
+                       help="positions each deck may search before it counts as undecided (default 1000000)")
+    solve.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                       help="also stop a deck's search after this many seconds of wall time (default: none; "
+                            "the answers then depend on the machine)")
     solve.add_argument("--jobs", type=_positive, default=1, help="worker processes (default 1; results do not depend on it)")
     solve.add_argument("--executor", choices=["local", "dask"], default="local",
                        help="local processes (default) or a dask.distributed cluster")
@@ -313,8 +320,10 @@ def command_solve(args: argparse.Namespace) -> int:
         raise SetupError("--executor dask: needs --scheduler ADDRESS (e.g. tcp://host:8786)")
     if args.executor != "dask" and args.scheduler is not None:
         raise SetupError("--scheduler: only with --executor dask")
+    if args.time_limit is not None and not args.time_limit > 0:
+        raise UsageError(f"hanabi-ref: --time-limit: must be more than 0 seconds, got {args.time_limit:g}")
     run_solve(_config(args), args.rules, args.games, args.seed, args.max_nodes, args.jobs, args.json, args.out,
-              args.scheduler)
+              args.scheduler, args.time_limit)
     return EXIT_OK
 
 
@@ -574,6 +583,8 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_verify(args)
     if args.target == "isolate":
         return _bench_isolate(args)
+    if args.target == "solver":
+        return _bench_solver(args)
     import importlib.util
 
     from hanabi_ref import bench
@@ -591,6 +602,22 @@ def command_bench(args: argparse.Namespace) -> int:
     except bench.BenchError as error:
         raise InvalidGame(f"hanabi-ref bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_engine_report(report))
+    return EXIT_OK
+
+
+def _bench_solver(args: argparse.Namespace) -> int:
+    """[SV-bench] the solver's CPU time per deck, whole and without each idea."""
+    from hanabi_ref.rules import make_config
+    from hanabi_ref.solver.bench import bench_solver, format_report
+
+    if args.against is not None:
+        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+    players = args.players or [4]
+    if len(players) != 1:
+        raise UsageError("hanabi-ref bench: --players: bench solver measures one player count")
+    config = make_config(players[0], preset=args.rules)
+    report = bench_solver(config, args.rules, args.games, args.seed, args.max_nodes)
+    print(json.dumps(report, sort_keys=True) if args.json else format_report(report))
     return EXIT_OK
 
 

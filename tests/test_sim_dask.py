@@ -86,3 +86,18 @@ def test_unreachable_scheduler_exits_2_before_writing(address: str, tmp_path: Pa
     assert code == EXIT_USAGE and out == "" and err.count("\n") == 1
     assert err.startswith(f"hanabi-ref: --scheduler {address}: ")
     assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_solve_on_dask_equals_the_local_run(scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[SV-estimate, SIM-dask] ``solve`` on the cluster gives the local run's answers (the
+    budget is counted in positions), apart from the CPU times."""
+    argv = ["solve", "--players", "3", "--games", "5", "--seed", "7", "--max-nodes", "20000", "--json"]
+    code, local, err = run(argv + ["--jobs", "1"], capsys)
+    assert code == EXIT_OK, err
+    code, remote, err = run(argv + ["--executor", "dask", "--scheduler", scheduler], capsys)
+    assert code == EXIT_OK, err
+    timing = ("median_cpu_seconds", "p99_cpu_seconds", "slowest")
+    local_result, remote_result = json.loads(local), json.loads(remote)
+    assert {key: value for key, value in remote_result.items() if key not in timing} == \
+        {key: value for key, value in local_result.items() if key not in timing}
+    assert [deck["seed"] for deck in remote_result["slowest"]] == [deck["seed"] for deck in local_result["slowest"]]

@@ -139,7 +139,10 @@ def test_the_solve_command_counts_decks_alike_for_any_jobs_and_refuses_bad_input
     assert "winnable     3" in capsys.readouterr().out
     for arguments, message in [(["--players", "4", "--games", "0"], "--games"),
                                (["--players", "9"], "players"),
-                               (["--players", "4", "--max-nodes", "-1"], "--max-nodes")]:
+                               (["--players", "4", "--max-nodes", "-1"], "--max-nodes"),
+                               (["--players", "4", "--time-limit", "0"], "--time-limit"),
+                               (["--players", "4", "--executor", "dask"], "--scheduler"),
+                               (["--players", "4", "--scheduler", "tcp://127.0.0.1:9"], "--scheduler")]:
         assert main(["solve", *arguments]) == 2
         err = capsys.readouterr().err
         assert len(err.strip().splitlines()) == 1 and message in err, err
@@ -255,3 +258,26 @@ def test_the_best_score_of_a_deck_that_misses_the_maximum() -> None:
     plain_best = max(target for target in range(6) if plain_search(config, deck, target).reachable)
     assert best == plain_best
     assert solution.line is not None and score(replay(config, deck, solution.line)) == best
+
+
+@pytest.mark.parametrize(("counts", "hand", "printed"), [((1, 1, 1, 1, 6), 2, "0.1460"), ((1, 1, 1, 6, 1), 3, "0.2821")])
+def test_the_solver_reproduces_cells_of_the_thesis_appendix_a(counts: tuple[int, ...], hand: int, printed: str) -> None:
+    """[SV-core, SV-result] the single-colour sequences of Appendix A are open games of
+    one player with no passes and no limit on errors (Definition 3.10): solving every
+    distinct ordering of a row's ten cards and counting the winnable ones gives the
+    fraction the thesis prints (to its four decimals)."""
+    from itertools import permutations
+
+    from tests.playability_appendix_a import APPENDIX_A
+
+    printed_rows = {tuple(row): cells for row, cells in APPENDIX_A}  # the transcription of the printed table
+    assert printed_rows[counts][hand - 1] == printed
+    config = make_config(1, composition=[list(counts)], hand_size=hand, hints=0, errors=None)
+    cards = [value for value, count in enumerate(counts) for _ in range(count)]
+    decks = set(permutations(cards))
+    winnable = 0
+    for deck in decks:
+        solution = solve_deck(config, deck)
+        assert solution.reachable is not None
+        winnable += solution.reachable
+    assert f"{winnable / len(decks):.4f}" == printed

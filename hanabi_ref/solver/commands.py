@@ -35,12 +35,13 @@ class DeckResult:
     one the highest lower target reached; None when a search on the way was undecided"""
 
 
-def solve_seed(config: GameConfig, seed: int, max_nodes: int) -> DeckResult:
-    """[SV-estimate] the deck of ``seed`` solved within ``max_nodes`` positions; a winning
-    line is replayed by the engine before it counts."""
+def solve_seed(config: GameConfig, seed: int, max_nodes: int, seconds: float | None = None) -> DeckResult:
+    """[SV-estimate] the deck of ``seed`` solved within ``max_nodes`` positions (and
+    ``seconds`` of wall time per search, if given); a winning line is replayed by the
+    engine before it counts."""
     deck = deck_from_seed(config, seed)
     started = time.process_time()
-    solution = solve_deck(config, deck, max_nodes=max_nodes)
+    solution = solve_deck(config, deck, max_nodes=max_nodes, seconds=seconds)
     if solution.reachable:
         assert solution.line is not None
         final = replay(config, deck, solution.line)
@@ -49,18 +50,19 @@ def solve_seed(config: GameConfig, seed: int, max_nodes: int) -> DeckResult:
     best: int | None = config.max_score if solution.reachable else None
     nodes = solution.nodes
     if solution.reachable is False:
-        best, below = _best_below(config, deck, max_nodes)
+        best, below = _best_below(config, deck, max_nodes, seconds)
         nodes += below
     return DeckResult(seed, solution.reachable, nodes, time.process_time() - started, solution.reason, best)
 
 
-def _best_below(config: GameConfig, deck: tuple[int, ...], max_nodes: int) -> tuple[int | None, int]:
+def _best_below(config: GameConfig, deck: tuple[int, ...], max_nodes: int,
+                seconds: float | None) -> tuple[int | None, int]:
     """[SV-best] for a deck that cannot reach the maximum: its best score (None when a
     target was undecided) and the positions those searches took."""
     nodes = 0
     goal = config.max_score - 1
     while goal > 0:
-        solution = solve_deck(config, deck, goal, max_nodes)
+        solution = solve_deck(config, deck, goal, max_nodes, seconds)
         nodes += solution.nodes
         if solution.reachable is None:
             return None, nodes
@@ -70,17 +72,17 @@ def _best_below(config: GameConfig, deck: tuple[int, ...], max_nodes: int) -> tu
     return 0, nodes
 
 
-def _solve_one(task: tuple[GameConfig, int, int]) -> DeckResult:
+def _solve_one(task: tuple[GameConfig, int, int, float | None]) -> DeckResult:
     return solve_seed(*task)
 
 
 def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
-                scheduler: str | None = None) -> Iterator[DeckResult]:
+                scheduler: str | None = None, seconds: float | None = None) -> Iterator[DeckResult]:
     """The decks' results in seed order, on ``jobs`` worker processes or, given a
     ``scheduler`` address, as tasks of a dask.distributed cluster (the same results for
     any ``jobs`` and either executor: the budget is counted in positions, not in
     seconds)."""
-    tasks = [(config, seed, max_nodes) for seed in seeds]
+    tasks = [(config, seed, max_nodes, seconds) for seed in seeds]
     if scheduler is not None:
         yield from _solve_on_dask(scheduler, tasks)
         return
@@ -91,7 +93,7 @@ def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
         yield from pool.imap(_solve_one, tasks, chunksize=4)
 
 
-def _solve_on_dask(scheduler: str, tasks: list[tuple[GameConfig, int, int]]) -> Iterator[DeckResult]:
+def _solve_on_dask(scheduler: str, tasks: list[tuple[GameConfig, int, int, float | None]]) -> Iterator[DeckResult]:
     """[SV-estimate] the decks as tasks of the dask cluster at ``scheduler`` (one line,
     exit 2, when it cannot be reached: the simulations' own connection check)."""
     from hanabi_ref.sim.executors import connect_dask
@@ -154,7 +156,7 @@ def print_summary(report: dict[str, Any]) -> None:
 
 
 def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_nodes: int, jobs: int,
-              as_json: bool, out: str | None, scheduler: str | None = None) -> None:
+              as_json: bool, out: str | None, scheduler: str | None = None, seconds: float | None = None) -> None:
     """[SV-estimate] solve the decks of seeds first_seed .. first_seed + games - 1 with a
     progress bar on a terminal; print the summary (or its JSON); ``out``: write the JSON
     to a file whole, only once every deck is solved."""
@@ -162,7 +164,7 @@ def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_n
 
     results: list[DeckResult] = []
     with tqdm(total=games, unit="deck", file=sys.stderr, disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
-        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs, scheduler):
+        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs, scheduler, seconds):
             results.append(result)
             bar.update(1)
             won = sum(r.winnable is True for r in results)

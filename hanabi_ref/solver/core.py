@@ -225,7 +225,8 @@ class Memo:
 
 def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, stats: Stats,
            relaxed: bool = False, shuffle: Callable[[list[Move]], None] | None = None,
-           memo: Memo | None = None, relaxed_memo: Memo | None = None) -> list[Move] | None:
+           memo: Memo | None = None, relaxed_memo: Memo | None = None,
+           without: frozenset[str] = frozenset()) -> list[Move] | None:
     """[SV-result] a line of moves from the deal to a score of at least ``target``, or
     None when there is none (the search completed); :class:`OutOfBudget` when
     ``max_nodes`` positions were expanded (or the deadline passed) first.
@@ -236,12 +237,15 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     lost with as many tokens or more.  A deck lost in the relaxed game is lost in the real
     one; a line found in it is a real line only if it never discards with every token.
     ``relaxed_memo``: in the real game, also drop the positions the relaxed game proved
-    lost (with as many tokens or more, and no error: an error never helps)."""
+    lost (with as many tokens or more, and no error: an error never helps).
+    ``without``: ideas left out, to measure what each one does (:data:`IDEAS`)."""
     values, players, deck = game.values, game.players, game.deck
     deck_size = len(deck)
     max_hints, max_errors = game.max_hints, game.max_errors
     discard_at_max = game.discard_at_max or relaxed
-    late_check = target == game.max_score
+    late_check = target == game.max_score and "late" not in without
+    hold_check = target == game.max_score and "hold" not in without
+    remember = "key" not in without
     memo = Memo() if memo is None else memo
     lost, lost_tokens = memo.lost, memo.lost_tokens
     oracle = None if relaxed or relaxed_memo is None else relaxed_memo.lost_tokens
@@ -281,7 +285,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
         if late_check and remaining == NOT_STARTED and not late_fit(game, fields, hands, drawn):
             stats.cut("SV-late")
             return False
-        if late_check and not holders_fit(game, fields, hands, drawn, seat, remaining):
+        if hold_check and not holders_fit(game, fields, hands, drawn, seat, remaining):
             stats.cut("SV-hold")
             return False
         stats.nodes += 1
@@ -344,7 +348,9 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
             if found:
                 return True
             line.pop()
-        if relaxed:
+        if not remember:
+            pass
+        elif relaxed:
             if lost_tokens.get(core, -1) < tokens:
                 lost_tokens[core] = tokens
         else:
@@ -441,8 +447,15 @@ def _real_line(game: OpenGame, line: Sequence[Move]) -> bool:
     return True
 
 
+IDEAS = ("late", "hold", "key", "relax", "restarts")
+"""What ``without`` may leave out, to measure each idea on the same decks (``hanabi-ref
+bench solver``): SV-late, SV-hold, SV-key's memory of lost positions, SV-relax's relaxed
+passes (all passes then search the real game) and SV-restarts (one pass in SV-moves'
+order with the whole budget)."""
+
+
 def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | None = None,
-               unit: int = 1000) -> tuple[bool | None, list[Move] | None, Stats]:
+               unit: int = 1000, without: frozenset[str] = frozenset()) -> tuple[bool | None, list[Move] | None, Stats]:
     """[SV-restarts] (reachable, line, stats): True with a line of moves, False after a
     completed search, None when ``max_nodes`` positions were spent first.
 
@@ -456,22 +469,24 @@ def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | No
     of the real game; when one was not (it discarded with every token where the rules
     forbid it), the shuffled passes search the real game from then on, dropping what the
     relaxed passes proved lost.  The passes depend on the deck and the budget alone, so
-    the answer does too."""
+    the answer does too.  ``without``: ideas left out (:data:`IDEAS`)."""
     import random
     import zlib
 
     stats = Stats()
     exact, relaxed = Memo(), Memo()
     digest = zlib.crc32(bytes(card % 256 for card in game.deck))
-    real_passes = False
+    real_passes = "relax" in without
     restart = 0
     while True:
         left = max_nodes - stats.nodes
         if left <= 0:
             return None, None, stats
         shuffled = restart % 2 == 1
-        in_relaxed = not (shuffled and real_passes)
         budget = min(left, unit * luby((restart + 1) // 2 + 1) if restart else unit)
+        if "restarts" in without:
+            budget, shuffled = left, False
+        in_relaxed = "relax" not in without and not (real_passes and (shuffled or "restarts" in without))
         shuffle = None
         if shuffled:
             rng = random.Random(digest * 1_000_003 + restart)
@@ -481,7 +496,7 @@ def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | No
                     rng.shuffle(moves)
         try:
             line = search(game, target, budget, deadline, stats, relaxed=in_relaxed, shuffle=shuffle,
-                          memo=relaxed if in_relaxed else exact, relaxed_memo=relaxed)
+                          memo=relaxed if in_relaxed else exact, relaxed_memo=relaxed, without=without)
         except OutOfBudget:
             if deadline is not None and _clock() > deadline:
                 return None, None, stats

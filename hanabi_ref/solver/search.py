@@ -152,12 +152,13 @@ def _reachable_heights(state: GameState) -> list[int]:
 
 
 def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
-               seconds: float | None = None) -> Solution:
+               seconds: float | None = None, without: frozenset[str] = frozenset()) -> Solution:
     """[SV-result, SV-restarts] can the open game of ``deck`` reach ``target`` (default:
     the maximum score)?  A winning line (the engine's actions, replayed here by the
     engine before it is returned), a completed search, or undecided when ``max_nodes``
     positions (or ``seconds`` of wall time) were not enough.  The search runs on the
-    solver's own positions (:mod:`hanabi_ref.solver.core`) with restarts."""
+    solver's own positions (:mod:`hanabi_ref.solver.core`) with restarts; ``without``
+    leaves ideas out to measure them (:data:`hanabi_ref.solver.core.IDEAS`)."""
     from hanabi_ref.solver.core import OpenGame, solve_open, to_engine_line
 
     goal = config.max_score if target is None else target
@@ -169,7 +170,7 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
         return Solution(goal, False, None, 0, time.monotonic() - start, cheap)
     game = OpenGame(config, deck)
     deadline = None if seconds is None else start + seconds
-    found, moves, stats = solve_open(game, goal, max_nodes, deadline)
+    found, moves, stats = solve_open(game, goal, max_nodes, deadline, without=without)
     line = None
     if found:
         assert moves is not None
