@@ -34,7 +34,7 @@
     hanabi-ref playability table [--json]
     hanabi-ref solve    --players P [--games N] [--seed S] [--rules PRESET] [--variant V] [--max-nodes M]
                         [--time-limit SECONDS] [--jobs J]
-                        [--executor local|dask --scheduler ADDR] [--json] [--out FILE]
+                        [--executor local|dask --scheduler ADDR] [--against STRATEGY] [--json] [--out FILE]
     hanabi-ref spec coverage [--root DIR] [--write FILE] [--check FILE]
     hanabi-ref rl train --agent recommendation --steps N --out DIR [--players P] [--rules PRESET] [--seed S]
                         [--bc-games G] [--bc-epochs E] [--decks D] [--rollouts K] [--embedding constant|modular]
@@ -306,6 +306,9 @@ def _add_solve_parser(commands: Any) -> None:
                        help="local processes (default) or a dask.distributed cluster")
     solve.add_argument("--scheduler", default=None, metavar="ADDRESS",
                        help="address of the dask scheduler, e.g. tcp://host:8786 (with --executor dask)")
+    solve.add_argument("--against", action="append", default=[], metavar="STRATEGY",
+                       help="also play this strategy on every deck and report its perfect games beside the "
+                            "winnable ones (repeatable)")
     solve.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     solve.add_argument("--out", default=None, metavar="FILE", help="write the JSON summary to FILE once every deck is solved")
 
@@ -322,9 +325,18 @@ def command_solve(args: argparse.Namespace) -> int:
         raise SetupError("--scheduler: only with --executor dask")
     if args.time_limit is not None and not args.time_limit > 0:
         raise UsageError(f"hanabi-ref: --time-limit: must be more than 0 seconds, got {args.time_limit:g}")
-    run_solve(_config(args), args.rules, args.games, args.seed, args.max_nodes, args.jobs, args.json, args.out,
-              args.scheduler, args.time_limit)
-    return EXIT_OK
+    from hanabi_ref.strategies import ParamError, strategy_spec
+
+    config = _config(args)
+    for name in args.against:  # an unknown strategy or one that cannot play this configuration: exit 2
+        try:
+            spec = strategy_spec(name)
+        except ParamError as error:
+            raise UsageError(f"hanabi-ref: --against: {error}") from None
+        spec.check_config(config)
+    code = run_solve(config, args.rules, args.games, args.seed, args.max_nodes, args.jobs, args.json, args.out,
+                     args.scheduler, args.time_limit, tuple(args.against))
+    return EXIT_OK if code == 0 else EXIT_INVALID_GAME
 
 
 def _add_playability_parser(commands: Any) -> None:

@@ -24,7 +24,7 @@ from hanabi_ref.game import play_game
 from hanabi_ref.playability.opengame import OpenGame, is_open_game_playable
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.solver import core
-from hanabi_ref.solver.search import best_score, plain_search, replay, solve_deck
+from hanabi_ref.solver.search import Solution, best_score, plain_search, replay, solve_deck
 from hanabi_ref.state import score
 from hanabi_ref.strategies import factory_for
 from tests.test_playability_opengame import engine_config, engine_deck, small_games
@@ -281,3 +281,29 @@ def test_the_solver_reproduces_cells_of_the_thesis_appendix_a(counts: tuple[int,
         assert solution.reachable is not None
         winnable += solution.reachable
     assert f"{winnable / len(decks):.4f}" == printed
+
+
+def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contradiction(
+        monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    """[SV-against] ``--against hat`` counts the hat player's perfect games on the decks
+    solved, as ``simulate`` plays them (the same seeds, the same games), and none of them
+    is found lost; a solver that called a deck the strategy won lost is a contradiction:
+    one line naming the seed, exit 1."""
+    from hanabi_ref.cli import main
+    from hanabi_ref.solver import commands
+
+    argv = ["solve", "--players", "4", "--games", "6", "--seed", "3", "--against", "hat", "--json"]
+    assert main(argv) == 0
+    row = json.loads(capsys.readouterr().out)["against"]["hat"]
+    assert main(["simulate", "--strategy", "hat", "--players", "4", "--rules", "hle", "--games", "6", "--seed", "3",
+                 "--jobs", "1", "--json"]) == 0
+    simulated = json.loads(capsys.readouterr().out)
+    assert row["perfect"] == round(simulated["perfect_rate"] * 6) and row["won_but_lost"] == []
+
+    def always_lost(*args: object, **kwargs: object) -> Solution:
+        return Solution(25, False, None, 1, 0.0)
+
+    monkeypatch.setattr(commands, "solve_deck", always_lost)
+    assert main(argv) == 1
+    err = capsys.readouterr().err
+    assert len(err.strip().splitlines()) == 1 and "decks a strategy won but the solver found lost" in err

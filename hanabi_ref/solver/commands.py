@@ -16,7 +16,7 @@ import attrs
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.sim.stats import wilson_interval
-from hanabi_ref.solver.search import best_score, replay, solve_deck
+from hanabi_ref.solver.search import best_below, replay, solve_deck
 from hanabi_ref.state import score
 
 
@@ -33,13 +33,18 @@ class DeckResult:
     best: int | None = None
     """the best reachable score (SV-best): the maximum for a winnable deck; for a lost
     one the highest lower target reached; None when a search on the way was undecided"""
+    bots: tuple[bool, ...] = ()
+    """for each strategy of ``--against``, whether it played this deck perfectly"""
 
 
-def solve_seed(config: GameConfig, seed: int, max_nodes: int, seconds: float | None = None) -> DeckResult:
+def solve_seed(config: GameConfig, seed: int, max_nodes: int, seconds: float | None = None,
+               against: tuple[str, ...] = ()) -> DeckResult:
     """[SV-estimate] the deck of ``seed`` solved within ``max_nodes`` positions (and
     ``seconds`` of wall time per search, if given); a winning line is replayed by the
-    engine before it counts."""
+    engine before it counts.  ``against``: strategies that also play the deck (their
+    games are not timed)."""
     deck = deck_from_seed(config, seed)
+    bots = tuple(_perfect(config, name, seed) for name in against)
     started = time.process_time()
     solution = solve_deck(config, deck, max_nodes=max_nodes, seconds=seconds)
     if solution.reachable:
@@ -50,39 +55,35 @@ def solve_seed(config: GameConfig, seed: int, max_nodes: int, seconds: float | N
     best: int | None = config.max_score if solution.reachable else None
     nodes = solution.nodes
     if solution.reachable is False:
-        best, below = _best_below(config, deck, max_nodes, seconds)
+        best, _, below = best_below(config, deck, max_nodes, seconds)
         nodes += below
-    return DeckResult(seed, solution.reachable, nodes, time.process_time() - started, solution.reason, best)
+    return DeckResult(seed, solution.reachable, nodes, time.process_time() - started, solution.reason, best, bots)
 
 
-def _best_below(config: GameConfig, deck: tuple[int, ...], max_nodes: int,
-                seconds: float | None) -> tuple[int | None, int]:
-    """[SV-best] for a deck that cannot reach the maximum: its best score (None when a
-    target was undecided) and the positions those searches took."""
-    nodes = 0
-    goal = config.max_score - 1
-    while goal > 0:
-        solution = solve_deck(config, deck, goal, max_nodes, seconds)
-        nodes += solution.nodes
-        if solution.reachable is None:
-            return None, nodes
-        if solution.reachable:
-            return goal, nodes
-        goal -= 1
-    return 0, nodes
+def _perfect(config: GameConfig, strategy: str, seed: int) -> bool:
+    """[SV-against] whether ``strategy`` plays the deck of ``seed`` to the maximum (the
+    game ``simulate`` plays for that seed)."""
+    from hanabi_ref.game import play_game
+    from hanabi_ref.strategies import factory_for
+
+    return play_game(config, factory_for(strategy), seed=seed).score == config.max_score
 
 
-def _solve_one(task: tuple[GameConfig, int, int, float | None]) -> DeckResult:
+Task = tuple[GameConfig, int, int, "float | None", tuple[str, ...]]
+
+
+def _solve_one(task: Task) -> DeckResult:
     return solve_seed(*task)
 
 
 def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
-                scheduler: str | None = None, seconds: float | None = None) -> Iterator[DeckResult]:
+                scheduler: str | None = None, seconds: float | None = None,
+                against: tuple[str, ...] = ()) -> Iterator[DeckResult]:
     """The decks' results in seed order, on ``jobs`` worker processes or, given a
     ``scheduler`` address, as tasks of a dask.distributed cluster (the same results for
     any ``jobs`` and either executor: the budget is counted in positions, not in
     seconds)."""
-    tasks = [(config, seed, max_nodes, seconds) for seed in seeds]
+    tasks: list[Task] = [(config, seed, max_nodes, seconds, against) for seed in seeds]
     if scheduler is not None:
         yield from _solve_on_dask(scheduler, tasks)
         return
@@ -93,7 +94,7 @@ def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
         yield from pool.imap(_solve_one, tasks, chunksize=4)
 
 
-def _solve_on_dask(scheduler: str, tasks: list[tuple[GameConfig, int, int, float | None]]) -> Iterator[DeckResult]:
+def _solve_on_dask(scheduler: str, tasks: list[Task]) -> Iterator[DeckResult]:
     """[SV-estimate] the decks as tasks of the dask cluster at ``scheduler`` (one line,
     exit 2, when it cannot be reached: the simulations' own connection check)."""
     from hanabi_ref.sim.executors import connect_dask
@@ -108,7 +109,8 @@ def _solve_on_dask(scheduler: str, tasks: list[tuple[GameConfig, int, int, float
         executor.close()
 
 
-def summary(config: GameConfig, rules: str, first_seed: int, max_nodes: int, results: list[DeckResult]) -> dict[str, Any]:
+def summary(config: GameConfig, rules: str, first_seed: int, max_nodes: int, results: list[DeckResult],
+            against: tuple[str, ...] = ()) -> dict[str, Any]:
     """[SV-estimate] the run's summary: counts, the winnable fraction with its 95 %
     interval (Wilson) over all decks, the decided fraction, positions and CPU time per
     deck (median and 99th percentile), and the slowest decks."""
@@ -131,12 +133,26 @@ def summary(config: GameConfig, rules: str, first_seed: int, max_nodes: int, res
         "median_nodes": statistics.median(sorted(result.nodes for result in results)),
         "slowest": [{"seed": result.seed, "nodes": result.nodes, "cpu_seconds": round(result.cpu_seconds, 4),
                      "winnable": result.winnable} for result in slowest],
-        "undecided_seeds": [result.seed for result in results if result.winnable is None][:100],
-        "lost_seeds": [result.seed for result in results if result.winnable is False][:100],
+        "undecided_seeds": [result.seed for result in results if result.winnable is None],
+        "lost_seeds": [result.seed for result in results if result.winnable is False],
+        "best_of_lost": {str(result.seed): result.best for result in results if result.winnable is False},
         "best_scores": {str(best): sum(result.best == best for result in results)
                         for best in sorted({result.best for result in results if result.best is not None}, reverse=True)},
         "best_unknown": sum(result.best is None for result in results),
+        "against": {name: _against(results, index, won, total) for index, name in enumerate(against)},
     }
+
+
+def _against(results: list[DeckResult], index: int, winnable: int, total: int) -> dict[str, Any]:
+    """[SV-against] one strategy's perfect games on the same decks: their count and
+    fraction with its 95 % interval, the gap to the winnable fraction, and the decks it
+    won that the solver did not find winnable (lost: a contradiction; undecided)."""
+    perfect = [result for result in results if result.bots[index]]
+    low, high = wilson_interval(len(perfect), total)
+    return {"perfect": len(perfect), "perfect_fraction": len(perfect) / total, "perfect_ci95": [low, high],
+            "gap": (winnable - len(perfect)) / total,
+            "won_but_lost": [result.seed for result in perfect if result.winnable is False],
+            "won_but_undecided": [result.seed for result in perfect if result.winnable is None]}
 
 
 def print_summary(report: dict[str, Any]) -> None:
@@ -152,11 +168,17 @@ def print_summary(report: dict[str, Any]) -> None:
           f"{1000 * report['p99_cpu_seconds']:.1f} ms CPU; median {report['median_nodes']:,.0f} positions")
     histogram = ", ".join(f"{best}: {count}" for best, count in report["best_scores"].items())
     print(f"best scores  {histogram}" + (f"; unknown (undecided): {report['best_unknown']}" if report["best_unknown"] else ""))
+    for name, row in report["against"].items():
+        low, high = row["perfect_ci95"]
+        print(f"{name:<12} perfect on {row['perfect']} decks ({100 * row['perfect_fraction']:.2f} %, 95 %: "
+              f"{100 * low:.2f} .. {100 * high:.2f} %); gap to the winnable fraction {100 * row['gap']:.2f} points; "
+              f"won but not found winnable: {len(row['won_but_lost'])} lost, {len(row['won_but_undecided'])} undecided")
     print("slowest      " + ", ".join(f"seed {deck['seed']} ({deck['nodes']:,} positions)" for deck in report["slowest"]))
 
 
 def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_nodes: int, jobs: int,
-              as_json: bool, out: str | None, scheduler: str | None = None, seconds: float | None = None) -> None:
+              as_json: bool, out: str | None, scheduler: str | None = None, seconds: float | None = None,
+              against: tuple[str, ...] = ()) -> int:
     """[SV-estimate] solve the decks of seeds first_seed .. first_seed + games - 1 with a
     progress bar on a terminal; print the summary (or its JSON); ``out``: write the JSON
     to a file whole, only once every deck is solved."""
@@ -164,12 +186,12 @@ def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_n
 
     results: list[DeckResult] = []
     with tqdm(total=games, unit="deck", file=sys.stderr, disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
-        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs, scheduler, seconds):
+        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs, scheduler, seconds, against):
             results.append(result)
             bar.update(1)
             won = sum(r.winnable is True for r in results)
             bar.set_postfix_str(f"winnable {won}/{len(results)}")
-    report = summary(config, rules, first_seed, max_nodes, results)
+    report = summary(config, rules, first_seed, max_nodes, results, against)
     if out is not None:
         from hanabi_ref.atomic import write_text_atomically
 
@@ -178,3 +200,8 @@ def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_n
         print(json.dumps(report))
     else:
         print_summary(report)
+    contradictions = {name: row["won_but_lost"] for name, row in report["against"].items() if row["won_but_lost"]}
+    if contradictions:  # never expected: a perfect game is a winning line of the open game
+        print(f"hanabi-ref: solve: decks a strategy won but the solver found lost: {contradictions}", file=sys.stderr)
+        return 1
+    return 0

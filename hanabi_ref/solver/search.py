@@ -186,13 +186,27 @@ def best_score(config: GameConfig, deck: Sequence[int], max_nodes: int = 1_000_0
     is reachable, else the highest lower target the solver reaches, each target searched
     within ``max_nodes`` positions.  (None, the undecided solution) when a target on the
     way was undecided; the solution returned is that of the best target."""
-    goal = config.max_score
+    solution = solve_deck(config, deck, max_nodes=max_nodes)
+    if solution.reachable is not False:
+        return (config.max_score if solution.reachable else None), solution
+    best, solution, _ = best_below(config, deck, max_nodes)
+    return best, solution
+
+
+def best_below(config: GameConfig, deck: Sequence[int], max_nodes: int,
+               seconds: float | None = None) -> tuple[int | None, Solution, int]:
+    """[SV-best] for a deck that cannot reach the maximum: its best score (None when a
+    target was undecided), the solution of the last target searched and the positions
+    all the targets took.  The targets are tried downward from the maximum - 1."""
+    nodes = 0
+    goal = config.max_score - 1
     while True:
-        solution = solve_deck(config, deck, goal, max_nodes)
+        solution = solve_deck(config, deck, goal, max_nodes, seconds)
+        nodes += solution.nodes
         if solution.reachable is None:
-            return None, solution
+            return None, solution, nodes
         if solution.reachable or goal == 0:
-            return (goal if solution.reachable else 0), solution
+            return (goal if solution.reachable else 0), solution, nodes
         goal -= 1
 
 
