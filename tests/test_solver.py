@@ -307,3 +307,19 @@ def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contrad
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "decks a strategy won but the solver found lost" in err
+
+
+def test_bench_solver_measures_every_idea_on_the_same_decks(capsys: pytest.CaptureFixture[str]) -> None:
+    """[SV-bench] ``bench solver`` solves the same decks with the whole solver and without
+    each idea, and reports per variant the decks decided, the CPU time and the positions;
+    every variant decides these easy decks alike.  One player count only: two is a usage
+    error (exit 2)."""
+    from hanabi_ref.cli import main
+
+    assert main(["bench", "solver", "--players", "3", "--games", "3", "--max-nodes", "20000", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert set(report["variants"]) == {"all"} | {f"without {idea}" for idea in core.IDEAS}
+    for row in report["variants"].values():
+        assert row["decided"] + row["undecided"] == 3 and row["total_nodes"] > 0
+    assert main(["bench", "solver", "--players", "3,4"]) == 2
+    assert "one player count" in capsys.readouterr().err

@@ -291,3 +291,25 @@ def replay(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> G
     for action in line:
         state = apply(state, action)
     return state
+
+
+def narrate(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> list[str]:
+    """[SV-result] a line told move by move, as the engine replays it: the turn, the seat,
+    what it did (a hint is a pass in the open game, so only its cost is told), and then
+    the score, the tokens, the errors and the cards left in the stack."""
+    from hanabi_ref.hanablive import card_name
+
+    state = initial_state(config, tuple(deck))
+    told = []
+    for action in line:
+        seat, hand = state.current, state.hands[state.current]
+        if isinstance(action, Hint):
+            what = "passes (a hint)"
+        else:
+            card = card_name(config, state.deck[hand[action.slot]])
+            playable = state.fields[state.deck[hand[action.slot]] // config.values] == state.deck[hand[action.slot]] % config.values
+            what = f"discards {card}" if isinstance(action, Discard) else (f"plays {card}" if playable else f"misplays {card}")
+        state = apply(state, action)
+        told.append(f"{state.turn:>3} seat {seat} {what:<16} score {score(state):>2}, tokens {state.hints}, "
+                    f"errors {state.errors}, stack {len(state.deck) - state.next_card}")
+    return told
