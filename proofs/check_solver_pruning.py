@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply_legal, initial_state
 
 COMPOSITIONS = ([[1, 1, 1]], [[2, 1, 1]], [[1, 1], [1, 1]], [[2, 1], [1, 1]], [[1, 1, 1], [1, 1, 0]])
-RULES = {
+RULES: dict[str, dict[str, object]] = {
     "thesis": {},
     "hle": {"discard_at_max_hints": False, "empty_hints": False, "draw_after_final_move": False},
     "hle-early-end": {"discard_at_max_hints": False, "empty_hints": False, "end_when_no_points_possible": True},
@@ -63,8 +64,8 @@ def cases(compositions: tuple[list[list[int]], ...] = COMPOSITIONS) -> Iterator[
                  for value, count in enumerate(counts) for _ in range(count)]
         if players * hand > len(cards) or (hints, errors) not in ((1, 1), (2, 2), (0, None), (2, None), (1, 2)):
             continue
-        config = make_config(players, composition=composition, hand_size=hand, hints=hints, errors=errors,
-                             **RULES[rules])
+        options: dict[str, Any] = RULES[rules]
+        config = make_config(players, composition=composition, hand_size=hand, hints=hints, errors=errors, **options)
         for deck in sorted(set(itertools.permutations(cards))):
             yield rules, config, deck
 
