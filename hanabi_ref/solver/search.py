@@ -151,6 +151,19 @@ def _reachable_heights(state: GameState) -> list[int]:
     return attainable_heights(state.config, state.fields, discarded)
 
 
+def _prepare(config: GameConfig, deck: Sequence[int], target: int | None, max_nodes: int,
+             seconds: float | None) -> tuple[int, float, GameState, Solution | None]:
+    """What both searches do first: the target, the input checked (SV-input), the clock
+    started, the deal, and the answer when a cheap reason (SV-bounds, SV-late) settles it."""
+    goal = config.max_score if target is None else target
+    check_input(config, deck, goal, max_nodes, seconds)
+    start = time.monotonic()
+    state = initial_state(config, tuple(deck))
+    reason = impossibility(state, goal)
+    cheap = None if reason is None else Solution(goal, False, None, 0, time.monotonic() - start, reason)
+    return goal, start, state, cheap
+
+
 def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = None, max_nodes: int = 1_000_000,
                seconds: float | None = None, without: frozenset[str] = frozenset()) -> Solution:
     """[SV-result, SV-restarts] can the open game of ``deck`` reach ``target`` (default:
@@ -161,13 +174,9 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
     leaves ideas out to measure them (:data:`hanabi_ref.solver.core.IDEAS`)."""
     from hanabi_ref.solver.core import OpenGame, solve_open, to_engine_line
 
-    goal = config.max_score if target is None else target
-    check_input(config, deck, goal, max_nodes, seconds)
-    start = time.monotonic()
-    state = initial_state(config, tuple(deck))
-    cheap = impossibility(state, goal)
+    goal, start, state, cheap = _prepare(config, deck, target, max_nodes, seconds)
     if cheap is not None:
-        return Solution(goal, False, None, 0, time.monotonic() - start, cheap)
+        return cheap
     game = OpenGame(config, deck)
     deadline = None if seconds is None else start + seconds
     found, moves, stats = solve_open(game, goal, max_nodes, deadline, without=without)
@@ -216,13 +225,9 @@ def plain_search(config: GameConfig, deck: Sequence[int], target: int | None = N
     first over the engine's own states (every move is
     :func:`hanabi_ref.transition.apply_legal`) in SV-moves' order, with SV-bounds, SV-late
     and SV-key's memory of lost positions and nothing else."""
-    goal = config.max_score if target is None else target
-    check_input(config, deck, goal, max_nodes, seconds)
-    start = time.monotonic()
-    state = initial_state(config, tuple(deck))
-    cheap = impossibility(state, goal)
+    goal, start, state, cheap = _prepare(config, deck, target, max_nodes, seconds)
     if cheap is not None:
-        return Solution(goal, False, None, 0, time.monotonic() - start, cheap)
+        return cheap
     lost: set[Key] = set()
     line: list[Action] = []
     nodes = [0]
