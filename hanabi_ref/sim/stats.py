@@ -53,6 +53,11 @@ def wilson_interval(successes: int, trials: int, z: float = Z_95) -> tuple[float
     return low, high
 
 
+def percentile(sorted_values: Sequence[float], fraction: float) -> float:
+    """The value below which ``fraction`` of the sorted values lie (nearest rank)."""
+    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
+
+
 def histogram(scores: Sequence[int], max_score: int) -> list[int]:
     """How many games ended with each score 0, 1, …, max_score."""
     counts = [0] * (max_score + 1)

@@ -9,13 +9,9 @@ from typing import Any
 
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.sim.stats import percentile
 from hanabi_ref.solver.core import IDEAS
 from hanabi_ref.solver.search import solve_deck
-
-
-def percentile(sorted_values: list[float], fraction: float) -> float:
-    """The value below which ``fraction`` of the values lie (nearest rank)."""
-    return sorted_values[min(len(sorted_values) - 1, int(fraction * len(sorted_values)))]
 
 
 def bench_solver(config: GameConfig, rules: str, games: int, first_seed: int, max_nodes: int,
@@ -28,7 +24,6 @@ def bench_solver(config: GameConfig, rules: str, games: int, first_seed: int, ma
     variants = {"all": frozenset[str]()} | {f"without {idea}": frozenset({idea}) for idea in ideas}
     cpu: dict[str, list[float]] = {name: [] for name in variants}
     nodes: dict[str, list[int]] = {name: [] for name in variants}
-    decided: dict[str, int] = {name: 0 for name in variants}
     answers: dict[str, list[bool | None]] = {name: [] for name in variants}
     for seed in range(first_seed, first_seed + games):
         deck = deck_from_seed(config, seed)
@@ -37,7 +32,6 @@ def bench_solver(config: GameConfig, rules: str, games: int, first_seed: int, ma
             solution = solve_deck(config, deck, max_nodes=max_nodes, without=without)
             cpu[name].append(time.process_time() - started)
             nodes[name].append(solution.nodes)
-            decided[name] += solution.reachable is not None
             answers[name].append(solution.reachable)
     for name in variants:  # every idea is exact: a decided deck gets the same answer
         for whole, part in zip(answers["all"], answers[name]):
@@ -48,8 +42,9 @@ def bench_solver(config: GameConfig, rules: str, games: int, first_seed: int, ma
     base = cpu["all"]
     for name in variants:
         times = sorted(cpu[name])
+        decided = sum(answer is not None for answer in answers[name])
         report["variants"][name] = {
-            "decided": decided[name], "undecided": games - decided[name],
+            "decided": decided, "undecided": games - decided,
             "median_ms": 1000 * statistics.median(times), "p99_ms": 1000 * percentile(times, 0.99),
             "total_cpu_s": sum(times), "median_nodes": statistics.median(nodes[name]), "total_nodes": sum(nodes[name]),
             "median_ratio": statistics.median(times) / max(statistics.median(sorted(base)), 1e-9),

@@ -21,6 +21,7 @@ from collections.abc import Callable, Sequence
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import GameState, attainable_heights
 from hanabi_ref.transition import apply_legal, initial_state
 
 Hands = tuple[tuple[int, ...], ...]
@@ -99,13 +100,10 @@ class OpenGame:
         and a seat to hint that, without empty hints, holds a card some hint touches."""
         if tokens < 1:
             return False
-        for target in self.hint_targets[seat]:
-            if self.empty_hints:
-                return True
-            bits = self.touch_bits
-            if any(bits[card] for card in hands[target]):
-                return True
-        return False
+        if self.empty_hints:
+            return bool(self.hint_targets[seat])
+        bits = self.touch_bits
+        return any(bits[card] for target in self.hint_targets[seat] for card in hands[target])
 
     def after(self, position: Position, move: Move) -> Position:
         """The position after a move (step 2, the end of the move and step 3 as the
@@ -143,7 +141,7 @@ class OpenGame:
         hands = hands[:seat] + (hand,) + hands[seat + 1:]
         return (fields, hands, drawn, tokens, errors, (seat + 1) % self.players, remaining)
 
-    def action_for(self, position: Position, move: Move, state_hand: Sequence[int], deck: Sequence[int]) -> Action:
+    def action_for(self, move: Move, state_hand: Sequence[int], deck: Sequence[int]) -> Action:
         """The engine's action for ``move`` in a state whose mover holds ``state_hand``."""
         kind, card = move
         if kind == "hint":
@@ -159,19 +157,6 @@ def _height(game: OpenGame, suit: int, height: int, discarded: Sequence[int]) ->
     while height < values and discarded[base + height] < copies[base + height]:
         height += 1
     return height
-
-
-def reach_of(game: OpenGame, fields: Sequence[int], discarded: Sequence[int]) -> list[int]:
-    """[R-1] the height each suit can still reach, from the discard counts."""
-    values, copies = game.values, game.copies
-    heights = []
-    for suit in range(game.suits):
-        height = fields[suit]
-        base = suit * values
-        while height < values and discarded[base + height] < copies[base + height]:
-            height += 1
-        heights.append(height)
-    return heights
 
 
 def discarded_counts(game: OpenGame, position: Position) -> list[int]:
@@ -190,9 +175,10 @@ def discarded_counts(game: OpenGame, position: Position) -> list[int]:
     return counts
 
 
-def to_engine_line(game: OpenGame, moves: Sequence[Move]) -> tuple[Action, ...]:
+def to_engine_line(game: OpenGame, moves: Sequence[Move]) -> tuple[tuple[Action, ...], GameState]:
     """[SV-result] the engine's actions for a line of the model's moves, each checked
-    against the engine's legal list as it is made (a hint becomes the first legal hint)."""
+    against the engine's legal list as it is made (a hint becomes the first legal hint),
+    and the engine's state at the end of the line: the line replayed."""
     state = initial_state(game.config, game.deck)
     actions: list[Action] = []
     for move in moves:
@@ -200,16 +186,12 @@ def to_engine_line(game: OpenGame, moves: Sequence[Move]) -> tuple[Action, ...]:
         if move[0] == "hint":
             action: Action = next(action for action in legal if isinstance(action, Hint))
         else:
-            action = game.action_for(game.start, move, state.hands[state.current], state.deck)
+            action = game.action_for(move, state.hands[state.current], state.deck)
             if action not in legal:
                 raise AssertionError(f"the model's move {move} is not legal in the engine")
         actions.append(action)
         state = apply_legal(state, action)
-    return tuple(actions)
-
-
-Clock = Callable[[], float]
-_clock: Clock = time.monotonic
+    return tuple(actions), state
 
 
 class Memo:
@@ -253,7 +235,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     line: list[Move] = []
     start = game.start
     discarded = discarded_counts(game, start)
-    clock = _clock
+    clock = time.monotonic
 
     def visit(position: Position, reach: list[int]) -> bool:
         fields, hands, drawn, tokens, errors, seat, remaining = position
@@ -348,18 +330,15 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
             if found:
                 return True
             line.pop()
-        if not remember:
-            pass
-        elif relaxed:
-            if lost_tokens.get(core, -1) < tokens:
-                lost_tokens[core] = tokens
-        else:
+        if remember and not relaxed:
             lost.add(position)
+        elif remember and lost_tokens.get(core, -1) < tokens:
+            lost_tokens[core] = tokens
         return False
 
     if game.start_terminal:
         return line if sum(start[0]) >= target else None
-    return line if visit(start, reach_of(game, start[0], discarded)) else None
+    return line if visit(start, attainable_heights(game.config, start[0], discarded)) else None
 
 
 def holders_fit(game: OpenGame, fields: Sequence[int], hands: Hands, drawn: int, seat: int, remaining: int) -> bool:
@@ -397,25 +376,36 @@ def holders_fit(game: OpenGame, fields: Sequence[int], hands: Hands, drawn: int,
 
 
 def late_fit(game: OpenGame, fields: Sequence[int], hands: Hands, drawn: int) -> bool:
-    """[SV-late] the needed cards that wait for late draws fit in the turns after them."""
-    values = game.values
-    stack = len(game.deck) - drawn
+    """[SV-late] the needed cards that wait for late draws fit in the turns after them
+    (the tables of :class:`OpenGame` give the first draws)."""
     first = list(game.first_draw[drawn])
     for hand in hands:
         for card in hand:
             first[card] = 0
+    return late_draws_fit(game.values, game.players, fields, first, len(game.deck) - drawn)
+
+
+def late_draws_fit(values: int, players: int, fields: Sequence[int], first: Sequence[int], stack: int) -> bool:
+    """[SV-late] whether the cards still needed for the maximum can be played in time.
+    ``first[x]``: the draw from now (1 for the top of the stack) that brings the first
+    copy of identity x still to come, 0 when a copy is in a hand, ``stack + 1`` when none
+    comes.  A needed card waits for the latest first draw of the needed cards of its suit
+    up to it; after draw j at most (stack − j) + players turns play (each later draw ends
+    one play or discard turn, then the last round gives each seat one turn; hints play
+    nothing), so for every j the cards waiting for draw j or later may not outnumber
+    them."""
     waits: list[int] = []
-    for suit in range(game.suits):
+    for suit, height in enumerate(fields):
         latest = 0
         base = suit * values
-        for value in range(fields[suit], values):
+        for value in range(height, values):
             when = first[base + value]
             if when > latest:
                 latest = when
             waits.append(latest)
     waits.sort(reverse=True)
     waiting = 0
-    room = stack + game.players
+    room = stack + players
     for draw in waits:
         waiting += 1
         if draw > stack or waiting > room - draw:
@@ -498,7 +488,7 @@ def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | No
             line = search(game, target, budget, deadline, stats, relaxed=in_relaxed, shuffle=shuffle,
                           memo=relaxed if in_relaxed else exact, relaxed_memo=relaxed, without=without)
         except OutOfBudget:
-            if deadline is not None and _clock() > deadline:
+            if deadline is not None and time.monotonic() > deadline:
                 return None, None, stats
             restart += 1
             continue

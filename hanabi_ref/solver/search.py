@@ -1,14 +1,14 @@
 """An exact solver for open Hanabi [SV-open, SV-moves, SV-bounds, SV-late, SV-key,
-SV-result] (spec/solver.md).
+SV-result, SV-best] (spec/solver.md).
 
 The open game is the game of a configuration and a deck in which every player sees every
 card and the order of the stack (Definition 3.1 ff.); a hint then tells nothing, so it is
-a pass that costs a token.  The solver searches the engine's own states (every move is
-:func:`hanabi_ref.transition.apply_legal`), depth first, and remembers the positions it
-has proven lost.  Its answer to "can this deck reach the maximum score?" is either a
-winning line — the engine's actions from the deal, which the engine replays to the
-maximum score (the certificate) — or "no" after a completed search, or "undecided" when
-the node budget ran out.
+a pass that costs a token.  :func:`solve_deck` answers "can this deck reach the target?"
+with the solver of :mod:`hanabi_ref.solver.core` on positions of its own: a winning line
+(the engine's actions from the deal, replayed by the engine: the certificate), "no" after
+a completed search, or "undecided" when the budget ran out.  :func:`plain_search` is the
+reference it is tested against: depth first over the engine's own states (every move is
+:func:`hanabi_ref.transition.apply_legal`), remembering the positions proven lost.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.solver.core import OpenGame, late_draws_fit, solve_open, to_engine_line
 from hanabi_ref.state import GameState, attainable_heights, max_attainable_score, score
 from hanabi_ref.transition import apply, apply_legal, check_deck, initial_state
 
@@ -70,38 +71,20 @@ def plays_left_bound(state: GameState) -> int:
 
 
 def late_cards_fit(state: GameState) -> bool:
-    """[SV-late] whether the cards still needed for the maximum can be played in time:
-    a card whose first copy still to come is drawn by the j-th draw from now can be played
-    only after that draw, and so can every higher card of its suit; after the j-th draw at
-    most (stack − j) + players turns remain that play (each later draw ends one play or
-    discard turn, then the last round gives each seat one turn; hints play nothing).  So
-    for every j, the cards that must wait for draw j may not outnumber those turns."""
+    """[SV-late] whether the cards still needed for the maximum can be played in time
+    (:func:`hanabi_ref.solver.core.late_draws_fit`, with the first draws read from the
+    state's stack)."""
     if state.remaining is not None:
         return True  # the stack is empty: plays_left_bound says it all
-    config = state.config
-    values, deck = config.values, state.deck
-    first: dict[int, int] = {}
+    config, deck = state.config, state.deck
+    stack = len(deck) - state.next_card
+    first = [stack + 1] * (config.values * config.suit_count)
+    for depth in range(stack, 0, -1):
+        first[deck[state.next_card + depth - 1]] = depth
     for hand in state.hands:
         for card in hand:
             first[deck[card]] = 0
-    stack = len(deck) - state.next_card
-    for depth, card in enumerate(deck[state.next_card:], start=1):
-        first.setdefault(card, depth)  # the stack holds identities
-    waits: list[tuple[int, int]] = []  # (the draw a suit's chain waits for, how many cards wait with it)
-    for suit in range(config.suit_count):
-        latest = 0
-        for value in range(state.fields[suit], values):
-            latest = max(latest, first.get(suit * values + value, stack + 1))
-            waits.append((latest, 1))
-    if not waits:
-        return True
-    waits.sort(reverse=True)
-    waiting = 0
-    for draw, count in waits:
-        waiting += count
-        if draw > stack or waiting > stack - draw + config.players:
-            return False
-    return True
+    return late_draws_fit(config.values, config.players, state.fields, first, stack)
 
 
 def needed(state: GameState, target: int) -> int:
@@ -172,9 +155,7 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
     positions (or ``seconds`` of wall time) were not enough.  The search runs on the
     solver's own positions (:mod:`hanabi_ref.solver.core`) with restarts; ``without``
     leaves ideas out to measure them (:data:`hanabi_ref.solver.core.IDEAS`)."""
-    from hanabi_ref.solver.core import OpenGame, solve_open, to_engine_line
-
-    goal, start, state, cheap = _prepare(config, deck, target, max_nodes, seconds)
+    goal, start, _, cheap = _prepare(config, deck, target, max_nodes, seconds)
     if cheap is not None:
         return cheap
     game = OpenGame(config, deck)
@@ -183,8 +164,7 @@ def solve_deck(config: GameConfig, deck: Sequence[int], target: int | None = Non
     line = None
     if found:
         assert moves is not None
-        line = to_engine_line(game, moves)
-        final = replay(config, deck, line)
+        line, final = to_engine_line(game, moves)
         if score(final) < goal:  # never expected: the model's moves are the engine's
             raise AssertionError(f"the winning line replays to {score(final)}, not {goal}")
     return Solution(goal, found, line, stats.nodes, time.monotonic() - start, None, dict(stats.cuts))
@@ -311,8 +291,9 @@ def narrate(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> 
         if isinstance(action, Hint):
             what = "passes (a hint)"
         else:
-            card = card_name(config, state.deck[hand[action.slot]])
-            playable = state.fields[state.deck[hand[action.slot]] // config.values] == state.deck[hand[action.slot]] % config.values
+            identity = state.deck[hand[action.slot]]
+            card = card_name(config, identity)
+            playable = state.fields[identity // config.values] == identity % config.values
             what = f"discards {card}" if isinstance(action, Discard) else (f"plays {card}" if playable else f"misplays {card}")
         state = apply(state, action)
         told.append(f"{state.turn:>3} seat {seat} {what:<16} score {score(state):>2}, tokens {state.hints}, "
