@@ -2,17 +2,76 @@
 
 The engine mirrors Algorithm 2.16 of the thesis "Hanabi, cooperative fireworks" (2015)
 step by step; the rules are numbered clauses in ``spec/rules.md`` and every function,
-contract and test cites them.  Start with :func:`hanabi_ref.rules.make_config`,
-:func:`hanabi_ref.transition.initial_state` and :func:`hanabi_ref.transition.apply`.
+contract and test cites them.  Start with the facade [API-names]::
 
-Importing the package reads no file and changes no import machinery.  The optional
-compiled build is an explicit opt-in [B-compiled]: ``HANABI_REF_COMPILED=1`` in the
-environment (acted on here), :func:`hanabi_ref.compiled.enable`, or ``--compiled``.
+    from hanabi_ref import Game, Config, Play, Discard, Hint
+
+    g = Game.new(Config.preset("hle", players=3), seed=7)
+    g = g.apply(g.legal_actions()[0])
+    print(g)                      # the board
+
+The names in :data:`__all__` are the stable API (spec/library.md, API-stable); the
+modules behind them (``rules``, ``transition``, ``legality``, ``view``, ``trace``, ...)
+are public too and documented, but may be reorganised between minor releases.
+
+Importing the package reads no file, changes no import machinery and imports no engine
+module: the names below are loaded on first use.  The optional compiled build is an
+explicit opt-in [B-compiled]: ``HANABI_REF_COMPILED=1`` in the environment (acted on
+here), :func:`hanabi_ref.compiled.enable`, or ``--compiled``; it must come before the
+engine is first used.
 """
 
+from __future__ import annotations
+
+import importlib as _importlib
 import os as _os
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
+
+if TYPE_CHECKING:
+    from hanabi_ref.actions import Action, Discard, Hint, Play
+    from hanabi_ref.api import Card, Config, Game, Knowledge
+    from hanabi_ref.errors import ConfigError, HanabiError, IllegalActionError, TraceError
+    from hanabi_ref.game import play_game
+    from hanabi_ref.rules import GameConfig
+    from hanabi_ref.state import Event, GameState
+    from hanabi_ref.strategy import BaseStrategy, Strategy
+    from hanabi_ref.view import PlayerView
+
+_HOMES = {
+    "Game": "hanabi_ref.api", "Config": "hanabi_ref.api", "Card": "hanabi_ref.api", "Knowledge": "hanabi_ref.api",
+    "Action": "hanabi_ref.actions", "Play": "hanabi_ref.actions", "Discard": "hanabi_ref.actions",
+    "Hint": "hanabi_ref.actions",
+    "GameConfig": "hanabi_ref.rules", "GameState": "hanabi_ref.state", "Event": "hanabi_ref.state",
+    "PlayerView": "hanabi_ref.view", "play_game": "hanabi_ref.game",
+    "Strategy": "hanabi_ref.strategy", "BaseStrategy": "hanabi_ref.strategy",
+    "HanabiError": "hanabi_ref.errors", "ConfigError": "hanabi_ref.errors",
+    "IllegalActionError": "hanabi_ref.errors", "TraceError": "hanabi_ref.errors",
+}
+
+__all__ = [
+    "__version__",
+    "Game", "Config", "Card", "Knowledge",
+    "Action", "Play", "Discard", "Hint",
+    "GameConfig", "GameState", "Event", "PlayerView", "play_game", "Strategy", "BaseStrategy",
+    "HanabiError", "ConfigError", "IllegalActionError", "TraceError",
+]
+
+
+def __getattr__(name: str) -> Any:
+    """[API-names] a public name, imported from its module on first use."""
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'hanabi_ref' has no attribute {name!r}")
+    value = getattr(_importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *_HOMES})
+
 
 # [B-compiled] the opt-in by environment; unset or 0 (off) does not even import the module.
 if _os.environ.get("HANABI_REF_COMPILED", "0").strip() not in {"", "0"}:

@@ -17,16 +17,23 @@ import attrs
 HintKind = Literal["value", "colour"]
 
 
+def hint_kind(kind: str) -> HintKind:
+    """[T-actions, API-names] a hint's kind as the engine keeps it: "color" is read as
+    "colour"; any other word is kept (and refused as illegal by 2.16-actions)."""
+    return "colour" if kind == "color" else kind  # type: ignore[return-value]
+
+
 @attrs.frozen
 class Hint:
     """2a: give a hint to ``target`` about a value or a clue colour [2.16-2a].
 
     ``subject`` is what the hint names: a value 1..n when ``kind`` is "value", a
-    clue-colour index 0..c-1 when ``kind`` is "colour" [2.16-actions]."""
+    clue-colour index 0..c-1 when ``kind`` is "colour" [2.16-actions]; the kind "color"
+    is read as "colour" [API-names]."""
 
     target: int
-    kind: HintKind
-    subject: int
+    kind: HintKind = attrs.field(converter=hint_kind)
+    subject: int = attrs.field()
 
     @property
     def value(self) -> int:

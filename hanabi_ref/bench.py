@@ -28,6 +28,7 @@ from typing import Any, Final
 import attrs
 
 OURS: Final = "ours"
+FACADE: Final = "facade"
 OPENSPIEL: Final = "openspiel"
 PEERS: Final = (OPENSPIEL,)
 CONTRACTS_VARIABLE: Final = "HANABI_REF_CONTRACTS"
@@ -58,8 +59,9 @@ class Variant:
 SOURCE_OFF: Final = Variant("source-off", OURS, contracts=False, compiled=False)
 SOURCE_ON: Final = Variant("source-on", OURS, contracts=True, compiled=False)
 COMPILED_OFF: Final = Variant("compiled-off", OURS, contracts=False, compiled=True)
+FACADE_OFF: Final = Variant("facade-off", FACADE, contracts=False, compiled=False)
 PEER_VARIANTS: Final = {OPENSPIEL: Variant(OPENSPIEL, OPENSPIEL)}
-VARIANTS: Final = (SOURCE_OFF, SOURCE_ON, COMPILED_OFF)
+VARIANTS: Final = (SOURCE_OFF, FACADE_OFF, SOURCE_ON, COMPILED_OFF)
 
 RATIOS: Final = (
     ("source-off", OPENSPIEL),
@@ -67,6 +69,7 @@ RATIOS: Final = (
     ("source-on", OPENSPIEL),
     ("source-off", "source-on"),
     ("compiled-off", "source-off"),
+    ("facade-off", "source-off"),
 )
 """The ratios of medians (moves per CPU second) reported, numerator first."""
 
@@ -117,6 +120,30 @@ def measure_ours(players: int, preset: str, seconds: float, seed: int) -> dict[s
     result = _timed_games(play_one, seconds)
     modules = {name: is_compiled(sys.modules[name]) for name in ENGINE_MODULES if name in sys.modules}
     return dict(result, engine=OURS, contracts=ENABLED, compiled=bool(modules) and all(modules.values()),
+                compiled_modules=modules)
+
+
+def measure_facade(players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+    """:func:`measure_ours` through the library's facade [B-engine, API-cost]: the same
+    decks and the same random choices, so the same games, played as a user of
+    :class:`~hanabi_ref.api.Game` plays them (``g.apply(rng.choice(g.legal_actions()))``)."""
+    from hanabi_ref.api import Config, Game
+    from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
+    from hanabi_ref.contracts import ENABLED
+
+    config = Config.preset(preset, players=players)
+    rng = random.Random(seed)
+
+    def play_one(game: int) -> int:
+        position, moves = Game.new(config, seed + game), 0
+        while not position.is_over:
+            position = position.apply(rng.choice(position.legal_actions()))
+            moves += 1
+        return moves
+
+    result = _timed_games(play_one, seconds)
+    modules = {name: is_compiled(sys.modules[name]) for name in ENGINE_MODULES if name in sys.modules}
+    return dict(result, engine=FACADE, contracts=ENABLED, compiled=bool(modules) and all(modules.values()),
                 compiled_modules=modules)
 
 
@@ -179,6 +206,8 @@ def _child_main(argv: Sequence[str]) -> None:
         result = measure_strategy(engine[len(STRATEGY_PREFIX):], int(players), preset, float(seconds), int(seed))
     elif engine == OPENSPIEL:
         result = measure_openspiel(int(players), float(seconds), int(seed))
+    elif engine == FACADE:
+        result = measure_facade(int(players), preset, float(seconds), int(seed))
     else:
         result = measure_ours(int(players), preset, float(seconds), int(seed))
     print(json.dumps(result))

@@ -77,11 +77,46 @@ class UsageError(Exception):
     """A mistake in the command line itself."""
 
 
+class _VersionShown(Exception):
+    """``--version`` printed the version: the command is done."""
+
+
+class _VersionAction(argparse.Action):
+    """[C-version] ``hanabi-ref --version``: the package's version on standard output."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, **kwargs: Any) -> None:
+        super().__init__(option_strings, dest, nargs=0, default=argparse.SUPPRESS, **kwargs)
+
+    def __call__(self, parser: argparse.ArgumentParser, namespace: argparse.Namespace, values: Any,
+                 option_string: str | None = None) -> None:
+        from hanabi_ref import __version__
+
+        print(f"hanabi-ref {__version__}")
+        raise _VersionShown
+
+
+class _DefaultsFormatter(argparse.HelpFormatter):
+    """[C-help] every option's help names its default, unless the text already does."""
+
+    def _get_help_string(self, action: argparse.Action) -> str | None:
+        text = action.help or ""
+        default = action.default
+        if "default" in text or default in (None, False, True, argparse.SUPPRESS) or default == []:
+            return text
+        return f"{text} (default: %(default)s)"
+
+
 class _Parser(argparse.ArgumentParser):
-    """argparse with one-line errors and exit code 2 [C-exit]."""
+    """argparse with one-line errors and exit code 2 [C-exit], help texts naming the
+    defaults [C-help]."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _DefaultsFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        command = self.prog.removeprefix("hanabi-ref").strip()
+        raise UsageError(f"hanabi-ref: {command + ': ' if command else ''}{message}")
 
 
 def _integer(text: str, low: int, high: int | None, meaning: str) -> int:
@@ -185,6 +220,7 @@ def _add_run_options(parser: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of ``hanabi-ref``."""
     parser = _Parser(prog="hanabi-ref", description="Reference implementation of Hanabi.")
+    parser.add_argument("--version", action=_VersionAction, help="print the version and exit")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     simulate = commands.add_parser("simulate", help="play many seeded games with a strategy")
@@ -203,6 +239,9 @@ def build_parser() -> argparse.ArgumentParser:
     _add_game_options(play, bots=True)
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
+    play.add_argument("--human", type=_count, default=None, metavar="SEAT",
+                      help="take seat SEAT yourself, at the terminal; the strategy plays the other seats (HU-play)")
+    _add_show_options(play)
     _add_compiled_option(play)
 
     replay = commands.add_parser("replay", help="replay a game file and print the final state")
@@ -210,6 +249,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay.add_argument("--format", choices=["trace", "hanab-live"], default="trace", help="file format")
     replay.add_argument("--rules", default=None, help="rule preset for hanab.live files (default hanab-live)")
     replay.add_argument("--json", action="store_true", help="print one JSON object")
+    _add_show_options(replay)
+    replay.add_argument("--html", default=None, metavar="FILE",
+                        help="write a self-contained page that steps through the game in a browser (VW-file)")
 
     _add_verify_parser(commands)
     explain = commands.add_parser("explain", help="tell the story of a divergence written by verify --out")
@@ -223,7 +265,7 @@ def build_parser() -> argparse.ArgumentParser:
                             "the whole deck (seed) or each card as drawn (seed-drawn) (EP-seed)")
 
     vectors = commands.add_parser("vectors", help="conformance vectors")
-    vectors.add_argument("action", choices=["generate"])
+    vectors.add_argument("action", choices=["generate"], help="generate: write every vector file")
     vectors.add_argument("directory", help="directory to write (replaced atomically)")
 
     _add_bench_parser(commands)
@@ -258,11 +300,21 @@ def _add_bench_parser(commands: Any) -> None:
     bench.add_argument("--rules", default="hle", help="rule preset (default hle, the rules OpenSpiel plays)")
     bench.add_argument("--seconds", type=_seconds, default=2.0, help="CPU seconds of one run")
     bench.add_argument("--repeats", type=_positive, default=5, help="interleaved runs per variant (median reported)")
-    bench.add_argument("--seed", type=_seed, default=0)
+    bench.add_argument("--seed", type=_seed, default=0, help="seed of the first game of each run")
     bench.add_argument("--max-nodes", type=_positive, default=200_000,
                        help="positions each deck may search in bench solver (default 200000)")
     bench.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
     _add_compiled_option(bench)
+
+
+def _add_show_options(parser: argparse.ArgumentParser) -> None:
+    """``--show [--from N] [--to M]`` [SH-show]."""
+    parser.add_argument("--show", action="store_true",
+                        help="print the game move by move: each move and the board after it (SH-show)")
+    parser.add_argument("--from", dest="show_from", type=_count, default=None, metavar="N",
+                        help="with --show: start at move N (default: the deal)")
+    parser.add_argument("--to", dest="show_to", type=_count, default=None, metavar="M",
+                        help="with --show: stop after move M (default: the last move)")
 
 
 def _player_counts(text: str) -> list[int]:
@@ -372,7 +424,8 @@ def _add_verify_parser(commands: Any) -> None:
     verify.add_argument("--no-views", action="store_true", help="the same as --views none")
     verify.add_argument("--partial", action="store_true",
                         help="pass an engine that leaves out fields a game's result depends on (the report lists them)")
-    verify.add_argument("--out", default="hanabi-ref-divergence.json", help="where to write a divergence's trace")
+    verify.add_argument("--out", default="hanabi-ref-divergence.json",
+                        help="where to write a divergence's trace (default hanabi-ref-divergence.json)")
     verify.add_argument("--json", action="store_true", help="print one JSON object")
     verify.add_argument("--option", type=_rule_option, action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option on top of each preset of the random games (repeatable; "
@@ -431,14 +484,24 @@ def command_sweep(args: argparse.Namespace) -> int:
 
 
 def command_play(args: argparse.Namespace) -> int:
-    """Play one game and optionally write its trace [C-play, T-trace]."""
+    """Play one game and optionally write its trace [C-play, T-trace]; ``--show`` prints
+    it move by move [SH-show], ``--human SEAT`` lets a person take a seat [HU-play]."""
     from hanabi_ref.game import play_game
     from hanabi_ref.trace import summary
 
     config = _config(args)
+    _check_show_options(args)
+    if args.human is not None and args.human >= config.players:
+        raise UsageError(f"hanabi-ref: --human: seat {args.human} does not exist ({config.players} players: "
+                         f"seats 0..{config.players - 1})")
     factory = _play_factory(args, config)
     try:
-        record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
+        if args.human is not None:
+            from hanabi_ref.human import play_human
+
+            record = play_human(config, factory, args.human, seed=args.seed, strategy_seed=args.strategy_seed)
+        else:
+            record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
     finally:
         close = getattr(factory, "close", None)
         if close is not None:
@@ -450,10 +513,31 @@ def command_play(args: argparse.Namespace) -> int:
         result = {**result, "seed": args.seed, "strategy_seed": args.strategy_seed}
     if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
         with contextlib.redirect_stdout(sys.stderr):
+            _show(args, record.trace)
             _print_summary(result, args.json)
     else:
+        _show(args, record.trace)
         _print_summary(result, args.json)
     return EXIT_OK
+
+
+def _check_show_options(args: argparse.Namespace) -> None:
+    """[SH-show] ``--from``/``--to`` only with ``--show``, and in order."""
+    if not args.show and (args.show_from is not None or args.show_to is not None):
+        raise UsageError("hanabi-ref: --from/--to: only with --show")
+    if args.show_from is not None and args.show_to is not None and args.show_from > args.show_to:
+        raise UsageError(f"hanabi-ref: --from {args.show_from} is after --to {args.show_to}")
+
+
+def _show(args: argparse.Namespace, trace: Any, states: Any = None) -> None:
+    """[SH-show] the game move by move, when ``--show`` asks."""
+    if not args.show:
+        return
+    from hanabi_ref.show import show_game
+    from hanabi_ref.trace import replay_states
+
+    for line in show_game(replay_states(trace) if states is None else states, args.show_from, args.show_to):
+        print(line)
 
 
 def _play_factory(args: argparse.Namespace, config: Any) -> Any:
@@ -501,10 +585,12 @@ def _print_summary(result: dict[str, Any], as_json: bool) -> None:
 
 def command_replay(args: argparse.Namespace) -> int:
     """Replay a trace or a hanab.live game and print the final state [C-replay, T-trace,
-    T-schema]."""
+    T-schema]; ``--show`` prints it move by move [SH-show]; ``--html`` writes the
+    browser viewer [VW-file], nothing when the file is bad."""
     from hanabi_ref.errors import TraceError
-    from hanabi_ref.trace import load_trace, replay, summary
+    from hanabi_ref.trace import load_trace, replay_states, summary
 
+    _check_show_options(args)
     if args.format == "hanab-live":
         from hanabi_ref.hanablive import load_hanablive
 
@@ -514,11 +600,26 @@ def command_replay(args: argparse.Namespace) -> int:
     else:
         trace = load_trace(args.file)
     try:
-        final = replay(trace)
+        states = replay_states(trace)
     except TraceError as error:
         raise InvalidGame(f"hanabi-ref: {args.file}: {error}") from None
-    _print_summary(summary(final), args.json)
+    if args.html is not None:
+        _write_viewer(args, trace, states)
+    _show(args, trace, states)
+    _print_summary(summary(states[-1]), args.json)
     return EXIT_OK
+
+
+def _write_viewer(args: argparse.Namespace, trace: Any, states: Any) -> None:
+    """[VW-file, OUT-atomic] ``--html FILE``: the viewer page, replaced atomically; a
+    reproduction file of ``verify`` shows the divergence [VW-divergence]."""
+    from hanabi_ref.viewer import read_divergence, write_viewer
+
+    divergence = read_divergence(args.file) if args.format == "trace" else None
+    try:
+        write_viewer(args.html, trace, states, title=Path(args.file).name, divergence=divergence)
+    except OSError as error:
+        raise UsageError(f"hanabi-ref: --html: cannot write {args.html}: {error.strerror or error}") from None
 
 
 def command_explain(args: argparse.Namespace) -> int:
@@ -554,7 +655,7 @@ def command_serve(args: argparse.Namespace) -> int:
     if args.deals == "deck":
         engine = make_engine(args.engine)
     elif args.engine != "reference":
-        raise UsageError(f"hanabi-ref serve: --deals {args.deals}: only for --engine reference (a peer deals as it does)")
+        raise UsageError(f"hanabi-ref: serve: --deals {args.deals}: only for --engine reference (a peer deals as it does)")
     else:
         from hanabi_ref.verify.seeded import SeededReference
 
@@ -603,16 +704,16 @@ def command_bench(args: argparse.Namespace) -> int:
     from hanabi_ref.rules import make_config
 
     if args.against is not None and args.rules != "hle":
-        raise UsageError(f"hanabi-ref bench: --rules: {args.against} plays the hle rules, got {args.rules!r}")
+        raise UsageError(f"hanabi-ref: bench: --rules: {args.against} plays the hle rules, got {args.rules!r}")
     if args.against is not None and importlib.util.find_spec("pyspiel") is None:
-        raise UsageError("hanabi-ref bench: --against openspiel needs open-spiel: pip install 'hanabi-ref[openspiel]'")
+        raise UsageError("hanabi-ref: bench: --against openspiel needs open-spiel: pip install 'hanabi-ref[openspiel]'")
     players = args.players or ([2, 3, 4, 5] if args.against else [3])
     for count in players:
         make_config(count, preset=args.rules)  # reject a bad configuration before measuring
     try:
         report = bench.bench_engine(players, args.rules, args.seconds, args.repeats, args.seed, args.against)
     except bench.BenchError as error:
-        raise InvalidGame(f"hanabi-ref bench: {error}") from None
+        raise InvalidGame(f"hanabi-ref: bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_engine_report(report))
     return EXIT_OK
 
@@ -623,10 +724,10 @@ def _bench_solver(args: argparse.Namespace) -> int:
     from hanabi_ref.solver.bench import bench_solver, format_report
 
     if args.against is not None:
-        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+        raise UsageError("hanabi-ref: bench: --against: only for bench engine")
     players = args.players or [4]
     if len(players) != 1:
-        raise UsageError("hanabi-ref bench: --players: bench solver measures one player count")
+        raise UsageError("hanabi-ref: bench: --players: bench solver measures one player count")
     config = make_config(players[0], preset=args.rules)
     report = bench_solver(config, args.rules, args.games, args.seed, args.max_nodes)
     print(json.dumps(report, sort_keys=True) if args.json else format_report(report))
@@ -640,18 +741,18 @@ def _bench_strategy(args: argparse.Namespace) -> int:
     from hanabi_ref.strategies import ParamError, strategy_spec
 
     if args.against is not None:
-        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+        raise UsageError("hanabi-ref: bench: --against: only for bench engine")
     try:
         spec = strategy_spec(args.strategy)
     except ParamError as error:
-        raise UsageError(f"hanabi-ref bench: --strategy: {error}") from None
+        raise UsageError(f"hanabi-ref: bench: --strategy: {error}") from None
     players = args.players or [4]
     for count in players:
         spec.check_config(make_config(count, preset=args.rules))  # before measuring
     try:
         report = bench.bench_strategy(spec.name, players, args.rules, args.seconds, args.repeats, args.seed)
     except bench.BenchError as error:
-        raise InvalidGame(f"hanabi-ref bench: {error}") from None
+        raise InvalidGame(f"hanabi-ref: bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_strategy_report(report))
     return EXIT_OK
 
@@ -663,14 +764,14 @@ def _bench_isolate(args: argparse.Namespace) -> int:
     from hanabi_ref.strategies import strategy_spec
 
     if args.against is not None:
-        raise UsageError("hanabi-ref bench: --against: only for bench engine")
+        raise UsageError("hanabi-ref: bench: --against: only for bench engine")
     players = args.players or [4]
     for count in players:
         strategy_spec(bench.STRATEGY).check_config(make_config(count, preset=args.rules))  # before measuring
     try:
         report = bench.bench_isolate(players, args.rules, args.seconds, args.repeats, args.seed)
     except bench.BenchIsolateError as error:
-        raise InvalidGame(f"hanabi-ref bench isolate: {error}") from None
+        raise InvalidGame(f"hanabi-ref: bench isolate: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report))
     return EXIT_OK
 
@@ -682,11 +783,11 @@ def _bench_verify(args: argparse.Namespace) -> int:
     from hanabi_ref.verify import bench
 
     if importlib.util.find_spec("pyspiel") is None:
-        raise UsageError("hanabi-ref bench verify: needs open-spiel: pip install 'hanabi-ref[openspiel]'")
+        raise UsageError("hanabi-ref: bench verify: needs open-spiel: pip install 'hanabi-ref[openspiel]'")
     try:
         report = bench.bench_verify(args.games, args.repeats, args.seed)
     except bench.BenchVerifyError as error:
-        raise InvalidGame(f"hanabi-ref bench verify: {error}") from None
+        raise InvalidGame(f"hanabi-ref: bench verify: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report))
     return EXIT_OK
 
@@ -712,7 +813,7 @@ def command_playability(args: argparse.Namespace) -> int:
     if args.question == "table":
         return playability_cli.print_table(args.json)
     if args.seed is not None and args.samples is None:
-        raise UsageError("hanabi-ref playability count: --seed only applies with --samples")
+        raise UsageError("hanabi-ref: playability count: --seed only applies with --samples")
     return playability_cli.print_count(args.counts, args.hand_size, args.samples, args.seed or 0, args.json)
 
 
@@ -769,7 +870,7 @@ def command_rl(args: argparse.Namespace) -> int:
     try:
         from hanabi_ref.rl import commands as rl_commands
     except ImportError as error:  # numpy is the rl extra's
-        raise UsageError(f"hanabi-ref rl: needs numpy ({error}); pip install 'hanabi_ref[rl]'") from None
+        raise UsageError(f"hanabi-ref: rl: needs numpy ({error}); pip install 'hanabi-ref[rl]'") from None
     from hanabi_ref.rl.errors import RLError
 
     try:
@@ -781,7 +882,7 @@ def command_rl(args: argparse.Namespace) -> int:
 
             config = make_config(args.players, preset="hle", hand_size=args.hand_size)
             if batch_unsupported(config) is not None:
-                raise UsageError(f"hanabi-ref rl bench: {batch_unsupported(config)}")
+                raise UsageError(f"hanabi-ref: rl bench: {batch_unsupported(config)}")
             rl_commands.run_bench(config, args.batch or [1, 64, 1024], args.repeats, args.json)
             return EXIT_OK
         if args.question == "train":
@@ -789,7 +890,7 @@ def command_rl(args: argparse.Namespace) -> int:
                                                 "judge_games", "threshold_games")
                        if (value := getattr(args, name)) is not None}
             if options.get("rollouts", 2) < 2:
-                raise UsageError("hanabi-ref rl train: --rollouts: at least 2 (the baseline is the other rollouts' mean)")
+                raise UsageError("hanabi-ref: rl train: --rollouts: at least 2 (the baseline is the other rollouts' mean)")
             rl_commands.run_train(args.agent, args.players, args.rules, args.steps, args.seed, args.out, options)
             return EXIT_OK
         if args.question == "eval":
@@ -799,7 +900,7 @@ def command_rl(args: argparse.Namespace) -> int:
             return EXIT_OK
         rl_commands.run_play(args.encoding, _config(args), _factory(args.strategy), args.seed, args.all_seats, args.json)
     except RLError as error:
-        raise UsageError(f"hanabi-ref rl: {error}") from None
+        raise UsageError(f"hanabi-ref: rl: {error}") from None
     return EXIT_OK
 
 
@@ -823,13 +924,13 @@ def command_spec(args: argparse.Namespace) -> int:
     try:
         code, out, errors = spec_coverage.run_command(Path(args.root), write, check)
     except spec_coverage.CoverageParseError as error:
-        raise InvalidGame(f"hanabi-ref spec coverage: {error}") from None
+        raise InvalidGame(f"hanabi-ref: spec coverage: {error}") from None
     except spec_coverage.CoverageInputError as error:
-        raise UsageError(f"hanabi-ref spec coverage: {error}") from None
+        raise UsageError(f"hanabi-ref: spec coverage: {error}") from None
     for line in out:
         print(line)
     for line in errors:
-        print(f"hanabi-ref spec coverage: {line}", file=sys.stderr)
+        print(f"hanabi-ref: spec coverage: {line}", file=sys.stderr)
     return code
 
 
@@ -843,7 +944,7 @@ def command_compile(args: argparse.Namespace) -> int:
         except compiled.MypycMissingError as error:
             raise UsageError(f"hanabi-ref: {error}") from None
         except compiled.CompileError as error:
-            raise InvalidGame(f"hanabi-ref compile: {error}") from None
+            raise InvalidGame(f"hanabi-ref: compile: {error}") from None
         if not args.json:
             print(f"compiled {len(compiled.MODULES)} modules into {directory}; "
                   f"use them with --compiled or {compiled.ENVIRONMENT}=1")
@@ -937,6 +1038,9 @@ def _run(argv: Sequence[str] | None, watched: _WatchedOutput | None) -> int:
         code = COMMANDS[args.command](args)
         sys.stdout.flush()  # [OUT-stdout] an error writing the results is reported here, not at exit
         return code
+    except _VersionShown:
+        sys.stdout.flush()
+        return EXIT_OK
     except UsageError as error:
         return _fail(str(error), EXIT_USAGE)
     except InvalidGame as error:
@@ -1039,7 +1143,11 @@ def _verify_usage_error() -> type[Exception]:
 
 
 def _fail(message: str, code: int) -> int:
-    print(" ".join(message.split("\n")), file=sys.stderr)
+    """[C-exit] one line on standard error, always starting ``hanabi-ref:``."""
+    line = " ".join(message.split("\n"))
+    if not line.startswith("hanabi-ref:"):
+        line = f"hanabi-ref: {line.removeprefix('hanabi-ref').lstrip()}"
+    print(line, file=sys.stderr)
     return code
 
 

@@ -441,7 +441,7 @@ def is_plain_item(definition: str, item: object) -> bool:
         kind = item.get("type")
         if kind == "hint":
             return (item.keys() == {"type", "target", "kind", "value"} and _is_count(item["target"], 0)
-                    and item["kind"] in ("value", "colour") and _is_count(item["value"], 0))
+                    and item["kind"] in ("value", "colour", "color") and _is_count(item["value"], 0))
         return item.keys() == {"type", "slot"} and kind in ("play", "discard") and _is_count(item["slot"], 0)
     if definition == "state":
         return _is_plain_state(item)

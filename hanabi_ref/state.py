@@ -292,9 +292,15 @@ def is_errors_within_bound(state: GameState) -> bool:
     "2.16-2-R: R is infinite, -1 or in 0..p",
     enabled=ENABLED,
 )
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class GameState:
-    """One moment of a game: every variable of Algorithm 2.16 [2.13, 2.14, 2.16-1]."""
+    """One moment of a game: every variable of Algorithm 2.16 [2.13, 2.14, 2.16-1].
+
+    The fields keep the thesis' names (``hints`` is t, ``errors`` f, ``fields`` F,
+    ``current`` C); the names of the JSON state object (spec/trace.md) are properties
+    beside them: ``clue_tokens``, ``strikes``, ``fireworks``, ``current_player``,
+    ``turns``, ``deck_size``, ``score`` [API-names].  ``str`` is the board with every card
+    face up, ``repr`` one line [SH-board]."""
 
     config: GameConfig
     deck: tuple[int, ...]
@@ -311,6 +317,51 @@ class GameState:
     turn: int
     history: History
     terminal: bool
+
+    @property
+    def clue_tokens(self) -> int:
+        """t, the clue tokens left (the JSON's ``clue_tokens``) [API-names, 2.16-tokens]."""
+        return self.hints
+
+    @property
+    def strikes(self) -> int:
+        """f, the errors made (the JSON's ``strikes``) [API-names, 2.16-errors]."""
+        return self.errors
+
+    @property
+    def fireworks(self) -> tuple[int, ...]:
+        """The height of each suit's field F[i] (the JSON's ``fireworks``) [API-names, E-14]."""
+        return self.fields
+
+    @property
+    def current_player(self) -> int:
+        """C, the seat to move (the JSON's ``current``) [API-names]."""
+        return self.current
+
+    @property
+    def turns(self) -> int:
+        """Moves made so far (the JSON's ``turns``) [API-names, E-9]."""
+        return self.turn
+
+    @property
+    def deck_size(self) -> int:
+        """|S|, the cards left in the stack (the JSON's ``deck_size``) [API-names]."""
+        return len(self.deck) - self.next_card
+
+    @property
+    def score(self) -> int:
+        """The score step 3 returns, or would return now (the JSON's ``score``) [2.16-3]."""
+        return score(self)
+
+    def __str__(self) -> str:
+        from hanabi_ref.show import state_board
+
+        return state_board(self)
+
+    def __repr__(self) -> str:
+        from hanabi_ref.show import state_summary
+
+        return state_summary(self)
 
 
 INVARIANTS: tuple[Any, ...] = tuple(getattr(GameState, "__invariants__", ()))

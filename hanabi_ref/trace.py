@@ -118,9 +118,10 @@ def action_from_json(value: object, where: str) -> Action:
     kind = value["type"]
     if kind == "hint":
         data = _object(value, where, {"type", "target", "kind", "value"})
-        if data["kind"] not in ("value", "colour"):
-            raise TraceError(f"{where}.kind: must be 'value' or 'colour', got {json.dumps(data['kind'])}")
-        return Hint(_int(data["target"], f"{where}.target", 0), data["kind"], _int(data["value"], f"{where}.value", 0))
+        if data["kind"] not in ("value", "colour", "color"):
+            raise TraceError(f"{where}.kind: must be 'value' or 'colour' (or 'color'), got {json.dumps(data['kind'])}")
+        kind = "value" if data["kind"] == "value" else "colour"  # [T-actions] both spellings read, one written
+        return Hint(_int(data["target"], f"{where}.target", 0), kind, _int(data["value"], f"{where}.value", 0))
     if kind in ("play", "discard"):
         data = _object(value, where, {"type", "slot"})
         slot = _int(data["slot"], f"{where}.slot", 0)

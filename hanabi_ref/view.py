@@ -28,7 +28,7 @@ class _ViewKey:
 _VIEW_KEY = _ViewKey()
 
 
-@attrs.frozen(slots=False)
+@attrs.frozen(slots=False, repr=False)
 class PlayerView:
     """Everything seat ``seat`` may know, and nothing else [2.17-view].
 
@@ -38,6 +38,9 @@ class PlayerView:
     The class keeps its attributes in a ``__dict__`` rather than slots: a game builds
     one view per seat after every move, and :func:`make_view` fills a view by copying
     the fields every seat shares in one step (see there).
+
+    The JSON's names are properties beside the fields, as on the state [API-names];
+    ``str`` is the board as this seat sees it, ``repr`` one line [SH-board].
     """
 
     config: GameConfig
@@ -71,6 +74,47 @@ class PlayerView:
     def own_knowledge(self) -> tuple[int, ...]:
         """K_c for each card in this seat's own hand."""
         return self.knowledge[self.seat]
+
+    @property
+    def clue_tokens(self) -> int:
+        """t, the clue tokens left [API-names]."""
+        return self.hints
+
+    @property
+    def strikes(self) -> int:
+        """f, the errors made [API-names]."""
+        return self.errors
+
+    @property
+    def fireworks(self) -> tuple[int, ...]:
+        """The height of each suit's firework [API-names]."""
+        return self.fields
+
+    @property
+    def deck_size(self) -> int:
+        """The cards left in the stack [API-names]."""
+        return self.stack_size
+
+    @property
+    def score(self) -> int:
+        """The score step 3 would return now, from what every seat sees [2.16-3]."""
+        from hanabi_ref.state import public_score
+
+        return public_score(self.config, self.fields, self.remaining)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions, from the acting seat's view (:func:`view_legal_actions`)."""
+        return view_legal_actions(self)
+
+    def __str__(self) -> str:
+        from hanabi_ref.show import view_board
+
+        return view_board(self)
+
+    def __repr__(self) -> str:
+        over = " over" if self.terminal else ""
+        return (f"<PlayerView seat {self.seat} of {self.config.players}, turn {self.turn}{over}, seat "
+                f"{self.current_player} to act, clue_tokens {self.hints}, strikes {self.errors}, deck {self.stack_size}>")
 
 
 def _hides_own_cards(state: GameState, seat: int, view: PlayerView) -> bool:

@@ -492,7 +492,7 @@ def test_missing_peer_library_is_one_clear_line(
         PEERS[name]()
     message = str(failure.value)
     assert "\n" not in message
-    assert message.startswith(f"{name} adapter: {package}") and f"hanabi_ref[{name}]" in message
+    assert message.startswith(f"{name} adapter: {package}") and f"hanabi-ref[{name}]" in message
 
 
 def test_importing_hanabi_ref_loads_no_peer_library() -> None:

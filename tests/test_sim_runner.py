@@ -363,5 +363,5 @@ def test_dask_not_installed_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, ca
     monkeypatch.setitem(sys.modules, "distributed", None)  # makes ``import distributed`` fail
     code, out, err = run(SIM + ["--strategy", "simple", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"], capsys)
     assert code == EXIT_USAGE and out == "" and err.count("\n") == 1
-    assert "pip install 'hanabi_ref[dask]'" in err
+    assert "pip install 'hanabi-ref[dask]'" in err
 

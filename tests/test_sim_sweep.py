@@ -176,7 +176,7 @@ def test_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     code, out, err = run(SWEEP + ["--grid", "random_seats=0", "--plot", str(tmp_path / "c.png"),
                                   "--out", str(tmp_path / "t.csv")], capsys)
     assert code == EXIT_USAGE and out == "" and err.count("\n") == 1
-    assert "pip install 'hanabi_ref[plot]'" in err
+    assert "pip install 'hanabi-ref[plot]'" in err
     assert list(tmp_path.iterdir()) == []
 
 

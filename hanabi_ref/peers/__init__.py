@@ -45,14 +45,19 @@ HANABYTHON_OPTIONS: Final[dict[str, Any]] = {
 }
 
 
+class MissingPeerLibrary(EngineFailure):
+    """[PE-peers, C-extras] a peer adapter's library is not installed: a usage error of the
+    command line (exit code 2), not a failure of an engine under test."""
+
+
 def import_peer(adapter: str, module: str, package: str) -> Any:
     """Import a peer library, or fail with one line naming the extra to install [PE-peers]."""
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise EngineFailure(
+        raise MissingPeerLibrary(
             f"{adapter} adapter: {package} is not installed "
-            f"(pip install 'hanabi_ref[{EXTRAS[adapter]}]'): {error}"
+            f"(pip install 'hanabi-ref[{EXTRAS[adapter]}]'): {error}"
         ) from None
 
 

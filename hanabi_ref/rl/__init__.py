@@ -3,4 +3,4 @@ encoders over :class:`~hanabi_ref.view.PlayerView` that are bit-identical to the
 (OpenSpiel's canonical tensor, the SAD fork's V0 belief), the plain action space with
 legal-action masks.
 
-numpy is needed (``pip install 'hanabi_ref[rl]'``)."""
+numpy is needed (``pip install 'hanabi-ref[rl]'``)."""

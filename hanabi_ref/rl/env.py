@@ -7,7 +7,7 @@ through the engine (:func:`~hanabi_ref.transition.apply`), rewards come from the
 engine's :func:`~hanabi_ref.state.score`, and a reset with seed S deals
 ``deck_from_seed(config, S)``, the deck every other command deals for S.
 
-pettingzoo and gymnasium are needed (``pip install 'hanabi_ref[rl]'``).
+pettingzoo and gymnasium are needed (``pip install 'hanabi-ref[rl]'``).
 """
 
 from __future__ import annotations

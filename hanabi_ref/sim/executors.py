@@ -433,7 +433,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SetupError("--executor dask: needs the 'distributed' package: pip install 'hanabi_ref[dask]'") from None
+        raise SetupError("--executor dask: needs the 'distributed' package: pip install 'hanabi-ref[dask]'") from None
     return distributed
 
 

@@ -32,7 +32,7 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise SetupError("--plot: needs matplotlib: pip install 'hanabi_ref[plot]'") from None
+        raise SetupError("--plot: needs matplotlib: pip install 'hanabi-ref[plot]'") from None
 
 
 def save_plot(path: Path, kind: str, axes: Sequence[Axis], cells: Cells, title: str) -> None:

@@ -100,7 +100,13 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
     """The team's factory with the recommender ``params["model"]`` names; a model file that
     cannot be read is a :class:`ParamError` naming it (RL-train-files)."""
     from hanabi_ref.rl.errors import RLError
-    from hanabi_ref.rl.train.team import team_factory, teacher
+
+    try:
+        from hanabi_ref.rl.train.team import team_factory, teacher
+    except ImportError as error:  # [C-extras] before any game
+        from hanabi_ref.extras import missing
+
+        raise missing("strategy 'learned-recommendation'", "numpy", "rl", error) from None
 
     name, embedding, offset_name = str(params["model"]), str(params["embedding"]), str(params["offset"])
     judge_name = str(params["judge"])

@@ -32,9 +32,14 @@ def make_engine(name: str) -> Engine:
         return ReferenceEngine()
     from hanabi_ref.peers import PEERS
 
+    from hanabi_ref.peers import MissingPeerLibrary
+
     if name not in PEERS:
         raise VerifyUsageError(f"--engine: unknown engine {name!r} (known: reference, {', '.join(PEERS)})")
-    engine: Engine = PEERS[name]()
+    try:
+        engine: Engine = PEERS[name]()
+    except MissingPeerLibrary as error:  # [C-extras] a usage error, exit code 2
+        raise VerifyUsageError(str(error)) from None
     return engine
 
 
