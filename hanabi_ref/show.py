@@ -95,8 +95,8 @@ def colour_name(config: GameConfig, colour: int) -> str:
 
 
 def hint_subject(config: GameConfig, hint: Hint) -> str:
-    """[SH-move] what a hint names: a colour's name or a value."""
-    return colour_name(config, hint.subject) if hint.kind == "colour" else f"value {hint.subject}"
+    """[SH-move] what a hint names: a colour's name (``red``) or a value (``3s``)."""
+    return config.colours[hint.subject].lower() if hint.kind == "colour" else f"{hint.subject}s"
 
 
 def action_text(config: GameConfig, action: Action) -> str:
@@ -159,25 +159,26 @@ def touched_slots(hand: Sequence[int], touched: Sequence[int]) -> list[int]:
 
 def event_text(config: GameConfig, event: Event, hands: Sequence[Sequence[int]],
                drawn: int | None = None) -> str:
-    """[SH-move] one move as a sentence: who did what, the card played or discarded and
-    whether a play succeeded, the slots a hint touched.  ``hands``: the card ids of each
-    hand after the move (a hint changes no hand); ``drawn``: the identity of the card
-    drawn, to name it (a board shown face up), or None."""
+    """[SH-move] one move as a sentence: ``seat 1 hints seat 2 red: touches slots 0, 3``
+    (a value hint names ``3s``; one that touches nothing, ``touches no card``), ``seat 0
+    plays b1 from slot 2 (success)`` or ``(fails: a strike)``, ``seat 3 discards y4 from
+    slot 0``.  ``hands``: the card ids of each hand around a hint (a hint moves no card);
+    ``drawn``: the identity of the card the move drew, to name it (``, draws g2``) where
+    every card is shown, or None to say nothing of it."""
     seat, action = event.player, event.action
     if isinstance(action, Hint):
         slots = touched_slots(hands[action.target], event.touched)
-        touched = ", ".join(map(str, slots)) if slots else "nothing"
-        return (f"seat {seat} hints seat {action.target} {hint_subject(config, action)}: "
-                f"{'slot' if len(slots) == 1 else 'slots'} {touched}")
+        if not slots:
+            touched = "touches no card"
+        else:
+            touched = f"touches slot{'s' if len(slots) > 1 else ''} {', '.join(map(str, slots))}"
+        return f"seat {seat} hints seat {action.target} {hint_subject(config, action)}: {touched}"
     card = "a card" if event.card is None else card_name(config, event.card)
     if isinstance(action, Play):
-        outcome = "success" if event.success else "misplay, a strike"
-        text = f"seat {seat} plays {card} from slot {action.slot}: {outcome}"
+        text = f"seat {seat} plays {card} from slot {action.slot} ({'success' if event.success else 'fails: a strike'})"
     else:
         text = f"seat {seat} discards {card} from slot {action.slot}"
-    if event.drawn is not None:
-        text += "; draws" + ("" if drawn is None else f" {card_name(config, drawn)}")
-    return text
+    return text if drawn is None else f"{text}, draws {card_name(config, drawn)}"
 
 
 def state_event_text(state: GameState) -> str:

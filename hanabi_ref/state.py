@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any, NamedTuple, overload
+from typing import TYPE_CHECKING, Any, NamedTuple, overload
 
 import attrs
 import icontract
@@ -32,6 +32,16 @@ import icontract
 from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.rules import GameConfig
+
+if TYPE_CHECKING:
+    from mypy_extensions import mypyc_attr
+else:
+    try:
+        from mypy_extensions import mypyc_attr
+    except ImportError:  # without mypy: the decorator speaks only to mypyc [B-compiled]
+
+        def mypyc_attr(*names: str, **flags: object) -> Any:
+            return lambda cls: cls
 
 
 class Event(NamedTuple):
@@ -53,6 +63,7 @@ class Event(NamedTuple):
     drawn: int | None = None
 
 
+@mypyc_attr(native_class=False)  # [B-compiled] SealedHistory below overrides __setattr__
 class History(Sequence[Event]):
     """The public record of a game up to a move: an immutable sequence of
     :class:`Event` [2.17-history].
@@ -162,6 +173,7 @@ def _history_of(events: list[Event], length: int) -> History:
 _new_history = object.__new__
 
 
+@mypyc_attr(native_class=False)
 class SealedHistory(History):
     """A history that nobody can change through it [ISO-views]: its entries are a tuple
     and its attributes cannot be set or deleted.  The views of one state share one; what

@@ -392,15 +392,18 @@ def test_move_sentences_name_what_happened() -> None:
         action = event.action
         if isinstance(action, Hint):
             slots = [i for i, c in enumerate(after.hands[action.target]) if c in event.touched]
-            subject = config.colours[action.subject].lower() if action.kind == "colour" else f"value {action.subject}"
+            subject = config.colours[action.subject].lower() if action.kind == "colour" else f"{action.subject}s"
             assert f"hints seat {action.target} {subject}: " in text
-            assert text.endswith(", ".join(map(str, slots)))
+            assert text.endswith(f": touches {'slots' if len(slots) > 1 else 'slot'} {', '.join(map(str, slots))}"
+                                 if slots else ": touches no card")
         else:
             card = card_name(config, before.deck[before.hands[event.player][action.slot]])
             verb = "plays" if isinstance(action, Play) else "discards"
             assert f"{verb} {card} from slot {action.slot}" in text
             if isinstance(action, Play):
-                assert text.split(": ")[1].startswith("success" if event.success else "misplay")
+                assert f"({'success' if event.success else 'fails: a strike'})" in text
+            drew = after.next_card > before.next_card
+            assert text.endswith(f", draws {card_name(config, after.deck[after.next_card - 1])}") == drew
 
 
 def test_every_player_count_and_variant_prints() -> None:

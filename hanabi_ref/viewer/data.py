@@ -17,7 +17,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.cards import identity, mask_of, members, suit_of, value_of
 from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.show import card_name, knowledge_text, suit_letter
+from hanabi_ref.show import card_name, event_text, knowledge_text, suit_letter
 from hanabi_ref.state import Event, GameState, score, stack_size
 from hanabi_ref.trace import Trace
 
@@ -67,30 +67,11 @@ def ink_colour(colour: str) -> str:
 # ------------------------------------------------------------------ moves in words [VW-move]
 
 
-def hint_text(config: GameConfig, seat: int, hint: Hint, slots: Sequence[int]) -> str:
-    """[VW-move, VW-hint] ``seat 1 hints seat 2 red: touches slots 0, 3``."""
-    named = config.colours[hint.subject].lower() if hint.kind == "colour" else f"{hint.subject}s"
-    if not slots:
-        touched = "touches no card"
-    else:
-        touched = f"touches slot{'s' if len(slots) > 1 else ''} {', '.join(str(slot) for slot in slots)}"
-    return f"seat {seat} hints seat {hint.target} {named}: {touched}"
-
-
 def move_text(config: GameConfig, before: GameState, event: Event) -> str:
-    """[VW-move] the move of ``event`` (made in ``before``) in words, cards by name:
-    ``seat 0 plays b1 from slot 2 (success)``."""
-    action = event.action
-    if isinstance(action, Hint):
-        touched = set(event.touched)
-        slots = [slot for slot, card_id in enumerate(before.hands[action.target]) if card_id in touched]
-        return hint_text(config, event.player, action, slots)
-    assert event.card is not None
-    name = card_name(config, event.card)
-    if isinstance(action, Discard):
-        return f"seat {event.player} discards {name} from slot {action.slot}"
-    outcome = "success" if event.success else "fails: a strike"
-    return f"seat {event.player} plays {name} from slot {action.slot} ({outcome})"
+    """[VW-move, SH-move] the move of ``event`` (made in ``before``) in words, cards by name,
+    as :func:`hanabi_ref.show.event_text` words it (the drawn card not named: a seat's view
+    must not learn it): ``seat 0 plays b1 from slot 2 (success)``."""
+    return event_text(config, event, before.hands)
 
 
 def offending_text(config: GameConfig, state: GameState, action: Action) -> str:
