@@ -17,10 +17,10 @@ import attrs
 HintKind = Literal["value", "colour"]
 
 
-def hint_kind(kind: str) -> HintKind:
+def hint_kind(kind: Literal["value", "colour", "color"]) -> HintKind:
     """[T-actions, API-names] a hint's kind as the engine keeps it: "color" is read as
     "colour"; any other word is kept (and refused as illegal by 2.16-actions)."""
-    return "colour" if kind == "color" else kind  # type: ignore[return-value]
+    return "colour" if kind == "color" else kind
 
 
 @attrs.frozen

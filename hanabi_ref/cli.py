@@ -499,7 +499,9 @@ def command_play(args: argparse.Namespace) -> int:
         if args.human is not None:
             from hanabi_ref.human import play_human
 
-            record = play_human(config, factory, args.human, seed=args.seed, strategy_seed=args.strategy_seed)
+            # [OUT-special] with the trace on standard output, the game is played on standard error
+            record = play_human(config, factory, args.human, seed=args.seed, strategy_seed=args.strategy_seed,
+                                output=sys.stderr if args.out == "-" else None)
         else:
             record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
     finally:

@@ -15,7 +15,7 @@ from typing import Any
 
 import attrs
 
-from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
+from hanabi_ref.actions import Action, Discard, Hint, HintKind, Play, action_to_json
 from hanabi_ref.atomic import write_text_atomically
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.dealing import deck_from_seed
@@ -120,8 +120,8 @@ def action_from_json(value: object, where: str) -> Action:
         data = _object(value, where, {"type", "target", "kind", "value"})
         if data["kind"] not in ("value", "colour", "color"):
             raise TraceError(f"{where}.kind: must be 'value' or 'colour' (or 'color'), got {json.dumps(data['kind'])}")
-        kind = "value" if data["kind"] == "value" else "colour"  # [T-actions] both spellings read, one written
-        return Hint(_int(data["target"], f"{where}.target", 0), kind, _int(data["value"], f"{where}.value", 0))
+        hint_kind: HintKind = "value" if data["kind"] == "value" else "colour"  # [T-actions] both spellings read
+        return Hint(_int(data["target"], f"{where}.target", 0), hint_kind, _int(data["value"], f"{where}.value", 0))
     if kind in ("play", "discard"):
         data = _object(value, where, {"type", "slot"})
         slot = _int(data["slot"], f"{where}.slot", 0)

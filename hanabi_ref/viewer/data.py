@@ -13,7 +13,7 @@ import json
 from collections.abc import Sequence
 from typing import Any
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.actions import Action, Hint, Play
 from hanabi_ref.cards import identity, mask_of, members, suit_of, value_of
 from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.rules import GameConfig
