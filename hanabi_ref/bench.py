@@ -29,6 +29,7 @@ import attrs
 
 OURS: Final = "ours"
 FACADE: Final = "facade"
+CHECKED: Final = "checked"
 OPENSPIEL: Final = "openspiel"
 PEERS: Final = (OPENSPIEL,)
 CONTRACTS_VARIABLE: Final = "HANABI_REF_CONTRACTS"
@@ -60,8 +61,9 @@ SOURCE_OFF: Final = Variant("source-off", OURS, contracts=False, compiled=False)
 SOURCE_ON: Final = Variant("source-on", OURS, contracts=True, compiled=False)
 COMPILED_OFF: Final = Variant("compiled-off", OURS, contracts=False, compiled=True)
 FACADE_OFF: Final = Variant("facade-off", FACADE, contracts=False, compiled=False)
+CHECKED_OFF: Final = Variant("checked-off", CHECKED, contracts=False, compiled=False)
 PEER_VARIANTS: Final = {OPENSPIEL: Variant(OPENSPIEL, OPENSPIEL)}
-VARIANTS: Final = (SOURCE_OFF, FACADE_OFF, SOURCE_ON, COMPILED_OFF)
+VARIANTS: Final = (SOURCE_OFF, CHECKED_OFF, FACADE_OFF, SOURCE_ON, COMPILED_OFF)
 
 RATIOS: Final = (
     ("source-off", OPENSPIEL),
@@ -69,6 +71,7 @@ RATIOS: Final = (
     ("source-on", OPENSPIEL),
     ("source-off", "source-on"),
     ("compiled-off", "source-off"),
+    ("facade-off", "checked-off"),
     ("facade-off", "source-off"),
 )
 """The ratios of medians (moves per CPU second) reported, numerator first."""
@@ -93,33 +96,38 @@ def _timed_games(play_one: Any, seconds: float) -> dict[str, Any]:
     }
 
 
-def measure_ours(players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+def measure_ours(players: int, preset: str, seconds: float, seed: int, *, checked: bool = False) -> dict[str, Any]:
     """Random legal games of our engine for ``seconds`` of CPU time, and whether this
     process runs with contracts and the compiled build.
 
     Decks come from D-seed (our own dealing is part of what is measured, as OpenSpiel's
     chance nodes are on its side); the moves are chosen by Python's ``random`` as on
     OpenSpiel's side, and applied through the trusted path for actions taken from the
-    legal list (:func:`~hanabi_ref.transition.apply_legal`), as OpenSpiel applies its own."""
+    legal list (:func:`~hanabi_ref.transition.apply_legal`), as OpenSpiel applies its own.
+    ``checked``: applied through :func:`~hanabi_ref.transition.apply` instead, which decides
+    legality again, as a caller of the public transition function does (``checked-off``,
+    API-cost)."""
     from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
     from hanabi_ref.contracts import ENABLED
     from hanabi_ref.legality import legal_actions
     from hanabi_ref.rules import make_config
-    from hanabi_ref.transition import apply_legal, new_game
+    from hanabi_ref.transition import apply, apply_legal, new_game
 
     config = make_config(players, preset=preset)
     rng = random.Random(seed)
+    move = apply if checked else apply_legal
 
     def play_one(game: int) -> int:
         state, moves = new_game(config, seed + game), 0
         while not state.terminal:
-            state = apply_legal(state, rng.choice(legal_actions(state)))
+            state = move(state, rng.choice(legal_actions(state)))
             moves += 1
         return moves
 
     result = _timed_games(play_one, seconds)
     modules = {name: is_compiled(sys.modules[name]) for name in ENGINE_MODULES if name in sys.modules}
-    return dict(result, engine=OURS, contracts=ENABLED, compiled=bool(modules) and all(modules.values()),
+    return dict(result, engine=CHECKED if checked else OURS, contracts=ENABLED,
+                compiled=bool(modules) and all(modules.values()),
                 compiled_modules=modules)
 
 
@@ -206,6 +214,8 @@ def _child_main(argv: Sequence[str]) -> None:
         result = measure_strategy(engine[len(STRATEGY_PREFIX):], int(players), preset, float(seconds), int(seed))
     elif engine == OPENSPIEL:
         result = measure_openspiel(int(players), float(seconds), int(seed))
+    elif engine == CHECKED:
+        result = measure_ours(int(players), preset, float(seconds), int(seed), checked=True)
     elif engine == FACADE:
         result = measure_facade(int(players), preset, float(seconds), int(seed))
     else:

@@ -267,7 +267,7 @@ MEMO_LIMIT: Final = 4096
 starts again, so that long runs keep a bounded table."""
 
 
-@attrs.frozen(slots=False, cache_hash=True, hash=True)
+@attrs.frozen(slots=False, cache_hash=True, hash=True, repr=False)
 class GameConfig:
     """Definition 2.9 with the rule options; validated on construction [2.9].
 
@@ -308,6 +308,30 @@ class GameConfig:
     def __ne__(self, other: object) -> bool:
         equal = self.__eq__(other)
         return equal if equal is NotImplemented else not equal
+
+    def __repr__(self) -> str:
+        """[API-config] one line: the ``Config`` call that builds this configuration (only
+        what differs from the preset and the defaults), or, for suits no preset or
+        composition makes, a short summary."""
+        custom = self.variant == "Custom"
+        try:
+            made = composition_suits([list(s.counts) for s in self.suits]) if custom else variant_suits(self.variant)
+        except ConfigError:
+            made = None
+        preset = PRESETS.get(self.preset)
+        if made != (self.suits, self.colours) or preset is None or (not custom and self.values != 5):
+            return (f"<GameConfig {self.preset} {self.players}p {self.variant}, {self.suit_count} suits of "
+                    f"{self.values} values, hand {self.hand_size}, t0={self.max_hints}, f0={self.max_errors}>")
+        if custom:
+            head = f"Config.composition({[list(s.counts) for s in self.suits]!r}, players={self.players}, preset={self.preset!r}"
+        else:
+            head = f"Config.preset({self.preset!r}, players={self.players}, variant={self.variant!r}"
+        extra = [f"hand_size={self.hand_size}"] if self.hand_size != default_hand_size(self.players) else []
+        extra += [f"hints={self.max_hints}"] if self.max_hints != 8 else []
+        extra += [f"errors={self.max_errors!r}"] if self.max_errors != 3 else []
+        extra += [f"{field.name}={getattr(self.options, field.name)!r}" for field in attrs.fields(RuleOptions)
+                  if getattr(self.options, field.name) != getattr(preset.options, field.name)]
+        return head + "".join(f", {item}" for item in extra) + ")"
 
     @property
     def suit_count(self) -> int:

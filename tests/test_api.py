@@ -418,3 +418,33 @@ def test_every_player_count_and_variant_prints() -> None:
         states = _random_game(config, 0)
         board = str(states[min(20, len(states) - 1)])
         assert max(len(line) for line in board.splitlines()) <= 100
+
+
+def test_a_configurations_repr_builds_it_again() -> None:
+    """[API-config, SH-board] ``repr`` of a configuration is one line, the ``Config`` call
+    that builds an equal one, for every preset and variant, custom compositions and
+    changed options, hints, errors and hand sizes; suits no preset makes print a summary."""
+    import attrs
+
+    from hanabi_ref.rules import PRESETS
+
+    configs = [make_config(players, preset, variant) for preset in PRESETS
+               for variant in ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")
+               for players in (2, 5) if _makes(players, preset, variant)]
+    configs += [make_config(1, composition=[[1, 1, 1, 1]], hand_size=4, errors=None),
+                make_config(3, "hle", hints=5, hand_size=3), make_config(4, "hanab-live", empty_hints=True),
+                make_config(2, "thesis", "Dutch Rainbow (Example 2.12)", deal="round-robin")]
+    for config in configs:
+        text = repr(config)
+        assert "\n" not in text and len(text) < 200
+        assert eval(text, {"Config": Config}) == config, text  # noqa: S307
+    odd = attrs.evolve(make_config(2, composition=[[2, 1], [1, 1]], hand_size=2), colours=("x", "y"))
+    assert repr(odd).startswith("<GameConfig thesis 2p Custom")
+
+
+def _makes(players: int, preset: str, variant: str) -> bool:
+    try:
+        make_config(players, preset, variant)
+    except ConfigError:
+        return False
+    return True

@@ -66,7 +66,7 @@ def test_runs_are_interleaved_as_recorded(report: dict[str, Any]) -> None:
     """[B-engine] the schedule holds every variant in every round, rotated; each variant's
     runs come from successive rounds, one per round."""
     variants = report["variants"]
-    assert variants == ["source-off", "facade-off", "source-on", "openspiel"]  # no build in the empty cache
+    assert variants == ["source-off", "checked-off", "facade-off", "source-on", "openspiel"]  # no build in the empty cache
     assert len(report["schedule"]) == REPEATS * len(PLAYERS) * len(variants)
     firsts = [next(s["variant"] for s in report["schedule"] if s["round"] == r) for r in range(REPEATS)]
     assert firsts == variants[:REPEATS]
@@ -79,7 +79,7 @@ def test_children_ran_as_asked(report: dict[str, Any]) -> None:
     """[B-engine] contracts off/on as named, and the engine modules loaded from .py files."""
     for entry in report["results"]:
         variants = entry["variants"]
-        for name, contracts in (("source-off", False), ("facade-off", False), ("source-on", True)):
+        for name, contracts in (("source-off", False), ("checked-off", False), ("facade-off", False), ("source-on", True)):
             for run in variants[name]["runs"]:
                 assert run["contracts"] is contracts and run["compiled"] is False
                 assert run["compiled_modules"]["hanabi_ref.transition"] is False
@@ -107,6 +107,7 @@ def test_cpu_time_is_measured_and_the_medians_recomputed(report: dict[str, Any])
             "source-off/openspiel": rates["source-off"] / rates["openspiel"],
             "source-on/openspiel": rates["source-on"] / rates["openspiel"],
             "source-off/source-on": rates["source-off"] / rates["source-on"],
+            "facade-off/checked-off": rates["facade-off"] / rates["checked-off"],
             "facade-off/source-off": rates["facade-off"] / rates["source-off"],
         }
 
@@ -142,7 +143,7 @@ def test_text_report_names_every_variant(report: dict[str, Any]) -> None:
     its command, the machine and the ratios."""
     text = bench.format_engine_report(report)
     for count in PLAYERS:
-        for name in ("source-off", "facade-off", "source-on", "openspiel"):
+        for name in ("source-off", "checked-off", "facade-off", "source-on", "openspiel"):
             assert any(line.split()[:2] == [str(count), name] for line in text.splitlines())
     assert "not built (build it with: hanabi-ref compile)" in text and "load average" in text
     assert "source-off/openspiel" in text and "CPU s" in text
@@ -334,20 +335,24 @@ def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPa
 
 
 def test_the_facade_plays_the_same_games_as_the_engine_functions() -> None:
-    """[B-engine, API-cost] the facade's runs measure the very games of source-off: the same
-    decks and random choices give the same actions and final states, so the ratio
-    facade-off/source-off compares one amount of work done two ways."""
+    """[B-engine, API-cost] the facade's runs measure the very games of source-off and
+    checked-off: the same decks and random choices give the same actions and final states,
+    so the ratios compare one amount of work done three ways."""
     from hanabi_ref.api import Config, Game
     from hanabi_ref.legality import legal_actions
-    from hanabi_ref.transition import apply_legal, new_game
+    from hanabi_ref.transition import apply, apply_legal, new_game
 
     config = Config.preset("hle", players=3)
-    direct, through = random.Random(9), random.Random(9)
+    direct, checked, through = random.Random(9), random.Random(9), random.Random(9)
     for seed in range(5):
         state = new_game(config, seed)
         while not state.terminal:
             state = apply_legal(state, direct.choice(legal_actions(state)))
+        again = new_game(config, seed)
+        while not again.terminal:
+            again = apply(again, checked.choice(legal_actions(again)))
         game = Game.new(config, seed)
         while not game.is_over:
             game = game.apply(through.choice(game.legal_actions()))
-        assert game.state.history == state.history and game.state.deck == state.deck and game.score == state.score
+        assert game.state.history == state.history == again.history and game.state.deck == state.deck
+        assert game.score == state.score == again.score
