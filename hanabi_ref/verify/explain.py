@@ -81,7 +81,7 @@ def explain(path: str | Path) -> list[str]:
     for index, action in enumerate(trace.actions):
         lines.append(f"{index + 1:>3}. {move_text(config, states[index], action, states[index + 1])}")
     last = states[-1]
-    offending = _action(details.get("offending"))
+    offending = offending_action(details.get("offending"))
     differences = [FieldDifference(d["field"], d.get("reference"), d.get("engine"), d.get("note", ""))
                    for d in details.get("differences", []) if isinstance(d, dict) and "field" in d]
     if offending is not None:
@@ -154,7 +154,9 @@ def _own_slots(seat: int, ours: object, theirs: object) -> list[tuple[int, Any, 
     return list(zip(range(len(mine)), mine, shown))
 
 
-def _action(value: object) -> Action | None:
+def offending_action(value: object) -> Action | None:
+    """The ``offending`` action of a reproduction's divergence object, None when absent
+    or not an action [EP-repro]."""
     if value is None:
         return None
     try:

@@ -160,7 +160,9 @@ def divergence_data(config: GameConfig, states: Sequence[GameState], divergence:
     differing field with both sides' values, and both engines' states at the divergence
     field by field, those that differ marked.  The divergence is at the trace's last
     state (a reproduction stops where the engines parted)."""
-    offending = _offending(divergence.get("offending"))
+    from hanabi_ref.verify.explain import offending_action
+
+    offending = offending_action(divergence.get("offending"))
     after = divergence.get("after")
     pair = after if isinstance(after, dict) else {}
     return {
@@ -230,19 +232,6 @@ def _known_text(config: GameConfig, known: object) -> str:
                 and all(_is_int(value) and 1 <= value <= config.values for value in values):
             return knowledge_text(config, mask_of(identity(v, s, config.values) for s in suits for v in values))
     return _json(known)
-
-
-def _offending(value: object) -> Action | None:
-    """The offending action of a divergence object, None if absent or not an action."""
-    from hanabi_ref.errors import TraceError
-    from hanabi_ref.trace import action_from_json
-
-    if value is None:
-        return None
-    try:
-        return action_from_json(value, "divergence.offending")
-    except TraceError:
-        return None
 
 
 def _is_int(value: object) -> bool:
