@@ -595,7 +595,10 @@ def command_replay(args: argparse.Namespace) -> int:
     _check_show_options(args)
     if args.format == "hanab-live":
         from hanabi_ref.hanablive import load_hanablive
+        from hanabi_ref.rules import PRESETS
 
+        if args.rules is not None and args.rules not in PRESETS:  # [C-exit] a usage error, not the file's
+            raise UsageError(f"hanabi-ref: --rules: unknown preset {args.rules!r} (known: {', '.join(PRESETS)})")
         trace = load_hanablive(args.file, args.rules or "hanab-live")
     elif args.rules is not None:
         raise UsageError("hanabi-ref: --rules: only for --format hanab-live (a trace names its own rules)")
@@ -608,7 +611,12 @@ def command_replay(args: argparse.Namespace) -> int:
     if args.html is not None:
         _write_viewer(args, trace, states)
     _show(args, trace, states)
-    _print_summary(summary(states[-1]), args.json)
+    result = summary(states[-1])
+    if args.format == "hanab-live":
+        from hanabi_ref.hanablive import game_is_over
+
+        result["terminal"] = game_is_over(states[-1])  # [HL-end] the server's end, its final-round rule included
+    _print_summary(result, args.json)
     return EXIT_OK
 
 

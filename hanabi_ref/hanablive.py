@@ -330,7 +330,9 @@ def _parse_deck(value: object, path: str, config: GameConfig) -> tuple[int, ...]
 def _parse_move(value: object, path: str) -> Move:
     """One action object; ``value`` may be left out of plays and discards [HL-actions]."""
     data = _object(value, path)
-    _known_keys(data, ("type", "target", "value"), path)
+    _known_keys(data, ("type", "target", "value", "tableID"), path)
+    if "tableID" in data:
+        _int(data["tableID"], _field(path, "tableID"))  # [HL-actions] metadata: checked, then ignored
     for key in ("type", "target"):
         if key not in data:
             raise _error(_field(path, key), "missing")
@@ -438,9 +440,10 @@ def _end_reason(state: GameState) -> str:
     return "hanab.live ended it: no player who still moves holds a card that extends a stack"
 
 
-def _is_over(state: GameState) -> bool:
+def game_is_over(state: GameState) -> bool:
     """Whether no further action may follow: under the hanab-live preset hanab.live's own
-    end [HL-end], under another preset that preset's step 3 [2.16-3]."""
+    end [HL-end], under another preset that preset's step 3 [2.16-3].  ``replay --format
+    hanab-live`` reports it as ``terminal``."""
     return is_hanablive_over(state) if state.config.preset == "hanab-live" else state.terminal
 
 
@@ -464,7 +467,7 @@ def _convert_actions(value: object, path: str, config: GameConfig, deck: tuple[i
     for index, item in enumerate(moves):
         here = _item(path, index)
         move = _parse_move(item, here)
-        if ended is not None or _is_over(state):
+        if ended is not None or game_is_over(state):
             raise _error(here, f"the game is already over ({ended or _end_reason(state)})")
         if move.type in (GAME_OVER, GAME_OVER_BY_VOTE):
             ended = _game_over(move, config, here)

@@ -505,3 +505,37 @@ def test_importing_hanabi_ref_loads_no_peer_library() -> None:
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
+
+
+@pytest.mark.parametrize("seed", [3, 11])
+def test_the_final_draw_is_pending_in_hle_dealt_by_rl_env_not_by_openspiel(seed: int) -> None:
+    """[PE-hle-final-draw, R-3] in pyhanabi the move that ends the game (here the third
+    strike) leaves the state terminal with the chance player to move: the draw is pending.
+    Dealing it as ``rl_env.step()`` does (while the chance player is to move) gives the
+    mover its card back; OpenSpiel's terminal state is no chance node, so no card follows."""
+    pyhanabi = pytest.importorskip("hanabi_learning_environment.pyhanabi")
+    hle_game = pyhanabi.HanabiGame({"players": 2, "seed": seed})  # kept: the state points into it
+    state = hle_game.new_initial_state()
+    while state.cur_player() == pyhanabi.CHANCE_PLAYER_ID:
+        state.deal_random_card()
+    while not state.is_terminal():
+        mover = state.cur_player()
+        state.apply_move(next(m for m in state.legal_moves() if m.type() == pyhanabi.HanabiMoveType.PLAY))
+        while state.cur_player() == pyhanabi.CHANCE_PLAYER_ID and not state.is_terminal():
+            state.deal_random_card()
+    deck, hand = state.deck_size(), len(state.player_hands()[mover])
+    assert state.cur_player() == pyhanabi.CHANCE_PLAYER_ID and hand == 4
+    while state.cur_player() == pyhanabi.CHANCE_PLAYER_ID:  # rl_env.step()'s loop
+        state.deal_random_card()
+    assert state.is_terminal() and state.deck_size() == deck - 1 and len(state.player_hands()[mover]) == hand + 1
+
+    pyspiel = pytest.importorskip("pyspiel")
+    game = pyspiel.load_game("hanabi", {"players": 2, "seed": seed})
+    spiel = game.new_initial_state()
+    while not spiel.is_terminal():
+        if spiel.is_chance_node():
+            spiel.apply_action(spiel.chance_outcomes()[0][0])
+        else:
+            play = next(a for a in spiel.legal_actions() if spiel.action_to_string(a).startswith("(Play"))
+            spiel.apply_action(play)
+    assert spiel.is_terminal() and not spiel.is_chance_node()

@@ -467,6 +467,7 @@ def test_game_over_actions() -> None:
         ({"type": 2, "target": 1}, r"^actions\[0\]\.value: missing$"),
         ({"target": 1}, r"^actions\[0\]\.type: missing$"),
         ({"type": 2, "target": 1, "value": 0, "giver": 0}, r"^actions\[0\]\.giver: unknown field"),
+        ({"type": 2, "target": 1, "value": 0, "tableID": "x"}, r"^actions\[0\]\.tableID: must be an integer"),
         ({"type": True, "target": 1}, r"^actions\[0\]\.type: must be an integer, got true$"),
         ([0, 1], r"^actions\[0\]: must be a JSON object, got \[0, 1\]$"),
     ],
@@ -931,3 +932,52 @@ def test_fuzz_extra_action(data: dict[str, Any], position: int, kind: int, targe
     trace = check_outcome(changed)
     if trace is not None:
         assert all(a["type"] not in (4, 5) for a in actions[:-1])
+
+
+def test_table_ids_in_actions_are_metadata() -> None:
+    """[HL-actions] an action's ``tableID`` (the table the move was sent to) is read and
+    ignored: the file is the same game as without it."""
+    data = fixture("no_variant_3p.json")
+    tagged = {**data, "actions": [{**action, "tableID": 4242} for action in data["actions"]]}
+    assert trace_from_hanablive(tagged) == trace_from_hanablive(data)
+
+
+def test_replay_reports_games_hanablive_ended_in_the_last_round_as_over(tmp_path: Path,
+                                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    """[HL-end, C-replay] a game that hanab.live ends in the last round because nobody who
+    still moves holds a playable card: the server's model says it is over, and
+    ``replay --format hanab-live --json`` reports ``terminal: true`` (our step 3 alone would
+    let it go on); the other numbers are the model's."""
+    from hanabi_ref.cli import main
+
+    found = 0
+    for seed in range(200):
+        config = make_config(4, "hanab-live")
+        full, trace = play(config, seed, seed)
+        if len(trace.actions) == len(full.actions):
+            continue  # our step 3 and hanab.live ended it at the same move
+        data = trace_to_hanablive(trace)
+        outcome = reference_replay(data)
+        assert outcome.over and outcome.reason == "nothing playable"
+        path = tmp_path / f"game{seed}.json"
+        path.write_text(json.dumps(data))
+        assert main(["replay", str(path), "--format", "hanab-live", "--json"]) == 0
+        result = json.loads(capsys.readouterr().out)
+        assert result["terminal"] is True and not replay(trace).terminal
+        assert (result["score"], result["turns"], result["deck_size"]) == (outcome.score, outcome.turns, outcome.deck_size)
+        found += 1
+        if found == 3:
+            break
+    assert found == 3
+
+
+def test_an_unknown_preset_for_a_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
+    """[C-exit, HL-errors] ``replay --format hanab-live --rules nope`` is the command line's
+    mistake: exit 2, one line naming the option, the file not blamed (and not read)."""
+    from hanabi_ref.cli import main
+
+    assert main(["replay", str(FIXTURES / "no_variant_3p.json"), "--format", "hanab-live", "--rules", "nope"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("hanabi-ref: --rules: unknown preset 'nope'") and "no_variant_3p" not in err
+    assert main(["replay", "/nonexistent.json", "--format", "hanab-live", "--rules", "nope"]) == 2
+    assert "--rules" in capsys.readouterr().err
