@@ -20,13 +20,13 @@ import icontract
 from hanabi_ref.actions import Action, Discard, Play
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.game import play_game
-from hanabi_ref.legality import Problem, action_problem, touch_key
+from hanabi_ref.legality import Problem
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.show import ParseError, action_text, event_text, parse_action
 from hanabi_ref.state import Event, GameState, score
 from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyFactory, observes
 from hanabi_ref.trace import GameRecord
-from hanabi_ref.view import PlayerView
+from hanabi_ref.view import PlayerView, view_action_problem
 
 __all__ = ["HELP", "BotFailed", "GameQuit", "HumanSeat", "LineSource", "MoveRefused", "numbered_moves", "play_human",
            "read_move", "view_problem"]
@@ -77,18 +77,8 @@ class BotFailed(HanabiError):
 
 def view_problem(view: PlayerView, action: Action) -> Problem | None:
     """[HU-input, 2.16-2] why the acting seat may not take ``action``, decided from its
-    view: the engine's own predicate (:func:`hanabi_ref.legality.action_problem`) with
-    the touch keys of the hands the seat sees."""
-    bits = view.config.touch_bits
-
-    def mask_of(seat: int) -> int | None:
-        cards = view.cards[seat]
-        if seat == view.seat or any(card is None for card in cards):
-            return None  # [2.17-view] the own hand: legality never needs its cards
-        return touch_key(bits, [card for card in cards if card is not None])
-
-    hand_size = len(view.hands[view.current_player])
-    return action_problem(view.config, view.hints, view.current_player, hand_size, mask_of, action)
+    view by the engine's own predicate (:func:`hanabi_ref.view.view_action_problem`)."""
+    return view_action_problem(view, action)
 
 
 def _display_key(action: Action) -> tuple[int, int]:

@@ -17,7 +17,7 @@ import icontract
 
 from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
-from hanabi_ref.legality import action_problem, enumerate_legal, hand_mask, touch_key
+from hanabi_ref.legality import Problem, action_problem, enumerate_legal, hand_mask, touch_key
 from hanabi_ref.rules import ActionCatalogue, GameConfig
 from hanabi_ref.state import GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
 
@@ -348,18 +348,24 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
 def view_is_legal(view: PlayerView, action: Action) -> bool:
     """Whether the player to move may take ``action``, decided from its own view [2.16-2]."""
     _check_acting(view, "2.16-2")
-    return not view.terminal and action_problem(
+    return not view.terminal and view_action_problem(view, action) is None
+
+
+def view_action_problem(view: PlayerView, action: Action) -> Problem | None:
+    """(clause, reason) if the player to move may not take ``action``, decided from the
+    view [2.16-2] (the game being over is not judged here: see :func:`view_is_legal`)."""
+    return action_problem(
         view.config,
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
         _view_mask_of(view),
         action,
-    ) is None
+    )
 
 
 __all__ = ["PlayerView", "ViewMaker", "make_view", "make_views", "seat_config", "check_view", "view_legal_actions",
-           "view_is_legal", "hand_mask"]
+           "view_is_legal", "view_action_problem", "hand_mask"]
 
 
 _VIEW_FIELDS = frozenset(field.name for field in attrs.fields(PlayerView) if field.name != "key")
