@@ -17,13 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import signal
+import os
 import sys
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType
-from typing import Any, Final
+from typing import Any, Final, NoReturn
 
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError
@@ -322,13 +323,28 @@ def _stopped(stop: BaseException, checkpoint: CheckpointWriter, total: int, kept
         raise stop
     if isinstance(stop, Terminated):
         print("hanabi-ref: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
+        _exit_now(EXIT_TERMINATED)
     if kept is None:
         path = checkpoint.path
         kept = (f"kept in {path} (go on with --resume {path})" if path is not None
                 else "not kept (--out FILE keeps them)")
     print(stopped_line(stop, checkpoint.games, total, kept), file=sys.stderr)
     return EXIT_STOPPED
+
+
+def _exit_now(code: int) -> NoReturn:
+    """[SIM-orphans] End the process as SIGTERM's default action would, once the run has
+    been cleaned up (the workers killed, the checkpoint written, the line printed): the
+    interpreter's exit handlers are skipped, as they are under that default.  They would
+    gain nothing, and one of them (concurrent.futures' wake-up of a pool's manager thread)
+    races the thread it wakes and can print an "Exception ignored ... Bad file descriptor"
+    traceback as the process ends."""
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (OSError, ValueError):
+            pass
+    os._exit(code)
 
 
 def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[str, Value], config: GameConfig,
