@@ -107,8 +107,6 @@ def measure_ours(players: int, preset: str, seconds: float, seed: int, *, checke
     ``checked``: applied through :func:`~hanabi_ref.transition.apply` instead, which decides
     legality again, as a caller of the public transition function does (``checked-off``,
     API-cost)."""
-    from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
-    from hanabi_ref.contracts import ENABLED
     from hanabi_ref.legality import legal_actions
     from hanabi_ref.rules import make_config
     from hanabi_ref.transition import apply, apply_legal, new_game
@@ -124,11 +122,7 @@ def measure_ours(players: int, preset: str, seconds: float, seed: int, *, checke
             moves += 1
         return moves
 
-    result = _timed_games(play_one, seconds)
-    modules = {name: is_compiled(sys.modules[name]) for name in ENGINE_MODULES if name in sys.modules}
-    return dict(result, engine=CHECKED if checked else OURS, contracts=ENABLED,
-                compiled=bool(modules) and all(modules.values()),
-                compiled_modules=modules)
+    return _engine_run(_timed_games(play_one, seconds), CHECKED if checked else OURS)
 
 
 def measure_facade(players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
@@ -136,8 +130,6 @@ def measure_facade(players: int, preset: str, seconds: float, seed: int) -> dict
     decks and the same random choices, so the same games, played as a user of
     :class:`~hanabi_ref.api.Game` plays them (``g.apply(rng.choice(g.legal_actions()))``)."""
     from hanabi_ref.api import Config, Game
-    from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
-    from hanabi_ref.contracts import ENABLED
 
     config = Config.preset(preset, players=players)
     rng = random.Random(seed)
@@ -149,9 +141,17 @@ def measure_facade(players: int, preset: str, seconds: float, seed: int) -> dict
             moves += 1
         return moves
 
-    result = _timed_games(play_one, seconds)
+    return _engine_run(_timed_games(play_one, seconds), FACADE)
+
+
+def _engine_run(result: dict[str, Any], engine: str) -> dict[str, Any]:
+    """A run of our engine (directly or through the facade) with the switches it ran
+    under: whether this process has contracts on and runs the engine modules compiled."""
+    from hanabi_ref.compiled import ENGINE_MODULES, is_compiled
+    from hanabi_ref.contracts import ENABLED
+
     modules = {name: is_compiled(sys.modules[name]) for name in ENGINE_MODULES if name in sys.modules}
-    return dict(result, engine=FACADE, contracts=ENABLED, compiled=bool(modules) and all(modules.values()),
+    return dict(result, engine=engine, contracts=ENABLED, compiled=bool(modules) and all(modules.values()),
                 compiled_modules=modules)
 
 

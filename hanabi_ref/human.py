@@ -20,7 +20,6 @@ import icontract
 from hanabi_ref.actions import Action, Discard, Play
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.game import play_game
-from hanabi_ref.legality import Problem
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.show import ParseError, action_text, event_text, parse_action
 from hanabi_ref.state import Event, GameState, score
@@ -29,7 +28,7 @@ from hanabi_ref.trace import GameRecord
 from hanabi_ref.view import PlayerView, view_action_problem
 
 __all__ = ["HELP", "BotFailed", "GameQuit", "HumanSeat", "LineSource", "MoveRefused", "numbered_moves", "play_human",
-           "read_move", "view_problem"]
+           "read_move"]
 
 HELP = """\
 Type the number of a move from the list, or the move itself:
@@ -73,12 +72,6 @@ class BotFailed(HanabiError):
 
 
 # ------------------------------------------------------------ reading a move
-
-
-def view_problem(view: PlayerView, action: Action) -> Problem | None:
-    """[HU-input, 2.16-2] why the acting seat may not take ``action``, decided from its
-    view by the engine's own predicate (:func:`hanabi_ref.view.view_action_problem`)."""
-    return view_action_problem(view, action)
 
 
 def _display_key(action: Action) -> tuple[int, int]:
@@ -125,7 +118,7 @@ def read_move(view: PlayerView, moves: Sequence[Action], text: str) -> Action:
         action = parse_action(view.config, words)
     except ParseError as error:
         raise MoveRefused(f"not a move: {error}") from None
-    problem = view_problem(view, action)
+    problem = view_action_problem(view, action)  # [2.16-2] the engine's predicate, from the view
     if problem is not None:
         raise MoveRefused(f"illegal: {words}: {problem[0]}: {problem[1]}")
     if action not in moves:  # the predicate and the enumerator disagree: a bug in us

@@ -148,20 +148,23 @@ def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, list[int]]:
     Hints constrain either suits or values, so every knowledge set is the product of
     its suits and its values; the product is checked, never assumed.
     """
-    suits, values = _knowledge_parts(mask, config.values, config.suit_count)
+    suits, values, product = knowledge_suits_values(mask, config.values, config.suit_count)
+    if not product:
+        raise ValueError(f"2.14: knowledge set {mask:#x} is not a product of suits and values")
     return {"suits": list(suits), "values": list(values)}
 
 
 @functools.lru_cache(maxsize=1 << 14)
-def _knowledge_parts(mask: int, n: int, suit_count: int) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """The suits and values of :func:`knowledge_to_json`, computed once per mask (a game
-    shows the same few knowledge sets over and over)."""
+def knowledge_suits_values(mask: int, n: int, suit_count: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """[2.14] the suits (indices) and values of the identities in a knowledge set of n
+    values and ``suit_count`` suits, and whether the set is their product; computed once
+    per mask (a game shows the same few knowledge sets over and over).  The one reading
+    of a mask as suits and values: the trace's JSON, the readable text (SH-knowledge)
+    and the viewer (VW-data) all take it from here."""
     cards = [c for c in range(n * suit_count) if mask >> c & 1]
     suits = tuple(sorted({c // n for c in cards}))
     values = tuple(sorted({c % n + 1 for c in cards}))
-    if len(cards) != len(suits) * len(values):
-        raise ValueError(f"2.14: knowledge set {mask:#x} is not a product of suits and values")
-    return suits, values
+    return suits, values, len(cards) == len(suits) * len(values)
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:

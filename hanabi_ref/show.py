@@ -18,6 +18,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.serial import knowledge_suits_values
 
 if TYPE_CHECKING:
     from hanabi_ref.state import Event, GameState
@@ -57,11 +58,8 @@ def parse_card(config: GameConfig, text: str) -> int:
 def knowledge_parts(config: GameConfig, mask: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
     """[SH-knowledge, 2.14] the suits and the values a knowledge set allows, when it is
     their product (hints only ever make products); None when it is not."""
-    n = config.values
-    cards = [card for card in range(n * config.suit_count) if mask >> card & 1]
-    suits = tuple(sorted({suit_of(card, n) for card in cards}))
-    values = tuple(sorted({value_of(card, n) for card in cards}))
-    return (suits, values) if len(cards) == len(suits) * len(values) else None
+    suits, values, product = knowledge_suits_values(mask, config.values, config.suit_count)
+    return (suits, values) if product else None
 
 
 def knowledge_text(config: GameConfig, mask: int, *, compact: bool = False) -> str:
@@ -231,13 +229,14 @@ def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int
         f" · strikes {strikes}{limit} · deck {deck_size}",
         "fireworks   " + " ".join(f"{suit_letter(config, s)}{height}" for s, height in enumerate(fireworks)),
     ]
-    width = max(3, *(len(knowledge_text(config, mask, compact=True)) for known in knowledge for mask in known))
-    for player, (hand, known) in enumerate(zip(hands, knowledge)):
+    texts = [[knowledge_text(config, mask, compact=True) for mask in known] for known in knowledge]
+    width = max(3, *(len(text) for row in texts for text in row))
+    for player, (hand, row) in enumerate(zip(hands, texts)):
         mark = ">" if player == current and not terminal else " "
         label = f"{mark} seat {player}{' you' if player == seat else '    '}  "
         names = ["#" if card is None else card_name(config, card) for card in hand]
         lines.append(label + "  ".join(name.ljust(width) for name in names).rstrip())
-        lines.append(" " * len(label) + "  ".join(knowledge_text(config, mask, compact=True).ljust(width) for mask in known).rstrip())
+        lines.append(" " * len(label) + "  ".join(text.ljust(width) for text in row).rstrip())
     lines.append("discard     " + (_grouped(config, discard) or "-"))
     return "\n".join(lines)
 

@@ -14,9 +14,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from hanabi_ref.actions import Action, Hint, Play
-from hanabi_ref.cards import identity, mask_of, members, suit_of, value_of
+from hanabi_ref.cards import identity, mask_of, suit_of
 from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.serial import knowledge_suits_values
 from hanabi_ref.show import card_name, event_text, knowledge_text, suit_letter
 from hanabi_ref.state import Event, GameState, score, stack_size
 from hanabi_ref.trace import Trace
@@ -45,10 +46,8 @@ def knowledge_parts(config: GameConfig, mask: int) -> tuple[list[int], list[int]
     """[VW-data, VW-seat, 2.14] the suits (indices) and values a knowledge set still
     allows: what a seat's view shows of the seat's own cards (a suit or a value that is
     the only one left)."""
-    cards = list(members(mask))
-    suits = sorted({suit_of(card, config.values) for card in cards})
-    values = sorted({value_of(card, config.values) for card in cards})
-    return suits, values
+    suits, values, _ = knowledge_suits_values(mask, config.values, config.suit_count)
+    return list(suits), list(values)
 
 
 def suit_colour(name: str, index: int) -> str:
