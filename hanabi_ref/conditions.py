@@ -27,6 +27,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.legality import illegality
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, starts_with
+from hanabi_ref.variants.touch import Clue, touches
 
 Check = Callable[[GameState, Action, GameState], bool]
 
@@ -75,8 +76,25 @@ def _bits(identities: set[int]) -> int:
 def _named(config: GameConfig, kind: str, value: int) -> tuple[frozenset[int], int]:
     """The identities a hint names (2.16-2a-value or 2.16-2a-suit) and their bitmask,
     worked out once per configuration and hint."""
-    named = _identities_of_value(config, value) if kind == "value" else _identities_of_colour(config, value)
+    if config.model is not None:
+        named = _identities_by_model(config, kind, value)
+    else:
+        named = _identities_of_value(config, value) if kind == "value" else _identities_of_colour(config, value)
     return frozenset(named), _bits(named)
+
+
+def _identities_by_model(config: GameConfig, kind: str, value: int) -> set[int]:
+    """[VAR-touch] the identities a hint touches under a modelled variant, card by card
+    from the touch rules (the engine reads bitmasks built once, VAR-engine-masks)."""
+    variant = config.model
+    assert variant is not None
+    clue: Clue = ("colour", value) if kind == "colour" else ("rank", value)
+    return {
+        suit * config.values + rank - 1
+        for suit in range(config.suit_count)
+        for rank in range(1, config.values + 1)
+        if touches(variant, suit, rank, clue)
+    }
 
 
 def _acted_card(state: GameState, action: Action) -> int:

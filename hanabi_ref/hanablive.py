@@ -32,6 +32,8 @@ from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config
 from hanabi_ref.state import GameState, fireworks_sum
 from hanabi_ref.trace import read_json_file
 from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.variants.engine import engine_variant
+from hanabi_ref.variants.model import NotSupported
 
 # [HL-colours] the variants we read and write, by their exact hanab.live names.
 VARIANTS: Final = ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)")
@@ -183,12 +185,17 @@ def _parse_players(value: object, path: str) -> int:
 
 
 def _parse_variant(value: object, path: str) -> str:
-    """A variant we support, by its exact hanab.live name [HL-colours]."""
+    """A variant we support, by its exact hanab.live name [HL-colours, VAR-engine]: one of
+    :data:`VARIANTS` or any name the variant model parses and the engine plays; anything
+    else is refused naming the part we do not support (VAR-refused)."""
     if not isinstance(value, str):
         raise _error(path, f"must be a variant name, got {_show(value)}")
-    if value not in VARIANTS:
-        raise _error(path, f"unknown variant {_show(value)} (supported: {', '.join(VARIANTS)})")
-    return value
+    if value in VARIANTS:
+        return value
+    try:
+        return engine_variant(value).name
+    except NotSupported as error:
+        raise _error(path, str(error)) from None
 
 
 def _check_ignored_option(key: str, value: object, path: str) -> None:
@@ -375,7 +382,12 @@ def _clue(move: Move, state: GameState, path: str) -> Hint:
     if move.type == RANK_CLUE:
         if not 1 <= move.value <= config.values:
             raise _error(_field(path, "value"), f"{move.value} is not a rank (1..{config.values})")
+        if move.value not in config.clue_values:
+            clues = ", ".join(map(str, config.clue_values)) or "none"
+            raise _error(_field(path, "value"), f"{move.value} is not a rank clue of {_show(config.variant)} (rank clues: {clues})")
         return Hint(move.target, "value", move.value)
+    if not config.colours:
+        raise _error(_field(path, "type"), f"{_show(config.variant)} has no colour clues")
     if not 0 <= move.value < len(config.colours):
         raise _error(
             _field(path, "value"),
@@ -559,8 +571,8 @@ def load_hanablive(path: str | Path, preset: str = "hanab-live") -> Trace:
 
 def _export_problem(config: GameConfig) -> str | None:
     """Why hanab.live cannot express this configuration, or None [HL-export]."""
-    if config.variant not in VARIANTS:
-        return f"config.variant: hanab.live has no variant {_show(config.variant)} among ours (supported: {', '.join(VARIANTS)})"
+    if config.variant not in VARIANTS and config.model is None:
+        return f"config.variant: hanab.live has no variant {_show(config.variant)} (ours: {', '.join(VARIANTS)} and hanab.live's names, spec/variants.md)"
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
         return f"config.players: hanab.live games have {MIN_PLAYERS} to {MAX_PLAYERS} players, got {config.players}"
     if (config.max_hints, config.max_errors) != (CLUE_TOKENS, STRIKES):

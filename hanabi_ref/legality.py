@@ -47,10 +47,8 @@ def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
 
 def hint_bit(config: GameConfig, hint: Hint) -> int:
     """The hint's bit in a touch key: its place among a target's hints in the action
-    catalogue, clue colours first, then values (:attr:`GameConfig.touch_bits`)."""
-    if hint.kind == "value":
-        return 1 << (len(config.colours) + hint.subject - 1)
-    return 1 << hint.subject
+    catalogue, clue colours first, then values (:attr:`GameConfig.hint_order`)."""
+    return config.hint_bits[(hint.kind, hint.subject)]
 
 
 def touch_key(touch_bits: Sequence[int], cards: Iterable[int]) -> int:
@@ -81,8 +79,10 @@ def is_hint_touching_allowed(config: GameConfig, touched: int, target_mask: int 
     """[2.16-2a-empty, E-20] a hint touching no card of the target is legal only under
     ``empty_hints``; ``touched`` is the hint's bit (:func:`hint_bit`), ``target_mask``
     the target hand's touch key (:func:`touch_key`; None: not looked at, which the
-    thesis' rule never needs)."""
-    return config.options.empty_hints or target_mask is None or bool(target_mask & touched)
+    thesis' rule never needs).  A blind clue (VAR-blind) is legal however few cards
+    it touches."""
+    return (config.options.empty_hints or target_mask is None or bool(target_mask & touched)
+            or bool(config.free_hint_bits & touched))
 
 
 def is_discard_allowed(config: GameConfig, hints: int) -> bool:
@@ -113,7 +113,12 @@ def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask
     if hint.kind == "value":
         if not (_is_index(hint.subject, config.values + 1) and hint.subject >= 1):
             return ("2.16-2a-value", f"hint value {hint.subject!r} is not in 1..{config.values}")
+        if hint.subject not in config.clue_values:
+            clues = ", ".join(map(str, config.clue_values)) or "none"
+            return ("VAR-clue-ranks", f"{config.variant} has no rank clue {hint.subject} (rank clues: {clues})")
     elif hint.kind == "colour":
+        if not config.colours:
+            return ("VAR-mute", f"{config.variant} has no colour clues")
         if not _is_index(hint.subject, len(config.colours)):
             return ("2.16-2a-suit", f"clue colour {hint.subject!r} is not in 0..{len(config.colours) - 1}")
     else:
@@ -168,6 +173,7 @@ def enumerate_legal(
     catalogue = config.action_catalogue
     if is_hint_affordable(hints):
         looks = not config.options.empty_hints
+        free = config.free_hint_bits if looks else 0
         # [2.16-2a-target] is_hint_target_allowed, decided once per configuration.
         for target in catalogue.hint_targets[current]:
             target_mask = mask_of(target) if looks else None
@@ -175,7 +181,9 @@ def enumerate_legal(
                 actions += catalogue.hint_actions[target]
             else:
                 # [2.16-2a-empty] is_hint_touching_allowed, for every hint to the target at
-                # once: the hints whose bit is in the hand's touch key (memoized).
+                # once: the hints whose bit is in the hand's touch key or free (VAR-blind),
+                # memoized.
+                target_mask |= free
                 found = catalogue.touching_memo[target].get(target_mask)
                 actions += found if found is not None else catalogue.hints_touching(target, target_mask)
     if is_discard_allowed(config, hints):

@@ -13,13 +13,15 @@ import functools
 import operator
 import warnings
 from collections.abc import Mapping
-from typing import Any, Final
+from typing import Any, Final, Literal
 
 import attrs
 
 from hanabi_ref.actions import Discard, Hint, Play
 from hanabi_ref.cards import Suit, canonical_deck, identity
 from hanabi_ref.errors import ConfigError
+from hanabi_ref.variants import engine as variant_engine
+from hanabi_ref.variants.model import NotSupported, Variant
 
 STRIKEOUT_SCORES: Final = ("zero", "fireworks")
 DEALS: Final = ("blocks", "round-robin")
@@ -90,6 +92,9 @@ class Preset:
     min_players: int
     max_players: int | None
     variants: tuple[str, ...] | None
+    hanab_live_names: bool = False
+    """Also admits every hanab.live variant name the engine plays (spec/variants.md
+    VAR-engine), beyond ``variants``."""
 
 
 VARIANT_NAMES: Final = {
@@ -120,6 +125,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
         2,
         6,
         ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"),
+        hanab_live_names=True,
     ),
     # The framework the information strategy's published numbers come from: hints touch
     # a card, no discard with every token, and a game lost by its last error scores its
@@ -349,16 +355,34 @@ class GameConfig:
         return (1 << (self.values * self.suit_count)) - 1
 
     @functools.cached_property
-    def value_masks(self) -> tuple[int, ...]:
-        """For each value a, the identities {(a, y)} a value hint on a touches [2.16-2a-value]."""
+    def model(self) -> Variant | None:
+        """The variant model of a hanab.live variant name (spec/variants.md VAR-model,
+        VAR-existing), or None for "Custom" and the thesis' Dutch Rainbow."""
+        return variant_model(self.variant)
+
+    @functools.cached_property
+    def rank_masks(self) -> tuple[int, ...]:
+        """For each value a, the identities {(a, y)} of that value, whatever touches them."""
         n, k = self.values, self.suit_count
         return tuple(
             sum(1 << identity(a, y, n) for y in range(k)) for a in range(1, n + 1)
         )
 
     @functools.cached_property
+    def value_masks(self) -> tuple[int, ...]:
+        """For each value a, the identities a value hint on a touches [2.16-2a-value]:
+        {(a, y)}, or under a modelled variant those its rank clue a touches, 0 where the
+        variant offers no such clue [VAR-engine-masks]."""
+        if self.model is not None:
+            return variant_engine.value_masks(self.model)
+        return self.rank_masks
+
+    @functools.cached_property
     def colour_masks(self) -> tuple[int, ...]:
-        """For each clue colour, the identities of every suit it touches [2.16-2a-suit]."""
+        """For each clue colour, the identities of every suit it touches [2.16-2a-suit];
+        under a modelled variant, the identities it touches [VAR-engine-masks]."""
+        if self.model is not None:
+            return variant_engine.colour_masks(self.model)
         n = self.values
         masks = []
         for colour in range(len(self.colours)):
@@ -370,13 +394,46 @@ class GameConfig:
         return tuple(masks)
 
     @functools.cached_property
+    def clue_values(self) -> tuple[int, ...]:
+        """The values a value hint may name: 1..n, or the rank clues of a modelled
+        variant (VAR-clue-ranks: Pink-Ones has 2-5, Odds and Evens 1 and 2, Number Mute
+        none)."""
+        if self.model is not None:
+            return self.model.clue_ranks
+        return tuple(range(1, self.values + 1))
+
+    @functools.cached_property
+    def hint_order(self) -> tuple[tuple[Literal["colour", "value"], int, int], ...]:
+        """(kind, subject, mask) of every hint to one target in catalogue order: clue
+        colours, then the values of :attr:`clue_values` [2.16-actions]."""
+        colours: tuple[tuple[Literal["colour", "value"], int, int], ...] = tuple(
+            ("colour", c, mask) for c, mask in enumerate(self.colour_masks))
+        return colours + tuple(("value", v, self.value_masks[v - 1]) for v in self.clue_values)
+
+    @functools.cached_property
+    def hint_bits(self) -> dict[tuple[str, int], int]:
+        """The bit of each hint (kind, subject) in a touch key: 1 << its place in
+        :attr:`hint_order`."""
+        return {(kind, subject): 1 << index for index, (kind, subject, _) in enumerate(self.hint_order)}
+
+    @functools.cached_property
+    def free_hint_bits(self) -> int:
+        """The bits of the hints that are legal even when they touch no card: colour
+        clues under Color Blind, rank clues under Number Blind (VAR-blind)."""
+        rules = self.model.rules if self.model is not None else None
+        if rules is None:
+            return 0
+        blind = {"colour": rules.colour_blind, "value": rules.number_blind}
+        return sum(bit for (kind, _), bit in self.hint_bits.items() if blind[kind])
+
+    @functools.cached_property
     def touch_bits(self) -> tuple[int, ...]:
         """For each identity, which hints touch it, as bits in the order of a target's
-        hints in :attr:`action_catalogue` (clue colours, then values): bit c for colour
-        c, bit (number of colours) + a - 1 for value a [2.16-2a-value, 2.16-2a-suit].
-        A hand's touch key, the OR of its cards' bits, says which hints touch a card of
-        it [2.16-2a-empty]."""
-        masks = (*self.colour_masks, *self.value_masks)
+        hints in :attr:`action_catalogue` (:attr:`hint_order`: clue colours, then
+        values; with values 1..n, bit c for colour c and bit (number of colours) + a - 1
+        for value a) [2.16-2a-value, 2.16-2a-suit].  A hand's touch key, the OR of its
+        cards' bits, says which hints touch a card of it [2.16-2a-empty]."""
+        masks = tuple(mask for _, _, mask in self.hint_order)
         return tuple(
             sum(1 << index for index, mask in enumerate(masks) if mask >> card & 1)
             for card in range(self.values * self.suit_count)
@@ -392,8 +449,7 @@ class GameConfig:
     def action_catalogue(self) -> ActionCatalogue:
         """All action objects, so that listing legal actions creates none [2.16-actions]."""
         hints = tuple(
-            tuple((Hint(target, "colour", c), mask) for c, mask in enumerate(self.colour_masks))
-            + tuple((Hint(target, "value", v), mask) for v, mask in enumerate(self.value_masks, start=1))
+            tuple((Hint(target, kind, subject), mask) for kind, subject, mask in self.hint_order)
             for target in range(self.players)
         )
         from hanabi_ref.legality import is_hint_target_allowed
@@ -478,7 +534,10 @@ def _validate_variant(config: GameConfig) -> None:
     if config.variant == "Custom":
         return
     if config.variant not in VARIANT_NAMES.values():
-        raise _fail("variant", f"unknown variant {config.variant!r}")
+        try:
+            variant_engine.engine_variant(config.variant)
+        except NotSupported as error:
+            raise _fail("variant", str(error)) from None
     if (config.values, (config.suits, config.colours)) != (5, variant_suits(config.variant)):
         raise _fail("variant", f"the suits and clue colours are not those of {config.variant!r}; name it 'Custom'")
 
@@ -578,7 +637,8 @@ def _validate_preset(config: GameConfig) -> None:
             "players",
             f"preset {preset.name} admits {preset.min_players}..{upper} players, got {config.players}",
         )
-    if preset.variants is not None and config.variant not in preset.variants:
+    named = preset.hanab_live_names and config.variant not in VARIANT_NAMES.values()
+    if preset.variants is not None and config.variant not in preset.variants and not named:
         raise _fail(
             "variant",
             f"preset {preset.name} supports {', '.join(preset.variants)}, not {config.variant!r}",
@@ -591,8 +651,29 @@ def resolve_variant(name: str) -> str:
     for slug, canonical in VARIANT_NAMES.items():
         if wanted in (slug, canonical.lower()):
             return canonical
+    try:
+        return variant_engine.engine_variant(name.strip()).name
+    except NotSupported as error:
+        if not str(error).endswith(UNKNOWN_NAME):
+            raise ConfigError(f"variant: {error}") from None
     known = ", ".join(f"{slug} ({canonical})" for slug, canonical in VARIANT_NAMES.items() if slug != "custom")
-    raise ConfigError(f"variant: unknown variant {name!r} (known: {known})")
+    raise ConfigError(f"variant: unknown variant {name!r} (known: {known}; or a hanab.live name such as 'Pink (5 Suits)')")
+
+
+UNKNOWN_NAME: Final = "not a variant name we know (expected '<family> (N Suits)')"
+"""The end of :func:`~hanabi_ref.variants.names.parse_variant`'s message for a name
+outside its grammar altogether, which :func:`resolve_variant` answers with the list of
+our own names."""
+
+
+@functools.lru_cache(maxsize=512)
+def variant_model(name: str) -> Variant | None:
+    """The model of a variant name [VAR-model, VAR-existing]: None for "Custom" and the
+    thesis' Dutch Rainbow, which are not hanab.live's; :class:`NotSupported` for a name
+    the engine does not play [VAR-engine]."""
+    if name in ("Custom", "Dutch Rainbow (Example 2.12)"):
+        return None
+    return variant_engine.engine_variant(name)
 
 
 def variant_suits(variant: str) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
@@ -616,8 +697,14 @@ def variant_suits(variant: str) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
         # [V-dutch-rainbow] Example 2.12: one card per value, a full sixth suit for hints.
         base.append(Suit("Rainbow", "M", SINGLE_COUNTS, frozenset({5})))
         colours.append("Rainbow")
-    else:
+    elif variant == "Custom":
         raise ConfigError(f"variant: {variant!r} has no fixed composition; give a composition")
+    else:
+        # [VAR-engine] any other hanab.live name the engine plays, from the model.
+        try:
+            return variant_engine.engine_suits(variant_engine.engine_variant(variant))
+        except NotSupported as error:
+            raise ConfigError(f"variant: {error}") from None
     return tuple(base), tuple(colours)
 
 

@@ -159,11 +159,15 @@ def test_variant_names(name: str, canonical: str) -> None:
 
 
 def test_unknown_variant_lists_the_known_ones() -> None:
-    """[V-names] an unknown name is a ConfigError naming the field and the known names."""
+    """[V-names, VAR-refused] a name outside every grammar is a ConfigError naming the
+    field and the known names; a hanab.live-shaped name with an unknown part names
+    that part."""
     with pytest.raises(ConfigError) as error:
-        make_config(2, variant="Mauve (6 Suits)")
+        make_config(2, variant="Mauve")
     assert str(error.value).startswith("variant:")
     assert "rainbow" in str(error.value) and "black" in str(error.value)
+    with pytest.raises(ConfigError, match=r"^variant: Mauve: not a special suit we know \(variant 'Mauve \(6 Suits\)'\)$"):
+        make_config(2, variant="Mauve (6 Suits)")
 
 
 # ------------------------------------------------------------------ presets and options

@@ -125,7 +125,7 @@ def config_variants(out: Maker) -> Iterator[Vector]:
             vector = out.config(label, clauses, given, f"{name!r} is {variant}")
             _check_variant(vector.data["derived"], sixth, colours, size)
             yield vector
-    given = {"preset": out.preset, "players": 2, "variant": "Rainbow (5 Suits)"}
+    given = {"preset": out.preset, "players": 2, "variant": "Mauve (5 Suits)"}
     yield out.config("unknown-name", ("V-names",), given, "an unknown variant name is refused", "$.variant")
 
 
