@@ -97,7 +97,14 @@ def _identities_by_model(config: GameConfig, kind: str, value: int) -> set[int]:
     }
 
 
+def _is_deck_play(state: GameState, action: Action) -> bool:
+    """[R-deck-plays] a play of slot h' (one past the hand) is the stack's last card."""
+    return isinstance(action, Play) and action.slot == len(state.hands[state.current])
+
+
 def _acted_card(state: GameState, action: Action) -> int:
+    if _is_deck_play(state, action):
+        return state.next_card
     return state.hands[state.current][action.slot]  # type: ignore[union-attr]
 
 
@@ -234,11 +241,15 @@ def _play_strikeout_holds(state: GameState, play: Action, result: GameState) -> 
 
 
 def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
-    """[2.16-2b-draw, 2.16-2c-draw, R-3, R-2] the top card of S joins P_C with K =
-    Cards(H) if S is not empty (and, with ``draw_after_final_move`` off, the game goes
-    on); otherwise the hand keeps one card fewer.  The rest of P_C and K_C keep their
-    order."""
+    """[2.16-2b-draw, 2.16-2c-draw, R-3, R-2, R-deck-plays] the top card of S joins P_C
+    with K = Cards(H) if S is not empty (and, with ``draw_after_final_move`` off, the
+    game goes on); otherwise the hand keeps one card fewer.  The rest of P_C and K_C
+    keep their order.  A play of the stack's last card leaves the hand as it was."""
     seat, slot = state.current, action.slot  # type: ignore[union-attr]
+    if _is_deck_play(state, action):
+        # [R-deck-plays] the card came from the stack, which is now empty; the hand stays.
+        return (result.next_card == state.next_card + 1 == len(state.deck)
+                and result.hands[seat] == state.hands[seat] and result.knowledge[seat] == state.knowledge[seat])
     kept = _without_slot(state.hands[seat], slot)
     kept_known = _without_slot(state.knowledge[seat], slot)
     options = state.config.options
@@ -348,7 +359,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
     if len(result.history) != len(state.history) + 1 or not starts_with(result.history, state.history):
         return False
     event = result.history[-1]
-    drawn = result.next_card - 1 if result.next_card > state.next_card else None
+    drawn = result.next_card - 1 if result.next_card > state.next_card and not _is_deck_play(state, action) else None
     if isinstance(action, Hint):
         _, touched_identities = _named(state.config, action.kind, action.subject)
         touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)

@@ -27,7 +27,7 @@ from hanabi_ref.cards import identity, suit_of, value_of
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.trace import Trace
-from hanabi_ref.legality import illegality
+from hanabi_ref.legality import illegality, is_deck_play_open
 from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config, max_moves
 from hanabi_ref.state import GameState, fireworks_sum
 from hanabi_ref.trace import read_json_file
@@ -66,7 +66,6 @@ REQUIRED_KEYS: Final = ("players", "deck", "actions")
 
 # [HL-options] options that change rules we cannot express: refused unless false.
 REFUSED_OPTIONS: Final[Mapping[str, str]] = {
-    "deckPlays": "the last card of the deck may be blind-played from the deck, which is no action of ours",
     "cardCycle": "a clue moves the giver's oldest unclued card to the newest slot, a hand order our slots (R-2) do not follow",
     "allOrNothing": "the game goes on after the deck runs out and scores 0 below the maximum, unlike step 3",
     "detrimentalCharacters": "characters restrict the players' moves beyond the rules we model",
@@ -88,6 +87,7 @@ class HanabLiveOptions:
     variant: str = "No Variant"
     empty_clues: bool = False
     hand_size_change: int = 0
+    deck_plays: bool = False
 
 
 @attrs.frozen
@@ -232,6 +232,7 @@ OPTION_KEYS: Final = (
     "emptyClues",
     "oneExtraCard",
     "oneLessCard",
+    "deckPlays",
     "startingPlayer",
     "numPlayers",
     *REFUSED_OPTIONS,
@@ -252,8 +253,9 @@ def _parse_options(value: object, path: str, players: int) -> HanabLiveOptions:
         elif key in ("startingPlayer", "numPlayers"):
             _check_counts(key, option, here, players)
     variant = _parse_variant(data.get("variant", "No Variant"), _field(path, "variant"))
-    flags = {key: _bool(data.get(key, False), _field(path, key)) for key in ("emptyClues", "oneExtraCard", "oneLessCard")}
-    return HanabLiveOptions(variant, flags["emptyClues"], int(flags["oneExtraCard"]) - int(flags["oneLessCard"]))
+    flags = {key: _bool(data.get(key, False), _field(path, key)) for key in ("emptyClues", "oneExtraCard", "oneLessCard", "deckPlays")}
+    change = int(flags["oneExtraCard"]) - int(flags["oneLessCard"])
+    return HanabLiveOptions(variant, flags["emptyClues"], change, flags["deckPlays"])
 
 
 def _config_error(message: str, where: str) -> TraceError:
@@ -277,6 +279,8 @@ def hanablive_config(players: int, options: HanabLiveOptions, preset: str = "han
     if not isinstance(preset, str) or preset not in PRESETS:
         raise _error("preset", f"unknown preset {_show(preset)} (known: {', '.join(PRESETS)})")
     overrides: dict[str, Any] = {"empty_hints": True} if options.empty_clues else {}
+    if options.deck_plays:
+        overrides["deck_plays"] = True  # [HL-deck-plays, R-deck-plays]
     hand_size = default_hand_size(players) + options.hand_size_change
     try:
         return make_config(players, preset, options.variant, hand_size=hand_size, hints=CLUE_TOKENS, errors=STRIKES, **overrides)
@@ -399,8 +403,13 @@ def _clue(move: Move, state: GameState, path: str) -> Hint:
 def _action(move: Move, state: GameState, path: str) -> Action:
     """Our action for a play, discard or clue of the file [HL-actions, HL-order]."""
     if move.type == PLAY:
+        if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
+            return Play(len(state.hands[state.current]))  # [HL-deck-plays] the deck's last card
         return Play(_slot_of(state, move.target, _field(path, "target")))
     if move.type == DISCARD:
+        if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
+            raise _error(_field(path, "target"), f"not supported (a discard of the deck's last card, card {move.target}; "
+                         "hanab.live allows it only with inverted suits)")
         return Discard(_slot_of(state, move.target, _field(path, "target")))
     return _clue(move, state, path)
 
@@ -579,7 +588,7 @@ def _export_problem(config: GameConfig) -> str | None:
         return f"config: hanab.live plays with {CLUE_TOKENS} clue tokens and {STRIKES} strikes, got hints {config.max_hints} and errors {_show(config.max_errors)}"
     if abs(config.hand_size - default_hand_size(config.players)) > 1:
         return f"config.hand_size: hanab.live deals {default_hand_size(config.players)} cards to {config.players} players, one more or one less by option; got {config.hand_size}"
-    rules = attrs.evolve(PRESETS["hanab-live"].options, empty_hints=config.options.empty_hints)
+    rules = attrs.evolve(PRESETS["hanab-live"].options, empty_hints=config.options.empty_hints, deck_plays=config.options.deck_plays)
     for field in attrs.fields(type(rules)):
         ours, theirs = getattr(config.options, field.name), getattr(rules, field.name)
         if ours != theirs:
@@ -592,6 +601,8 @@ def _export_options(config: GameConfig) -> dict[str, Any]:
     options: dict[str, Any] = {"variant": config.variant}
     if config.options.empty_hints:
         options["emptyClues"] = True
+    if config.options.deck_plays:
+        options["deckPlays"] = True
     change = config.hand_size - default_hand_size(config.players)
     if change == 1:
         options["oneExtraCard"] = True
@@ -607,7 +618,10 @@ def _export_action(state: GameState, action: Action) -> dict[str, int]:
         kind = COLOUR_CLUE if action.kind == "colour" else RANK_CLUE
         return {"type": kind, "target": action.target, "value": action.subject}
     kind = PLAY if isinstance(action, Play) else DISCARD
-    return {"type": kind, "target": state.hands[state.current][action.slot], "value": 0}
+    hand = state.hands[state.current]
+    if isinstance(action, Play) and action.slot == len(hand):
+        return {"type": PLAY, "target": state.next_card, "value": 0}  # [HL-deck-plays]
+    return {"type": kind, "target": hand[action.slot], "value": 0}
 
 
 def _export_actions(trace: Trace) -> list[dict[str, int]]:

@@ -96,6 +96,12 @@ def is_slot(slot: object, own_hand_size: int) -> bool:
     return _is_index(slot, own_hand_size)
 
 
+def is_deck_play_open(config: GameConfig, stack_size: int) -> bool:
+    """[R-deck-plays] under ``deck_plays``, with exactly one card left in the stack, the
+    current player may play it: the play names slot h' (one past the hand's last slot)."""
+    return config.options.deck_plays and stack_size == 1
+
+
 def _is_index(value: object, size: int) -> bool:
     return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < size
 
@@ -139,14 +145,18 @@ def action_problem(
     own_hand_size: int,
     mask_of: MaskOf,
     action: Action,
+    deck_play: bool = False,
 ) -> Problem | None:
     """Why ``action`` is illegal for the seat ``current``, or None [2.16-2].
 
-    ``mask_of`` is as :data:`MaskOf` says."""
+    ``mask_of`` is as :data:`MaskOf` says; ``deck_play``: a play of the stack's last card
+    is open (:func:`is_deck_play_open`)."""
     if isinstance(action, Hint):
         return _hint_problem(config, hints, current, action, mask_of)
     if isinstance(action, (Discard, Play)):
         clause = "2.16-2b" if isinstance(action, Discard) else "2.16-2c"
+        if deck_play and isinstance(action, Play) and is_slot(action.slot, own_hand_size + 1):
+            return None  # [R-deck-plays] slot h' is the stack's last card
         if not is_slot(action.slot, own_hand_size):
             return (clause, f"slot {action.slot!r} is not in the hand (0..{own_hand_size - 1})")
         if isinstance(action, Discard) and not is_discard_allowed(config, hints):
@@ -164,11 +174,14 @@ def enumerate_legal(
     current: int,
     own_hand_size: int,
     mask_of: MaskOf,
+    deck_play: bool = False,
 ) -> list[Action]:
     """Every legal action, in a fixed order: hints by target seat (colours, then
-    values), then discards by slot, then plays by slot [2.16-actions].
+    values), then discards by slot, then plays by slot, the play of the stack's last
+    card (slot h') last when ``deck_play`` [2.16-actions, R-deck-plays].
 
-    ``mask_of`` is as for :func:`action_problem`; the same rule helpers decide."""
+    ``mask_of`` and ``deck_play`` are as for :func:`action_problem`; the same rule
+    helpers decide."""
     actions: list[Action] = []
     catalogue = config.action_catalogue
     if is_hint_affordable(hints):
@@ -188,7 +201,7 @@ def enumerate_legal(
                 actions += found if found is not None else catalogue.hints_touching(target, target_mask)
     if is_discard_allowed(config, hints):
         actions += catalogue.discards[:own_hand_size]
-    actions += catalogue.plays[:own_hand_size]
+    actions += catalogue.plays[: own_hand_size + 1] if deck_play else catalogue.plays[:own_hand_size]
     return actions
 
 
@@ -215,8 +228,9 @@ def illegality(state: GameState, action: Action) -> Problem | None:
     """(clause, reason) if ``action`` is illegal in ``state``, else None [2.16-2]."""
     if state.terminal:
         return ("2.16-3", "the game is over")
-    current = state.current
-    return action_problem(state.config, state.hints, current, len(state.hands[current]), _state_mask_of(state), action)
+    current, config = state.current, state.config
+    deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
+    return action_problem(config, state.hints, current, len(state.hands[current]), _state_mask_of(state), action, deck_play)
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -231,5 +245,6 @@ def legal_actions(state: GameState) -> list[Action]:
     the thesis preset with t >= 1 and a clue colour per suit [E-11]."""
     if state.terminal:
         return []
-    current = state.current
-    return enumerate_legal(state.config, state.hints, current, len(state.hands[current]), _state_mask_of(state))
+    current, config = state.current, state.config
+    deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
+    return enumerate_legal(config, state.hints, current, len(state.hands[current]), _state_mask_of(state), deck_play)

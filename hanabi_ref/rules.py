@@ -43,6 +43,8 @@ class RuleOptions:
                            the deal starts the last round at once).
     draw_after_final_move  [R-3] the move that ends the game still draws a card (thesis:
                            2b/2c draw before step 3 stops); HLE/OpenSpiel deal no card then.
+    deck_plays             [R-deck-plays] with one card left in the stack, the current
+                           player may play it unseen (hanab.live's bottom-deck blind play).
     """
 
     empty_hints: bool = True
@@ -54,6 +56,7 @@ class RuleOptions:
     draw_position: str = "newest-last"
     initial_stop_check: bool = True
     draw_after_final_move: bool = True
+    deck_plays: bool = False
 
 
 @attrs.frozen
@@ -160,6 +163,7 @@ OPTION_CLAUSES: Final[Mapping[str, tuple[str, ...]]] = {
     "draw_position": ("R-2",),
     "initial_stop_check": ("2.16-3-last-round", "E-6"),
     "draw_after_final_move": ("2.16-2b-draw", "R-3"),
+    "deck_plays": ("2.16-2c", "R-deck-plays"),
 }
 """The clauses each rule option chooses between, as the table of P-options gives them."""
 
@@ -457,7 +461,9 @@ class GameConfig:
         seats = range(self.players)
         targets = tuple(tuple(t for t in seats if is_hint_target_allowed(self, current, t)) for current in seats)
         slots = range(self.hand_size)
-        return ActionCatalogue(hints, tuple(Discard(s) for s in slots), tuple(Play(s) for s in slots), targets)
+        # plays[h]: the play of the stack's last card after a hand of h cards (R-deck-plays).
+        plays = tuple(Play(s) for s in range(self.hand_size + 1))
+        return ActionCatalogue(hints, tuple(Discard(s) for s in slots), plays, targets)
 
     @functools.cached_property
     def canonical_deck(self) -> tuple[int, ...]:
@@ -796,10 +802,25 @@ def config_to_json(config: GameConfig) -> dict[str, Any]:
         "hand_size": config.hand_size,
         "hints": config.max_hints,
         "errors": config.max_errors,
-        "options": attrs.asdict(config.options),
+        "options": options_to_json(config.options),
     }
     if config.variant == "Custom":
         data["composition"] = [list(suit.counts) for suit in config.suits]
+    return data
+
+
+OMITTED_AT_DEFAULT: Final = ("deck_plays",)
+"""Options written to a configuration's JSON only when they differ from their default
+(they came after the files and vectors already written, which stay as they were)."""
+
+
+def options_to_json(options: RuleOptions) -> dict[str, Any]:
+    """The options object of a configuration's JSON [T-config, P-options]: every option,
+    except those of :data:`OMITTED_AT_DEFAULT` at their default."""
+    data = attrs.asdict(options)
+    for name in OMITTED_AT_DEFAULT:
+        if data[name] == getattr(RuleOptions(), name):
+            del data[name]
     return data
 
 

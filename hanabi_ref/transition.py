@@ -184,6 +184,17 @@ def _take_from_hand(move: Move, slot: int) -> int:
     return hand[slot]
 
 
+def _take_from_stack(move: Move) -> int:
+    """[R-deck-plays] the stack's last card, played unseen: it leaves the stack (S := S
+    minus it) without entering the hand, so the draw that follows finds the stack
+    empty.  Returns the card's id."""
+    card_id = move.next_card
+    move.next_card = card_id + 1
+    move.left_hand = card_id
+    move.card = move.deck[card_id]
+    return card_id
+
+
 # ---------------------------------------------------------------- step 2a [2.16-2a]
 
 
@@ -237,7 +248,10 @@ def process_play(move: Move, play: Play) -> None:
     token if t < t0.  Otherwise the card goes to D and f := f + 1; at f = f0, R := -1.
     """
     config = move.config
-    card_id = _take_from_hand(move, play.slot)
+    if play.slot == len(move.hands[move.mover]):
+        card_id = _take_from_stack(move)  # [R-deck-plays] legal only then
+    else:
+        card_id = _take_from_hand(move, play.slot)
     card = move.deck[card_id]
     suit, value = card // config.values, card % config.values + 1
     # [E-25] one success test: a 1 on an empty field is the case value = 1.

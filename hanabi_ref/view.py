@@ -17,7 +17,7 @@ import icontract
 
 from hanabi_ref.actions import Action
 from hanabi_ref.contracts import ENABLED
-from hanabi_ref.legality import Problem, action_problem, enumerate_legal, hand_mask, touch_key
+from hanabi_ref.legality import Problem, action_problem, enumerate_legal, hand_mask, is_deck_play_open, touch_key
 from hanabi_ref.rules import ActionCatalogue, GameConfig
 from hanabi_ref.state import GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
 
@@ -342,6 +342,7 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
         view.current_player,
         len(view.hands[view.current_player]),
         _view_mask_of(view),
+        is_deck_play_open(view.config, view.deck_size),
     )
 
 
@@ -361,6 +362,7 @@ def view_action_problem(view: PlayerView, action: Action) -> Problem | None:
         len(view.hands[view.current_player]),
         _view_mask_of(view),
         action,
+        is_deck_play_open(view.config, view.deck_size),
     )
 
 

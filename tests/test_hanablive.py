@@ -39,7 +39,7 @@ from hanabi_ref.hanablive import is_hanablive_over, load_hanablive, trace_from_h
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
-from hanabi_ref.trace import replay, summary
+from hanabi_ref.trace import replay, replay_states, summary
 from hanabi_ref.transition import apply, initial_state
 
 FIXTURES: Final = Path(__file__).resolve().parent / "fixtures" / "hanab-live"  # our own games, committed
@@ -161,6 +161,8 @@ class ServerModel:
                 self.end_turn = self.turn + self.players + 1
 
     def play(self, order: int) -> None:
+        if self.options.get("deckPlays", False) and order == self.next_card == len(self.deck) - 1:
+            self.draw()  # PlayDeck: the deck's last card is drawn, then played
         suit, rank = self.remove(order)
         if self.fireworks[suit] == rank - 1:
             self.fireworks[suit] = rank
@@ -296,25 +298,42 @@ def test_real_game_replays(name: str, players: int, hand_size: int) -> None:
     assert trace_from_hanablive({key: value for key, value in data.items() if key != "options"}) == trace  # [HL-options]
 
 
-def test_deck_plays_game_refused_then_replays_without() -> None:
-    """deck_plays_3p.json sets deckPlays, which we refuse in one line naming the option;
-    without it every move is an ordinary one and the game replays [HL-options, HL-errors]."""
+def test_deck_plays_game_replays() -> None:
+    """deck_plays_3p.json sets deckPlays and plays the deck's last card from the deck
+    (a play whose target is in no hand): it replays to the model's numbers with that
+    move read as the play of slot h', and it is written back the same way; without
+    deckPlays the same file is refused at that move [HL-deck-plays, R-deck-plays,
+    HL-options, HL-errors]."""
     path = FIXTURES / "deck_plays_3p.json"
     data = fixture(path.name)
     assert data["options"] == {"variant": "No Variant", "deckPlays": True}
-    with pytest.raises(TraceError) as caught:
-        load_hanablive(path)
-    message = str(caught.value)
-    assert message.startswith(f"{path}: options.deckPlays: not supported (")
-    assert len(message.splitlines()) == 1
-    del data["options"]["deckPlays"]
-    outcome = reference_replay(data)  # raises if some move played a card from the deck
-    trace = trace_from_hanablive(data)
-    assert len(trace.actions) == len(data["actions"])
+    orders_in_deck = len(data["deck"]) - 1
+    deck_moves = [index for index, move in enumerate(data["actions"]) if move["type"] == 0 and move["target"] == orders_in_deck]
+    assert len(deck_moves) == 1
+    trace = load_hanablive(path)
+    assert trace.config.options.deck_plays
+    index = deck_moves[0]
+    states = replay_states(trace)
+    state, after = states[index], states[index + 1]
+    assert len(state.deck) - state.next_card == 1 and trace.actions[index] == Play(len(state.hands[state.current]))
+    assert after.hands[state.current] == state.hands[state.current] and after.next_card == len(after.deck)
+    outcome = reference_replay(data)
     assert outcome.over and not outcome.terminated
     assert_matches(replay(trace), outcome)
-    # The same file with deckPlays false is the same game.
-    assert trace_from_hanablive({**data, "options": {**data["options"], "deckPlays": False}}) == trace
+    assert trace_to_hanablive(trace)["actions"] == [{"type": m["type"], "target": m["target"], "value": m.get("value", 0)} for m in data["actions"]]
+    del data["options"]["deckPlays"]
+    with pytest.raises(TraceError, match=rf"^actions\[{index}\]\.target: card {orders_in_deck} is not in player \d's hand \(it is still in the deck\)$"):
+        trace_from_hanablive(data)
+
+
+def test_deck_discard_refused() -> None:
+    """A discard naming the deck's last card is refused naming the action: the server
+    means it for inverted suits only [HL-deck-plays, HL-errors]."""
+    data = fixture("deck_plays_3p.json")
+    index = next(i for i, move in enumerate(data["actions"]) if move["type"] == 0 and move["target"] == len(data["deck"]) - 1)
+    data["actions"][index] = {"type": 1, "target": len(data["deck"]) - 1, "value": 0}
+    with pytest.raises(TraceError, match=rf"^actions\[{index}\]\.target: not supported \(a discard of the deck's last card"):
+        trace_from_hanablive(data)
 
 
 @pytest.mark.parametrize(("name", "players", "hand_size"), [("no_variant_5p.json", 5, 4), ("no_variant_3p.json", 3, 5)])
@@ -342,8 +361,8 @@ def test_hanablive_site_games() -> None:
     """Optional: two games downloaded from hanab.live itself (a 5-player No Variant game,
     and example_game.json, which sets deckPlays), where a checkout keeps them beside the
     repository in ../shared/fixtures/hanab-live/; they are never committed here.  Each
-    replays to the model's numbers; deckPlays is refused, and the game without it
-    replays [HL-deck, HL-order, HL-options, HL-end, HL-errors]."""
+    replays to the model's numbers, the second with deckPlays on and also without it
+    [HL-deck, HL-order, HL-options, HL-end, HL-deck-plays]."""
     five, example = SHARED_FIXTURES / "no_variant_5p.json", SHARED_FIXTURES / "example_game.json"
     if not (five.is_file() and example.is_file()):
         pytest.skip(f"optional hanab.live site games not present: {SHARED_FIXTURES} holds no no_variant_5p.json and example_game.json (they live outside the repository; tests/fixtures/ has our own games)")
@@ -357,8 +376,7 @@ def test_hanablive_site_games() -> None:
     assert trace_from_hanablive(trace_to_hanablive(trace)) == trace
     data = json.loads(example.read_text(encoding="utf-8"))
     assert data["options"] == {"deckPlays": True}
-    with pytest.raises(TraceError, match=rf"^{re.escape(str(example))}: options\.deckPlays: not supported \("):
-        load_hanablive(example)
+    assert_matches(replay(load_hanablive(example)), reference_replay(data))
     del data["options"]["deckPlays"]
     outcome = reference_replay(data)
     trace = trace_from_hanablive(data)
@@ -515,7 +533,7 @@ def _set(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
         ("options.variant", "Synesthesia (5 Suits)", r"^options\.variant: Synesthesia: not supported \(variant 'Synesthesia \(5 Suits\)'\)$"),
         ("options.variant", "Up or Down (5 Suits)", r"^options\.variant: Up or Down: not supported by the engine yet \(variant 'Up or Down \(5 Suits\)'\)$"),
         ("options.variant", "no variant", r"^options\.variant: no variant: not a variant name we know"),
-        ("options.deckPlays", True, r"^options\.deckPlays: not supported \("),
+        ("options.deckPlays", 1, r"^options\.deckPlays: must be true or false, got 1$"),
         ("options.cardCycle", True, r"^options\.cardCycle: not supported \("),
         ("options.allOrNothing", True, r"^options\.allOrNothing: not supported \("),
         ("options.detrimentalCharacters", True, r"^options\.detrimentalCharacters: not supported \("),
