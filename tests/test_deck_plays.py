@@ -11,7 +11,7 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from hanabi_ref.actions import Discard, Hint, Play
+from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import config_from_json, config_to_json, make_config
 from hanabi_ref.state import GameState
@@ -19,13 +19,13 @@ from hanabi_ref.transition import apply, new_game
 from hanabi_ref.view import make_view, view_legal_actions
 
 
-def _to_last_card(players: int, seed: int, **options: object) -> GameState:
+def _to_last_card(players: int, seed: int, deck_plays: bool = False) -> GameState:
     """Discard or hint (never play) until one card is left in the stack."""
-    config = make_config(players, "hanab-live", **options)
+    config = make_config(players, "hanab-live", deck_plays=deck_plays)
     state = new_game(config, seed)
     while len(state.deck) - state.next_card > 1:
         actions = legal_actions(state)
-        safe = [a for a in actions if isinstance(a, Discard)] or [a for a in actions if isinstance(a, Hint)]
+        safe: list[Action] = [a for a in actions if isinstance(a, Discard)] or [a for a in actions if isinstance(a, Hint)]
         state = apply(state, safe[0])
     return state
 
