@@ -360,6 +360,12 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
         return False
     event = result.history[-1]
     drawn = result.next_card - 1 if result.next_card > state.next_card and not _is_deck_play(state, action) else None
+    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+        # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
+        card_id = _acted_card(state, action)
+        made = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
+        success = _is_success(state, action) if isinstance(action, Play) else None
+        return event == Event(state.turn, state.current, made, card_id, state.deck[card_id], success, (), drawn)
     if isinstance(action, Hint):
         _, touched_identities = _named(state.config, action.kind, action.subject)
         touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)
@@ -407,9 +413,18 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 }
 
 
+def _is_inverted(state: GameState, action: Discard | Play) -> bool:
+    """[VAR-engine-orange] the card the move names is orange: its play and discard swap."""
+    return bool(state.config.inverted_mask >> state.deck[_acted_card(state, action)] & 1)
+
+
 def check_move(state: GameState, action: Action, result: GameState) -> None:
     """Raise :class:`icontract.ViolationError` naming the first clause the move from
-    ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3]."""
+    ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3]; the discard of an
+    orange card is checked as a play of it and the play as a discard
+    (VAR-engine-orange)."""
+    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+        action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
     for condition in _BY_KIND[type(action)]:
         if not condition.holds(state, action, result):
             raise icontract.ViolationError(f"{condition.message} (turn {state.turn}, {describe(action)})")

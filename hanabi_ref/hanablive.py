@@ -402,15 +402,18 @@ def _clue(move: Move, state: GameState, path: str) -> Hint:
 
 def _action(move: Move, state: GameState, path: str) -> Action:
     """Our action for a play, discard or clue of the file [HL-actions, HL-order]."""
-    if move.type == PLAY:
+    if move.type in (PLAY, DISCARD):
+        # [HL-orange] the file records what happened to an orange card: its discard when
+        # the player played it, its play when the player discarded it.
+        orange = 0 <= move.target < len(state.deck) and bool(state.config.inverted_mask >> state.deck[move.target] & 1)
+        played = (move.type == PLAY) != orange
         if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
-            return Play(len(state.hands[state.current]))  # [HL-deck-plays] the deck's last card
-        return Play(_slot_of(state, move.target, _field(path, "target")))
-    if move.type == DISCARD:
-        if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
+            if played:
+                return Play(len(state.hands[state.current]))  # [HL-deck-plays] the deck's last card
             raise _error(_field(path, "target"), f"not supported (a discard of the deck's last card, card {move.target}; "
-                         "hanab.live allows it only with inverted suits)")
-        return Discard(_slot_of(state, move.target, _field(path, "target")))
+                         "hanab.live means it for orange cards only)")
+        slot = _slot_of(state, move.target, _field(path, "target"))
+        return Play(slot) if played else Discard(slot)
     return _clue(move, state, path)
 
 
@@ -617,11 +620,11 @@ def _export_action(state: GameState, action: Action) -> dict[str, int]:
     if isinstance(action, Hint):
         kind = COLOUR_CLUE if action.kind == "colour" else RANK_CLUE
         return {"type": kind, "target": action.target, "value": action.subject}
-    kind = PLAY if isinstance(action, Play) else DISCARD
     hand = state.hands[state.current]
-    if isinstance(action, Play) and action.slot == len(hand):
-        return {"type": PLAY, "target": state.next_card, "value": 0}  # [HL-deck-plays]
-    return {"type": kind, "target": hand[action.slot], "value": 0}
+    order = state.next_card if isinstance(action, Play) and action.slot == len(hand) else hand[action.slot]  # [HL-deck-plays]
+    orange = bool(state.config.inverted_mask >> state.deck[order] & 1)
+    kind = PLAY if isinstance(action, Play) != orange else DISCARD  # [HL-orange]
+    return {"type": kind, "target": order, "value": 0}
 
 
 def _export_actions(trace: Trace) -> list[dict[str, int]]:

@@ -87,8 +87,9 @@ def is_hint_touching_allowed(config: GameConfig, touched: int, target_mask: int 
 
 def is_discard_allowed(config: GameConfig, hints: int) -> bool:
     """[E-2, 2.16-2b] with t = t0 a discard is legal under the thesis' algorithm and
-    illegal under ``discard_at_max_hints = false``."""
-    return hints < config.max_hints or config.options.discard_at_max_hints
+    illegal under ``discard_at_max_hints = false``, except in a variant with an orange
+    suit, where a discard may be a play (VAR-engine-orange)."""
+    return hints < config.max_hints or config.options.discard_at_max_hints or config.inverted_mask != 0
 
 
 def is_slot(slot: object, own_hand_size: int) -> bool:

@@ -421,6 +421,12 @@ class GameConfig:
         return {(kind, subject): 1 << index for index, (kind, subject, _) in enumerate(self.hint_order)}
 
     @functools.cached_property
+    def inverted_mask(self) -> int:
+        """The identities whose play and discard are swapped: the orange suits of a
+        modelled variant (VAR-engine-orange); 0 otherwise."""
+        return variant_engine.inverted_mask(self.model) if self.model is not None else 0
+
+    @functools.cached_property
     def free_hint_bits(self) -> int:
         """The bits of the hints that are legal even when they touch no card: colour
         clues under Color Blind, rank clues under Number Blind (VAR-blind)."""

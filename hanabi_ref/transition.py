@@ -228,8 +228,17 @@ def process_discard(move: Move, discard: Discard) -> None:
     2.16-2b-token]; the draw follows in :func:`process_draw` [2.16-2b-draw].
 
     With t = t0 the discard is legal under the thesis (no token is gained) and illegal
-    under the option ``discard_at_max_hints = False`` (erratum E-2)."""
+    under the option ``discard_at_max_hints = False`` (erratum E-2).  An orange card
+    is played instead (VAR-engine-orange)."""
     card_id = _take_from_hand(move, discard.slot)
+    if move.config.inverted_mask >> move.deck[card_id] & 1:
+        _judge_play(move, card_id)
+        return
+    _to_discard(move, card_id)
+
+
+def _to_discard(move: Move, card_id: int) -> None:
+    """D := (d_1, ..., d_M, a) and t := t + 1 if t < t0 [2.16-2b-discard, 2.16-2b-token]."""
     move.discard = move.discard + (card_id,)
     if move.hints < move.config.max_hints:
         move.hints += 1
@@ -247,11 +256,20 @@ def process_play(move: Move, play: Play) -> None:
     writes the pair as (suit, value) here), and completing a suit with y = n regains a
     token if t < t0.  Otherwise the card goes to D and f := f + 1; at f = f0, R := -1.
     """
-    config = move.config
     if play.slot == len(move.hands[move.mover]):
         card_id = _take_from_stack(move)  # [R-deck-plays] legal only then
     else:
         card_id = _take_from_hand(move, play.slot)
+    if move.config.inverted_mask >> move.deck[card_id] & 1:
+        _to_discard(move, card_id)  # [VAR-engine-orange] an orange card is discarded instead
+        return
+    _judge_play(move, card_id)
+
+
+def _judge_play(move: Move, card_id: int) -> None:
+    """Step 2c's test and its two branches for the card ``card_id`` [2.16-2c-success,
+    2.16-2c-five, 2.16-2c-fail, 2.16-2c-strikeout, E-10, E-25]."""
+    config = move.config
     card = move.deck[card_id]
     suit, value = card // config.values, card % config.values + 1
     # [E-25] one success test: a 1 on an empty field is the case value = 1.

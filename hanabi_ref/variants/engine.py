@@ -36,9 +36,6 @@ def engine_problem(variant: Variant) -> str | None:
     for flag, title in NOT_YET_RULES.items():
         if getattr(variant.rules, flag):
             return f"{title}: not supported by the engine yet (variant {variant.name!r})"
-    for kind in variant.suits:
-        if kind.inverted:
-            return f"{kind.name} (play and discard swapped): not supported by the engine yet (variant {variant.name!r})"
     return None
 
 
@@ -101,6 +98,12 @@ def _colour_touch(variant: Variant, colour: int, suit_index: int, rank: int) -> 
 
 def _rank_touch(variant: Variant, clue: int, suit_index: int, rank: int) -> bool:
     return touches_rank(variant, suit_index, rank, clue)
+
+
+def inverted_mask(variant: Variant) -> int:
+    """The identities of the orange suits, whose play and discard are swapped
+    [VAR-orange, VAR-engine-orange]."""
+    return sum(1 << identity(index, rank) for index, kind in enumerate(variant.suits) if kind.inverted for rank in BASIC_RANKS)
 
 
 def _mask(variant: Variant, touched: Callable[[int, int], bool]) -> int:

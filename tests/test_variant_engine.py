@@ -1,0 +1,164 @@
+"""The engine under the variant model [VAR-engine, VAR-engine-masks, VAR-engine-orange,
+VAR-existing, VAR-blind, VAR-clue-ranks, VAR-mute].
+
+Expected values are read off spec/variants.md: which identities a clue touches is
+counted by hand for small cases, and the four variants that existed before the model
+are checked against the formulas of 2.16-2a-value and 2.16-2a-suit (touch by whole
+suits and by value).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from hanabi_ref.actions import Discard, Hint, Play
+from hanabi_ref.cards import identity
+from hanabi_ref.errors import ConfigError
+from hanabi_ref.legality import illegality, legal_actions
+from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import GameState
+from hanabi_ref.transition import apply, initial_state, new_game
+
+
+def _classic_masks(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """2.16-2a-suit and 2.16-2a-value: a colour touches every card of the suits whose
+    ``touched_by`` names it; a value touches that value in every suit."""
+    n, k = config.values, config.suit_count
+    colours = tuple(
+        sum(1 << identity(v, s, n) for s in range(k) if c in config.suits[s].touched_by for v in range(1, n + 1))
+        for c in range(len(config.colours))
+    )
+    values = tuple(sum(1 << identity(v, s, n) for s in range(k)) for v in range(1, n + 1))
+    return colours, values
+
+
+@pytest.mark.parametrize("variant", ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"])
+def test_existing_variants_keep_their_masks(variant: str) -> None:
+    """[VAR-existing, VAR-engine-masks] the model's masks of the four older variants are
+    those of 2.16-2a-suit and 2.16-2a-value, with every rank clue and no free hint."""
+    config = make_config(3, "hanab-live", variant)
+    assert config.model is not None
+    assert (config.colour_masks, config.value_masks) == _classic_masks(config)
+    assert config.clue_values == (1, 2, 3, 4, 5) and config.free_hint_bits == 0 and config.inverted_mask == 0
+
+
+def test_pink_touch_and_negative_information() -> None:
+    """[VAR-all-ranks, VAR-engine-masks] in Pink (5 Suits) (Red, Yellow, Green, Blue,
+    Pink) a rank clue 3 touches the four 3s and all five pink ranks; a touched card keeps
+    exactly those identities and an untouched one loses them."""
+    config = make_config(2, "thesis", "Pink (5 Suits)")
+    pink = 4
+    expected = {identity(3, s, 5) for s in range(4)} | {identity(v, pink, 5) for v in range(1, 6)}
+    assert config.value_masks[2] == sum(1 << card for card in expected)
+    # Seat 1 holds pink 1, red 3, red 1, yellow 2, green 4.
+    hand = [identity(1, pink, 5), identity(3, 0, 5), identity(1, 0, 5), identity(2, 1, 5), identity(4, 2, 5)]
+    rest = list(config.canonical_deck)
+    for card in hand:
+        rest.remove(card)
+    deck = tuple(rest[:5]) + tuple(hand) + tuple(rest[5:])
+    state = apply(initial_state(config, deck), Hint(1, "value", 3))
+    mask = config.value_masks[2]
+    known = state.knowledge[1]
+    assert known[0] == known[1] == mask & config.all_cards_mask
+    assert known[2] == known[3] == known[4] == config.all_cards_mask & ~mask
+    assert state.history[-1].touched == (5, 6)
+
+
+def _deal(config: GameConfig, hands: list[list[int]]) -> GameState:
+    rest = list(config.canonical_deck)
+    for hand in hands:
+        for card in hand:
+            rest.remove(card)
+    return initial_state(config, tuple(card for hand in hands for card in hand) + tuple(rest))
+
+
+def test_blind_clue_legal_when_empty() -> None:
+    """[VAR-blind, 2.16-2a-empty] under Color Blind a colour clue touches nothing and is
+    legal even where empty hints are refused; it tells nothing.  A rank clue touching
+    nothing stays illegal."""
+    config = make_config(2, "hanab-live", "Color Blind (5 Suits)")
+    assert all(mask == 0 for mask in config.colour_masks)
+    hands = [[identity(1, 0, 5)] * 3 + [identity(2, 0, 5)] * 2, [identity(2, 1, 5)] * 2 + [identity(3, 1, 5)] * 2 + [identity(4, 1, 5)]]
+    state = _deal(config, hands)
+    assert illegality(state, Hint(1, "colour", 0)) is None
+    after = apply(state, Hint(1, "colour", 0))
+    assert after.knowledge[1] == state.knowledge[1] and after.history[-1].touched == ()
+    assert illegality(state, Hint(1, "value", 5))[0] == "2.16-2a-empty"  # type: ignore[index]
+    assert all(Hint(1, "colour", c) in legal_actions(state) for c in range(5))
+
+
+def test_rank_clue_the_variant_lacks_is_refused() -> None:
+    """[VAR-clue-ranks, VAR-mute] Pink-Ones has no rank clue 1, Odds and Evens only 1 and
+    2, Number Mute none, Color Mute no colour clue; each such hint is refused under its
+    clause and never listed."""
+    for variant, missing in (("Pink-Ones (5 Suits)", (1,)), ("Odds and Evens (5 Suits)", (3, 4, 5)), ("Number Mute (5 Suits)", (1, 2, 3, 4, 5))):
+        state = new_game(make_config(3, "thesis", variant), 0)
+        for value in missing:
+            assert illegality(state, Hint(1, "value", value))[0] == "VAR-clue-ranks"  # type: ignore[index]
+            assert Hint(1, "value", value) not in legal_actions(state)
+    state = new_game(make_config(3, "thesis", "Color Mute (5 Suits)"), 0)
+    assert illegality(state, Hint(1, "colour", 0))[0] == "VAR-mute"  # type: ignore[index]
+    assert not any(isinstance(a, Hint) and a.kind == "colour" for a in legal_actions(state))
+
+
+@pytest.mark.parametrize("name", ["Up or Down (5 Suits)", "Clue Starved (5 Suits)", "Alternating Clues (5 Suits)", "Synesthesia (5 Suits)"])
+def test_unplayed_rules_refused_by_name(name: str) -> None:
+    """[VAR-engine, VAR-refused] a rule the engine does not play is refused with one line
+    naming it."""
+    with pytest.raises(ConfigError, match=r"^variant: (Up or Down|Clue Starved|Alternating Clues|Synesthesia): not supported"):
+        make_config(3, "hanab-live", name)
+
+
+ORANGE = 2  # Orange (3 Suits): Red, Blue, Orange
+
+
+def test_orange_play_is_a_discard() -> None:
+    """[VAR-engine-orange, VAR-orange] playing an orange card puts it in the discard pile,
+    regains a token and costs no error; the record keeps the play, without success."""
+    config = make_config(2, "hanab-live", "Orange (3 Suits)")
+    hands = [[identity(3, ORANGE, 5), identity(1, 0, 5), identity(1, 0, 5), identity(1, 1, 5), identity(2, 1, 5)],
+             [identity(2, 0, 5), identity(3, 0, 5), identity(4, 0, 5), identity(1, 1, 5), identity(4, 1, 5)]]
+    state = apply(_deal(config, hands), Hint(1, "value", 2))  # t = 7
+    state = apply(state, Hint(0, "value", 1))  # t = 6
+    after = apply(state, Play(0))
+    assert after.discard == (0,) and after.played == () and after.errors == 0 and after.hints == 7
+    event = after.history[-1]
+    assert event.action == Play(0) and event.success is None and event.card == identity(3, ORANGE, 5)
+
+
+def test_orange_discard_is_a_play() -> None:
+    """[VAR-engine-orange] discarding an orange 1 plays it (the field grows, no token);
+    discarding an orange 3 on an empty field is a failed play (an error)."""
+    config = make_config(2, "hanab-live", "Orange (3 Suits)")
+    hands = [[identity(1, ORANGE, 5), identity(3, ORANGE, 5), identity(1, 0, 5), identity(1, 1, 5), identity(2, 1, 5)],
+             [identity(2, 0, 5), identity(3, 0, 5), identity(4, 0, 5), identity(1, 1, 5), identity(4, 1, 5)]]
+    state = _deal(config, hands)
+    assert state.hints == 8 and illegality(state, Discard(0)) is None  # [VAR-engine-orange] legal with every token
+    after = apply(state, Discard(0))
+    assert after.fields[ORANGE] == 1 and after.played == (0,) and after.hints == 8 and after.errors == 0
+    assert after.history[-1].success is True
+    after = apply(apply(after, Hint(0, "value", 1)), Discard(0))  # seat 0's slot 0 is now the orange 3
+    assert after.errors == 1 and after.discard == (1,) and after.fields[ORANGE] == 1
+    assert after.history[-1].success is False
+
+
+def test_discard_at_max_without_orange_still_refused() -> None:
+    """[E-2, VAR-engine-orange] the lifted rule is the orange variants' only."""
+    state = new_game(make_config(2, "hanab-live", "Rainbow (5 Suits)"), 0)
+    assert illegality(state, Discard(0))[0] == "E-2"  # type: ignore[index]
+
+
+@pytest.mark.parametrize("variant", ["Orange (3 Suits)", "Dark Orange (6 Suits)", "Pink (5 Suits)", "Deceptive-Ones & White (3 Suits)",
+                                     "Funnels & Dark Prism (6 Suits)", "Totally Blind (4 Suits)", "Scarce Ones & Gray (6 Suits)"])
+def test_random_games_keep_every_clause(variant: str) -> None:
+    """[VAR-engine, 2.16-2] random legal games under a variant, with the move conditions
+    checked at every move (contracts on), end with a score between 0 and 5 per suit."""
+    config = make_config(3, "hanab-live", variant)
+    rng = random.Random(variant)
+    for seed in range(5):
+        state = new_game(config, seed)
+        while not state.terminal:
+            state = apply(state, rng.choice(legal_actions(state)))
+        assert 0 <= state.score <= 5 * config.suit_count
