@@ -172,10 +172,14 @@ def event_text(config: GameConfig, event: Event, hands: Sequence[Sequence[int]],
             touched = f"touches slot{'s' if len(slots) > 1 else ''} {', '.join(map(str, slots))}"
         return f"seat {seat} hints seat {action.target} {hint_subject(config, action)}: {touched}"
     card = "a card" if event.card is None else card_name(config, event.card)
-    if isinstance(action, Play):
-        text = f"seat {seat} plays {card} from slot {action.slot} ({'success' if event.success else 'fails: a strike'})"
-    else:
-        text = f"seat {seat} discards {card} from slot {action.slot}"
+    verb = "plays" if isinstance(action, Play) else "discards"
+    text = f"seat {seat} {verb} {card} from slot {action.slot}"
+    if isinstance(action, Play) and event.success is None:
+        text += " (orange: discarded instead)"  # [VAR-engine-orange]
+    elif isinstance(action, Discard) and event.success is not None:
+        text += f" (orange: played instead, {'success' if event.success else 'fails: a strike'})"
+    elif isinstance(action, Play):
+        text += f" ({'success' if event.success else 'fails: a strike'})"
     return text if drawn is None else f"{text}, draws {card_name(config, drawn)}"
 
 

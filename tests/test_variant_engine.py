@@ -18,6 +18,7 @@ from hanabi_ref.cards import identity
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.show import state_event_text
 from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state, new_game
 
@@ -162,3 +163,15 @@ def test_random_games_keep_every_clause(variant: str) -> None:
         while not state.terminal:
             state = apply(state, rng.choice(legal_actions(state)))
         assert 0 <= state.score <= 5 * config.suit_count
+
+
+def test_orange_moves_read_as_what_happened() -> None:
+    """[SH-move, VAR-engine-orange] the sentence of an orange move says what happened
+    instead of the move chosen."""
+    config = make_config(2, "hanab-live", "Orange (3 Suits)")
+    hands = [[identity(1, ORANGE, 5), identity(3, ORANGE, 5), identity(1, 0, 5), identity(1, 1, 5), identity(2, 1, 5)],
+             [identity(2, 0, 5), identity(3, 0, 5), identity(4, 0, 5), identity(1, 1, 5), identity(4, 1, 5)]]
+    state = _deal(config, hands)
+    assert state_event_text(apply(state, Discard(0))).startswith("seat 0 discards o1 from slot 0 (orange: played instead, success)")
+    state = apply(apply(state, Hint(1, "value", 2)), Hint(0, "value", 1))
+    assert state_event_text(apply(state, Play(1))).startswith("seat 0 plays o3 from slot 1 (orange: discarded instead)")
