@@ -401,7 +401,9 @@ def _clue(move: Move, state: GameState, path: str) -> Hint:
 
 
 def _action(move: Move, state: GameState, path: str) -> Action:
-    """Our action for a play, discard or clue of the file [HL-actions, HL-order]."""
+    """Our action for a play, discard or clue of the file [HL-actions, HL-order]; a play
+    of the deck's last card is the play of slot h' [HL-deck-plays], and the play or
+    discard of an orange card is read as the other action [HL-orange]."""
     if move.type in (PLAY, DISCARD):
         # [HL-orange] the file records what happened to an orange card: its discard when
         # the player played it, its play when the player discarded it.
@@ -616,7 +618,8 @@ def _export_options(config: GameConfig) -> dict[str, Any]:
 
 def _export_action(state: GameState, action: Action) -> dict[str, int]:
     """One legal action in hanab.live's form; plays and discards name the card's order
-    [HL-export, HL-order]."""
+    [HL-export, HL-order], the deck's last card by its order [HL-deck-plays], and an
+    orange card's play is written as its discard and back [HL-orange]."""
     if isinstance(action, Hint):
         kind = COLOUR_CLUE if action.kind == "colour" else RANK_CLUE
         return {"type": kind, "target": action.target, "value": action.subject}

@@ -821,7 +821,7 @@ OMITTED_AT_DEFAULT: Final = ("deck_plays",)
 
 
 def options_to_json(options: RuleOptions) -> dict[str, Any]:
-    """The options object of a configuration's JSON [T-config, P-options]: every option,
+    """The options object of a configuration's JSON [T-schema, P-options]: every option,
     except those of :data:`OMITTED_AT_DEFAULT` at their default."""
     data = attrs.asdict(options)
     for name in OMITTED_AT_DEFAULT:

@@ -454,9 +454,11 @@ def test_verify_option_plays_the_random_games_under_the_changed_rules(capsys: py
 
     from hanabi_ref.rules import RuleOptions
 
-    # The physical preset as P-presets describes it, with the two options changed.
+    # The physical preset as P-presets describes it, with the two options changed; a
+    # configuration's JSON leaves out deck_plays at its default (R-deck-plays).
     wanted = attrs.asdict(RuleOptions(empty_hints=False, discard_at_max_hints=False, deal="round-robin",
                                       draw_after_final_move=False))
+    del wanted["deck_plays"]
     log = tmp_path / "configs.jsonl"
     code = main(["verify", "--engine", _one_rule_set(log, wanted), "--rules", "physical", "--players", "2,4",
                  "--option", "deal=round-robin", "--option", "draw_after_final_move=false",
