@@ -88,6 +88,7 @@ class HanabLiveOptions:
     empty_clues: bool = False
     hand_size_change: int = 0
     deck_plays: bool = False
+    starting_player: int = 0
 
 
 @attrs.frozen
@@ -219,10 +220,11 @@ def _check_refused_option(key: str, value: object, path: str) -> None:
 
 
 def _check_counts(key: str, value: object, path: str, players: int) -> None:
-    """``startingPlayer`` must be 0 and ``numPlayers`` the number of names [HL-options]."""
+    """``startingPlayer`` must name a player and ``numPlayers`` be the number of names
+    [HL-options, HL-starting-player]."""
     number = _int(value, path)
-    if key == "startingPlayer" and number != 0:
-        raise _error(path, f"not supported (a legacy option; player 0 always moves first here), got {number}")
+    if key == "startingPlayer" and not 0 <= number < players:
+        raise _error(path, f"must be a player (0..{players - 1}), got {number}")
     if key == "numPlayers" and number != players:
         raise _error(path, f"{number} players, but the file names {players}")
 
@@ -255,7 +257,8 @@ def _parse_options(value: object, path: str, players: int) -> HanabLiveOptions:
     variant = _parse_variant(data.get("variant", "No Variant"), _field(path, "variant"))
     flags = {key: _bool(data.get(key, False), _field(path, key)) for key in ("emptyClues", "oneExtraCard", "oneLessCard", "deckPlays")}
     change = int(flags["oneExtraCard"]) - int(flags["oneLessCard"])
-    return HanabLiveOptions(variant, flags["emptyClues"], change, flags["deckPlays"])
+    starting = data.get("startingPlayer", 0)
+    return HanabLiveOptions(variant, flags["emptyClues"], change, flags["deckPlays"], starting)
 
 
 def _config_error(message: str, where: str) -> TraceError:
@@ -484,8 +487,10 @@ def _apply(state: GameState, action: Action, path: str) -> GameState:
         raise _error(path, f"illegal under preset {state.config.preset}: {error}") from None
 
 
-def _convert_actions(value: object, path: str, config: GameConfig, deck: tuple[int, ...]) -> tuple[Action, ...]:
-    """The file's actions as ours, by replaying them [HL-actions, HL-order, HL-game-over, HL-end]."""
+def _convert_actions(value: object, path: str, config: GameConfig, deck: tuple[int, ...], starting: int = 0) -> tuple[Action, ...]:
+    """The file's actions as ours, by replaying them [HL-actions, HL-order, HL-game-over,
+    HL-end]; with a ``startingPlayer`` the card orders and players are those of the
+    rotated seats [HL-starting-player]."""
     moves = _list(value, path)
     state = initial_state(config, deck)
     actions: list[Action] = []
@@ -498,10 +503,34 @@ def _convert_actions(value: object, path: str, config: GameConfig, deck: tuple[i
         if move.type in (GAME_OVER, GAME_OVER_BY_VOTE):
             ended = _game_over(move, config, here)
             continue
+        if starting and move.type in (PLAY, DISCARD):
+            move = attrs.evolve(move, target=_rotated_order(move.target, starting, config))
+        elif starting and move.type in (COLOUR_CLUE, RANK_CLUE):
+            move = attrs.evolve(move, target=(move.target - starting) % config.players)
         action = _action(move, state, here)
         state = _apply(state, action, here)
         actions.append(action)
     return tuple(actions)
+
+
+def _rotated_order(order: int, starting: int, config: GameConfig) -> int:
+    """[HL-starting-player] our card id of the card of this order: a dealt card moves
+    with its player's block to that player's seat, (player - startingPlayer) mod p; the
+    stack keeps its order."""
+    size = config.hand_size
+    if not 0 <= order < config.players * size:
+        return order
+    player, position = divmod(order, size)
+    return (player - starting) % config.players * size + position
+
+
+def _rotated_deck(deck: tuple[int, ...], starting: int, config: GameConfig) -> tuple[int, ...]:
+    """[HL-starting-player] the deck dealt in blocks to our seats, seat 0 being the
+    file's starting player."""
+    ours = list(deck)
+    for order in range(config.players * config.hand_size):
+        ours[_rotated_order(order, starting, config)] = deck[order]
+    return tuple(ours)
 
 
 # ------------------------------------------------------------------ the other fields [HL-format]
@@ -544,7 +573,8 @@ def _parse_seed(value: object, path: str, config: GameConfig, deck: tuple[int, .
 
 def trace_from_hanablive(data: object, preset: str = "hanab-live", where: str = "") -> Trace:
     """Validate a hanab.live game and convert it to our trace [HL-format, HL-players,
-    HL-options, HL-deck, HL-deal, HL-actions, HL-order, HL-game-over, HL-end, HL-errors].
+    HL-options, HL-deck, HL-deal, HL-actions, HL-order, HL-game-over, HL-end, HL-errors,
+    HL-starting-player].
 
     ``preset`` chooses the rules the actions are checked against (hanab.live's own by
     default); ``where`` is the JSON path of the game inside a larger document.  A game
@@ -566,7 +596,10 @@ def trace_from_hanablive(data: object, preset: str = "hanab-live", where: str = 
             _field(where, "actions"),
             f"{len(game['actions'])} actions, but no game of this configuration lasts more than {max_moves(config)} moves (L-moves)",
         )
-    actions = _convert_actions(game["actions"], _field(where, "actions"), config, deck)
+    starting = options.starting_player
+    if starting:
+        deck = _rotated_deck(deck, starting, config)  # [HL-starting-player]
+    actions = _convert_actions(game["actions"], _field(where, "actions"), config, deck, starting)
     seed = _parse_seed(game.get("seed"), _field(where, "seed"), config, deck)
     return Trace(config, deck, actions, seed)
 

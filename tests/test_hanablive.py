@@ -139,7 +139,8 @@ class ServerModel:
         self.suits, self.colours = SUITS[variant], CLUE_COLOURS[variant]
         h = HAND_SIZES[self.players] + int(self.options.get("oneExtraCard", False)) - int(self.options.get("oneLessCard", False))
         self.hands = [list(range(seat * h, seat * h + h)) for seat in range(self.players)]
-        self.next_card, self.clues, self.strikes, self.turn, self.current = self.players * h, MAX_CLUES, 0, 0, 0
+        self.next_card, self.clues, self.strikes, self.turn = self.players * h, MAX_CLUES, 0, 0
+        self.current = self.options.get("startingPlayer", 0)  # dealt from player 0, first move by this one
         self.end_turn = -1  # set when the last card is drawn (DrawCard)
         self.fireworks = [0] * len(self.suits)
         self.discarded: set[int] = set()
@@ -324,6 +325,40 @@ def test_deck_plays_game_replays() -> None:
     del data["options"]["deckPlays"]
     with pytest.raises(TraceError, match=rf"^actions\[{index}\]\.target: card {orders_in_deck} is not in player \d's hand \(it is still in the deck\)$"):
         trace_from_hanablive(data)
+
+
+@pytest.mark.parametrize("starting", [1, 2])
+def test_starting_player_is_a_rotation(starting: int) -> None:
+    """A file whose ``startingPlayer`` is k (dealt in blocks from player 0, first move by
+    player k) is our game with seat i = player (i + k) mod p: a game of ours written that
+    way by hand reads back as the same game, and replays to the model's numbers
+    [HL-starting-player, HL-options]."""
+    ours = fixture("no_variant_3p.json")
+    players, hand = len(ours["players"]), 5
+    dealt = players * hand
+
+    def their_order(order: int) -> int:  # our seat i's block is their player (i + k)'s
+        if order >= dealt:
+            return order
+        seat, position = divmod(order, hand)
+        return (seat + starting) % players * hand + position
+
+    deck = list(ours["deck"])
+    for order in range(dealt):
+        deck[their_order(order)] = ours["deck"][order]
+    actions = []
+    for move in ours["actions"]:
+        if move["type"] in (0, 1):
+            actions.append({**move, "target": their_order(move["target"])})
+        elif move["type"] in (2, 3):
+            actions.append({**move, "target": (move["target"] + starting) % players})
+        else:
+            actions.append(move)
+    theirs = {**ours, "deck": deck, "actions": actions, "options": {**ours["options"], "startingPlayer": starting}}
+    assert trace_from_hanablive(theirs) == trace_from_hanablive(ours)
+    outcome = reference_replay(theirs)
+    assert outcome.over and not outcome.terminated
+    assert_matches(replay(trace_from_hanablive(theirs)), outcome)
 
 
 def test_deck_discard_refused() -> None:
@@ -538,7 +573,7 @@ def _set(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
         ("options.allOrNothing", True, r"^options\.allOrNothing: not supported \("),
         ("options.detrimentalCharacters", True, r"^options\.detrimentalCharacters: not supported \("),
         ("options.speedrun", True, r"^options\.speedrun: not supported \("),
-        ("options.startingPlayer", 1, r"^options\.startingPlayer: not supported "),
+        ("options.startingPlayer", 5, r"^options\.startingPlayer: must be a player \(0\.\.2\), got 5$"),
         ("options.numPlayers", 4, r"^options\.numPlayers: 4 players, but the file names 3$"),
         ("options.emptyClues", "yes", r'^options\.emptyClues: must be true or false, got "yes"$'),
         ("options.foo", 1, r"^options\.foo: unknown field \(known: "),
