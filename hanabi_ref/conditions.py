@@ -27,6 +27,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.legality import illegality
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, starts_with
+from hanabi_ref.variants.model import START_RANK
 from hanabi_ref.variants.touch import Clue, touches
 
 Check = Callable[[GameState, Action, GameState], bool]
@@ -89,11 +90,13 @@ def _identities_by_model(config: GameConfig, kind: str, value: int) -> set[int]:
     variant = config.model
     assert variant is not None
     clue: Clue = ("colour", value) if kind == "colour" else ("rank", value)
+    # [VAR-engine-up-or-down] the sixth value is the START card, the model's rank 7.
+    rank_of = {value: START_RANK if value == 6 and config.up_or_down else value for value in range(1, config.values + 1)}
     return {
-        suit * config.values + rank - 1
+        suit * config.values + value - 1
         for suit in range(config.suit_count)
-        for rank in range(1, config.values + 1)
-        if touches(variant, suit, rank, clue)
+        for value in range(1, config.values + 1)
+        if touches(variant, suit, rank_of[value], clue)
     }
 
 
@@ -189,9 +192,23 @@ def _suit_and_value(config: GameConfig, card: int) -> tuple[int, int]:
 
 
 def _is_success(state: GameState, play: Action) -> bool:
-    """F[x] = (1, ..., y - 1): the field of the card's suit has height y - 1."""
+    """F[x] = (1, ..., y - 1): the field of the card's suit has height y - 1; under Up or
+    Down, the stack with the card is the start of one of the four ways to build it."""
     suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
+    if state.config.up_or_down:
+        grown = (*_stack(state, suit), value)
+        return any(way[: len(grown)] == grown for way in UP_OR_DOWN_WAYS)
     return state.fields[suit] == value - 1
+
+
+UP_OR_DOWN_WAYS = ((1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (6, 2, 3, 4, 5), (6, 4, 3, 2, 1))
+"""[VAR-up-or-down] the four complete stacks of Up or Down, value 6 being START."""
+
+
+def _stack(state: GameState, suit: int) -> tuple[int, ...]:
+    """The values played on ``suit``'s stack, in order."""
+    config = state.config
+    return tuple(_suit_and_value(config, state.deck[c])[1] for c in state.played if _suit_and_value(config, state.deck[c])[0] == suit)
 
 
 def _play_success_holds(state: GameState, play: Action, result: GameState) -> bool:
@@ -200,6 +217,8 @@ def _play_success_holds(state: GameState, play: Action, result: GameState) -> bo
         return True
     card_id = _acted_card(state, play)
     suit, value = _suit_and_value(state.config, state.deck[card_id])
+    if state.config.up_or_down:
+        value = state.fields[suit] + 1  # [VAR-engine-up-or-down] the field counts the cards
     expected = tuple(value if index == suit else height for index, height in enumerate(state.fields))
     return (
         result.fields == expected
@@ -212,8 +231,9 @@ def _play_success_holds(state: GameState, play: Action, result: GameState) -> bo
 def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
     """[2.16-2c-five] a successful y = n regains a token if t < t0; no other play
     changes t."""
-    _, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    regains = _is_success(state, play) and value == state.config.values and state.hints < state.config.max_hints
+    suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
+    complete = state.fields[suit] + 1 == 5 if state.config.up_or_down else value == state.config.values
+    regains = _is_success(state, play) and complete and state.hints < state.config.max_hints
     return result.hints == state.hints + (1 if regains else 0)
 
 
@@ -311,6 +331,19 @@ def _attainable_by_clause(state: GameState) -> int:
         in_discard[card] = in_discard.get(card, 0) + 1
     total = 0
     for suit, described in enumerate(config.suits):
+        if config.up_or_down:
+            # [VAR-engine-up-or-down] the best of the four ways the stack is a start of,
+            # continued while a copy of the next value is not all discarded.
+            stack = _stack(state, suit)
+            best = len(stack)
+            for way in UP_OR_DOWN_WAYS:
+                if way[: len(stack)] == stack:
+                    reach = len(stack)
+                    while reach < 5 and in_discard.get(suit * n + way[reach] - 1, 0) < described.counts[way[reach] - 1]:
+                        reach += 1
+                    best = max(best, reach)
+            total += best
+            continue
         height = state.fields[suit]
         for value in range(height + 1, n + 1):
             if in_discard.get(suit * n + value - 1, 0) >= described.counts[value - 1]:
@@ -326,7 +359,7 @@ def _stops(result: GameState) -> bool:
     config = result.config
     if result.remaining in (-1, 0):
         return True
-    if all(height == config.values for height in result.fields):
+    if all(height == (5 if config.up_or_down else config.values) for height in result.fields):
         return True
     return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fields)
 

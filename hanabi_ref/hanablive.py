@@ -32,8 +32,10 @@ from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config
 from hanabi_ref.state import GameState, fireworks_sum
 from hanabi_ref.trace import read_json_file
 from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.variants import updown
 from hanabi_ref.variants.engine import engine_variant
-from hanabi_ref.variants.model import NotSupported
+from hanabi_ref.variants.model import START_RANK, NotSupported
+from hanabi_ref.variants.updown import START_VALUE
 
 # [HL-colours] the variants we read and write, by their exact hanab.live names.
 VARIANTS: Final = ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)")
@@ -294,13 +296,19 @@ def hanablive_config(players: int, options: HanabLiveOptions, preset: str = "han
 # ------------------------------------------------------------------ the deck [HL-deck]
 
 
+def _file_rank(config: GameConfig, value: int) -> int:
+    """The rank hanab.live writes for our value: START (our 6) is its 7 [HL-up-or-down]."""
+    return START_RANK if config.up_or_down and value == START_VALUE else value
+
+
 def card_name(config: GameConfig, card: int) -> str:
     """A card as its suit's abbreviation and its rank, e.g. ``R1`` [HL-deck]."""
     return f"{config.suits[suit_of(card, config.values)].abbreviation}{value_of(card, config.values)}"
 
 
 def _parse_card(value: object, path: str, config: GameConfig) -> int:
-    """One card ``{"suitIndex": s, "rank": r}`` as our identity [HL-deck, HL-colours]."""
+    """One card ``{"suitIndex": s, "rank": r}`` as our identity [HL-deck, HL-colours,
+    HL-up-or-down]."""
     data = _object(value, path)
     _known_keys(data, ("suitIndex", "rank"), path)
     for key in ("suitIndex", "rank"):
@@ -310,7 +318,12 @@ def _parse_card(value: object, path: str, config: GameConfig) -> int:
     rank = _int(data["rank"], _field(path, "rank"))
     if not 0 <= suit < config.suit_count:
         raise _error(_field(path, "suitIndex"), f"{_show(suit)} is not a suit of {_show(config.variant)} (0..{config.suit_count - 1})")
-    if not 1 <= rank <= config.values:
+    if config.up_or_down:
+        # [HL-up-or-down] hanab.live's START card is rank 7, our value 6.
+        if rank not in (1, 2, 3, 4, 5, START_RANK):
+            raise _error(_field(path, "rank"), f"{_show(rank)} is not a rank (1..5, or 7 for START)")
+        rank = START_VALUE if rank == START_RANK else rank
+    elif not 1 <= rank <= config.values:
         raise _error(_field(path, "rank"), f"{_show(rank)} is not a rank (1..{config.values})")
     return identity(rank, suit, config.values)
 
@@ -438,7 +451,7 @@ def _game_over(move: Move, config: GameConfig, path: str) -> str:
 
 
 def is_hanablive_over(state: GameState) -> bool:
-    """Whether hanab.live has ended the game in ``state`` [HL-end].
+    """Whether hanab.live has ended the game in ``state`` [HL-end, HL-up-or-down].
 
     Our step 3 stopped it (hanab.live checks strikes, the last round, the maximum score
     and R-1 as we do), or the last round is on and no card that extends a stack is held
@@ -449,7 +462,11 @@ def is_hanablive_over(state: GameState) -> bool:
     if state.remaining is None or state.remaining < 1:
         return False
     config, n = state.config, state.config.values
-    needed = {identity(height + 1, suit, n) for suit, height in enumerate(state.fields) if height < n}
+    if config.up_or_down:  # [HL-up-or-down] the values each stack may take next
+        needed = {identity(value, suit, n) for suit in range(config.suit_count)
+                  for value in updown.next_values(updown.stack_values(state.deck, state.played, suit, n))}
+    else:
+        needed = {identity(height + 1, suit, n) for suit, height in enumerate(state.fields) if height < n}
     movers = {(state.current + step) % config.players for step in range(state.remaining)}
     held = {state.deck[card_id] for seat in movers for card_id in state.hands[seat]}
     return not needed & held
@@ -694,7 +711,7 @@ def trace_to_hanablive(trace: Trace) -> dict[str, Any]:
     n = trace.config.values
     data: dict[str, Any] = {
         "players": list(PLAYER_NAMES[: trace.config.players]),
-        "deck": [{"suitIndex": suit_of(card, n), "rank": value_of(card, n)} for card in trace.deck],
+        "deck": [{"suitIndex": suit_of(card, n), "rank": _file_rank(trace.config, value_of(card, n))} for card in trace.deck],
         "actions": _export_actions(trace),
         "options": _export_options(trace.config),
     }

@@ -21,6 +21,7 @@ from hanabi_ref.actions import Discard, Hint, Play
 from hanabi_ref.cards import Suit, canonical_deck, identity
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.variants import engine as variant_engine
+from hanabi_ref.variants import updown
 from hanabi_ref.variants.model import NotSupported, Variant
 
 STRIKEOUT_SCORES: Final = ("zero", "fireworks")
@@ -495,8 +496,19 @@ class GameConfig:
 
     @functools.cached_property
     def max_score(self) -> int:
-        """n * k, the score of a perfect game [2.16-3-max]."""
-        return self.values * self.suit_count
+        """n * k, the score of a perfect game [2.16-3-max]; 5 per suit under Up or Down,
+        whose sixth value is the START card (VAR-max-score, VAR-engine-up-or-down)."""
+        return self.stack_height * self.suit_count
+
+    @functools.cached_property
+    def up_or_down(self) -> bool:
+        """The stacks are built up or down (VAR-engine-up-or-down)."""
+        return self.model is not None and self.model.rules.up_or_down
+
+    @functools.cached_property
+    def stack_height(self) -> int:
+        """The cards of a complete field stack: n, or 5 under Up or Down."""
+        return updown.STACK if self.up_or_down else self.values
 
 
 _config_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameConfig)))
@@ -550,7 +562,7 @@ def _validate_variant(config: GameConfig) -> None:
             variant_engine.engine_variant(config.variant)
         except NotSupported as error:
             raise _fail("variant", str(error)) from None
-    if (config.values, (config.suits, config.colours)) != (5, variant_suits(config.variant)):
+    if (config.values, (config.suits, config.colours)) != (variant_values(config.variant), variant_suits(config.variant)):
         raise _fail("variant", f"the suits and clue colours are not those of {config.variant!r}; name it 'Custom'")
 
 
@@ -678,6 +690,12 @@ outside its grammar altogether, which :func:`resolve_variant` answers with the l
 our own names."""
 
 
+def variant_values(name: str) -> int:
+    """n of a named variant: 5, or 6 under Up or Down (VAR-engine-up-or-down)."""
+    model = variant_model(name)
+    return 5 if model is None else variant_engine.engine_values(model)
+
+
 @functools.lru_cache(maxsize=512)
 def variant_model(name: str) -> Variant | None:
     """The model of a variant name [VAR-model, VAR-existing]: None for "Custom" and the
@@ -773,7 +791,7 @@ def make_config(
     else:
         variant_name = resolve_variant(variant)
         suits, colours = variant_suits(variant_name)
-        values = 5
+        values = variant_values(variant_name)
     rule_options = _override_options(PRESETS[preset].options, options)
     if not _is_int(players):
         raise ConfigError(f"players: must be an integer >= 1, got {players!r}")

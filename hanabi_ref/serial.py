@@ -142,16 +142,16 @@ def card_to_json(card: int, config: GameConfig) -> dict[str, int]:
     return {"suit": suit_of(card, config.values), "value": value_of(card, config.values)}
 
 
-def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, list[int]]:
-    """[T-state, 2.14] a knowledge set as the suits and values it still allows.
-
-    Hints constrain either suits or values, so every knowledge set is the product of
-    its suits and its values; the product is checked, never assumed.
-    """
+def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, Any]:
+    """[T-state, T-knowledge, 2.14] a knowledge set as the suits and values it still
+    allows; a set that is not their product (a variant's hint, VAR-engine-masks) also
+    lists its cards, so the object names the set exactly either way."""
     suits, values, product = knowledge_suits_values(mask, config.values, config.suit_count)
+    data: dict[str, Any] = {"suits": list(suits), "values": list(values)}
     if not product:
-        raise ValueError(f"2.14: knowledge set {mask:#x} is not a product of suits and values")
-    return {"suits": list(suits), "values": list(values)}
+        n = config.values
+        data["cards"] = [card_to_json(card, config) for card in range(n * config.suit_count) if mask >> card & 1]
+    return data
 
 
 @functools.lru_cache(maxsize=1 << 14)

@@ -22,6 +22,7 @@ R             ``remaining``               ``None`` stands for infinity
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -37,6 +38,7 @@ from hanabi_ref.history import sealed_history as sealed_history
 from hanabi_ref.history import sealed_successor as sealed_successor
 from hanabi_ref.history import starts_with as starts_with
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.variants import updown
 
 
 def is_cards_conserved(state: GameState) -> bool:
@@ -57,8 +59,14 @@ def is_cards_conserved(state: GameState) -> bool:
 
 
 def is_fields_gapless(state: GameState) -> bool:
-    """[2.13-4] each field stack F[i] is (1, ..., fields[i]) of suit i, built in order."""
+    """[2.13-4] each field stack F[i] is (1, ..., fields[i]) of suit i, built in order;
+    under Up or Down each stack is built by the rule of VAR-up-or-down and F[i] counts
+    its cards (VAR-engine-up-or-down)."""
     n = state.config.values
+    if state.config.up_or_down:
+        stacks = [updown.stack_values(state.deck, state.played, suit, n) for suit in range(state.config.suit_count)]
+        built = all(stack[i] in updown.next_values(stack[:i]) for stack in stacks for i in range(len(stack)))
+        return built and tuple(map(len, stacks)) == state.fields
     heights = [0] * state.config.suit_count
     for card_id in state.played:
         card = state.deck[card_id]
@@ -233,15 +241,36 @@ def public_score(config: GameConfig, fields: Sequence[int], remaining: int | Non
 def max_attainable_score(state: GameState) -> int:
     """[R-1] the best score still reachable given the discard pile: a suit stops below
     the first value whose every copy has been discarded."""
-    return attainable_score(state.config, state.deck, state.fields, state.discard)
+    return attainable_score(state.config, state.deck, state.fields, state.discard, state.played)
 
 
-def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...]) -> int:
-    """[R-1] :func:`max_attainable_score` from the fields and discard pile alone."""
+def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...],
+                     played: tuple[int, ...] = ()) -> int:
+    """[R-1] :func:`max_attainable_score` from the fields and discard pile alone (and,
+    under Up or Down, the played cards, which fix each stack's direction,
+    VAR-engine-up-or-down)."""
     discarded = [0] * (config.values * config.suit_count)
     for card_id in discard:
         discarded[deck[card_id]] += 1
+    if config.up_or_down:
+        return updown_attainable(config, deck, played, discarded)
     return attainable_from_counts(config, fields, discarded)
+
+
+def updown_attainable(config: GameConfig, deck: tuple[int, ...], played: tuple[int, ...], discarded: Sequence[int]) -> int:
+    """[R-1, VAR-engine-up-or-down] the most cards the stacks can still hold: each stack's
+    cards and the longest run that can follow them, a value being available while a copy
+    of it is not in the discard pile."""
+    n, total = config.values, 0
+    for suit_index, suit in enumerate(config.suits):
+        available = functools.partial(_has_copy_left, discarded, suit.counts, suit_index * n)
+        total += updown.attainable(updown.stack_values(deck, played, suit_index, n), available)
+    return total
+
+
+def _has_copy_left(discarded: Sequence[int], counts: tuple[int, ...], base: int, value: int) -> bool:
+    """A copy of the value is not in the discard pile."""
+    return discarded[base + value - 1] < counts[value - 1]
 
 
 def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> int:
@@ -265,7 +294,7 @@ def attainable_heights(config: GameConfig, fields: Sequence[int], discarded: Seq
 
 def is_stop_condition(state: GameState) -> bool:
     """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
-    return stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining) is not None
+    return stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining, state.played) is not None
 
 
 def stop_clause(
@@ -274,6 +303,7 @@ def stop_clause(
     fields: Sequence[int],
     discard: tuple[int, ...],
     remaining: int | None,
+    played: tuple[int, ...] = (),
 ) -> str | None:
     """Step 3's STOP test, the one place it is decided: the clause that stops the game,
     tried in the order 2.16-3 lists them, or None if the game goes on [2.16-3,
@@ -286,7 +316,7 @@ def stop_clause(
     total = sum(fields)
     if total == config.max_score:
         return "2.16-3-max"
-    if config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard) == total:
+    if config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard, played) == total:
         return "R-1"
     return None
 

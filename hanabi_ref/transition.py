@@ -40,6 +40,7 @@ from hanabi_ref.errors import ConfigError, IllegalActionError
 from hanabi_ref.legality import hint_mask, illegality
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, History, append_event, build_state, stop_clause
+from hanabi_ref.variants import updown
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
 
@@ -272,12 +273,19 @@ def _judge_play(move: Move, card_id: int) -> None:
     config = move.config
     card = move.deck[card_id]
     suit, value = card // config.values, card % config.values + 1
-    # [E-25] one success test: a 1 on an empty field is the case value = 1.
-    success = move.fields[suit] == value - 1
+    if config.up_or_down:
+        # [VAR-engine-up-or-down] the field counts the stack's cards; the next value
+        # depends on the cards already there.
+        success = value in updown.next_values(updown.stack_values(move.deck, move.played, suit, config.values))
+        height = move.fields[suit] + 1
+    else:
+        # [E-25] one success test: a 1 on an empty field is the case value = 1.
+        success = move.fields[suit] == value - 1
+        height = value
     if success:
-        move.fields[suit] = value
+        move.fields[suit] = height
         move.played = move.played + (card_id,)
-        if value == config.values and move.hints < config.max_hints:
+        if height == config.stack_height and move.hints < config.max_hints:
             move.hints += 1
     else:
         # [E-10] "Otherwise" is the failure branch of the success test.
@@ -398,7 +406,7 @@ def successor(state: GameState, action: Action) -> GameState:
     else:
         process_play(move, action)
     process_turn_end(move)
-    stop = stop_clause(move.config, move.deck, move.fields, move.discard, move.remaining)
+    stop = stop_clause(move.config, move.deck, move.fields, move.discard, move.remaining, move.played)
     if move.left_hand is not None:
         process_draw(move, stop is not None)
     process_stop_check(move, stop)

@@ -198,8 +198,8 @@ def test_a_helper_bug_is_caught_by_the_conditions(monkeypatch: pytest.MonkeyPatc
     condition on the first move that completes every field."""
     original = stop_clause
 
-    def forgetful(config: Any, deck: Any, fields: Any, discard: Any, remaining: Any) -> str | None:
-        clause = original(config, deck, fields, discard, remaining)
+    def forgetful(config: Any, deck: Any, fields: Any, discard: Any, remaining: Any, played: Any = ()) -> str | None:
+        clause = original(config, deck, fields, discard, remaining, played)
         return None if clause == "2.16-3-max" else clause
 
     config = make_config(2)

@@ -566,7 +566,7 @@ def _set(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
         ("deck.49", {"suitIndex": 0, "rank": 1}, r'^deck: composition differs from "No Variant": 4 copies of R1 \(expected 3\)$'),
         ("options.variant", "Foo", r"^options\.variant: Foo: not a variant name we know \(expected '<family> \(N Suits\)'\)$"),
         ("options.variant", "Synesthesia (5 Suits)", r"^options\.variant: Synesthesia: not supported \(variant 'Synesthesia \(5 Suits\)'\)$"),
-        ("options.variant", "Up or Down (5 Suits)", r"^options\.variant: Up or Down: not supported by the engine yet \(variant 'Up or Down \(5 Suits\)'\)$"),
+        ("options.variant", "Clue Starved (5 Suits)", r"^options\.variant: Clue Starved: not supported by the engine yet \(variant 'Clue Starved \(5 Suits\)'\)$"),
         ("options.variant", "no variant", r"^options\.variant: no variant: not a variant name we know"),
         ("options.deckPlays", 1, r"^options\.deckPlays: must be true or false, got 1$"),
         ("options.cardCycle", True, r"^options\.cardCycle: not supported \("),

@@ -104,11 +104,11 @@ def test_rank_clue_the_variant_lacks_is_refused() -> None:
     assert not any(isinstance(a, Hint) and a.kind == "colour" for a in legal_actions(state))
 
 
-@pytest.mark.parametrize("name", ["Up or Down (5 Suits)", "Clue Starved (5 Suits)", "Alternating Clues (5 Suits)", "Synesthesia (5 Suits)"])
+@pytest.mark.parametrize("name", ["Clue Starved (5 Suits)", "Alternating Clues (5 Suits)", "Synesthesia (5 Suits)"])
 def test_unplayed_rules_refused_by_name(name: str) -> None:
     """[VAR-engine, VAR-refused] a rule the engine does not play is refused with one line
     naming it."""
-    with pytest.raises(ConfigError, match=r"^variant: (Up or Down|Clue Starved|Alternating Clues|Synesthesia): not supported"):
+    with pytest.raises(ConfigError, match=r"^variant: (Clue Starved|Alternating Clues|Synesthesia): not supported"):
         make_config(3, "hanab-live", name)
 
 
@@ -175,3 +175,101 @@ def test_orange_moves_read_as_what_happened() -> None:
     assert state_event_text(apply(state, Discard(0))).startswith("seat 0 discards o1 from slot 0 (orange: played instead, success)")
     state = apply(apply(state, Hint(1, "value", 2)), Hint(0, "value", 1))
     assert state_event_text(apply(state, Play(1))).startswith("seat 0 plays o3 from slot 1 (orange: discarded instead)")
+
+
+# ------------------------------------------------------------------ Up or Down
+
+START = 6  # the engine's value of a START card (hanab.live's rank 7)
+
+
+def _ud(value: int, suit: int) -> int:
+    return identity(value, suit, 6)
+
+
+def test_up_or_down_configuration() -> None:
+    """[VAR-engine-up-or-down, VAR-up-or-down, VAR-counts] six values, START last with one
+    copy, one 1; 45 cards in five suits; 25 points at most; no rank clue touches START
+    except through Pink."""
+    config = make_config(3, "hanab-live", "Up or Down (5 Suits)")
+    assert config.values == 6 and config.suits[0].counts == (1, 2, 2, 2, 1, 1)
+    assert config.deck_size == 45 and config.max_score == 25 and config.clue_values == (1, 2, 3, 4, 5)
+    starts = sum(1 << _ud(START, s) for s in range(5))
+    assert all(mask & starts == 0 for mask in config.value_masks) and config.value_masks[5] == 0
+    assert config.colour_masks[0] == sum(1 << _ud(v, 0) for v in range(1, 7))  # red: every red card, START too
+    pink = make_config(3, "hanab-live", "Up or Down & Pink (5 Suits)")
+    assert all(mask >> _ud(START, 4) & 1 for mask in pink.value_masks[:5])
+
+
+def _ud_state(hands: list[list[int]], variant: str = "Up or Down (5 Suits)") -> GameState:
+    return _deal(make_config(2, "hanab-live", variant), hands)
+
+
+def test_up_or_down_stacks() -> None:
+    """[VAR-engine-up-or-down, VAR-up-or-down] START then 4 then 3 builds red down; a red
+    4 after that fails; blue started by 5 goes down; a 2 on an empty stack fails."""
+    hands = [[_ud(START, 0), _ud(4, 0), _ud(3, 0), _ud(4, 0), _ud(2, 1)],
+             [_ud(5, 3), _ud(4, 3), _ud(2, 2), _ud(2, 2), _ud(3, 2)]]
+    state = _ud_state(hands)
+    state = apply(state, Play(0))  # red START
+    assert state.fields[0] == 1 and state.history[-1].success is True
+    state = apply(state, Play(0))  # blue 5: blue goes down
+    state = apply(state, Play(0))  # red 4
+    state = apply(state, Play(0))  # blue 4
+    state = apply(state, Play(0))  # red 3
+    assert state.fields[0] == 3 and state.fields[3] == 2 and state.errors == 0
+    state = apply(state, Play(2))  # seat 1: green 3 on an empty stack fails
+    assert state.errors == 1 and state.fields[2] == 0
+    state = apply(state, Play(0))  # seat 0: the second red 4 fails: red goes down to 2
+    assert state.errors == 2 and state.fields[0] == 3
+
+
+def test_up_or_down_complete_stack_regains_a_token() -> None:
+    """[VAR-engine-up-or-down, 2.16-2c-five] a fifth card on a stack (here START, 2, 3, 4,
+    5 going up) regains a token when t < t0."""
+    red = [_ud(START, 0), _ud(2, 0), _ud(3, 0), _ud(4, 0), _ud(5, 0)]
+    state = _ud_state([red, [_ud(2, 1), _ud(2, 1), _ud(3, 1), _ud(3, 1), _ud(4, 1)]])
+    for slot in range(4):
+        state = apply(apply(state, Play(0)), Hint(0, "value", 2) if slot % 2 == 0 else Hint(0, "colour", 0))
+    assert state.fields[0] == 4 and state.hints == 4
+    state = apply(state, Play(0))
+    assert state.fields[0] == 5 and state.hints == 5
+
+
+def test_up_or_down_early_end_counts_both_ways() -> None:
+    """[R-1, VAR-engine-up-or-down] with red's 1 and START discarded, red can still hold
+    5, 4, 3, 2 (four cards), not five, and not zero."""
+    from hanabi_ref.state import max_attainable_score
+    hands = [[_ud(1, 0), _ud(START, 0), _ud(2, 1), _ud(2, 1), _ud(3, 1)],
+             [_ud(2, 2), _ud(2, 2), _ud(3, 2), _ud(3, 2), _ud(4, 2)]]
+    state = _ud_state(hands)
+    assert max_attainable_score(state) == 25
+    state = apply(apply(apply(state, Hint(1, "value", 2)), Hint(0, "value", 2)), Discard(0))  # red 1
+    assert max_attainable_score(state) == 25  # red can still start at START or 5
+    state = apply(apply(state, Hint(0, "value", 2)), Discard(0))  # red START
+    assert max_attainable_score(state) == 24
+
+
+def test_up_or_down_file_ranks() -> None:
+    """[HL-up-or-down] a START card is rank 7 in hanab.live's files, read as value 6 and
+    written back as 7; rank 6 is refused."""
+    from hanabi_ref.errors import TraceError
+    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
+    from hanabi_ref.trace import Trace
+    config = make_config(2, "hanab-live", "Up or Down (5 Suits)")
+    state = new_game(config, 3)
+    data = trace_to_hanablive(Trace(config, state.deck, (), 3))
+    ranks = [card["rank"] for card in data["deck"]]
+    assert sorted(set(ranks)) == [1, 2, 3, 4, 5, 7] and ranks.count(7) == 5
+    assert trace_from_hanablive(data).deck == state.deck
+    data["deck"][ranks.index(7)]["rank"] = 6
+    with pytest.raises(TraceError, match=r"^deck\[\d+\]\.rank: 6 is not a rank \(1\.\.5, or 7 for START\)$"):
+        trace_from_hanablive(data)
+
+
+@pytest.mark.parametrize("variant", ["Up or Down (5 Suits)", "Orange (3 Suits)"])
+def test_solver_refuses_what_its_bounds_do_not_model(variant: str) -> None:
+    """[SV-input] the solver refuses Up or Down and orange suits in one line."""
+    from hanabi_ref.solver.search import check_input
+    config = make_config(3, "hanab-live", variant)
+    with pytest.raises(ConfigError, match=r"^variant: .* is not supported by the solver"):
+        check_input(config, new_game(config, 0).deck, 0, 10, None)

@@ -246,7 +246,11 @@ def plain_search(config: GameConfig, deck: Sequence[int], target: int | None = N
 def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: int, seconds: float | None) -> None:
     """[SV-input] :class:`ConfigError`, one line naming what is wrong: a deck that is
     not a permutation of the configuration's cards (the engine's own check, 2.9-S0), a
-    target outside 0 .. maximum, a budget that is not positive."""
+    target outside 0 .. maximum, a budget that is not positive, a variant whose stacks or
+    plays the bounds do not model (Up or Down, orange suits)."""
+    if config.up_or_down or config.inverted_mask:
+        raise ConfigError(f"variant: {config.variant!r} is not supported by the solver (its bounds assume stacks built "
+                          "upwards and plays that play; Up or Down and orange suits break both)")
     check_deck(config, tuple(deck))
     if not 0 <= goal <= config.max_score:
         raise ConfigError(f"target: must be 0 .. {config.max_score}, got {goal}")

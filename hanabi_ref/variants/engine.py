@@ -15,15 +15,16 @@ import functools
 from collections.abc import Callable
 
 from hanabi_ref.cards import Suit
-from hanabi_ref.variants.model import BASIC_RANKS, NotSupported, Variant
+from hanabi_ref.variants.model import START_RANK, NotSupported, Variant
 from hanabi_ref.variants.names import parse_variant
 from hanabi_ref.variants.touch import touches_colour, touches_rank
+from hanabi_ref.variants.updown import START_VALUE
 
 ENGINE_VALUES = 5
-"""n of Definition 2.9 for every modelled variant the engine plays: ranks 1 to 5."""
+"""n of Definition 2.9 for a modelled variant the engine plays: ranks 1 to 5, and the
+START card as value 6 under Up or Down (:func:`engine_values`)."""
 
 NOT_YET_RULES = {
-    "up_or_down": "Up or Down",
     "clue_starved": "Clue Starved",
     "alternating_clues": "Alternating Clues",
 }
@@ -50,25 +51,35 @@ def engine_variant(name: str) -> Variant:
     return variant
 
 
-def identity(suit_index: int, rank: int) -> int:
+def engine_values(variant: Variant) -> int:
+    """n: 5, or 6 under Up or Down, where value 6 is the START card [VAR-engine-up-or-down]."""
+    return START_VALUE if variant.rules.up_or_down else ENGINE_VALUES
+
+
+def value_of_rank(rank: int) -> int:
+    """The engine's value of a model rank: the rank, or 6 for START (rank 7)."""
+    return START_VALUE if rank == START_RANK else rank
+
+
+def identity(variant: Variant, suit_index: int, rank: int) -> int:
     """The engine's identity of (suit, rank) [2.9-cards]."""
-    return suit_index * ENGINE_VALUES + rank - 1
+    return suit_index * engine_values(variant) + value_of_rank(rank) - 1
 
 
 def engine_suits(variant: Variant) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
     """The engine's suits and clue colours [VAR-engine]: each suit with its name,
-    abbreviation, copies of ranks 1 to 5 (VAR-counts) and, as ``touched_by``, the clue
-    colours that touch at least one of its cards (for a suit touched alike at every
-    rank, the colours that touch it; the engine decides hints by
-    :func:`colour_masks`)."""
+    abbreviation, copies of each value (VAR-counts; under Up or Down value 6 is START)
+    and, as ``touched_by``, the clue colours that touch at least one of its cards (for a
+    suit touched alike at every rank, the colours that touch it; the engine decides hints
+    by :func:`colour_masks`)."""
     suits = tuple(
         Suit(
             kind.name,
             kind.abbreviation,
-            tuple(variant.copies(index, rank) for rank in BASIC_RANKS),
+            tuple(variant.copies(index, rank) for rank in variant.ranks),
             frozenset(
                 colour for colour in range(len(variant.colours))
-                if any(touches_colour(variant, index, rank, colour) for rank in BASIC_RANKS)
+                if any(touches_colour(variant, index, rank, colour) for rank in variant.ranks)
             ),
         )
         for index, kind in enumerate(variant.suits)
@@ -84,11 +95,12 @@ def colour_masks(variant: Variant) -> tuple[int, ...]:
 
 
 def value_masks(variant: Variant) -> tuple[int, ...]:
-    """For each rank clue 1 to 5, the identities it touches; 0 for a rank clue the
-    variant does not offer (VAR-clue-ranks) [VAR-engine-masks, VAR-touch]."""
+    """For each value hint 1 to n, the identities the rank clue of that number touches;
+    0 for a rank clue the variant does not offer (VAR-clue-ranks; START has none)
+    [VAR-engine-masks, VAR-touch]."""
     return tuple(
         _mask(variant, functools.partial(_rank_touch, variant, clue)) if clue in variant.clue_ranks else 0
-        for clue in BASIC_RANKS
+        for clue in range(1, engine_values(variant) + 1)
     )
 
 
@@ -103,13 +115,13 @@ def _rank_touch(variant: Variant, clue: int, suit_index: int, rank: int) -> bool
 def inverted_mask(variant: Variant) -> int:
     """The identities of the orange suits, whose play and discard are swapped
     [VAR-orange, VAR-engine-orange]."""
-    return sum(1 << identity(index, rank) for index, kind in enumerate(variant.suits) if kind.inverted for rank in BASIC_RANKS)
+    return sum(1 << identity(variant, index, rank) for index, kind in enumerate(variant.suits) if kind.inverted for rank in variant.ranks)
 
 
 def _mask(variant: Variant, touched: Callable[[int, int], bool]) -> int:
     mask = 0
     for index in range(len(variant.suits)):
-        for rank in BASIC_RANKS:
+        for rank in variant.ranks:
             if touched(index, rank):
-                mask |= 1 << identity(index, rank)
+                mask |= 1 << identity(variant, index, rank)
     return mask
