@@ -38,10 +38,12 @@ def suit_letter(config: GameConfig, suit: int) -> str:
 
 def card_name(config: GameConfig, card: int) -> str:
     """[SH-card] a card identity as its suit letter and value: ``r3``; a suit whose short
-    name is longer than a letter is separated from the value by a dash (``s2-3``)."""
+    name is longer than a letter is separated from the value by a dash (``s2-3``); under
+    Up or Down a START card is ``rS`` (VAR-engine-up-or-down)."""
     letter = suit_letter(config, suit_of(card, config.values))
     value = value_of(card, config.values)
-    return f"{letter}{value}" if len(letter) == 1 else f"{letter}-{value}"
+    shown = "S" if config.up_or_down and value == 6 else str(value)
+    return f"{letter}{shown}" if len(letter) == 1 else f"{letter}-{shown}"
 
 
 def parse_card(config: GameConfig, text: str) -> int:
@@ -49,7 +51,7 @@ def parse_card(config: GameConfig, text: str) -> int:
     :class:`ParseError`."""
     wanted = text.strip().lower()
     for card in range(config.values * config.suit_count):
-        if card_name(config, card) == wanted:
+        if card_name(config, card).lower() == wanted:
             return card
     raise ParseError(f"{text!r} is not a card of {config.variant} (cards look like "
                      f"{card_name(config, 0)} or {card_name(config, config.values * config.suit_count - 1)})")
@@ -114,7 +116,10 @@ def parse_action(config: GameConfig, text: str) -> Action:
     SUBJECT``, where SUBJECT is a value (``3``), a clue colour's name or its first letter
     when no other colour shares it (``red``, ``r``), the letter of a suit that one colour
     alone touches (``s2``), or ``colour NAME`` / ``color NAME`` / ``value N``; anything else is a :class:`ParseError` saying what was expected.  Legality
-    is not decided here (a slot or seat may not exist in the game)."""
+    is not decided here (a slot or seat may not exist in the game; a value need not be a
+    rank clue of the variant, VAR-clue-ranks, which the engine decides).  A variant's
+    colours are its clue colours (``pink``, ``brown``, ``black``), not its suits' names
+    (``tomato`` is a suit touched by ``red``) [S-variants]."""
     words = text.lower().split()
     if not words:
         raise ParseError("empty move: type play SLOT, discard SLOT or hint SEAT COLOUR|VALUE")
@@ -141,12 +146,17 @@ def parse_action(config: GameConfig, text: str) -> Action:
     initials = [index for index, name in enumerate(colours) if name[:1] == subject]
     if len(subject) == 1 and len(initials) == 1:
         return Hint(target, "colour", initials[0])
-    own = [next(iter(suit.touched_by)) for suit in config.suits
-           if suit.abbreviation.lower() == subject and len(suit.touched_by) == 1]
-    if own:  # a suit's letter names the one colour that touches it (s2 in a custom deck)
-        return Hint(target, "colour", own[0])
-    raise ParseError(f"{subject!r} is not a clue colour or value here (colours: {', '.join(colours)}; "
-                     f"values 1..{config.values})")
+    # A suit's letter names the one colour that touches it (s2 in a custom deck); under a
+    # variant two suits may share a letter (Tangerine and Tan), and then every suit of that
+    # letter must be touched by that one colour alone [SH-parse, S-variants].
+    lettered = [suit.touched_by for suit in config.suits if suit.abbreviation.lower() == subject]
+    own = {colour for touched in lettered for colour in touched}
+    if lettered and len(own) == 1 and all(touched == own for touched in lettered):
+        return Hint(target, "colour", next(iter(own)))
+    numbers = config.clue_values
+    values = f"1..{config.values}" if numbers == tuple(range(1, config.values + 1)) else ", ".join(map(str, numbers)) or "none"
+    raise ParseError(f"{subject!r} is not a clue colour or value here (colours: {', '.join(colours) or 'none'}; "
+                     f"values {values})")
 
 
 def touched_slots(hand: Sequence[int], touched: Sequence[int]) -> list[int]:

@@ -17,6 +17,7 @@ from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value, parse_assignments
 from hanabi_ref.strategies.random import RandomStrategy
 from hanabi_ref.strategies.simple import SimpleStrategy
+from hanabi_ref.strategies.knowledge import upward_stacks_problem
 from hanabi_ref.strategies.hat.player import CLASSIC_HAT_SPEC
 from hanabi_ref.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
@@ -28,7 +29,8 @@ from hanabi_ref.strategies.thesis import THESIS_SPEC
 SPECS: Mapping[str, StrategySpec] = {
     "random": StrategySpec("random", "uniformly random legal actions", (), lambda values: RandomStrategy),
     "simple": StrategySpec(
-        "simple", "play a card known playable, else hint a playable card, else discard", (), lambda values: SimpleStrategy
+        "simple", "play a card known playable, else hint a playable card, else discard", (), lambda values: SimpleStrategy,
+        upward_stacks_problem,
     ),
     "thesis": THESIS_SPEC,
     "hat": HAT_SPEC,

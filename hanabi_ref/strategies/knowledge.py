@@ -24,15 +24,113 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
+from typing import Literal
+
+import attrs
 
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.view import PlayerView
+
+ClueKind = Literal["value", "colour"]
 
 
 @functools.lru_cache(maxsize=64)
 def composition_counts(config: GameConfig) -> tuple[int, ...]:
     """Copies of each identity in the deck, indexed by identity [2.9-cards]."""
     return tuple(count for suit in config.suits for count in suit.counts)
+
+
+@attrs.frozen
+class ClueTable:
+    """Which hints touch each identity, read from the configuration's hint masks, so that
+    a strategy tells a card only with a hint that touches it, under any variant
+    [S-variants, VAR-engine-masks].
+
+    ``own_value[x]``: the mask of the rank clue of x's own value when that clue exists
+    (in ``clue_values``) and touches x, else 0; ``first_colour[x]``: the first clue
+    colour whose clue touches x, or -1; ``touching[x]``: every hint (kind, subject, mask)
+    that touches x, rank clues in ``clue_values`` order, then colours [S-hint-order];
+    ``suit_masks[x]``: the identities of x's suit.  Under classic touch (every colour
+    touches whole suits, rank clue v exactly the cards of value v) ``own_value`` is the
+    value's rank mask and ``first_colour`` the least colour of the suit's ``touched_by``."""
+
+    own_value: tuple[int, ...]
+    first_colour: tuple[int, ...]
+    touching: tuple[tuple[tuple[ClueKind, int, int], ...], ...]
+    suit_masks: tuple[int, ...]
+
+    def narrowing(self, card: int, known: int) -> tuple[ClueKind, int] | None:
+        """The first hint (kind, subject) that touches ``card`` and shrinks its holder's
+        knowledge set ``known``, or None [S-variants]."""
+        for kind, subject, mask in self.touching[card]:
+            if known & ~mask:
+                return kind, subject
+        return None
+
+
+@functools.lru_cache(maxsize=64)
+def clue_table(config: GameConfig) -> ClueTable:
+    """The :class:`ClueTable` of a configuration, made once [S-variants]."""
+    n = config.values
+    size = n * config.suit_count
+    clues: list[tuple[ClueKind, int, int]] = [("value", v, config.value_masks[v - 1]) for v in config.clue_values]
+    clues += [("colour", c, mask) for c, mask in enumerate(config.colour_masks)]
+    own_value, first_colour, touching = [], [], []
+    for card in range(size):
+        value = card % n + 1
+        mask = config.value_masks[value - 1] if value in config.clue_values else 0
+        own_value.append(mask if mask >> card & 1 else 0)
+        first_colour.append(next((c for c, colour in enumerate(config.colour_masks) if colour >> card & 1), -1))
+        touching.append(tuple(clue for clue in clues if clue[2] >> card & 1))
+    suit_masks = tuple(((1 << n) - 1) << (card - card % n) for card in range(size))
+    return ClueTable(tuple(own_value), tuple(first_colour), tuple(touching), suit_masks)
+
+
+CLASSIC_TOUCH_VARIANTS = ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")
+"""The hanab.live variants the convention strategies play (spec/rules.md V-no-variant,
+V-6-suits, V-rainbow, V-black); with "Custom" compositions and the thesis' Dutch Rainbow,
+which have no variant model, these are the ones whose touch they were written for
+[S-variants, H-configs, I-configs]."""
+
+
+def is_classic_touch(config: GameConfig) -> bool:
+    """Whether hints touch as in the thesis' Definition 2.16 [S-variants, 2.16-2a-value,
+    2.16-2a-suit]: the rank clues are 1..n and clue v touches exactly the cards of value
+    v, each clue colour touches whole suits and each suit is touched by one at least, no
+    clue is blind (legal touching nothing) and no suit swaps play and discard
+    (VAR-orange)."""
+    n = config.values
+    if config.clue_values != tuple(range(1, n + 1)) or config.value_masks != config.rank_masks:
+        return False
+    if config.free_hint_bits:
+        return False
+    suits = [((1 << n) - 1) << (index * n) for index in range(config.suit_count)]
+    if any(mask & suit not in (0, suit) for mask in config.colour_masks for suit in suits):
+        return False
+    if not all(any(mask & suit for mask in config.colour_masks) for suit in suits):
+        return False
+    return config.model is None or not any(kind.inverted for kind in config.model.suits)
+
+
+def classic_touch_problem(config: GameConfig) -> str | None:
+    """Why a convention strategy does not play ``config``'s variant, as one line naming
+    what it plays, or None [S-variants]: it plays classic touch (:func:`is_classic_touch`)
+    in the variants of :data:`CLASSIC_TOUCH_VARIANTS` and custom compositions."""
+    named = config.model is None or config.variant in CLASSIC_TOUCH_VARIANTS
+    if named and is_classic_touch(config):
+        return None
+    return (f"S-variants: variant {config.variant!r}: plays only variants whose hints touch as in No Variant "
+            f"({', '.join(CLASSIC_TOUCH_VARIANTS)}, or a custom composition)")
+
+
+def upward_stacks_problem(config: GameConfig) -> str | None:
+    """Why a heuristic strategy does not play ``config``, or None [S-variants]: it reads
+    a field as the height of a stack built upwards, which Up or Down's stacks are not
+    (spec/variants.md VAR-engine-up-or-down)."""
+    if config.up_or_down:
+        return (f"S-variants: variant {config.variant!r}: Up or Down is not played (the heuristics read a field as the "
+                "height of a stack built upwards); the random strategy and a person play it")
+    return None
 
 
 def unseen_counts(view: PlayerView, composition: Sequence[int], include_hands: bool = True) -> list[int]:

@@ -21,6 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategies.knowledge import classic_touch_problem
 from hanabi_ref.strategies.params import Param, ParamError, StrategySpec, Value
 from hanabi_ref.strategy import Strategy, StrategyFactory
 
@@ -51,7 +52,11 @@ def unsupported(config: GameConfig) -> str | None:
 
 def unsupported_with(params: Mapping[str, Value], config: GameConfig) -> str | None:
     """Why the team with the recommender ``params["model"]`` cannot play ``config``, or
-    None: the team's own limits, and a model's shape (players and hand size)."""
+    None: classic touch [S-variants], the team's own limits, and a model's shape (players
+    and hand size)."""
+    problem = classic_touch_problem(config)
+    if problem is not None:
+        return problem
     try:
         from hanabi_ref.rl.train.team import team_unsupported
     except ImportError as error:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.strategy import BaseStrategy
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.strategies.knowledge import composition_counts, unseen_counts
+from hanabi_ref.strategies.knowledge import clue_table, composition_counts, unseen_counts
 from hanabi_ref.view import PlayerView, view_is_legal, view_legal_actions
 
 
@@ -56,6 +56,8 @@ class SimpleStrategy(BaseStrategy):
         return view_legal_actions(view)[0]
 
     def _hint_for_playable(self, view: PlayerView, playable: int) -> Hint | None:
+        """A hint on the first playable card of another seat whose holder does not know
+        it playable and that some hint can tell [S-variants]."""
         if view.hints < 1:
             return None
         players = view.config.players
@@ -63,17 +65,26 @@ class SimpleStrategy(BaseStrategy):
             target = (view.seat + offset) % players
             for card, known in zip(view.cards[target], view.knowledge[target]):
                 if card is not None and playable >> card & 1 and known & ~playable:
-                    return self._informative_hint(view, target, card, known)
+                    hint = self._informative_hint(view, target, card, known)
+                    if hint is not None:
+                        return hint
         return None
 
     @staticmethod
-    def _informative_hint(view: PlayerView, target: int, card: int, known: int) -> Hint:
-        """The value hint if the card's value is not yet known, else a colour hint."""
-        config = view.config
-        value, suit = card % config.values + 1, card // config.values
-        if known & ~config.value_masks[value - 1]:
+    def _informative_hint(view: PlayerView, target: int, card: int, known: int) -> Hint | None:
+        """The value hint if it touches the card and the value is not yet known, else the
+        first colour hint touching it, else the first touching hint that shrinks its
+        knowledge set, else the value hint if it touches it; None when no hint touches it
+        [S-variants].  Under classic touch: the value hint, else the suit's first colour."""
+        clues = clue_table(view.config)
+        value = card % view.config.values + 1
+        mask = clues.own_value[card]
+        if mask and known & ~mask:
             return Hint(target, "value", value)
-        colour = min(config.suits[suit].touched_by, default=None)
-        if colour is None:
-            return Hint(target, "value", value)
-        return Hint(target, "colour", colour)
+        colour = clues.first_colour[card]
+        if colour >= 0:
+            return Hint(target, "colour", colour)
+        found = clues.narrowing(card, known)
+        if found is not None:
+            return Hint(target, found[0], found[1])
+        return Hint(target, "value", value) if mask else None

@@ -26,7 +26,7 @@ from hanabi_ref.dealing import SplitMix64
 from hanabi_ref.legality import is_discard_allowed
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.strategies.knowledge import CardWeights, composition_counts, slot_ratio
+from hanabi_ref.strategies.knowledge import CardWeights, clue_table, composition_counts, slot_ratio, upward_stacks_problem
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.view import PlayerView, view_legal_actions
 
@@ -218,8 +218,9 @@ def table_memo(values: int, composition: tuple[int, ...]) -> TableMemo:
 
 @functools.lru_cache(maxsize=64)
 def hint_options(config: GameConfig) -> tuple[tuple[tuple[Hint, int], ...], ...]:
-    """Every hint to each seat with the identities it touches, values 1..n first, then
-    colours [S-hint-order]; made once per configuration."""
+    """Every hint to each seat with the identities it touches, values 1..n first (a
+    variant's rank clues, S-variants), then colours [S-hint-order]; made once per
+    configuration."""
     catalogue = config.action_catalogue.hints
     return tuple(
         tuple(option for option in catalogue[target] if option[0].kind == "value")
@@ -273,6 +274,7 @@ class ThesisStrategy(BaseStrategy):
         self.random_ties = params["ties"] == "random"
         self._seen_history: tuple[int, object, set[int]] = (0, None, set())
         self._options = hint_options(config)
+        self._clues = clue_table(config)
         self._other_seats = tuple((seat + offset) % config.players for offset in range(1, config.players))
         self.rehint = params["rehint"] == "attribute"
 
@@ -380,7 +382,9 @@ class ThesisStrategy(BaseStrategy):
         return self._other_seats
 
     def _hint_options(self, view: PlayerView, target: int) -> list[tuple[Hint, int]] | tuple[tuple[Hint, int], ...]:
-        """The legal hints to ``target``, values 1..n first, then colours [S-hint-order]."""
+        """The legal hints to ``target``, values 1..n first, then colours [S-hint-order]:
+        with empty hints refused, those touching a card of the target (a blind clue,
+        VAR-blind, is legal too but tells nothing and is not offered) [S-variants]."""
         config = self.config
         options = self._options[target]
         if config.options.empty_hints:
@@ -441,9 +445,8 @@ class ThesisStrategy(BaseStrategy):
         """[4.6-hint-3] in turn order, the first player holding a card of ``wanted`` whose
         value or colour its holder does not know yet; among its cards the lowest value
         (then the oldest); a value hint if the value is not known, else a colour hint
-        [S-first-card]."""
-        config = self.config
-        n = config.values
+        [S-first-card], each only if it touches the card [S-variants]."""
+        n = self.config.values
         touched: set[int] | None = None if not self.rehint else set()  # read when a card is wanted
         for target in self._others(view):
             cards = _visible(view, target)
@@ -454,15 +457,27 @@ class ThesisStrategy(BaseStrategy):
                 touched = self._touched(view)
             knowledge, ids = view.knowledge[target], view.hands[target]
             candidates = sorted((cards[slot] % n, slot, cards[slot], knowledge[slot]) for slot in slots if ids[slot] not in touched)
-            for value, _, card, known in candidates:
-                if known & ~config.value_masks[value]:
-                    return Hint(target, "value", value + 1)
-                suit_mask = ((1 << n) - 1) << (card - value)
-                if known & ~suit_mask:
-                    colours = sorted(config.suits[card // n].touched_by)
-                    if colours:
-                        return Hint(target, "colour", colours[0])
+            for _, _, card, known in candidates:
+                hint = self._telling_hint(target, card, known)
+                if hint is not None:
+                    return hint
         return None
+
+    def _telling_hint(self, target: int, card: int, known: int) -> Hint | None:
+        """The hint rule 3 gives on ``card`` (knowledge set ``known``) [4.6-hint-3,
+        S-variants]: the rank clue of its value if that clue touches it and shrinks
+        ``known``; else, if its suit is not known, the first clue colour touching it; else
+        the first touching hint that shrinks ``known`` (S-hint-order); else None.  Under
+        classic touch the last case never finds a hint, so the rule is the thesis' one."""
+        clues = self._clues
+        mask = clues.own_value[card]
+        if mask and known & ~mask:
+            return Hint(target, "value", card % self.config.values + 1)
+        colour = clues.first_colour[card]
+        if colour >= 0 and known & ~clues.suit_masks[card]:
+            return Hint(target, "colour", colour)
+        found = clues.narrowing(card, known)
+        return None if found is None else Hint(target, found[0], found[1])
 
 
 def _visible(view: PlayerView, seat: int) -> tuple[int, ...]:
@@ -677,4 +692,5 @@ THESIS_SPEC = StrategySpec(
     "Algorithm 4.6: play if P(playable) >= omega_p, discard worthless, hint by rho_h, discard by rho_d",
     THESIS_PARAMS,
     build,
+    upward_stacks_problem,
 )

@@ -30,7 +30,7 @@ from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, attainable_from_counts
 from hanabi_ref.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.strategies.hat.core import hat_sum, recover
-from hanabi_ref.strategies.knowledge import composition_counts
+from hanabi_ref.strategies.knowledge import classic_touch_problem, composition_counts
 from hanabi_ref.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.view import PlayerView
 
@@ -488,13 +488,16 @@ def _lowest(mask: int) -> int:
 
 def unsupported_by(config: GameConfig, code_of: Callable[[GameConfig], object], gives: str) -> str | None:
     """Why a hat strategy whose clue code is ``code_of(config)`` and which gives ``gives``
-    cannot play ``config``, or None [H-configs]."""
+    cannot play ``config``, or None [H-configs, S-variants]."""
     if config.players not in PLAYERS:
         return f"supports 4 or 5 players, got {config.players}"
     if config.hand_size != SLOTS:
         return f"supports hands of {SLOTS} cards (4 or 5 players), got {config.hand_size}"
     if config.max_hints < 1:
         return f"needs hint tokens to give {gives} (t0 >= 1)"
+    problem = classic_touch_problem(config)  # [S-variants] the codes assume classic touch
+    if problem is not None:
+        return problem
     try:
         code_of(config)
     except ConfigError as error:

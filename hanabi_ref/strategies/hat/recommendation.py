@@ -159,7 +159,8 @@ class RecommendationPlayer(BaseStrategy):
 
 
 def unsupported(config: GameConfig) -> str | None:
-    """Why the recommendation strategy cannot play ``config``, or None [H-rec]."""
+    """Why the recommendation strategy cannot play ``config``, or None [H-rec]: the
+    limits of the hat player, classic touch included [H-configs, S-variants]."""
     return unsupported_by(config, recommendation_code, "hints")
 
 
