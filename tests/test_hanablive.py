@@ -41,6 +41,7 @@ from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import replay, replay_states, summary
 from hanabi_ref.transition import apply, initial_state
+from tests.test_variant_touch_table import FAMILIES, colour_names, rank_clues
 
 FIXTURES: Final = Path(__file__).resolve().parent / "fixtures" / "hanab-live"  # our own games, committed
 # hanab.live's own games, kept beside the repository where a checkout has them (optional).
@@ -67,6 +68,7 @@ ALL_CLUE_COLOURS: Final = {"Rainbow"}  # suits.json: "allClueColors": true
 ONE_OF_EACH: Final = {"Black"}  # suits.json: "oneOfEach": true
 HAND_SIZES: Final = {2: 5, 3: 5, 4: 4, 5: 4, 6: 3}  # rules/hand.ts getCardsPerHandNatural
 NAMES: Final = ["Alice", "Bob", "Cathy", "Donald", "Emily", "Frank"]  # constants.ts
+FAMILY_BY_NAME: Final = {family.name: family for family in FAMILIES}
 MAX_CLUES: Final = 8
 MAX_STRIKES: Final = 3
 
@@ -136,7 +138,13 @@ class ServerModel:
         self.players, self.deck = len(data["players"]), data["deck"]
         self.options = data.get("options", {})
         variant = self.options.get("variant", "No Variant")
-        self.suits, self.colours = SUITS[variant], CLUE_COLOURS[variant]
+        # A variant family's touch comes from the hand-written table of
+        # tests/test_variant_touch_table.py, not from our engine.
+        self.family = FAMILY_BY_NAME.get(variant)
+        if self.family is not None:
+            self.suits, self.colours = list(self.family.suits), list(self.family.colours)
+        else:
+            self.suits, self.colours = SUITS[variant], CLUE_COLOURS[variant]
         h = HAND_SIZES[self.players] + int(self.options.get("oneExtraCard", False)) - int(self.options.get("oneLessCard", False))
         self.hands = [list(range(seat * h, seat * h + h)) for seat in range(self.players)]
         self.next_card, self.clues, self.strikes, self.turn = self.players * h, MAX_CLUES, 0, 0
@@ -183,14 +191,21 @@ class ServerModel:
 
     def is_touched(self, order: int, kind: int, value: int) -> bool:
         suit, rank = self.card(order)
+        if self.family is not None:
+            if kind == 3:
+                return value in rank_clues(self.family, self.suits[suit], rank)
+            return self.colours[value] in colour_names(self.family, self.suits[suit], rank)
         if kind == 3:
             return rank == value
         return self.suits[suit] == self.colours[value] or self.suits[suit] in ALL_CLUE_COLOURS
 
     def clue(self, kind: int, target: int, value: int) -> None:
         assert target != self.current and 0 <= target < self.players and self.clues >= 1, f"turn {self.turn}: bad clue"
+        if self.family is not None and kind == 3:
+            assert value in self.family.ranks, f"turn {self.turn}: no rank clue {value}"
         touched = [o for o in self.hands[target] if self.is_touched(o, kind, value)]
-        assert touched or self.options.get("emptyClues", False), f"turn {self.turn}: empty clue"
+        blind = self.family is not None and ("color blind" if kind == 2 else "number blind") in self.family.rule
+        assert touched or blind or self.options.get("emptyClues", False), f"turn {self.turn}: empty clue"
         self.clues -= 1
 
     def reachable(self) -> int:
@@ -359,6 +374,26 @@ def test_starting_player_is_a_rotation(starting: int) -> None:
     outcome = reference_replay(theirs)
     assert outcome.over and not outcome.terminated
     assert_matches(replay(trace_from_hanablive(theirs)), outcome)
+
+
+VARIANT_GAMES: Final = sorted(path.name for path in FIXTURES.glob("variant_*.json"))
+
+
+@pytest.mark.parametrize("name", VARIANT_GAMES)
+def test_variant_games_replay(name: str) -> None:
+    """Games of our own in variant families (thesis strategy, exported by
+    trace_to_hanablive, tests/fixtures/README.md) replay to the numbers of the server
+    model, whose touch rules come from the hand-written table of
+    tests/test_variant_touch_table.py; each is over exactly at its last action
+    [HL-colours, HL-actions, HL-end, VAR-engine, VAR-engine-masks]."""
+    data = fixture(name)
+    assert data["options"]["variant"] in FAMILY_BY_NAME
+    trace = load_hanablive(FIXTURES / name)
+    assert trace.config.variant == data["options"]["variant"] and len(trace.actions) == len(data["actions"])
+    outcome = reference_replay(data)
+    assert outcome.over and not outcome.terminated
+    assert_matches(replay(trace), outcome)
+    assert trace_from_hanablive(trace_to_hanablive(trace)) == trace
 
 
 def test_deck_discard_refused() -> None:
