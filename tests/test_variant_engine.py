@@ -273,3 +273,36 @@ def test_solver_refuses_what_its_bounds_do_not_model(variant: str) -> None:
     config = make_config(3, "hanab-live", variant)
     with pytest.raises(ConfigError, match=r"^variant: .* is not supported by the solver"):
         check_input(config, new_game(config, 0).deck, 0, 10, None)
+
+
+ISSUE_NAMES = ("Orange (3 Suits)", "Black (5 Suits)", "Up or Down (5 Suits)", "Ambiguous & Null (5 Suits)",
+               "Rainbow-Ones & Pink (5 Suits)", "Muddy-Rainbow-Ones (3 Suits)", "Omni-Ones & White (6 Suits)",
+               "Funnels & Dark Prism (6 Suits)", "Chimneys & Rainbow (4 Suits)", "Scarce Ones & Gray (6 Suits)",
+               "Light-Pink-Fives & Prism (3 Suits)", "Deceptive-Ones & White (3 Suits)")
+"""The variants of the real games that were refused before the model (issue 24's list)."""
+
+
+@pytest.mark.parametrize("name", ISSUE_NAMES)
+def test_real_game_variants_play_and_replay(name: str) -> None:
+    """[VAR-engine, HL-export, HL-colours] each variant named by the real games is played
+    by a strategy (the thesis heuristics; the random strategy under Up or Down, which
+    they refuse), written as a hanab.live file and read back as the same game."""
+    from hanabi_ref.errors import TraceError
+    from hanabi_ref.game import play_game
+    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
+    from hanabi_ref.strategies import STRATEGIES
+
+    config = make_config(3, "hanab-live", name)
+    strategy = "random" if config.up_or_down else "thesis"
+    exported = 0
+    for seed in range(4):
+        record = play_game(config, STRATEGIES[strategy], seed=seed)
+        assert record.final.terminal
+        try:
+            data = trace_to_hanablive(record.trace)
+        except TraceError as error:  # the game went on past hanab.live's own end
+            assert "hanab.live has already ended the game" in str(error)
+            continue
+        assert trace_from_hanablive(data) == record.trace
+        exported += 1
+    assert exported >= 1
