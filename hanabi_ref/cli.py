@@ -992,6 +992,8 @@ def command_rules(args: argparse.Namespace) -> int:
         low, high = preset["min_players"], preset["max_players"]
         players = f"{low}+" if high is None else str(low) if high == low else f"{low}-{high}"
         variants = "all, custom compositions too" if preset["variants"] is None else ", ".join(preset["variants"])
+        if preset["variants"] is not None and preset["hanab_live_names"]:
+            variants += ", hanab.live's names (spec/variants.md)"
         sets = ", ".join(f"{name}={_rule_value(value)}" for name, value in preset["sets"].items()) or "the defaults"
         print(f"  {preset['name']:<12} players {players:<5} variants {variants}")
         print(f"  {'':<12} options {sets}")

@@ -207,7 +207,8 @@ def rules_listing() -> dict[str, Any]:
     """What ``hanabi-ref rules --list --json`` prints [C-rules]: every rule option with its
     values, default and clauses (P-options), and every preset with its whole bundle of
     options, those it sets otherwise than the defaults, its player counts and its
-    variants (``null``: every named variant and custom compositions) (P-presets)."""
+    variants (``null``: every named variant and custom compositions), and whether it
+    admits hanab.live's variant names (VAR-engine) (P-presets)."""
     defaults = attrs.asdict(RuleOptions())
     presets = []
     for preset in PRESETS.values():
@@ -219,6 +220,7 @@ def rules_listing() -> dict[str, Any]:
             "min_players": preset.min_players,
             "max_players": preset.max_players,
             "variants": None if preset.variants is None else list(preset.variants),
+            "hanab_live_names": preset.hanab_live_names or preset.variants is None,
         })
     options = [
         {"name": spec.name, "values": list(spec.values), "default": spec.default, "clauses": list(spec.clauses)}
