@@ -333,7 +333,8 @@ def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
         index = [line.split()[0] for line in lines].index(name)
         players = f"{low}+" if high is None else f"{low}-{high}"
         assert f"players {players}" in lines[index]
-        assert lines[index].endswith(", ".join(variants) if variants else "all, custom compositions too")
+        named = ", hanab.live's names (spec/variants.md)" if name == "hanab-live" else ""  # P-presets, VAR-engine
+        assert lines[index].endswith(", ".join(variants) + named if variants else "all, custom compositions too")
         written = ", ".join(f"{key}={shown(value)}" for key, value in sets.items()) or "the defaults"
         assert lines[index + 1].split() == ["options", *written.split()]
 
