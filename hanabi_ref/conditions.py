@@ -101,8 +101,9 @@ def _identities_by_model(config: GameConfig, kind: str, value: int) -> set[int]:
 
 
 def _is_deck_play(state: GameState, action: Action) -> bool:
-    """[R-deck-plays] a play of slot h' (one past the hand) is the stack's last card."""
-    return isinstance(action, Play) and action.slot == len(state.hands[state.current])
+    """[R-deck-plays] slot h' (one past the hand) is the stack's last card: a play of it,
+    or, for an orange card, the discard that play is carried out as (VAR-engine-orange)."""
+    return isinstance(action, (Play, Discard)) and action.slot == len(state.hands[state.current])
 
 
 def _acted_card(state: GameState, action: Action) -> int:

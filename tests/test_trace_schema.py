@@ -19,10 +19,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
+from hanabi_ref.schema import trace_schema
 from hanabi_ref.errors import TraceError
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import make_config
-from hanabi_ref.schema import trace_schema
 from hanabi_ref.serial import canonical_json, knowledge_to_json
 from hanabi_ref.strategies import STRATEGIES
 from hanabi_ref.trace import load_trace, replay, replay_states, trace_from_json, trace_to_json
@@ -124,14 +124,16 @@ def test_state_object_matches_an_independent_reading_of_the_trace() -> None:
 
 
 def test_knowledge_is_reported_as_suits_times_values() -> None:
-    """[T-state, 2.14] a product set is split into its suits and values; a set that is not a
-    product is refused rather than misreported."""
+    """[T-state, T-knowledge, 2.14] a product set is split into its suits and values; a
+    set that is not a product also lists its cards, and the object validates."""
     config = make_config(2)
     n = config.values
     mask = sum(1 << (s * n + v - 1) for s in (0, 3) for v in (2, 5))
     assert knowledge_to_json(mask, config) == {"suits": [0, 3], "values": [2, 5]}
-    with pytest.raises(ValueError, match="2.14"):
-        knowledge_to_json(mask & ~(1 << (0 * n + 1)), config)
+    partial = knowledge_to_json(mask & ~(1 << (0 * n + 1)), config)  # red 2 left out
+    assert partial == {"suits": [0, 3], "values": [2, 5], "cards": [
+        {"suit": 0, "value": 5}, {"suit": 3, "value": 2}, {"suit": 3, "value": 5}]}
+    jsonschema.validate(partial, {"$ref": "#/$defs/knowledge", "$defs": trace_schema()["$defs"]})
 
 
 def test_expected_states_are_checked_on_replay() -> None:

@@ -72,9 +72,12 @@ class Maker:
 
     def _game_payload(self, run: Run) -> dict[str, Any]:
         """[VEC-coverage] the config is of this preset and, outside the thesis preset, has
-        exactly the preset's rule options (t0, f0 and h may be explicit)."""
+        exactly the preset's rule options (t0, f0 and h may be explicit), except that
+        ``deck_plays``, a hanab.live table option no preset sets, may be on
+        [R-deck-plays]."""
         expect(run.config.preset == self.preset, f"P-presets: the vector's config is of preset {self.preset}")
-        expect(self.preset == "thesis" or run.config.options == PRESETS[self.preset].options, "P-presets: the preset's own options")
+        options = attrs.evolve(run.config.options, deck_plays=False)
+        expect(self.preset == "thesis" or options == PRESETS[self.preset].options, "P-presets: the preset's own options")
         return {"config": config_to_json(run.config), "deck": deck_to_json(run.deck, run.config)}
 
     # -------------------------------------------------------------- transitions
@@ -291,7 +294,7 @@ def check_initial(config: GameConfig, deck: Sequence[int], state: dict[str, Any]
     expect((state["clue_tokens"], state["strikes"], state["current"], state["turns"]) == (config.max_hints, 0, 0, 0), "2.16-1: t, f, C")
     expect(state["deck_size"] == config.deck_size - config.players * config.hand_size, "2.16-1-deal: S starts at s_{ph+1}")
     checked = config.options.initial_stop_check
-    stop = checked and is_stop(config, state, None)
+    stop = checked and is_stop(config, state, None, deck)
     remaining = config.players if checked and not stop and state["deck_size"] == 0 else None
     expect(state["remaining"] == remaining and state["terminal"] == stop, "E-6, 2.16-3-last-round: step 3 after step 1")
 

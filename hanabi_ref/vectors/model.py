@@ -16,7 +16,7 @@ import attrs
 from hanabi_ref.actions import Action, action_to_json
 from hanabi_ref.cards import identity
 from hanabi_ref.errors import ConfigError, HanabiError
-from hanabi_ref.rules import PRESETS, GameConfig, config_from_json
+from hanabi_ref.rules import GameConfig, config_from_json
 from hanabi_ref.serial import card_to_json, knowledge_to_json
 from hanabi_ref.state import Event, GameState
 from hanabi_ref.trace import action_from_json
