@@ -306,3 +306,33 @@ def test_real_game_variants_play_and_replay(name: str) -> None:
         assert trace_from_hanablive(data) == record.trace
         exported += 1
     assert exported >= 1
+
+
+def test_orange_moves_are_written_as_what_happened() -> None:
+    """[HL-orange] in a hanab.live file our play of an orange card is a discard action and
+    our discard of it a play action; other cards keep their type; read back, the file is
+    the same game."""
+    from hanabi_ref.errors import TraceError
+    from hanabi_ref.game import play_game
+    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
+    from hanabi_ref.strategies import STRATEGIES
+
+    config = make_config(3, "hanab-live", "Orange (3 Suits)")
+    checked = 0
+    for seed in range(12):
+        trace = play_game(config, STRATEGIES["thesis"], seed=seed).trace
+        try:
+            data = trace_to_hanablive(trace)
+        except TraceError:
+            continue  # the game went on past hanab.live's own end
+        state = initial_state(config, trace.deck)
+        for action, move in zip(trace.actions, data["actions"], strict=True):
+            if isinstance(action, (Play, Discard)):
+                order = state.hands[state.current][action.slot]
+                orange = state.deck[order] // 5 == ORANGE
+                assert move["target"] == order
+                assert (move["type"] == 0) == (isinstance(action, Play) != orange)
+                checked += orange
+            state = apply(state, action)
+        assert trace_from_hanablive(data) == trace
+    assert checked > 0
