@@ -103,13 +103,15 @@ def _identities_by_model(config: GameConfig, kind: str, value: int) -> set[int]:
 def _is_deck_play(state: GameState, action: Action) -> bool:
     """[R-deck-plays] slot h' (one past the hand) is the stack's last card: a play of it,
     or, for an orange card, the discard that play is carried out as (VAR-engine-orange)."""
-    return isinstance(action, (Play, Discard)) and action.slot == len(state.hands[state.current])
+    return (state.config.options.deck_plays and isinstance(action, (Play, Discard))
+            and action.slot == len(state.hands[state.current]))
 
 
 def _acted_card(state: GameState, action: Action) -> int:
-    if _is_deck_play(state, action):
-        return state.next_card
-    return state.hands[state.current][action.slot]  # type: ignore[union-attr]
+    """The id of the card a play or discard names: slot h' (legal only as a deck play,
+    R-deck-plays) is the stack's last card."""
+    hand, slot = state.hands[state.current], action.slot  # type: ignore[union-attr]
+    return state.next_card if slot == len(hand) else hand[slot]
 
 
 def _without_slot(cards: tuple[int, ...], slot: int) -> tuple[int, ...]:
@@ -360,7 +362,8 @@ def _stops(result: GameState) -> bool:
     config = result.config
     if result.remaining in (-1, 0):
         return True
-    if all(height == (5 if config.up_or_down else config.values) for height in result.fields):
+    complete = 5 if config.up_or_down else config.values
+    if all(height == complete for height in result.fields):
         return True
     return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fields)
 
@@ -394,7 +397,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
         return False
     event = result.history[-1]
     drawn = result.next_card - 1 if result.next_card > state.next_card and not _is_deck_play(state, action) else None
-    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+    if state.config.inverted_mask and isinstance(action, (Discard, Play)) and _is_inverted(state, action):
         # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
         card_id = _acted_card(state, action)
         made = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
@@ -449,7 +452,8 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 
 def _is_inverted(state: GameState, action: Discard | Play) -> bool:
     """[VAR-engine-orange] the card the move names is orange: its play and discard swap."""
-    return bool(state.config.inverted_mask >> state.deck[_acted_card(state, action)] & 1)
+    mask = state.config.inverted_mask
+    return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
 
 
 def check_move(state: GameState, action: Action, result: GameState) -> None:
@@ -457,7 +461,7 @@ def check_move(state: GameState, action: Action, result: GameState) -> None:
     ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3]; the discard of an
     orange card is checked as a play of it and the play as a discard
     (VAR-engine-orange)."""
-    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+    if state.config.inverted_mask and isinstance(action, (Discard, Play)) and _is_inverted(state, action):
         action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
     for condition in _BY_KIND[type(action)]:
         if not condition.holds(state, action, result):

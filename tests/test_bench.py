@@ -268,6 +268,7 @@ def test_verify_bench_measures_games_apart_from_the_peer_process() -> None:
     assert 0 < run["cpu_seconds"] and 0 < run["playing_seconds"] <= run["wall_seconds"]
 
 
+@pytest.mark.deep  # a long benchmark game shrunk 400 times: 12 s, the deep set (README)
 def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
     """[B-verify, EP-shrink] the seed searched for gives a first divergence of at least 70
     actions; shrinking it in-process gives a shorter game that still diverges on the faulty
