@@ -27,8 +27,14 @@ from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.legality import illegality
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event, GameState, starts_with
+from hanabi_ref.rules import VARIANT_NAMES, variant_model
+from hanabi_ref.variants.engine import engine_values
 from hanabi_ref.variants.model import START_RANK
-from hanabi_ref.variants.touch import Clue, touches
+from hanabi_ref.variants.touch import touches_colour, touches_rank
+
+CLASSIC_NAMES = frozenset(VARIANT_NAMES.values())
+"""The variants named before the model, whose hints 2.16-2a-value and 2.16-2a-suit
+describe as written."""
 
 Check = Callable[[GameState, Action, GameState], bool]
 
@@ -77,27 +83,28 @@ def _bits(identities: set[int]) -> int:
 def _named(config: GameConfig, kind: str, value: int) -> tuple[frozenset[int], int]:
     """The identities a hint names (2.16-2a-value or 2.16-2a-suit) and their bitmask,
     worked out once per configuration and hint."""
-    if config.model is not None:
-        named = _identities_by_model(config, kind, value)
-    else:
+    if config.model is not None and config.variant not in CLASSIC_NAMES:
+        named = set(_identities_by_model(config.variant, kind, value))
+    else:  # 2.16-2a as written; for the four older variants the model agrees (VAR-existing)
         named = _identities_of_value(config, value) if kind == "value" else _identities_of_colour(config, value)
     return frozenset(named), _bits(named)
 
 
-def _identities_by_model(config: GameConfig, kind: str, value: int) -> set[int]:
-    """[VAR-touch] the identities a hint touches under a modelled variant, card by card
-    from the touch rules (the engine reads bitmasks built once, VAR-engine-masks)."""
-    variant = config.model
+@functools.cache
+def _identities_by_model(name: str, kind: str, value: int) -> frozenset[int]:
+    """[VAR-touch] the identities a hint touches under the hanab.live variant ``name``,
+    card by card from the touch rules (the engine reads bitmasks built once,
+    VAR-engine-masks); once per variant and hint, however many configurations name it."""
+    variant = variant_model(name)
     assert variant is not None
-    clue: Clue = ("colour", value) if kind == "colour" else ("rank", value)
+    values = engine_values(variant)
     # [VAR-engine-up-or-down] the sixth value is the START card, the model's rank 7.
-    rank_of = {value: START_RANK if value == 6 and config.up_or_down else value for value in range(1, config.values + 1)}
-    return {
-        suit * config.values + value - 1
-        for suit in range(config.suit_count)
-        for value in range(1, config.values + 1)
-        if touches(variant, suit, rank_of[value], clue)
-    }
+    ranks = {v: START_RANK if v == 6 else v for v in range(1, values + 1)}
+    if kind == "colour":
+        return frozenset(suit * values + v - 1 for suit in range(len(variant.suits)) for v in ranks
+                         if touches_colour(variant, suit, ranks[v], value))
+    return frozenset(suit * values + v - 1 for suit in range(len(variant.suits)) for v in ranks
+                     if value in variant.clue_ranks and touches_rank(variant, suit, ranks[v], value))
 
 
 def _is_deck_play(state: GameState, action: Action) -> bool:
