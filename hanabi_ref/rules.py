@@ -381,7 +381,7 @@ class GameConfig:
         {(a, y)}, or under a modelled variant those its rank clue a touches, 0 where the
         variant offers no such clue [VAR-engine-masks]."""
         if self.model is not None:
-            return variant_engine.value_masks(self.model)
+            return _model_masks(self.variant)[1]
         return self.rank_masks
 
     @functools.cached_property
@@ -389,7 +389,7 @@ class GameConfig:
         """For each clue colour, the identities of every suit it touches [2.16-2a-suit];
         under a modelled variant, the identities it touches [VAR-engine-masks]."""
         if self.model is not None:
-            return variant_engine.colour_masks(self.model)
+            return _model_masks(self.variant)[0]
         n = self.values
         masks = []
         for colour in range(len(self.colours)):
@@ -427,7 +427,7 @@ class GameConfig:
     def inverted_mask(self) -> int:
         """The identities whose play and discard are swapped: the orange suits of a
         modelled variant (VAR-engine-orange); 0 otherwise."""
-        return variant_engine.inverted_mask(self.model) if self.model is not None else 0
+        return _model_masks(self.variant)[2] if self.model is not None else 0
 
     @functools.cached_property
     def free_hint_bits(self) -> int:
@@ -733,11 +733,25 @@ def variant_suits(variant: str) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
         raise ConfigError(f"variant: {variant!r} has no fixed composition; give a composition")
     else:
         # [VAR-engine] any other hanab.live name the engine plays, from the model.
-        try:
-            return variant_engine.engine_suits(variant_engine.engine_variant(variant))
-        except NotSupported as error:
-            raise ConfigError(f"variant: {error}") from None
+        return _model_suits(variant)
     return tuple(base), tuple(colours)
+
+
+@functools.lru_cache(maxsize=512)
+def _model_masks(variant: str) -> tuple[tuple[int, ...], tuple[int, ...], int]:
+    """[VAR-engine-masks, VAR-engine-orange] the colour masks, rank-clue masks and orange
+    identities of a hanab.live name the engine plays, once per name."""
+    model = variant_engine.engine_variant(variant)
+    return variant_engine.colour_masks(model), variant_engine.value_masks(model), variant_engine.inverted_mask(model)
+
+
+@functools.lru_cache(maxsize=512)
+def _model_suits(variant: str) -> tuple[tuple[Suit, ...], tuple[str, ...]]:
+    """[VAR-engine] the suits and clue colours of a hanab.live name, once per name."""
+    try:
+        return variant_engine.engine_suits(variant_engine.engine_variant(variant))
+    except NotSupported as error:
+        raise ConfigError(f"variant: {error}") from None
 
 
 def composition_suits(composition: list[list[int]] | tuple[tuple[int, ...], ...]) -> tuple[tuple[Suit, ...], tuple[str, ...]]:

@@ -13,6 +13,8 @@ case functions run them on every vector they yield, so a wrong engine fails the 
 
 from __future__ import annotations
 
+import functools
+
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -99,8 +101,12 @@ def up_or_down_next(on_stack: Sequence[int]) -> set[int]:
 def field_values(config: GameConfig, deck: Sequence[int], state: State, suit: int) -> list[int]:
     """[2.13-conservation, E-23] the values on ``suit``'s field stack: the cards of S0 of
     that suit in no hand, not in D and not in the stack (the last deck_size cards)."""
-    return sorted(value for (card_suit, value), count in _field_cards(config, deck, state).items()
-                  if card_suit == suit for _ in range(count))
+    return _values_of(_field_cards(config, deck, state), suit)
+
+
+def _values_of(cards: Counter[Identity], suit: int) -> list[int]:
+    """The values of ``suit`` among counted cards, each as often as counted."""
+    return sorted(value for (card_suit, value), count in cards.items() if card_suit == suit for _ in range(count))
 
 
 def _field_cards(config: GameConfig, deck: Sequence[int], state: State) -> Counter[Identity]:
@@ -109,12 +115,19 @@ def _field_cards(config: GameConfig, deck: Sequence[int], state: State) -> Count
     def key(card: dict[str, int]) -> Identity:
         return card["suit"], card["value"]
 
-    cards: Counter[Identity] = Counter(key(card_to_json(card, config)) for card in deck)
+    keys = _deck_keys(config, tuple(deck))
+    cards: Counter[Identity] = Counter(keys)
     cards.subtract(key(card) for hand in state["hands"] for card in hand)
     cards.subtract(key(card) for card in state["discard"])
-    stack = deck[len(deck) - state["deck_size"]:] if state["deck_size"] else ()
-    cards.subtract(key(card_to_json(card, config)) for card in stack)
+    if state["deck_size"]:
+        cards.subtract(keys[len(keys) - state["deck_size"]:])
     return cards
+
+
+@functools.lru_cache(maxsize=64)
+def _deck_keys(config: GameConfig, deck: tuple[int, ...]) -> tuple[Identity, ...]:
+    """The deck's cards as (suit, value), as their JSON names them; once per deck."""
+    return tuple((card["suit"], card["value"]) for card in (card_to_json(c, config) for c in deck))
 
 
 def is_next(config: GameConfig, deck: Sequence[int], state: State, card: dict[str, int]) -> bool:
@@ -183,7 +196,7 @@ def _check_conservation(config: GameConfig, deck: Sequence[int], state: State) -
     fields = _field_cards(config, deck, state)
     expect(all(count >= 0 for count in fields.values()), "2.13-conservation: every card of S0 is in one area")
     for suit, height in enumerate(state["fireworks"]):
-        values = field_values(config, deck, state, suit)
+        values = _values_of(fields, suit)
         if is_up_or_down(config):
             is_stack = any(sorted(way[:height]) == values for way in UP_OR_DOWN_STACKS)
         else:
