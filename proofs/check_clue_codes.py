@@ -224,47 +224,56 @@ def brute_force_classes(
     return result
 
 
-@pytest.mark.parametrize("variant", VARIANTS)
-def test_every_hand(variant: str) -> None:
-    """[H-avoid, H-code-local, H-code-choice] every hand of 1-4 cards: the proof's
-    closed forms, brute force and the code agree; the code's hints are legal, in class,
-    first in catalogue order, and decode to their class; broken hands are counted."""
+# The four-card hands of the six-suit variants (about 20 s together) run in the deep set
+# only (python -m pytest -m deep); every smaller hand and No Variant's four-card hands
+# run in the default suite.
+EVERY_HAND = [
+    pytest.param(variant, size, marks=pytest.mark.deep) if size == 4 and variant != "No Variant"
+    else pytest.param(variant, size)
+    for variant in VARIANTS for size in (1, 2, 3, 4)
+]
+
+
+@pytest.mark.parametrize(("variant", "size"), EVERY_HAND)
+def test_every_hand(variant: str, size: int) -> None:
+    """[H-avoid, H-code-local, H-code-choice] every hand of ``size`` cards (1 to 4): the
+    proof's closed forms, brute force and the code agree; the code's hints are legal, in
+    class, first in catalogue order, and decode to their class; broken hands are counted."""
     config = config_for(variant, 4)
     tables = hint_tables(config)
     assert tables.masks == hint_tables(config_for(variant, 5)).masks
     catalogue = config.action_catalogue.hints
     hints = reference_hints(variant)
     checked: set[SeenHand] = set()
-    for size in (1, 2, 3, 4):
-        broken = 0
-        for newest, others in hands(variant, size):
-            expected = expected_classes(variant, newest, others)
-            brute = brute_force_classes(variant, newest, others)
-            assert {cls: bool(found) for cls, found in brute.items()} == expected, (variant, newest, others)
-            broken += not expected[AVOID]
-            seen = seen_of(newest, others)
-            if seen in checked:
-                continue  # the code sees the same (newest, other identities) as before
-            checked.add(seen)
-            target = 1 + len(checked) % 3  # the cluer is seat 0
-            masks = {target: hand_mask(newest, others)}
-            for cls in range(5):
-                index = tables.class_hint(seen.newest, seen.others, cls)
-                if index is None:
-                    assert not brute[cls], (variant, newest, others, cls)
-                    continue
-                assert brute[cls] and index == brute[cls][0], (variant, newest, others, cls, index)
-                hint = catalogue[target][index][0]
-                assert (hint.kind, hint.subject) == hints[index]
-                assert is_legal_hint(config, 0, masks, hint), (variant, newest, others, hint)
-                on_newest = touches(variant, hint.kind, hint.subject, newest)
-                for size_of_part, classes in PARTS.items():
-                    if cls in classes:
-                        assert class_of(hint.kind, on_newest, size_of_part) == cls
-        if size >= 3:
-            assert broken == BROKEN_COUNTS[(variant, size)], (variant, size, broken)
-        if size == 1:
-            assert broken == sum(1 for count in copies(variant).values() if count)
+    broken = 0
+    for newest, others in hands(variant, size):
+        expected = expected_classes(variant, newest, others)
+        brute = brute_force_classes(variant, newest, others)
+        assert {cls: bool(found) for cls, found in brute.items()} == expected, (variant, newest, others)
+        broken += not expected[AVOID]
+        seen = seen_of(newest, others)
+        if seen in checked:
+            continue  # the code sees the same (newest, other identities) as before
+        checked.add(seen)
+        target = 1 + len(checked) % 3  # the cluer is seat 0
+        masks = {target: hand_mask(newest, others)}
+        for cls in range(5):
+            index = tables.class_hint(seen.newest, seen.others, cls)
+            if index is None:
+                assert not brute[cls], (variant, newest, others, cls)
+                continue
+            assert brute[cls] and index == brute[cls][0], (variant, newest, others, cls, index)
+            hint = catalogue[target][index][0]
+            assert (hint.kind, hint.subject) == hints[index]
+            assert is_legal_hint(config, 0, masks, hint), (variant, newest, others, hint)
+            on_newest = touches(variant, hint.kind, hint.subject, newest)
+            for size_of_part, classes in PARTS.items():
+                if cls in classes:
+                    assert class_of(hint.kind, on_newest, size_of_part) == cls
+    if size >= 3:
+        assert broken == BROKEN_COUNTS[(variant, size)], (variant, size, broken)
+    if size == 1:
+        assert broken == sum(1 for count in copies(variant).values() if count)
 
 
 def test_every_hint_has_one_class() -> None:

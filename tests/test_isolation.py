@@ -149,9 +149,12 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
     """[ISO-same, ISO-seat, ISO-protocol, ISO-games] every shipped strategy, each seat in a
     process of its own that receives only serialised views and events, plays the very
     games it plays in-process, action for action, one game at a time and five games at
-    once; every request it was sent is valid under the schema's root."""
+    once; the requests it was sent are valid under the schema's root: every request of
+    the first game, and of the others the first of each operation in each game and every
+    tenth (validating all of them cost 35 s of the suite and found nothing more)."""
     config = _config_for(name)
     sent: list[str] = []
+    first_game = 0
     original = BotProcess.post
 
     def recording(self: BotProcess, request: dict[str, Any] | str, turn: int) -> None:
@@ -164,6 +167,7 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
             for seed in (3, 4):
                 expected = play_game(config, factory_for(name), seed=seed).trace
                 assert play_game(config, isolated, seed=seed).trace == expected
+                first_game = first_game or len(sent)
             together = play_games(config, isolated, [(seed, None) for seed in range(5, 10)])
             for seed, record in zip(range(5, 10), together):
                 assert isinstance(record, GameRecord), record
@@ -173,8 +177,13 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
     validator = strict_validator(SCHEMA)
     assert {json.loads(line)["op"] for line in sent} >= {"hello", "new_game", "observe", "act"}
     assert {json.loads(line).get("game") for line in sent} >= set(range(5))  # [ISO-games] the five games at once
-    for line in sent:
-        assert validator.is_valid(json.loads(line)), line[:200]
+    firsts: set[tuple[object, object]] = set()
+    for index, line in enumerate(sent):
+        request = json.loads(line)
+        kind = (request["op"], request.get("game"))
+        if index < first_game or kind not in firsts or index % 10 == 0:
+            assert validator.is_valid(request), line[:200]
+        firsts.add(kind)
 
 
 # ------------------------------------------------------------------ failing bots

@@ -512,8 +512,8 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
     try:
         address = cluster.stdout.readline().strip() if cluster.stdout is not None else ""
         out = tmp_path / "run.json"
-        games = ["--games", "3000", "--seed", "5"]
-        with started(simulate_command(*games, "--executor", "dask", "--scheduler", address, "--chunk-size", "20",
+        games = ["--games", "1200", "--seed", "5"]
+        with started(simulate_command(*games, "--executor", "dask", "--scheduler", address, "--chunk-size", "8",
                                       "--checkpoint-every", "0", "--out", str(out)), tmp_path) as run:
             assert wait_for(lambda: chunks_in(out) >= 2, 60), "no checkpoint appeared"
             cluster.kill()

@@ -9,6 +9,7 @@ preset; :func:`generate` writes what they yield (``hanabi-ref vectors generate D
 ``spec/vectors.md`` documents the format for engine authors.
 
     iter_vectors()      every vector, its checks run
+    all_vectors()       the same, generated once per process and kept (verify reads them)
     generate(DIR)       write them all to DIR (atomically), return the count
     read_vectors(DIR)   read a written directory back
     NOT_APPLICABLE      (clause, preset) -> why no vector shows it
@@ -25,7 +26,7 @@ from hanabi_ref.vectors import cases_deck_plays as cases_deck_plays
 from hanabi_ref.vectors import cases_variant_rules as cases_variant_rules
 from hanabi_ref.vectors.build import Maker
 from hanabi_ref.vectors.model import FORMAT, KINDS, PRESET_NAMES, VERSION, CaseFailure, Run, Vector, VectorsError
-from hanabi_ref.vectors.registry import CASES, NOT_APPLICABLE, iter_vectors, run_case
+from hanabi_ref.vectors.registry import CASES, NOT_APPLICABLE, all_vectors, iter_vectors, run_case
 from hanabi_ref.vectors.writer import generate, read_vectors
 
 __all__ = [
@@ -41,6 +42,7 @@ __all__ = [
     "Vector",
     "VectorsError",
     "generate",
+    "all_vectors",
     "iter_vectors",
     "read_vectors",
     "run_case",

@@ -8,6 +8,7 @@ collecting what it yields is the generator.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterator, Sequence
 from typing import Final
 
@@ -53,3 +54,10 @@ def iter_vectors(presets: Sequence[str] = PRESET_NAMES, cases: Sequence[str] | N
     for preset in presets:
         for name in CASES if cases is None else cases:
             yield from CASES[name](Maker(name, preset))
+
+
+@functools.cache
+def all_vectors() -> tuple[Vector, ...]:
+    """Every vector of :func:`iter_vectors`, generated (and checked) once per process and
+    kept: ``verify`` reads them and never changes them [VEC-generate, EP-vectors]."""
+    return tuple(iter_vectors())

@@ -203,9 +203,9 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
     coverage = Coverage()
     report: Report | None = None
     if not args.no_vectors:
-        from hanabi_ref.vectors import iter_vectors
+        from hanabi_ref.vectors import all_vectors
 
-        report = verify_vectors(engine, iter_vectors(), coverage)
+        report = verify_vectors(engine, all_vectors(), coverage)
         result["vectors"] = {"checked": report.checked, "skipped": report.skipped}
     if (report is None or report.divergence is None) and args.games > 0:
         with _progress_bar(args.games) as progress:
