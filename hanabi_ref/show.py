@@ -170,7 +170,8 @@ def event_text(config: GameConfig, event: Event, hands: Sequence[Sequence[int]],
     """[SH-move] one move as a sentence: ``seat 1 hints seat 2 red: touches slots 0, 3``
     (a value hint names ``3s``; one that touches nothing, ``touches no card``), ``seat 0
     plays b1 from slot 2 (success)`` or ``(fails: a strike)``, ``seat 3 discards y4 from
-    slot 0``.  ``hands``: the card ids of each hand around a hint (a hint moves no card);
+    slot 0``; a play of the stack's last card (R-deck-plays) ``... from the stack``.
+    ``hands``: the card ids of each hand around a hint (a hint moves no card);
     ``drawn``: the identity of the card the move drew, to name it (``, draws g2``) where
     every card is shown, or None to say nothing of it."""
     seat, action = event.player, event.action
@@ -183,7 +184,9 @@ def event_text(config: GameConfig, event: Event, hands: Sequence[Sequence[int]],
         return f"seat {seat} hints seat {action.target} {hint_subject(config, action)}: {touched}"
     card = "a card" if event.card is None else card_name(config, event.card)
     verb = "plays" if isinstance(action, Play) else "discards"
-    text = f"seat {seat} {verb} {card} from slot {action.slot}"
+    # [R-deck-plays] slot h' exists only while every hand is full (one card in the stack)
+    where = "the stack" if action.slot >= config.hand_size else f"slot {action.slot}"
+    text = f"seat {seat} {verb} {card} from {where}"
     if isinstance(action, Play) and event.success is None:
         text += " (orange: discarded instead)"  # [VAR-engine-orange]
     elif isinstance(action, Discard) and event.success is not None:

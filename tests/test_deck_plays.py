@@ -14,8 +14,10 @@ import pytest
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import config_from_json, config_to_json, make_config
+from hanabi_ref.show import card_name, state_event_text
 from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, new_game
+from hanabi_ref.verify.explain import move_text as explain_move
 from hanabi_ref.view import make_view, view_legal_actions
 
 
@@ -80,3 +82,19 @@ def test_option_written_only_when_on() -> None:
     assert "deck_plays" not in config_to_json(off)["options"]
     assert config_to_json(on)["options"]["deck_plays"] is True
     assert config_from_json(config_to_json(on)) == on
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_deck_play_reads_as_a_play_from_the_stack(seed: int) -> None:
+    """[SH-move, R-deck-plays] the sentence of a deck play names the stack, not a slot the
+    hand does not have; the card is the stack's last (read from the deck here), and the
+    outcome is the event's."""
+    state = _to_last_card(3, seed, deck_plays=True)
+    seat, card = state.current, state.deck[state.next_card]
+    after = apply(state, Play(len(state.hands[seat])))
+    outcome = "success" if after.history[-1].success else "fails: a strike"
+    assert state_event_text(after) == f"seat {seat} plays {card_name(state.config, card)} from the stack ({outcome})"
+    assert "(the stack's last card)" in explain_move(state.config, state, Play(len(state.hands[seat])), after)
+    last_slot = len(state.hands[seat]) - 1
+    assert state_event_text(apply(state, Play(last_slot))).startswith(f"seat {seat} plays ")
+    assert f"from slot {last_slot} " in state_event_text(apply(state, Play(last_slot)))

@@ -32,8 +32,13 @@ def move_text(config: GameConfig, before: GameState, action: Action, after: Game
             slots = [str(slot) for slot, card_id in enumerate(before.hands[action.target]) if card_id in ids]
             touched = f" (touches slot{'s' if len(slots) != 1 else ''} {', '.join(slots)})" if slots else " (touches nothing)"
         return f"seat {seat} tells seat {action.target} \"{named}\"{touched}"
-    card = card_name(config, before.deck[before.hands[seat][action.slot]]).lower() \
-        if action.slot < len(before.hands[seat]) else "?"
+    if action.slot < len(before.hands[seat]):
+        card = card_name(config, before.deck[before.hands[seat][action.slot]]).lower()
+    elif config.options.deck_plays and isinstance(action, Play) and before.next_card < len(before.deck):
+        # [R-deck-plays] slot h': the stack's last card
+        card = card_name(config, before.deck[before.next_card]).lower() + " (the stack's last card)"
+    else:
+        card = "?"
     if isinstance(action, Discard):
         return f"seat {seat} discards slot {action.slot}: {card}"
     assert isinstance(action, Play)
