@@ -25,9 +25,8 @@ import icontract
 
 from hanabi_ref.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.legality import illegality
-from hanabi_ref.rules import GameConfig
+from hanabi_ref.rules import VARIANT_NAMES, GameConfig, variant_model
 from hanabi_ref.state import Event, GameState, starts_with
-from hanabi_ref.rules import VARIANT_NAMES, variant_model
 from hanabi_ref.variants.engine import engine_values
 from hanabi_ref.variants.model import START_RANK
 from hanabi_ref.variants.touch import touches_colour, touches_rank
@@ -404,7 +403,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
         return False
     event = result.history[-1]
     drawn = result.next_card - 1 if result.next_card > state.next_card and not _is_deck_play(state, action) else None
-    if state.config.inverted_mask and isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
         # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
         card_id = _acted_card(state, action)
         made = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
@@ -458,7 +457,8 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 
 
 def _is_inverted(state: GameState, action: Discard | Play) -> bool:
-    """[VAR-engine-orange] the card the move names is orange: its play and discard swap."""
+    """[VAR-engine-orange] the card the move names is orange: its play and discard swap
+    (without orange suits the mask is 0, and the card is not looked up)."""
     mask = state.config.inverted_mask
     return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
 
@@ -468,7 +468,7 @@ def check_move(state: GameState, action: Action, result: GameState) -> None:
     ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3]; the discard of an
     orange card is checked as a play of it and the play as a discard
     (VAR-engine-orange)."""
-    if state.config.inverted_mask and isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
         action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
     for condition in _BY_KIND[type(action)]:
         if not condition.holds(state, action, result):

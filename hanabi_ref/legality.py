@@ -197,8 +197,7 @@ def enumerate_legal(
                 # [2.16-2a-empty] is_hint_touching_allowed, for every hint to the target at
                 # once: the hints whose bit is in the hand's touch key or free (VAR-blind),
                 # memoized.
-                if free:
-                    target_mask |= free
+                target_mask |= free
                 found = catalogue.touching_memo[target].get(target_mask)
                 actions += found if found is not None else catalogue.hints_touching(target, target_mask)
     if is_discard_allowed(config, hints):

@@ -15,11 +15,15 @@ import pytest
 
 from hanabi_ref.actions import Discard, Hint, Play
 from hanabi_ref.cards import identity
-from hanabi_ref.errors import ConfigError
+from hanabi_ref.errors import ConfigError, TraceError
+from hanabi_ref.game import play_game
+from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.show import state_event_text
 from hanabi_ref.state import GameState
+from hanabi_ref.strategies import STRATEGIES
+from hanabi_ref.trace import Trace
 from hanabi_ref.transition import apply, initial_state, new_game
 
 
@@ -252,9 +256,6 @@ def test_up_or_down_early_end_counts_both_ways() -> None:
 def test_up_or_down_file_ranks() -> None:
     """[HL-up-or-down] a START card is rank 7 in hanab.live's files, read as value 6 and
     written back as 7; rank 6 is refused."""
-    from hanabi_ref.errors import TraceError
-    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
-    from hanabi_ref.trace import Trace
     config = make_config(2, "hanab-live", "Up or Down (5 Suits)")
     state = new_game(config, 3)
     data = trace_to_hanablive(Trace(config, state.deck, (), 3))
@@ -287,10 +288,6 @@ def test_real_game_variants_play_and_replay(name: str) -> None:
     """[VAR-engine, HL-export, HL-colours] each variant named by the real games is played
     by a strategy (the thesis heuristics; the random strategy under Up or Down, which
     they refuse), written as a hanab.live file and read back as the same game."""
-    from hanabi_ref.errors import TraceError
-    from hanabi_ref.game import play_game
-    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
-    from hanabi_ref.strategies import STRATEGIES
 
     config = make_config(3, "hanab-live", name)
     strategy = "random" if config.up_or_down else "thesis"
@@ -312,10 +309,6 @@ def test_orange_moves_are_written_as_what_happened() -> None:
     """[HL-orange] in a hanab.live file our play of an orange card is a discard action and
     our discard of it a play action; other cards keep their type; read back, the file is
     the same game."""
-    from hanabi_ref.errors import TraceError
-    from hanabi_ref.game import play_game
-    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
-    from hanabi_ref.strategies import STRATEGIES
 
     config = make_config(3, "hanab-live", "Orange (3 Suits)")
     checked = 0
@@ -329,7 +322,7 @@ def test_orange_moves_are_written_as_what_happened() -> None:
         for action, move in zip(trace.actions, data["actions"], strict=True):
             if isinstance(action, (Play, Discard)):
                 order = state.hands[state.current][action.slot]
-                orange = state.deck[order] // 5 == ORANGE
+                orange = state.deck[order] // config.values == ORANGE
                 assert move["target"] == order
                 assert (move["type"] == 0) == (isinstance(action, Play) != orange)
                 checked += orange

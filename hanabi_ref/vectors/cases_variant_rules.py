@@ -18,6 +18,7 @@ from typing import Final
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.rules import make_config
+from hanabi_ref.show import touched_slots as show_touched_slots
 from hanabi_ref.vectors.build import Maker
 from hanabi_ref.vectors.cases_deck_plays import first_hint
 from hanabi_ref.vectors.cases_variants import CLASSIC, DARK, RYGB, RYGBP, Family, family_config, family_slug, own
@@ -69,8 +70,7 @@ def configs(out: Maker, families: Sequence[Family], values: int) -> Iterator[Vec
 
 def touched_slots(run: Run, hint: Hint) -> tuple[int, ...]:
     """The target's slots the hint touched, from the move's record [2.17-history]."""
-    touched = run.then(hint).state.history[-1].touched
-    return tuple(slot for slot, card_id in enumerate(run.state.hands[hint.target]) if card_id in touched)
+    return tuple(show_touched_slots(run.state.hands[hint.target], run.then(hint).state.history[-1].touched))
 
 
 def outcome(run: Run, action: Action) -> bool | None:

@@ -14,7 +14,6 @@ case functions run them on every vector they yield, so a wrong engine fails the 
 from __future__ import annotations
 
 import functools
-
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, Final
@@ -22,6 +21,7 @@ from typing import Any, Final
 from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.serial import card_to_json
+from hanabi_ref.vectors.clues import START_VALUE as START
 from hanabi_ref.vectors.clues import is_free, is_touched_by, rank_clues, variant_of
 from hanabi_ref.vectors.model import expect
 
@@ -30,8 +30,6 @@ Identity = tuple[int, int]  # (suit, value), as a card object names it
 RAINBOW_VARIANT = "Rainbow (6 Suits)"
 RAINBOW_SUIT = 5
 
-START: Final = 6
-"""[VAR-engine-up-or-down] the value of a START card (hanab.live's rank 7)."""
 UP_OR_DOWN_STACKS: Final = ((1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (START, 2, 3, 4, 5), (START, 4, 3, 2, 1))
 """[VAR-up-or-down, VAR-engine-up-or-down] the four complete stacks of Up or Down: a
 stack is built by playing a start of one of them, in its order."""
@@ -230,10 +228,11 @@ def reachable_score(config: GameConfig, state: State, deck: Sequence[int] = ()) 
     needs the ``deck`` to see the fields' cards) the most cards each stack can still
     hold, over every complete stack its cards are a start of [VAR-engine-up-or-down]."""
     discarded = Counter((card["suit"], card["value"]) for card in state["discard"])
+    fields = _field_cards(config, deck, state) if is_up_or_down(config) else None
     total = 0
     for suit, counts in enumerate(suit.counts for suit in config.suits):
-        if is_up_or_down(config):
-            total += _reachable_stack(field_values(config, deck, state, suit), lambda value: discarded[(suit, value)] < counts[value - 1])
+        if fields is not None:
+            total += _reachable_stack(_values_of(fields, suit), lambda value: discarded[(suit, value)] < counts[value - 1])
             continue
         height = state["fireworks"][suit]
         while height < config.values and discarded[(suit, height + 1)] < counts[height]:
