@@ -171,7 +171,7 @@ def _seconds(text: str) -> float:
 
 def _add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False) -> None:
     parser.add_argument("--strategy", required=not bots, default=None,
-                        help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source, learned-recommendation)")
+                        help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source, info-search, learned-recommendation)")
     parser.add_argument("--players", type=_positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=_seed_or_random, default=None,
                         help="seed of game 0 (game i uses seed S+i; default 0); random: drawn from the system (ISO-seeds)")

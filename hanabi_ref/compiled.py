@@ -60,6 +60,7 @@ STRATEGY_MODULES = (
     "hanabi_ref.strategies.info.questions",
     "hanabi_ref.strategies.info.codes",
     "hanabi_ref.strategies.info.player",
+    "hanabi_ref.strategies.info.search",
 )
 """Compiled and always loaded from the build: the exact posteriors, Algorithm 4.6 and
 the information strategy, where most of the time goes.  They hold no contracts."""

@@ -599,7 +599,7 @@ def test_a_bot_that_cannot_read_a_hint_plays_on_on_the_command_line(monkeypatch:
 # ------------------------------------------------------------------ a random person
 
 
-CONVENTION_BOTS = ("hat", "hat-classic", "recommendation", "info", "info-source")
+CONVENTION_BOTS = ("hat", "hat-classic", "recommendation", "info", "info-source", "info-search")
 """The strategies that assume every partner follows their convention: a person's moves
 make them fail (H-code-error, I-questions), and the fallback takes over (HU-bots)."""
 GAMES = 30

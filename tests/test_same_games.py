@@ -28,7 +28,8 @@ from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.view import PlayerView
 from tests.test_sim_runner import EXIT_FAILED, MIX, failing_spec, mix_factory, register, run, simulate_json
 
-PACKAGE_STRATEGIES = ("random", "simple", "thesis", "hat", "hat-classic", "recommendation", "info", "info-source")
+PACKAGE_STRATEGIES = ("random", "simple", "thesis", "hat", "hat-classic", "recommendation", "info", "info-source",
+                      "info-search")
 """Every strategy the package registers (hat and its kin need 4 or 5 players)."""
 
 
@@ -175,7 +176,7 @@ for argv in json.loads(sys.argv[1]):
 def test_contracts_never_steer(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash] every strategy plays the same games with contracts off (a child
     process with HANABI_REF_CONTRACTS=0) as with them on (this process: conftest)."""
-    rules = {"info": ["--rules", "hle"], "info-source": ["--rules", "hle"]}  # they refuse the thesis preset
+    rules = {name: ["--rules", "hle"] for name in ("info", "info-source", "info-search")}  # they refuse the thesis preset
     runs = [["simulate", *simulate_argv(name, 4, 20, 300, *rules.get(name, []), "--jobs", "1", "--json")]
             for name in PACKAGE_STRATEGIES]
     environment = {**os.environ, "HANABI_REF_CONTRACTS": "0"}

@@ -58,7 +58,7 @@ HEURISTICS: tuple[tuple[str, Mapping[str, object]], ...] = (
 )
 """The heuristic strategies with each hint rule (4.6-hint-1 to 4.6-hint-4, S-first-card)."""
 
-CONVENTIONS = ("hat", "hat-classic", "recommendation", "info", "info-source", "learned-recommendation")
+CONVENTIONS = ("hat", "hat-classic", "recommendation", "info", "info-source", "info-search", "learned-recommendation")
 
 CLASSIC_CONFIGS = (
     make_config(3, "hanab-live", "No Variant"),
@@ -174,7 +174,7 @@ def test_convention_strategies_refuse_variants(strategy: str, name: str) -> None
 
 
 @pytest.mark.parametrize("name", ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"])
-@pytest.mark.parametrize("strategy", ["hat", "hat-classic", "recommendation", "info", "info-source"])
+@pytest.mark.parametrize("strategy", ["hat", "hat-classic", "recommendation", "info", "info-source", "info-search"])
 def test_convention_strategies_keep_their_variants(strategy: str, name: str) -> None:
     """[S-variants, H-configs, I-configs] the four classic variants are still played."""
     SPECS[strategy].check_config(variant_config(name, 4))

@@ -21,7 +21,7 @@ from hanabi_ref.strategies.knowledge import upward_stacks_problem
 from hanabi_ref.strategies.hat.player import CLASSIC_HAT_SPEC
 from hanabi_ref.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.strategies.hat.recommendation import RECOMMENDATION_SPEC
-from hanabi_ref.strategies.info import INFO_SPEC, SOURCE_INFO_SPEC
+from hanabi_ref.strategies.info import INFO_SPEC, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC
 from hanabi_ref.strategies.learned import LEARNED_SPEC
 from hanabi_ref.strategies.thesis import THESIS_SPEC
 
@@ -38,6 +38,7 @@ SPECS: Mapping[str, StrategySpec] = {
     "recommendation": RECOMMENDATION_SPEC,
     "info": INFO_SPEC,
     "info-source": SOURCE_INFO_SPEC,
+    "info-search": SEARCH_INFO_SPEC,
     "learned-recommendation": LEARNED_SPEC,
 }
 

@@ -19,6 +19,7 @@ from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import Event
 from hanabi_ref.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.strategies.info import search
 from hanabi_ref.strategies.info.codes import code_size, focus, goodness, hint_type, hints_of_type
 from hanabi_ref.strategies.info.knowledge import Board, BoardReader, PublicKnowledge, Weights, identities, ratio
 from hanabi_ref.strategies.info.questions import decode, encode, is_determined
@@ -49,6 +50,10 @@ class Options(NamedTuple):
     """[I-risky] the playable probability a risky play must exceed."""
     hint_above: int = -1
     """[I-hint-above] hint when more tokens than this are left (-1: half the maximum)."""
+    search: int = 0
+    """[I-search] the worlds on which moves are compared near the end (0: no search)."""
+    search_stack: int = 6
+    """[I-search] the search runs while the stack holds at most this many cards."""
 
 
 class InfoError(HanabiError):
@@ -110,11 +115,13 @@ class InfoPlayer(BaseStrategy):
     """One seat of the information strategy [I-turn]."""
 
     def __init__(self, config: GameConfig, seat: int, log: Log | None = None,
-                 options: Options = Options()) -> None:
+                 options: Options = Options(), seed: int = 0) -> None:
         INFO_SPEC.check_config(config)
         self.config = config
         self.options = options
         self.seat = seat
+        self.seed = seed
+        """The seat's strategy seed: the worlds of the search are drawn from it (I-search)."""
         self.public = PublicKnowledge()
         self.boards = BoardReader(config)
         self.moment: Moment | None = None
@@ -233,7 +240,43 @@ class InfoPlayer(BaseStrategy):
 
     # ------------------------------------------------------------ the turn
 
+    def blueprint_copy(self, view: PlayerView) -> InfoPlayer:
+        """[I-search] the seat of ``view`` at the start of this turn, playing without the
+        search: this seat's public knowledge (every seat's, I-common) and the moment of
+        ``view``."""
+        copy = InfoPlayer(self.config, view.seat, None, self.options._replace(search=0))
+        copy.public = self.public.copy()
+        copy.moment = Moment.of(view, copy.boards.of(view))
+        return copy
+
     def act(self, view: PlayerView) -> Action:
+        blueprint = self._decide(view)
+        if not self.options.search or view.stack_size > self.options.search_stack:
+            return blueprint
+        return self._search(view, blueprint)
+
+    def _search(self, view: PlayerView, blueprint: Action) -> Action:
+        """[I-search] the move the endgame search prefers to ``blueprint``, the move of
+        I-turn; the decode log then holds what the chosen move encodes."""
+        moment = Moment.of(view, self.boards.of(view))
+        board = moment.board
+        weights = self._private_weights(view, board)
+        own = [mask & weights.positive for mask in self.sets(moment, self.seat)]
+        log, self.log = self.log, None
+        hint = self._hint(moment) if view.hints > 0 else None
+        self.log = log
+        public_useless = self.useless(self.sets(moment, self.seat), board)
+        moves = search.candidates(view, blueprint, own, board, weights, hint, public_useless,
+                                  self._someone_needs_a_hint(moment, board))
+        chosen = search.choose(self, view, blueprint, moves, own, weights, self.options.search, self.seed)
+        if chosen != blueprint and log is not None:
+            log.encoded.pop(view.turn, None)
+            if isinstance(chosen, Hint):
+                self._hint(moment)
+        return chosen
+
+    def _decide(self, view: PlayerView) -> Action:
+        """[I-turn] the move of the strategy without the search."""
         self.turn = view.turn
         moment = Moment.of(view, self.boards.of(view))
         board = moment.board
@@ -451,6 +494,8 @@ def options_of(params: Mapping[str, Value]) -> Options:
         critical_hint=_fraction(params.get("critical_hint", 1)),
         risky=_fraction(params.get("risky", "0.75")),
         hint_above=int(params.get("hint_above", -1)),
+        search=int(params.get("search", 0)),
+        search_stack=int(params.get("search_stack", 6)),
     )
 
 
@@ -463,10 +508,10 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
 
     def factory(config: GameConfig, seat: int, seed: int) -> InfoPlayer:
         if not check:
-            return InfoPlayer(config, seat, None, options)
+            return InfoPlayer(config, seat, None, options, seed)
         if seat == 0 or not logs:
             logs[:] = [Log()]
-        return InfoPlayer(config, seat, logs[0], options)
+        return InfoPlayer(config, seat, logs[0], options, seed)
 
     return factory
 
@@ -493,6 +538,11 @@ def _params(defaults: Options) -> tuple[Param, ...]:
               "(the source: 0.75) [I-risky]", 0.0, 1.0),
         Param("hint_above", "int", defaults.hint_above, "without another reason, hint when more tokens than this "
               "are left (-1: half the maximum, the source's 4 of 8) [I-hint-above]", -1, 8),
+        Param("search", "int", defaults.search, "0: no search; W: near the end, roll out each move the other seats "
+              "would read truly on W worlds drawn from this seat's knowledge and take another move than the "
+              "strategy's when it ends perfect in at least 2 more of them [I-search]", 0, 1024),
+        Param("search_stack", "int", defaults.search_stack, "the search runs while the stack holds at most this "
+              "many cards [I-search]", 0, 60),
     )
 
 
@@ -501,6 +551,19 @@ INFO_SPEC = StrategySpec(
     "the information strategy with our best options (I-strong): hints carry answers to every seat's questions "
     "(spec/info.md)",
     _params(STRONG),
+    build,
+    unsupported,
+)
+
+SEARCH = STRONG._replace(search=32)
+"""[I-search] the defaults of ``--strategy info-search``: I-strong and the endgame search on
+32 worlds."""
+
+SEARCH_INFO_SPEC = StrategySpec(
+    "info-search",
+    "the information strategy with our best options and the endgame search (I-search): slower, stronger "
+    "(spec/info.md)",
+    _params(SEARCH),
     build,
     unsupported,
 )

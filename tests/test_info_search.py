@@ -1,0 +1,272 @@
+"""The endgame search of the information strategy [I-search, I-decode-check, I-common,
+2.17-view]."""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.dealing import deck_from_seed
+from hanabi_ref.game import play_game
+from hanabi_ref.rules import make_config
+from hanabi_ref.state import GameState, stack_size
+from hanabi_ref.strategies import factory_for
+from hanabi_ref.strategies.info import search
+from hanabi_ref.strategies.info.knowledge import Weights
+from hanabi_ref.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC, STRONG, InfoPlayer,
+                                              Log, Moment, options_of)
+from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.view import PlayerView, make_view
+from tests.helpers import drawn_rearrangement
+
+def late_state(players: int, seed: int, stack: int) -> tuple[GameState, list[InfoPlayer]] | None:
+    """The first state of a game of `info` whose stack holds at most ``stack`` cards, with
+    seats that observed every move before it (None when the game ended first)."""
+    config = make_config(players, "hle")
+    seats = [InfoPlayer(config, seat, None, STRONG) for seat in range(players)]
+    state = initial_state(config, deck_from_seed(config, seed))
+    while stack_size(state) > stack:
+        if state.terminal:
+            return None
+        state = apply(state, seats[state.current].act(make_view(state, state.current)))
+        for seat, player in enumerate(seats):
+            player.observe(make_view(state, seat), state.history[-1])
+    return (None if state.terminal else (state, seats))
+
+
+def own_and_weights(player: InfoPlayer, view: PlayerView) -> tuple[list[int], Weights]:
+    moment = Moment.of(view, player.boards.of(view))
+    weights = player._private_weights(view, moment.board)
+    return [mask & weights.positive for mask in player.sets(moment, player.seat)], weights
+
+
+VIEW_FIELDS = ("turn", "current_player", "hands", "cards", "knowledge", "stack_size", "fields", "played", "discard",
+               "hints", "errors", "remaining", "terminal")
+
+
+def test_worlds_agree_with_the_view() -> None:
+    """[I-search] every world is a state (its invariants hold: contracts are on) in which the
+    seat sees exactly what it sees in the game, its own cards lie in their private sets,
+    and the same seed gives the same worlds."""
+    checked = 0
+    for seed in range(6):
+        found = late_state(5, seed, 6)
+        assert found is not None
+        state, seats = found
+        seat = state.current
+        view = make_view(state, seat)
+        own, weights = own_and_weights(seats[seat], view)
+        worlds = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
+        again = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
+        assert len(worlds) == 8 and [world.deck for world in worlds] == [world.deck for world in again]
+        for world in worlds:
+            seen = make_view(world, seat)
+            assert all(getattr(seen, name) == getattr(view, name) for name in VIEW_FIELDS)
+            for card_id, mask in zip(state.hands[seat], own):
+                assert mask >> world.deck[card_id] & 1
+            checked += 1
+    assert checked == 48
+
+
+def test_worlds_are_drawn_from_the_copies_left() -> None:
+    """[I-search] with every own card known, the worlds differ only in the stack's order,
+    and each stack holds exactly the copies the seat cannot see (counted here from the
+    state: the composition less every card outside the seat's hand and the stack)."""
+    found = late_state(4, 3, 5)
+    assert found is not None
+    state, seats = found
+    seat = state.current
+    view = make_view(state, seat)
+    _, weights = own_and_weights(seats[seat], view)
+    known = [1 << state.deck[card_id] for card_id in state.hands[seat]]
+    counts = list(weights.counts)
+    for card_id in state.hands[seat]:
+        counts[state.deck[card_id]] -= 1
+    worlds = search.sample_worlds(view, known, weights, 6, search.world_rng(0, view.turn, 0))
+    unseen = sorted(state.deck[card_id] for card_id in range(state.next_card, len(state.deck)))
+    assert sorted(card for card, copies in enumerate(counts) for _ in range(copies)) == unseen
+    for world in worlds:
+        assert [world.deck[card_id] for card_id in state.hands[seat]] == [state.deck[card_id] for card_id in state.hands[seat]]
+        assert sorted(world.deck[state.next_card:]) == unseen
+
+
+def test_a_roll_out_plays_the_game_the_strategy_plays() -> None:
+    """[I-search] rolled out on the true state, the strategy's own move ends with the score
+    the real game of `info` reaches from there."""
+    for seed in range(3):
+        found = late_state(4, seed, 6)
+        assert found is not None
+        state, seats = found
+        seat = state.current
+        move = seats[seat].act(make_view(state, seat))
+        rolled = search.roll_out(seats[seat], state, move)
+        real = play_game(state.config, factory_for("info", {}), seed=seed).final
+        assert rolled == real.score
+
+
+def test_the_search_replaces_moves_and_is_read_truly() -> None:
+    """[I-search, I-decode-check, I-common] the search replaces moves of `info` where it
+    finds a better one (seed 71 at 5 players is one of the eight of seeds 0-199 that `info`
+    does not finish perfect), and the moves it chooses tell the other seats nothing false:
+    every seat decodes the number the actor encoded, and the seats' public knowledge stays
+    equal after every move."""
+    config = make_config(5, "hle")
+    log = Log()
+    seats = [InfoPlayer(config, seat, log, SEARCH, seed=seat) for seat in range(5)]
+    state = initial_state(config, deck_from_seed(config, 71))
+    while not state.terminal:
+        state = apply(state, seats[state.current].act(make_view(state, state.current)))
+        for seat, player in enumerate(seats):
+            player.observe(make_view(state, seat), state.history[-1])
+        assert all(player.public == seats[0].public for player in seats), f"I-common broken after turn {state.turn}"
+    assert log.compared > 0
+    plain = play_game(config, factory_for("info", {}), seed=71).trace.actions
+    assert tuple(event.action for event in state.history) != plain
+
+
+def test_the_search_has_its_own_name() -> None:
+    """[I-search, I-options] `info-search` is I-strong with the search on 32 worlds; `info`
+    and `info-source` do not search."""
+    assert options_of(SEARCH_INFO_SPEC.resolve({})) == STRONG._replace(search=32) == SEARCH
+    assert options_of(INFO_SPEC.resolve({})).search == options_of(SOURCE_INFO_SPEC.resolve({})).search == 0
+
+
+def test_candidates_tell_no_falsehood() -> None:
+    """[I-search, I-no-hint-needed, I-useless-hat] a discard is tried only when no other seat
+    holds a playable card without knowing one playable (checked on the true hands), or no
+    token is left; never a discard that carries answers; plays only of cards that may be
+    playable; the hint is the strategy's own."""
+    tried = 0
+    for seed in range(8):
+        found = late_state(5, seed, 6)
+        assert found is not None
+        state, seats = found
+        seat = state.current
+        player = seats[seat]
+        view = make_view(state, seat)
+        blueprint = copy.deepcopy(player).act(view)
+        moment = Moment.of(view, player.boards.of(view))
+        board = moment.board
+        own, weights = own_and_weights(player, view)
+        public_useless = player.useless(player.sets(moment, seat), board)
+        hint = copy.deepcopy(player)._hint(moment) if view.hints else None
+        moves = search.candidates(view, blueprint, own, board, weights, hint, public_useless,
+                                  player._someone_needs_a_hint(moment, board))
+        assert blueprint not in moves
+        for move in moves:
+            tried += 1
+            if isinstance(move, Discard):
+                assert not (len(public_useless) >= 2 and move.slot in public_useless)
+                if view.hints:
+                    for other in range(state.config.players):
+                        if other == seat:
+                            continue
+                        holds = any(board.playable >> state.deck[card_id] & 1 for card_id in state.hands[other])
+                        knows = any(board.surely(mask, board.playable) for mask in player.sets(moment, other))
+                        assert knows or not holds
+            elif isinstance(move, Play):
+                assert board.possibly(own[move.slot], board.playable, weights)
+            else:
+                assert move == hint
+    assert tried > 0
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**32), data=st.data())
+def test_the_search_chooses_from_its_view_alone(seed: int, data: st.DataObject) -> None:
+    """[2.17-view, I-search] the searching seat chooses the same move in the state and in
+    any rearrangement of the cards it cannot see."""
+    found = late_state(5, seed, 4)
+    if found is None:
+        return
+    state, seats = found
+    seat = state.current
+    player = seats[seat]
+    player.options = SEARCH
+    twin = copy.deepcopy(player)
+    rearranged = drawn_rearrangement(state, data)
+    assert player.act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
+
+
+# ------------------------------------------------------------------ the choice rule
+
+
+def reference_choice(blueprint: Action, moves: Sequence[Action], check: Sequence[int], table: dict[Action, list[int]],
+                     best: int) -> Action:
+    """I-search's choice as the clause states it, every move rolled out on every world."""
+    if all(score == best for score in check):
+        return blueprint
+    base = sum(score == best for score in table[blueprint])
+    keys = {move: (sum(score == best for score in table[move]), sum(table[move])) for move in moves}
+    qualified = [move for move in moves if keys[move][0] >= base + search.MARGIN]
+    if not qualified:
+        return blueprint
+    top = max(keys[move] for move in qualified)
+    return next(move for move in qualified if keys[move] == top)
+
+
+def run_choose(blueprint: Action, moves: Sequence[Action], check: Sequence[int], table: dict[Action, list[int]],
+               worlds: int) -> Action:
+    """:func:`search.choose` with the worlds replaced by indices and the roll-outs by
+    ``check`` (the strategy's move on the check worlds) and ``table`` (each move on the
+    compared worlds)."""
+    config = make_config(4, "hle")
+
+    def fake_rng(seed: int, turn: int, round_: int) -> int:
+        return round_
+
+    def fake_worlds(view: object, own: object, weights: object, wanted: int, batch: int) -> list[tuple[int, int]]:
+        return [(batch, index) for index in range(wanted)]
+
+    def fake_roll_out(player: object, world: tuple[int, int], first: Action) -> int:
+        batch, index = world
+        return check[index] if batch == 0 else table[first][index]
+
+    view = make_view(initial_state(config, deck_from_seed(config, 0)), 0)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(search, "world_rng", fake_rng)
+        patch.setattr(search, "sample_worlds", fake_worlds)
+        patch.setattr(search, "roll_out", fake_roll_out)
+        return search.choose(None, view, blueprint, moves, [], Weights([0]), worlds, 0)  # type: ignore[arg-type]
+
+
+@settings(max_examples=150, deadline=None)
+@given(data=st.data(), count=st.integers(1, 4), worlds=st.sampled_from([4, 8, 12]))
+def test_the_choice_follows_the_rule(data: st.DataObject, count: int, worlds: int) -> None:
+    """[I-search] with roll-out scores drawn at random, the search chooses what the rule
+    gives when every move is rolled out on every world: stopping a move's roll-outs early
+    changes no choice."""
+    best = make_config(4, "hle").max_score
+    blueprint: Action = Play(0)
+    every: list[Action] = [Play(1), Discard(0), Discard(1), Hint(1, "value", 1)]
+    moves = every[:count]
+    scores = st.sampled_from([best, best, best - 1, best - 2])
+    checks = worlds // search.CHECK_SHARE
+    check = data.draw(st.lists(scores, min_size=checks, max_size=checks))
+    table = {move: data.draw(st.lists(scores, min_size=worlds, max_size=worlds)) for move in [blueprint, *moves]}
+    assert run_choose(blueprint, moves, check, table, worlds) == reference_choice(blueprint, moves, check, table, best)
+
+
+def test_the_rule_keeps_the_move_within_the_margin() -> None:
+    """[I-search] one more perfect world than the strategy's move is not enough to replace
+    it; two are (MARGIN = 2); of two moves with as many perfect worlds the higher total
+    wins, and on equal totals the earlier; all check worlds perfect keep the strategy's
+    move whatever the others do."""
+    a: Action = Play(0)
+    b: Action = Play(1)
+    c: Action = Discard(0)
+    perfect, miss = 25, 24
+    table: dict[Action, list[int]] = {a: [perfect, miss, miss, perfect], b: [perfect, perfect, miss, perfect],
+             c: [perfect, perfect, perfect, perfect]}
+    assert run_choose(a, [b], [miss], table, 4) == a
+    assert run_choose(a, [b, c], [miss], table, 4) == c
+    assert run_choose(a, [b, c], [perfect], table, 4) == a
+    table = {a: [miss] * 4, b: [perfect, perfect, miss, 23], c: [perfect, perfect, 23, 23]}
+    assert run_choose(a, [c, b], [miss], table, 4) == b
+    table[c] = list(table[b])
+    assert run_choose(a, [c, b], [miss], table, 4) == c
