@@ -39,6 +39,14 @@ def late_state(players: int, seed: int, stack: int) -> tuple[GameState, list[Inf
     return (None if state.terminal else (state, seats))
 
 
+def late_seat(players: int, seed: int, stack: int) -> tuple[GameState, InfoPlayer, PlayerView]:
+    """:func:`late_state`'s state (which must exist), the seat to move and its view."""
+    found = late_state(players, seed, stack)
+    assert found is not None
+    state, seats = found
+    return state, seats[state.current], make_view(state, state.current)
+
+
 def own_and_weights(player: InfoPlayer, view: PlayerView) -> tuple[list[int], Weights]:
     moment = Moment.of(view, player.boards.of(view))
     weights = player._private_weights(view, moment.board)
@@ -55,12 +63,9 @@ def test_worlds_agree_with_the_view() -> None:
     and the same seed gives the same worlds."""
     checked = 0
     for seed in range(6):
-        found = late_state(5, seed, 6)
-        assert found is not None
-        state, seats = found
-        seat = state.current
-        view = make_view(state, seat)
-        own, weights = own_and_weights(seats[seat], view)
+        state, player, view = late_seat(5, seed, 6)
+        seat = view.seat
+        own, weights = own_and_weights(player, view)
         worlds = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
         again = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
         assert len(worlds) == 8 and [world.deck for world in worlds] == [world.deck for world in again]
@@ -77,12 +82,9 @@ def test_worlds_are_drawn_from_the_copies_left() -> None:
     """[I-search] with every own card known, the worlds differ only in the stack's order,
     and each stack holds exactly the copies the seat cannot see (counted here from the
     state: the composition less every card outside the seat's hand and the stack)."""
-    found = late_state(4, 3, 5)
-    assert found is not None
-    state, seats = found
-    seat = state.current
-    view = make_view(state, seat)
-    _, weights = own_and_weights(seats[seat], view)
+    state, player, view = late_seat(4, 3, 5)
+    seat = view.seat
+    _, weights = own_and_weights(player, view)
     known = [1 << state.deck[card_id] for card_id in state.hands[seat]]
     counts = list(weights.counts)
     for card_id in state.hands[seat]:
@@ -99,12 +101,9 @@ def test_a_roll_out_plays_the_game_the_strategy_plays() -> None:
     """[I-search] rolled out on the true state, the strategy's own move ends with the score
     the real game of `info` reaches from there."""
     for seed in range(3):
-        found = late_state(4, seed, 6)
-        assert found is not None
-        state, seats = found
-        seat = state.current
-        move = seats[seat].act(make_view(state, seat))
-        rolled = search.roll_out(seats[seat], state, move)
+        state, player, view = late_seat(4, seed, 6)
+        move = player.act(view)
+        rolled = search.roll_out(player, state, move)
         real = play_game(state.config, factory_for("info", {}), seed=seed).final
         assert rolled == real.score
 
@@ -143,12 +142,8 @@ def test_candidates_tell_no_falsehood() -> None:
     playable; the hint is the strategy's own."""
     tried = 0
     for seed in range(8):
-        found = late_state(5, seed, 6)
-        assert found is not None
-        state, seats = found
-        seat = state.current
-        player = seats[seat]
-        view = make_view(state, seat)
+        state, player, view = late_seat(5, seed, 6)
+        seat = view.seat
         blueprint = copy.deepcopy(player).act(view)
         moment = Moment.of(view, player.boards.of(view))
         board = moment.board
