@@ -36,14 +36,15 @@ CONFIGS = [(players, preset, variant) for players in (2, 3, 4, 5) for preset, va
 
 
 def play_checked(players: int, preset: str, variant: str, seed: int, stop: int | None = None,
-                 options: Options = Options()) -> tuple[GameState, list[InfoPlayer], Log]:
+                 options: Options = Options(), stack: int | None = None) -> tuple[GameState, list[InfoPlayer], Log]:
     """A game of the strategy with every seat's public knowledge compared after every
-    move (I-common) and every decoded number compared with the encoded one (I-decode-check)."""
+    move (I-common) and every decoded number compared with the encoded one (I-decode-check),
+    played to its end, to turn ``stop`` or until the stack holds at most ``stack`` cards."""
     config = make_config(players, preset, variant)
     log = Log()
     seats = [InfoPlayer(config, seat, log, options) for seat in range(players)]
     state = initial_state(config, deck_from_seed(config, seed))
-    while not state.terminal and (stop is None or state.turn < stop):
+    while not state.terminal and (stop is None or state.turn < stop) and (stack is None or stack_size(state) > stack):
         state = apply(state, seats[state.current].act(make_view(state, state.current)))
         for seat, player in enumerate(seats):
             player.observe(make_view(state, seat), state.history[-1])

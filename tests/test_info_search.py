@@ -14,29 +14,23 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState, stack_size
+from hanabi_ref.state import GameState
 from hanabi_ref.strategies import factory_for
 from hanabi_ref.strategies.info import search
 from hanabi_ref.strategies.info.knowledge import Weights
 from hanabi_ref.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC, STRONG, InfoPlayer,
-                                              Log, Moment, options_of)
-from hanabi_ref.transition import apply, initial_state
+                                              options_of)
+from hanabi_ref.transition import initial_state
 from hanabi_ref.view import PlayerView, make_view
 from tests.helpers import drawn_rearrangement
+from tests.test_info import play_checked
+
 
 def late_state(players: int, seed: int, stack: int) -> tuple[GameState, list[InfoPlayer]] | None:
     """The first state of a game of `info` whose stack holds at most ``stack`` cards, with
     seats that observed every move before it (None when the game ended first)."""
-    config = make_config(players, "hle")
-    seats = [InfoPlayer(config, seat, None, STRONG) for seat in range(players)]
-    state = initial_state(config, deck_from_seed(config, seed))
-    while stack_size(state) > stack:
-        if state.terminal:
-            return None
-        state = apply(state, seats[state.current].act(make_view(state, state.current)))
-        for seat, player in enumerate(seats):
-            player.observe(make_view(state, seat), state.history[-1])
-    return (None if state.terminal else (state, seats))
+    state, seats, _ = play_checked(players, "hle", "no-variant", seed, options=STRONG, stack=stack)
+    return None if state.terminal else (state, seats)
 
 
 def late_seat(players: int, seed: int, stack: int) -> tuple[GameState, InfoPlayer, PlayerView]:
@@ -45,12 +39,6 @@ def late_seat(players: int, seed: int, stack: int) -> tuple[GameState, InfoPlaye
     assert found is not None
     state, seats = found
     return state, seats[state.current], make_view(state, state.current)
-
-
-def own_and_weights(player: InfoPlayer, view: PlayerView) -> tuple[list[int], Weights]:
-    moment = Moment.of(view, player.boards.of(view))
-    weights = player._private_weights(view, moment.board)
-    return [mask & weights.positive for mask in player.sets(moment, player.seat)], weights
 
 
 VIEW_FIELDS = ("turn", "current_player", "hands", "cards", "knowledge", "stack_size", "fields", "played", "discard",
@@ -65,7 +53,7 @@ def test_worlds_agree_with_the_view() -> None:
     for seed in range(6):
         state, player, view = late_seat(5, seed, 6)
         seat = view.seat
-        own, weights = own_and_weights(player, view)
+        _, weights, _, own = player._knowledge(view)
         worlds = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
         again = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
         assert len(worlds) == 8 and [world.deck for world in worlds] == [world.deck for world in again]
@@ -84,7 +72,7 @@ def test_worlds_are_drawn_from_the_copies_left() -> None:
     state: the composition less every card outside the seat's hand and the stack)."""
     state, player, view = late_seat(4, 3, 5)
     seat = view.seat
-    _, weights = own_and_weights(player, view)
+    _, weights, _, _ = player._knowledge(view)
     known = [1 << state.deck[card_id] for card_id in state.hands[seat]]
     counts = list(weights.counts)
     for card_id in state.hands[seat]:
@@ -115,14 +103,7 @@ def test_the_search_replaces_moves_and_is_read_truly() -> None:
     every seat decodes the number the actor encoded, and the seats' public knowledge stays
     equal after every move."""
     config = make_config(5, "hle")
-    log = Log()
-    seats = [InfoPlayer(config, seat, log, SEARCH, seed=seat) for seat in range(5)]
-    state = initial_state(config, deck_from_seed(config, 71))
-    while not state.terminal:
-        state = apply(state, seats[state.current].act(make_view(state, state.current)))
-        for seat, player in enumerate(seats):
-            player.observe(make_view(state, seat), state.history[-1])
-        assert all(player.public == seats[0].public for player in seats), f"I-common broken after turn {state.turn}"
+    state, _, log = play_checked(5, "hle", "no-variant", 71, options=SEARCH)
     assert log.compared > 0
     plain = play_game(config, factory_for("info", {}), seed=71).trace.actions
     assert tuple(event.action for event in state.history) != plain
@@ -145,10 +126,9 @@ def test_candidates_tell_no_falsehood() -> None:
         state, player, view = late_seat(5, seed, 6)
         seat = view.seat
         blueprint = copy.deepcopy(player).act(view)
-        moment = Moment.of(view, player.boards.of(view))
+        moment, weights, public, own = player._knowledge(view)
         board = moment.board
-        own, weights = own_and_weights(player, view)
-        public_useless = player.useless(player.sets(moment, seat), board)
+        public_useless = player.useless(public, board)
         hint = copy.deepcopy(player)._hint(moment) if view.hints else None
         moves = search.candidates(view, blueprint, own, board, weights, hint, public_useless,
                                   player._someone_needs_a_hint(moment, board))

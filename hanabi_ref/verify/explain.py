@@ -14,6 +14,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.errors import IllegalActionError, TraceError
 from hanabi_ref.hanablive import card_name
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.show import touched_slots
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import action_from_json, read_json_file, replay_states, trace_from_json
 from hanabi_ref.transition import apply
@@ -28,8 +29,7 @@ def move_text(config: GameConfig, before: GameState, action: Action, after: Game
         named = config.colours[action.subject] if action.kind == "colour" else f"{action.subject}s"
         touched = ""
         if after is not None:
-            ids = set(after.history[-1].touched)
-            slots = [str(slot) for slot, card_id in enumerate(before.hands[action.target]) if card_id in ids]
+            slots = [str(slot) for slot in touched_slots(before.hands[action.target], after.history[-1].touched)]
             touched = f" (touches slot{'s' if len(slots) != 1 else ''} {', '.join(slots)})" if slots else " (touches nothing)"
         return f"seat {seat} tells seat {action.target} \"{named}\"{touched}"
     if action.slot < len(before.hands[seat]):

@@ -258,30 +258,36 @@ class InfoPlayer(BaseStrategy):
     def _search(self, view: PlayerView, blueprint: Action) -> Action:
         """[I-search] the move the endgame search prefers to ``blueprint``, the move of
         I-turn; the decode log then holds what the chosen move encodes."""
-        moment = Moment.of(view, self.boards.of(view))
+        moment, weights, public, own = self._knowledge(view)
         board = moment.board
-        weights = self._private_weights(view, board)
-        own = [mask & weights.positive for mask in self.sets(moment, self.seat)]
-        log, self.log = self.log, None
-        hint = self._hint(moment) if view.hints > 0 else None
-        self.log = log
-        public_useless = self.useless(self.sets(moment, self.seat), board)
-        moves = search.candidates(view, blueprint, own, board, weights, hint, public_useless,
+        encoded = {} if self.log is None else self.log.encoded
+        numbers = {blueprint: encoded.pop(view.turn, None)}
+        hint = None
+        if view.hints > 0:
+            hint = self._hint(moment)
+            numbers.setdefault(hint, encoded.pop(view.turn, None))
+        moves = search.candidates(view, blueprint, own, board, weights, hint, self.useless(public, board),
                                   self._someone_needs_a_hint(moment, board))
         chosen = search.choose(self, view, blueprint, moves, own, weights, self.options.search, self.seed)
-        if chosen != blueprint and log is not None:
-            log.encoded.pop(view.turn, None)
-            if isinstance(chosen, Hint):
-                self._hint(moment)
+        chosen_numbers = numbers.get(chosen)
+        if chosen_numbers is not None:
+            encoded[view.turn] = chosen_numbers
         return chosen
+
+    def _knowledge(self, view: PlayerView) -> tuple[Moment, Weights, list[int], list[int]]:
+        """The moment of ``view``, the private weights [I-weights], this seat's public sets
+        [I-public] and its private sets (the public sets less the identities it sees every
+        copy of)."""
+        moment = Moment.of(view, self.boards.of(view))
+        weights = self._private_weights(view, moment.board)
+        public = self.sets(moment, self.seat)
+        return moment, weights, public, [mask & weights.positive for mask in public]
 
     def _decide(self, view: PlayerView) -> Action:
         """[I-turn] the move of the strategy without the search."""
         self.turn = view.turn
-        moment = Moment.of(view, self.boards.of(view))
+        moment, weights, _, own = self._knowledge(view)
         board = moment.board
-        weights = self._private_weights(view, board)
-        own = [mask & weights.positive for mask in self.sets(moment, self.seat)]
         play = self._sure_play(view, own, board, weights)
         if play is not None:
             return play
