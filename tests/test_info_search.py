@@ -11,11 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.cli import main
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.strategies import factory_for
+from hanabi_ref.strategies.params import ParamError
 from hanabi_ref.strategies.info import search
 from hanabi_ref.strategies.info.knowledge import Weights
 from hanabi_ref.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC, STRONG, InfoPlayer,
@@ -114,6 +116,19 @@ def test_the_search_has_its_own_name() -> None:
     and `info-source` do not search."""
     assert options_of(SEARCH_INFO_SPEC.resolve({})) == STRONG._replace(search=32) == SEARCH
     assert options_of(INFO_SPEC.resolve({})).search == options_of(SOURCE_INFO_SPEC.resolve({})).search == 0
+
+
+@pytest.mark.parametrize("name, value", [("search", "-1"), ("search", "many"), ("search_stack", "61")])
+def test_a_bad_search_parameter_is_one_line(name: str, value: str, capsys: pytest.CaptureFixture[str]) -> None:
+    """[I-search, I-options] a search parameter out of its range is refused before any game,
+    in one line naming the parameter (exit 2 on the command line)."""
+    with pytest.raises(ParamError) as caught:
+        SEARCH_INFO_SPEC.resolve({name: value})
+    assert "\n" not in str(caught.value) and name in str(caught.value)
+    assert main(["simulate", "--strategy", "info-search", "--players", "5", "--rules", "hle", "--games", "1",
+                 "--param", f"{name}={value}"]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and name in err and "Traceback" not in err
 
 
 def test_candidates_tell_no_falsehood() -> None:
