@@ -105,6 +105,7 @@ def test_model_files_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
         policy.check_config(make_config(5, preset="hle"), str(path))
 
 
+@pytest.mark.deep
 def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None:
     """[RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-files, RL-train-judge-fit] a few
     seconds of training: behaviour cloning lowers its loss, and so does the judge's fit; a run stopped after its second update and
