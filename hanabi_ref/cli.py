@@ -67,6 +67,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from hanabi_ref.errors import ConfigError, FileReadError, HanabiError
+from hanabi_ref.escape import escape_text
 
 EXIT_OK = 0
 EXIT_INVALID_GAME = 1
@@ -1155,8 +1156,9 @@ def _verify_usage_error() -> type[Exception]:
 
 
 def _fail(message: str, code: int) -> int:
-    """[C-exit] one line on standard error, always starting ``hanabi-ref:``."""
-    line = " ".join(message.split("\n"))
+    """[C-exit] one line on standard error, always starting ``hanabi-ref:``; input text it
+    quotes cannot reach the terminal as control characters [OUT-escape]."""
+    line = escape_text(message)
     if not line.startswith("hanabi-ref:"):
         line = f"hanabi-ref: {line.removeprefix('hanabi-ref').lstrip()}"
     print(line, file=sys.stderr)
