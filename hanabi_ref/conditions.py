@@ -362,21 +362,43 @@ def _attainable_by_clause(state: GameState) -> int:
     return total
 
 
+def _nothing_playable_by_clause(result: GameState) -> bool:
+    """[R-4] counted from the clause: the last round is on (R >= 1) and no card in the
+    hand of a seat that still moves (C and the R - 1 seats after it) would succeed if
+    played now."""
+    if result.remaining is None or result.remaining < 1:
+        return False
+    config = result.config
+    for step in range(result.remaining):
+        for card_id in result.hands[(result.current + step) % config.players]:
+            suit, value = _suit_and_value(config, result.deck[card_id])
+            if config.up_or_down:
+                grown = (*_stack(result, suit), value)
+                if any(way[: len(grown)] == grown for way in UP_OR_DOWN_WAYS):
+                    return False
+            elif result.fields[suit] == value - 1:
+                return False
+    return True
+
+
 def _stops(result: GameState) -> bool:
-    """STOP as 2.16-3 lists the cases: R = -1, R = 0, every field at n, or (R-1) no
-    further point can be scored."""
+    """STOP as 2.16-3 lists the cases: R = -1, R = 0, every field at n, (R-1) no
+    further point can be scored, or (R-4) nothing is left to play in the last round."""
     config = result.config
     if result.remaining in (-1, 0):
         return True
     complete = 5 if config.up_or_down else config.values
     if all(height == complete for height in result.fields):
         return True
+    if config.options.end_when_nothing_playable and _nothing_playable_by_clause(result):
+        return True
     return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fields)
 
 
 def _stop_holds(state: GameState, action: Action, result: GameState) -> bool:
     """[2.16-3] the game stops exactly when R = -1, R = 0, every field stack is
-    complete or, under R-1, no further point can be scored."""
+    complete, under R-1 no further point can be scored or, under R-4, nothing is left to
+    play in the last round."""
     return result.terminal == _stops(result)
 
 
@@ -443,7 +465,7 @@ POSTCONDITIONS: tuple[Postcondition, ...] = (
     Postcondition("2.16-2c-strikeout", "R := -1 exactly when a failed play makes f = f0", (Play,), _play_strikeout_holds),
     Postcondition("2.16-2-next", "C := C + 1 (mod p) and the move count grows by one", ALL_KINDS, _next_seat_holds),
     Postcondition("2.16-2-R", "R := R - 1 if R > 0, infinity - 1 = infinity", ALL_KINDS, _remaining_holds),
-    Postcondition("2.16-3", "STOP exactly when R = -1, R = 0, every field is complete, or (R-1) no point is left", ALL_KINDS, _stop_holds),
+    Postcondition("2.16-3", "STOP exactly when R = -1, R = 0, every field is complete, (R-1) no point is left, or (R-4) nothing is left to play", ALL_KINDS, _stop_holds),
     Postcondition("2.16-3-last-round", "R := p when R is infinite and S is empty", ALL_KINDS, _last_round_holds),
     Postcondition("2.9", "a move changes neither the configuration nor S0", ALL_KINDS, _constants_hold),
     Postcondition("2.17-history", "the move's public record is appended to the history", ALL_KINDS, _history_holds),

@@ -29,10 +29,9 @@ from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.trace import Trace
 from hanabi_ref.legality import illegality, is_deck_play_open
 from hanabi_ref.rules import PRESETS, GameConfig, default_hand_size, make_config, max_moves
-from hanabi_ref.state import GameState, fireworks_sum
+from hanabi_ref.state import GameState, fireworks_sum, is_nothing_playable_left, is_stop_condition
 from hanabi_ref.trace import read_json_file
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.variants import updown
 from hanabi_ref.variants.engine import engine_variant
 from hanabi_ref.variants.model import START_RANK, NotSupported
 from hanabi_ref.variants.updown import START_VALUE
@@ -455,21 +454,12 @@ def is_hanablive_over(state: GameState) -> bool:
 
     Our step 3 stopped it (hanab.live checks strikes, the last round, the maximum score
     and R-1 as we do), or the last round is on and no card that extends a stack is held
-    by a player who still moves: hanab.live marks the hand of each player who has made
-    their last move as unplayable and ends the game when nothing playable is left."""
-    if state.terminal:
-        return True
-    if state.remaining is None or state.remaining < 1:
-        return False
-    config, n = state.config, state.config.values
-    if config.up_or_down:  # [HL-up-or-down] the values each stack may take next
-        needed = {identity(value, suit, n) for suit in range(config.suit_count)
-                  for value in updown.next_values(updown.stack_values(state.deck, state.played, suit, n))}
-    else:
-        needed = {identity(height + 1, suit, n) for suit, height in enumerate(state.fields) if height < n}
-    movers = {(state.current + step) % config.players for step in range(state.remaining)}
-    held = {state.deck[card_id] for seat in movers for card_id in state.hands[seat]}
-    return not needed & held
+    by a player who still moves (R-4): hanab.live marks the hand of each player who has
+    made their last move as unplayable and ends the game when nothing playable is left.
+    Under the hanab-live preset (``end_when_nothing_playable``) our step 3 decides that
+    too; under another preset only this function does."""
+    return state.terminal or is_nothing_playable_left(state.config, state.deck, state.fields, state.played,
+                                                      state.hands, state.current, state.remaining)
 
 
 def _end_reason(state: GameState) -> str:
@@ -481,16 +471,16 @@ def _end_reason(state: GameState) -> str:
         return "the last round is over"
     if fireworks_sum(state) == config.max_score:
         return "every stack is complete"
-    if state.terminal:
+    if is_stop_condition(state):
         return "no more points are possible (R-1)"
-    return "hanab.live ended it: no player who still moves holds a card that extends a stack"
+    return "hanab.live ended it: no player who still moves holds a card that extends a stack (R-4)"
 
 
 def game_is_over(state: GameState) -> bool:
-    """Whether no further action may follow: under the hanab-live preset hanab.live's own
-    end [HL-end], under another preset that preset's step 3 [2.16-3].  ``replay --format
-    hanab-live`` reports it as ``terminal``."""
-    return is_hanablive_over(state) if state.config.preset == "hanab-live" else state.terminal
+    """Whether no further action may follow: the preset's step 3 [2.16-3], which under
+    the hanab-live preset is hanab.live's own end, its last-round rule included (R-4,
+    HL-end).  ``replay --format hanab-live`` reports it as ``terminal``."""
+    return state.terminal
 
 
 def _apply(state: GameState, action: Action, path: str) -> GameState:

@@ -38,6 +38,8 @@ class RuleOptions:
     self_hints             [E-4] a player may hint its own hand (the literal 2a).
     strikeout_score        [2.16-3-strikeout] "zero" (thesis) or "fireworks".
     end_when_no_points_possible [R-1] stop when no further point can be scored.
+    end_when_nothing_playable [R-4] stop when, in the last round, no player who still
+                           moves holds a card a stack may take (hanab.live's end, HL-end).
     deal                   [E-1] "blocks" of h per player, or "round-robin".
     draw_position          [R-2] where a drawn card goes in the hand's slot order.
     initial_stop_check     [E-6] evaluate step 3 once after step 1 (an empty stack after
@@ -53,6 +55,7 @@ class RuleOptions:
     self_hints: bool = False
     strikeout_score: str = "zero"
     end_when_no_points_possible: bool = False
+    end_when_nothing_playable: bool = False
     deal: str = "blocks"
     draw_position: str = "newest-last"
     initial_stop_check: bool = True
@@ -125,6 +128,7 @@ PRESETS: Final[Mapping[str, Preset]] = {
             empty_hints=False,
             discard_at_max_hints=False,
             end_when_no_points_possible=True,
+            end_when_nothing_playable=True,
         ),
         2,
         6,
@@ -160,6 +164,7 @@ OPTION_CLAUSES: Final[Mapping[str, tuple[str, ...]]] = {
     "self_hints": ("2.16-2a-target", "E-4"),
     "strikeout_score": ("2.16-3-strikeout",),
     "end_when_no_points_possible": ("R-1",),
+    "end_when_nothing_playable": ("R-4",),
     "deal": ("2.16-1-deal", "E-1"),
     "draw_position": ("R-2",),
     "initial_stop_check": ("2.16-3-last-round", "E-6"),

@@ -321,6 +321,33 @@ def stop_clause(
     return None
 
 
+def is_nothing_playable_left(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    fields: Sequence[int],
+    played: tuple[int, ...],
+    hands: Sequence[Sequence[int]],
+    current: int,
+    remaining: int | None,
+) -> bool:
+    """[R-4] In the last round (R >= 1: the stack is empty), whether no player who still
+    moves (C, C + 1, ..., R of them) holds a card that some field stack may take next:
+    then nothing more can be played and, under ``end_when_nothing_playable``, step 3
+    stops the game.  Under Up or Down a stack may take any value VAR-up-or-down allows
+    next [HL-up-or-down]."""
+    if remaining is None or remaining < 1:
+        return False
+    n = config.values
+    if config.up_or_down:
+        needed = {suit * n + value - 1 for suit in range(config.suit_count)
+                  for value in updown.next_values(updown.stack_values(deck, played, suit, n))}
+    else:
+        needed = {suit * n + height for suit, height in enumerate(fields) if height < n}
+    players = config.players
+    return not any(deck[card_id] in needed
+                   for step in range(remaining) for card_id in hands[(current + step) % players])
+
+
 def build_state(
     config: GameConfig,
     deck: tuple[int, ...],

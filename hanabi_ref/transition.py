@@ -39,7 +39,7 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import ConfigError, IllegalActionError
 from hanabi_ref.legality import hint_mask, illegality
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import Event, GameState, History, append_event, build_state, stop_clause
+from hanabi_ref.state import Event, GameState, History, append_event, build_state, is_nothing_playable_left, stop_clause
 from hanabi_ref.variants import updown
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
@@ -93,6 +93,8 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
         # [E-6] step 3 once after step 1, on the variables just set (D and F empty).
         stop = stop_clause(config, deck, (0,) * config.suit_count, (), None)
         remaining, terminal = stop_check(config, stop, None, next_card == len(deck))
+        if not terminal and config.options.end_when_nothing_playable:
+            terminal = is_nothing_playable_left(config, deck, (0,) * config.suit_count, (), hands, 0, remaining)
     return build_state(
         config, deck, next_card, hands, tuple((config.all_cards_mask,) * len(hand) for hand in hands),
         (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, History(), terminal,
@@ -336,13 +338,18 @@ def process_turn_end(move: Move) -> None:
 
 def process_stop_check(move: Move, stop: str | None) -> None:
     """Step 3: STOP if R = -1 (score 0), R = 0 (score the fields) or every field is
-    complete (score n*k), and under the option ``end_when_no_points_possible`` once no
-    further point can be scored [R-1]; ``stop`` is the clause that stops the game, as
+    complete (score n*k), under the option ``end_when_no_points_possible`` once no
+    further point can be scored [R-1], and under ``end_when_nothing_playable`` once in the
+    last round no player who still moves holds a card a stack may take [R-4]; ``stop`` is the clause that stops the game, as
     :func:`~hanabi_ref.state.stop_clause` decided it once for this move.  Otherwise, if
     R is infinite and S is empty, R := p [2.16-3, 2.16-3-strikeout, 2.16-3-R0,
     2.16-3-max, 2.16-3-last-round]."""
     stack_empty = move.next_card == len(move.deck)
     move.remaining, move.terminal = stop_check(move.config, stop, move.remaining, stack_empty)
+    if not move.terminal and move.config.options.end_when_nothing_playable:
+        # [R-4] in the last round, nobody who still moves holds a card a stack may take
+        move.terminal = is_nothing_playable_left(move.config, move.deck, move.fields, move.played, move.hands,
+                                                 move.current, move.remaining)
 
 
 def stop_check(config: GameConfig, stop: str | None, remaining: int | None, stack_empty: bool) -> tuple[int | None, bool]:

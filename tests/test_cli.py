@@ -258,7 +258,8 @@ RULES_MD = REPO / "spec" / "rules.md"
 PRESET_TABLE: dict[str, tuple[dict[str, Any], int, int | None, list[str] | None]] = {
     "thesis": ({}, 1, None, None),
     "hle": ({"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False}, 2, 5, ["No Variant"]),
-    "hanab-live": ({"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True}, 2, 6,
+    "hanab-live": ({"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True,
+                    "end_when_nothing_playable": True}, 2, 6,
                    ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"]),
     "hanabi-rs": ({"empty_hints": False, "discard_at_max_hints": False, "strikeout_score": "fireworks"}, 2, 5, ["No Variant"]),
     "physical": ({"empty_hints": False, "discard_at_max_hints": False}, 2, 5,

@@ -193,6 +193,8 @@ def test_preset_table() -> None:
     assert (hle.empty_hints, hle.discard_at_max_hints, hle.end_when_no_points_possible) == (False, False, False)
     assert hle.draw_after_final_move is False
     assert (live.empty_hints, live.discard_at_max_hints, live.end_when_no_points_possible) == (False, False, True)
+    assert (thesis.end_when_nothing_playable, hle.end_when_nothing_playable, live.end_when_nothing_playable) == (
+        False, False, True)  # [R-4] only hanab-live ends a last round with nothing to play
     assert live.draw_after_final_move is True
     for options in (hle, live):
         assert (options.strikeout_score, options.deal, options.draw_position) == ("zero", "blocks", "newest-last")
@@ -260,8 +262,8 @@ def test_preset_variants(preset: str, variant: str, ok: bool) -> None:
 def test_physical_preset_is_the_printed_rulebook() -> None:
     """[P-presets, E-2, E-20, R-1, R-3] physical, transcribed from spec/rules.md section 10:
     hints must touch a card (E-20) and no discard at t = t0 (E-2), the final move draws
-    (R-3), no early end (R-1), every other option the thesis'; it is hanab-live without
-    R-1 (the table of differences)."""
+    (R-3), no early end (R-1, R-4), every other option the thesis'; it is hanab-live without
+    R-1 and R-4 (the table of differences)."""
     physical = make_config(4, "physical").options
     assert physical == RuleOptions(
         empty_hints=False,
@@ -274,7 +276,8 @@ def test_physical_preset_is_the_printed_rulebook() -> None:
         initial_stop_check=True,
         draw_after_final_move=True,
     )
-    assert physical == attrs.evolve(make_config(4, "hanab-live").options, end_when_no_points_possible=False)
+    assert physical == attrs.evolve(make_config(4, "hanab-live").options, end_when_no_points_possible=False,
+                                    end_when_nothing_playable=False)
     config = make_config(3, "physical", "dutch-rainbow")
     assert (config.preset, config.variant, config.hand_size, config.max_hints, config.max_errors) == (
         "physical", "Dutch Rainbow (Example 2.12)", 5, 8, 3)
@@ -297,6 +300,7 @@ def test_custom_composition_only_under_thesis() -> None:
         ("discard_at_max_hints", True),
         ("strikeout_score", "fireworks"),
         ("end_when_no_points_possible", False),
+        ("end_when_nothing_playable", False),
         ("deal", "round-robin"),
         ("draw_position", "newest-first"),
         ("initial_stop_check", False),

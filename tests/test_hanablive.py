@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import TraceError
+from hanabi_ref.errors import IllegalActionError, TraceError
 from hanabi_ref.trace import Trace
 from hanabi_ref.hanablive import is_hanablive_over, load_hanablive, trace_from_hanablive, trace_to_hanablive
 from hanabi_ref.legality import legal_actions
@@ -752,9 +752,11 @@ def choose(state: GameState, rng: random.Random) -> Action:
 
 
 def play(config: GameConfig, seed: int, chooser: int) -> tuple[Trace, Trace]:
-    """A game played to our engine's end, and its prefix up to hanab.live's end."""
+    """A game played to the end of our engine without R-4 (``end_when_nothing_playable``
+    off), and its prefix up to hanab.live's end, under ``config``."""
     deck = deck_from_seed(config, seed)
-    state = initial_state(config, deck)
+    going_on = attrs.evolve(config, options=attrs.evolve(config.options, end_when_nothing_playable=False))
+    state = initial_state(going_on, deck)
     rng = random.Random(chooser)
     actions: list[Action] = []
     cut: int | None = None
@@ -764,8 +766,8 @@ def play(config: GameConfig, seed: int, chooser: int) -> tuple[Trace, Trace]:
         action = choose(state, rng)
         actions.append(action)
         state = apply(state, action)
-    full = Trace(config, deck, tuple(actions), seed)
-    return full, attrs.evolve(full, actions=full.actions[:cut])
+    full = Trace(going_on, deck, tuple(actions), seed)
+    return full, Trace(config, deck, tuple(actions[:cut]), seed)
 
 
 VARIANT_NAMES: Final = list(SUITS)
@@ -796,7 +798,7 @@ def test_round_trip(variant: str, players: int, change: int, empty: bool, seed: 
     if len(full.actions) > len(trace.actions):
         cut = len(trace.actions)
         with pytest.raises(TraceError, match=rf"^actions\[{cut}\]: hanab\.live has already ended the game \("):
-            trace_to_hanablive(full)
+            trace_to_hanablive(attrs.evolve(full, config=trace.config))
 
 
 @pytest.mark.deep
@@ -819,8 +821,13 @@ def test_hanablive_ends_before_our_engine() -> None:
         found += 1
         cut = len(trace.actions)
         state = replay(trace)
-        assert not state.terminal and is_hanablive_over(state)
+        # [R-4] under the hanab-live preset our own state has ended where the server ends
+        # it: terminal, no legal move, the next move of the longer game refused.
+        assert state.terminal and is_hanablive_over(state) and legal_actions(state) == []
         nxt = full.actions[cut]
+        with pytest.raises(IllegalActionError):
+            apply(state, nxt)
+        assert not replay(attrs.evolve(full, actions=full.actions[:cut])).terminal  # without the option it goes on
         if isinstance(nxt, Hint):
             move = {"type": 2 if nxt.kind == "colour" else 3, "target": nxt.target, "value": nxt.subject}
         else:
@@ -1053,7 +1060,7 @@ def test_replay_reports_games_hanablive_ended_in_the_last_round_as_over(tmp_path
         path.write_text(json.dumps(data))
         assert main(["replay", str(path), "--format", "hanab-live", "--json"]) == 0
         result = json.loads(capsys.readouterr().out)
-        assert result["terminal"] is True and not replay(trace).terminal
+        assert result["terminal"] is True and replay(trace).terminal  # [R-4] our step 3 ends it too now
         assert (result["score"], result["turns"], result["deck_size"]) == (outcome.score, outcome.turns, outcome.deck_size)
         found += 1
         if found == 3:

@@ -42,6 +42,7 @@ HANABYTHON_OPTIONS: Final[dict[str, Any]] = {
     "deal": "round-robin",  # [PE-hanabython-deal]
     "draw_position": "newest-first",  # [PE-hanabython-slots]
     "draw_after_final_move": False,  # [PE-hanabython-final-draw]
+    "end_when_nothing_playable": False,  # [PE-hanabython-last-round] hanabython plays the last round out
 }
 
 

@@ -24,7 +24,7 @@ from hanabi_ref.rules import PRESETS, GameConfig, config_from_json, config_to_js
 from hanabi_ref.serial import canonical_json, state_to_json
 from hanabi_ref.trace import action_from_json, replay, trace_from_json, trace_to_json
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.vectors.checks import check_legal, check_move, check_state, full_knowledge, is_stop
+from hanabi_ref.vectors.checks import check_legal, check_move, check_state, full_knowledge, is_nothing_playable, is_stop
 from hanabi_ref.vectors.model import (
     Run,
     Vector,
@@ -296,6 +296,7 @@ def check_initial(config: GameConfig, deck: Sequence[int], state: dict[str, Any]
     checked = config.options.initial_stop_check
     stop = checked and is_stop(config, state, None, deck)
     remaining = config.players if checked and not stop and state["deck_size"] == 0 else None
+    stop = stop or (checked and is_nothing_playable(config, state, remaining, deck))
     expect(state["remaining"] == remaining and state["terminal"] == stop, "E-6, 2.16-3-last-round: step 3 after step 1")
 
 

@@ -16,10 +16,10 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
+from hanabi_ref.state import GameState, is_nothing_playable_left, stop_clause
 from hanabi_ref.vectors.build import Maker
 from hanabi_ref.vectors.checks import reachable_score
-from hanabi_ref.vectors.model import Run, Vector, expect
+from hanabi_ref.vectors.model import CaseFailure, Run, Vector, expect
 from hanabi_ref.vectors.registry import case
 from hanabi_ref.vectors.scenario import (
     JOHN,
@@ -149,6 +149,54 @@ def early_end(out: Maker) -> Iterator[Vector]:
         same = Run.start(option, run.deck).then(*run.actions)
         vector = out.transition("last-one-with-option", ("R-1", "P-options"), same, action, "the same move with the R-1 option")
         expect(vector.data["post"]["terminal"], "R-1: the option stops the game")
+        yield vector
+
+
+# ------------------------------------------------------------------ nothing left to play
+
+
+def nothing_playable_move(config: GameConfig) -> Run:
+    """The first careful game of 2 players (seeds 0, 1, ...) in which a move of the last
+    round leaves no card that a stack may take in the hand of a seat still to move, while
+    no other clause of step 3 stops it: the run up to that move, which is its last action."""
+    for seed in range(200):
+        run = Run.start(config, deck_from_seed(config, seed))
+        rule = careful_rule(seed)
+        while not run.state.terminal:
+            after = run.then(rule(run.state))
+            state = after.state
+            if stop_clause(config, run.deck, state.fields, state.discard, state.remaining, state.played) is None and \
+                    is_nothing_playable_left(config, run.deck, state.fields, state.played, state.hands, state.current,
+                                             state.remaining):
+                return after
+            run = after
+    raise CaseFailure("R-4: no careful game of seeds 0-199 reaches a last round with nothing left to play")
+
+
+@case
+def nothing_playable(out: Maker) -> Iterator[Vector]:
+    """[R-4, HL-end, 2.16-3] in the last round, once nobody who still moves holds a card
+    a stack may take, the hanab-live preset (end_when_nothing_playable) stops the game
+    with the current score; thesis and hle play the last round out.  Under thesis the
+    same move with the option stops too."""
+    config = make_config(2, out.preset)
+    found = nothing_playable_move(make_config(2, out.preset, end_when_nothing_playable=True))
+    run = Run.start(config, found.deck).then(*found.actions[:-1])
+    action = found.actions[-1]
+    vector = out.transition("p2-nothing-playable", ("R-4", "2.16-3"), run, action,
+                            "the last round leaves no playable card with a seat still to move")
+    post = vector.data["post"]
+    expect(post["remaining"] is not None and post["remaining"] > 0, "R-4: the last round is on")
+    expect(post["terminal"] == (out.preset == "hanab-live"), "R-4: only hanab-live stops")
+    yield vector
+    if out.preset == "hanab-live":
+        yield out.game("p2-nothing-playable-game", ("R-4",), run.then(action), "a game ended with nothing left to play")
+    elif out.preset == "thesis":
+        option = make_config(2, out.preset, end_when_nothing_playable=True)
+        same = Run.start(option, run.deck).then(*run.actions)
+        vector = out.transition("p2-nothing-playable-with-option", ("R-4", "P-options"), same, action,
+                                "the same move with the R-4 option")
+        expect(vector.data["post"]["terminal"], "R-4: the option stops the game")
         yield vector
 
 

@@ -30,6 +30,7 @@ THESIS_OPTIONS: Final[dict[str, Any]] = {
     "self_hints": False,
     "strikeout_score": "zero",
     "end_when_no_points_possible": False,
+    "end_when_nothing_playable": False,
     "deal": "blocks",
     "draw_position": "newest-last",
     "initial_stop_check": True,
@@ -38,7 +39,8 @@ THESIS_OPTIONS: Final[dict[str, Any]] = {
 PRESET_OPTIONS: Final[dict[str, dict[str, Any]]] = {
     "thesis": {},
     "hle": {"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False},
-    "hanab-live": {"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True},
+    "hanab-live": {"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True,
+                   "end_when_nothing_playable": True},
 }
 PRESET_PLAYERS: Final[dict[str, tuple[int, int | None]]] = {"thesis": (1, None), "hle": (2, 5), "hanab-live": (2, 6)}
 PRESET_VARIANTS: Final[dict[str, tuple[str, ...] | None]] = {
@@ -54,6 +56,7 @@ OPTION_VALUES: Final[dict[str, tuple[tuple[Any, ...], tuple[str, ...]]]] = {
     "self_hints": ((True, False), ("2.16-2a-target", "E-4")),
     "strikeout_score": (("zero", "fireworks"), ("2.16-3-strikeout",)),
     "end_when_no_points_possible": ((True, False), ("R-1",)),
+    "end_when_nothing_playable": ((True, False), ("R-4",)),
     "deal": (("blocks", "round-robin"), ("2.16-1-deal", "E-1")),
     "draw_position": (("newest-last", "newest-first"), ("R-2",)),
     "initial_stop_check": ((True, False), ("2.16-3-last-round", "E-6")),

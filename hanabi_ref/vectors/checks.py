@@ -458,10 +458,32 @@ def check_turn_end(config: GameConfig, deck: Sequence[int], pre: State, post: St
     elif remaining is not None and remaining > 0:
         remaining -= 1
     stop = is_stop(config, post, remaining, deck)
-    expect(post["terminal"] == stop, "2.16-3: the stop check")
     if not stop and remaining is None and post["deck_size"] == 0:
         remaining = config.players
+    stop = stop or is_nothing_playable(config, post, remaining, deck)
+    expect(post["terminal"] == stop, "2.16-3: the stop check")
     expect(post["remaining"] == remaining, "2.16-3-last-round: R after the move")
+
+
+def is_nothing_playable(config: GameConfig, state: State, remaining: int | None, deck: Sequence[int] = ()) -> bool:
+    """[R-4, HL-end] under ``end_when_nothing_playable``, in the last round (R >= 1, R
+    being its value once step 3 has set it), no card held by the seat to move or the
+    R - 1 seats after it would extend its suit's stack; under Up or Down a card extends a
+    stack when the stack's cards and it are a start of one of the complete stacks."""
+    if not config.options.end_when_nothing_playable or remaining is None or remaining < 1:
+        return False
+    fields = _field_cards(config, deck, state) if is_up_or_down(config) else None
+    for step in range(remaining):
+        for card in state["hands"][(state["current"] + step) % config.players]:
+            suit, value = card["suit"], card["value"]
+            if fields is not None:
+                on_stack = _values_of(fields, suit)
+                if any(sorted(way[:len(on_stack)]) == on_stack and len(way) > len(on_stack) and way[len(on_stack)] == value
+                       for way in UP_OR_DOWN_STACKS):
+                    return False
+            elif state["fireworks"][suit] == value - 1:
+                return False
+    return True
 
 
 def is_stop(config: GameConfig, state: State, remaining: int | None, deck: Sequence[int] = ()) -> bool:
