@@ -564,7 +564,7 @@ def test_committed_vectors_satisfy_the_schema() -> None:
     if not COMMITTED.is_dir():
         pytest.skip("running from an installed package without the repository's spec/vectors/")
     files = committed_files()
-    assert len(files) == 91  # 29 cases under hanab-live and hle, 33 under thesis (spec/vectors/index.json)
+    assert len(files) == 91  # 30 case files under each of the three presets, and the index
     for path in files:
         violation = file_violation(json.loads(path.read_text(encoding="utf-8")))
         assert violation is None, f"{path.relative_to(ROOT)}: {violation}"
