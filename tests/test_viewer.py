@@ -17,6 +17,8 @@ docs/viewer.md.
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 import os
@@ -172,8 +174,12 @@ def test_the_page_is_one_self_contained_file() -> None:
     page = render_viewer(hat_game(), replay_states(hat_game()))
     assert page.startswith("<!DOCTYPE html>") and page.rstrip().endswith("</html>")
     assert page.count("<style>") == 1 and page.count("<script") == 2 and len(DATA_BLOCK.findall(page)) == 1
-    assert re.search(r"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
-                     r"script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:;", page)
+    policy = re.search(r"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+                       r"script-src 'sha256-([A-Za-z0-9+/=]+)'; style-src 'unsafe-inline'; img-src data:;", page)
+    assert policy is not None
+    # [VW-network] the one script allowed is the page's own, named by the hash of its text
+    (script,) = re.findall(r"<script>(.*?)</script>", page, re.DOTALL)
+    assert base64.b64decode(policy.group(1)) == hashlib.sha256(script.encode("utf-8")).digest()
     assert re.findall(r"\b(?:src|href|action|srcset|poster)\s*=\s*\"([^\"]*)\"", page) == ["data:,"]
     assert not re.search(r"\b(?:https?|ftp|wss?|file):|//[a-z0-9.-]+\.[a-z]{2,}", page, re.IGNORECASE)
     for fetching in ("@import", "url(", "fetch(", "XMLHttpRequest", "WebSocket", "EventSource", "import(", "sendBeacon"):
@@ -335,6 +341,31 @@ def test_a_divergence_on_a_move_says_whether_the_rules_allow_it() -> None:
     illegal = dict(legal, offending={"type": "discard", "slot": 9})
     shown = page_data(render_viewer(short, states[:5], divergence=illegal))["divergence"]
     assert shown["then"].startswith(f"seat {before.current} discards slot 9: the rules forbid it (2.16-2b")
+
+
+def inflated_divergence() -> dict[str, Any]:
+    """A divergence object as a hostile file may hold one: a thousand differing fields and
+    both states with 245,000 fields beyond T-state's, every text 10,000 characters of
+    ``<`` (each written as a six-character escape in the page)."""
+    big = "<" * 10_000
+    fields = ("current", "hands", "knowledge", "fireworks", "discard", "clue_tokens", "strikes", "deck_size", "turns",
+              "remaining", "terminal", "score")
+    state = {field: big for field in fields} | {f"x{index}": big for index in range(245_000)}
+    return {"where": big, "what": big, "differences": [{"field": big, "reference": big, "engine": big, "note": big}] * 1000,
+            "after": {"reference": state, "engine": dict(state)}}
+
+
+def test_an_inflated_reproduction_gives_a_small_page() -> None:
+    """[VW-divergence] whatever the divergence object holds, the panel adds at most about
+    700 KB to the page: the tables are cut, each with a row counting what was left out."""
+    trace = hat_game()
+    states = replay_states(trace)
+    plain = len(render_viewer(trace, states).encode("utf-8"))
+    page = render_viewer(trace, states, divergence=inflated_divergence())
+    assert len(page.encode("utf-8")) - plain <= 700_000
+    shown = page_data(page)["divergence"]
+    assert shown["differences"][-1]["field"].startswith("(and ") and shown["states"][-1]["field"].startswith("(and ")
+    assert len(shown["differences"]) < 100 and len(shown["states"]) <= 12 + 20 + 1
 
 
 # ------------------------------------------------------------------ in a real browser
@@ -567,6 +598,34 @@ def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, tmp_
     page.select_option("[data-testid=seat]", "1")
     panel = page.text_content("[data-testid=divergence]") or ""
     assert "diverged" in panel and not any(name(trace.config, card) in panel for card in trace.deck)
+    opened.close()
+
+
+def test_an_inflated_reproduction_opens_in_a_browser(browser: Browser, tmp_path: Path) -> None:
+    """[VW-divergence, VW-file] the page of a hostile divergence object opens, opens at
+    the divergence and shows its panel."""
+    trace = hat_game()
+    states = replay_states(trace)
+    path = tmp_path / "inflated.html"
+    write_viewer(str(path), trace, states, divergence=inflated_divergence())
+    opened = Opened(browser, path)
+    board = opened.board()
+    assert board["divergence"] and board["step"] == len(trace.actions)
+    opened.close()
+
+
+def test_only_the_pages_own_script_runs(browser: Browser, tmp_path: Path) -> None:
+    """[VW-network] a script put into the page beside ours (as text that escaped its
+    element would be) does not run: the policy names our script by its hash; ours runs."""
+    trace = hat_game()
+    page = render_viewer(trace, replay_states(trace))
+    smuggled = "<script>document.body.dataset.smuggled = 'ran';</script>"
+    path = tmp_path / "smuggled.html"
+    path.write_text(page.replace("</header>", "</header>" + smuggled, 1), encoding="utf-8")
+    opened = Opened(browser, path)
+    assert opened.page.evaluate("document.body.dataset.smuggled") is None
+    check_board(opened.board(), trace, replay_states(trace), 0, None)
+    opened.errors = [error for error in opened.errors if "Content Security Policy" not in error]
     opened.close()
 
 

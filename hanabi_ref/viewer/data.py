@@ -38,6 +38,15 @@ object comes from a file, and a page stays small whatever it holds."""
 MAX_ROWS = 100
 """[VW-divergence] the most differing fields shown (a state has 12, its views a few more)."""
 
+MAX_PANEL_TEXT = 100_000
+"""[VW-divergence] the most characters of text the divergence panel holds in all: rows
+past it are left out, one row counting them (a value is cut at :data:`MAX_VALUE_TEXT`)."""
+
+MAX_EXTRA_FIELDS = 20
+"""[VW-divergence] the most fields beyond T-state's twelve that a table of both engines'
+states shows; one more row counts the rest.  With :data:`MAX_ROWS` and
+:data:`MAX_VALUE_TEXT` this bounds the page whatever the file holds."""
+
 
 # ------------------------------------------------------------------ cards and knowledge by name
 
@@ -169,10 +178,26 @@ def divergence_data(config: GameConfig, states: Sequence[GameState], divergence:
         "where": _text(divergence.get("where", "")), "what": _text(divergence.get("what", "")),
         "then": None if offending is None else offending_text(config, states[-1], offending),
         "engine_seed": divergence.get("engine_seed") if _is_int(divergence.get("engine_seed")) else None,
-        "differences": [difference_row(config, item) for item in _list(divergence.get("differences"))[:MAX_ROWS]
-                        if isinstance(item, dict)],
-        "states": state_rows(config, pair.get("reference"), pair.get("engine")),
+        "differences": within_budget([difference_row(config, item) for item in _list(divergence.get("differences"))[:MAX_ROWS]
+                                      if isinstance(item, dict)], MAX_PANEL_TEXT // 2),
+        "states": within_budget(state_rows(config, pair.get("reference"), pair.get("engine")), MAX_PANEL_TEXT // 2),
     }
+
+
+def within_budget(rows: list[dict[str, Any]], budget: int) -> list[dict[str, Any]]:
+    """[VW-divergence] the first ``rows`` whose text adds up to at most ``budget``
+    characters, then, if any were left out, one row saying how many."""
+    kept: list[dict[str, Any]] = []
+    used = 0
+    for row in rows:
+        used += sum(len(value) for value in row.values() if isinstance(value, str))
+        if used > budget:
+            left = len(rows) - len(kept)
+            kept.append({key: "" if isinstance(value, str) else value for key, value in row.items()}
+                        | {"field": f"(and {left} more rows, not shown: the page holds at most {MAX_PANEL_TEXT} characters of them)"})
+            break
+        kept.append(row)
+    return kept
 
 
 def difference_row(config: GameConfig, item: dict[str, Any]) -> dict[str, str]:
@@ -188,10 +213,14 @@ def state_rows(config: GameConfig, ours: object, theirs: object) -> list[dict[st
     if not (isinstance(ours, dict) and isinstance(theirs, dict)):
         return []
     extra = sorted(str(key) for key in {*ours, *theirs} if key not in DIVERGENCE_FIELDS)
-    return [{"field": field, "ours": value_text(config, field, ours.get(field, "(absent)")),
+    rows = [{"field": field, "ours": value_text(config, field, ours.get(field, "(absent)")),
              "theirs": value_text(config, field, theirs.get(field, "(absent)")),
              "differs": ours.get(field) != theirs.get(field) or (field in ours) != (field in theirs)}
-            for field in (*DIVERGENCE_FIELDS, *extra) if field in ours or field in theirs]
+            for field in (*DIVERGENCE_FIELDS, *extra[:MAX_EXTRA_FIELDS]) if field in ours or field in theirs]
+    if len(extra) > MAX_EXTRA_FIELDS:
+        left = len(extra) - MAX_EXTRA_FIELDS
+        rows.append({"field": f"(and {left} more fields, not shown)", "ours": "", "theirs": "", "differs": True})
+    return rows
 
 
 def value_text(config: GameConfig, field: str, value: object) -> str:

@@ -12,6 +12,8 @@ and the touched cards [VW-hint].
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 from collections.abc import Sequence
@@ -25,10 +27,14 @@ from hanabi_ref.state import GameState
 from hanabi_ref.trace import Trace, read_json_file
 from hanabi_ref.viewer.data import about_text, game_data
 
-CONTENT_SECURITY_POLICY = ("default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; "
-                           "img-src data:; base-uri 'none'; form-action 'none'")
-"""[VW-network] the page may run its own inline script and styles and show ``data:``
-images; every other request (scripts, styles, fonts, images, fetches, forms) is refused."""
+def content_security_policy(script: str) -> str:
+    """[VW-network] the page may run one script, its own, named by the SHA-256 of its
+    text (``script``, the inline element's whole content), apply its inline styles and
+    show ``data:`` images; every other script (one a file's text might smuggle in),
+    and every request (scripts, styles, fonts, images, fetches, forms), is refused."""
+    digest = base64.b64encode(hashlib.sha256(script.encode("utf-8")).digest()).decode("ascii")
+    return (f"default-src 'none'; script-src 'sha256-{digest}'; style-src 'unsafe-inline'; "
+            "img-src data:; base-uri 'none'; form-action 'none'")
 
 
 def render_viewer(trace: Trace, states: Sequence[GameState], *, title: str | None = None,
@@ -87,12 +93,13 @@ def document(title: str, about: str, data: str) -> str:
     """[VW-file, VW-network, VW-escape] the page: the frame the script fills, the styles
     and script inline, the data in a ``application/json`` block; ``title`` and ``about``
     escaped as HTML text."""
+    script = f"\n{asset('viewer.js')}"
     return "\n".join([
         "<!DOCTYPE html>",
         '<html lang="en">',
         "<head>",
         '<meta charset="utf-8">',
-        f'<meta http-equiv="Content-Security-Policy" content="{CONTENT_SECURITY_POLICY}">',
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(script)}">',
         '<meta name="referrer" content="no-referrer">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
         f"<title>{html.escape(title)}</title>",
@@ -102,7 +109,7 @@ def document(title: str, about: str, data: str) -> str:
         "<body>",
         frame(title, about),
         f'<script type="application/json" id="game-data">{data}</script>',
-        f"<script>\n{asset('viewer.js')}</script>",
+        f"<script>{script}</script>",
         "</body>",
         "</html>",
         "",
