@@ -645,7 +645,7 @@ def command_explain(args: argparse.Namespace) -> int:
     except TraceError as error:
         raise InvalidGame(f"hanabi-ref: {error}") from None
     for line in lines:
-        print(line)
+        print(escape_text(line))  # [OUT-escape] the story quotes the file's texts
     return EXIT_OK
 
 

@@ -21,6 +21,7 @@ from typing import Any
 
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.errors import ConfigError
+from hanabi_ref.escape import escape_text
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
 from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
 from hanabi_ref.verify.engine import VerifyUsageError as VerifyUsageError
@@ -301,6 +302,12 @@ def _views_text(views: dict[str, Any], compared: int) -> str:
     return "not checked: the engine does not answer observe (EP-observe)"
 
 
+def _say(text: str, file: Any = None) -> None:
+    """[OUT-escape] one line of the report, whose parts may quote the engine's answers and
+    the command line, escaped."""
+    print(escape_text(text), file=file)
+
+
 def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
     """[EP-report, EP-coverage, EP-partial] the run's outcome; True when the engine agreed
     and reported every field a game's result depends on (or ``--partial`` was given)."""
@@ -312,49 +319,49 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
     if args.json:
         print(json.dumps(result, sort_keys=True))
     else:
-        print(f"engine          {result['engine']}" + ("; deals from its own seed, verify adopts its deal (EP-seed)"
+        _say(f"engine          {result['engine']}" + ("; deals from its own seed, verify adopts its deal (EP-seed)"
                                                          if result["deals"] == "seed" else ""))
         if result["vectors"] is not None:
             vectors = result["vectors"]
             if result["deals"] == "seed":
-                print(f"vectors         none checked: the engine deals from its own seed, and each of the "
+                _say(f"vectors         none checked: the engine deals from its own seed, and each of the "
                       f"{vectors['skipped']} vectors has its deck (EP-seed)")
             else:
-                print(f"vectors         {vectors['checked']} checked, {vectors['skipped']} unsupported")
+                _say(f"vectors         {vectors['checked']} checked, {vectors['skipped']} unsupported")
         games = result["random_games"]
         if games is not None:
             shrink = games["shrinking"]
             shrunk = f"; shrinking: {shrink['games']} games, {shrink['seconds']} s" if shrink["games"] else ""
-            print(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} games/s{shrunk}")
+            _say(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} games/s{shrunk}")
         coverage = result["coverage"]
         states = coverage["states"]
         reported = [f"{field} {coverage['fields'][field]}" for field in STATE_FIELDS if coverage["fields"][field]]
-        print(f"fields          {states} states compared; reported: {', '.join(reported) or 'none'}")
-        print(f"views           {_views_text(result['views'], coverage['views'])}")
+        _say(f"fields          {states} states compared; reported: {', '.join(reported) or 'none'}")
+        _say(f"views           {_views_text(result['views'], coverage['views'])}")
         reached = [clause for clause in REACHABLE if coverage["clauses"][clause]]
         missed = [clause for clause in REACHABLE if not coverage["clauses"][clause]]
-        print(f"rules           {len(reached)} of {len(REACHABLE)} reachable clauses exercised: "
+        _say(f"rules           {len(reached)} of {len(REACHABLE)} reachable clauses exercised: "
               + ", ".join(f"{clause} {coverage['clauses'][clause]}" for clause in reached))
         if missed:
-            print(f"not reached     {', '.join(missed)}")
+            _say(f"not reached     {', '.join(missed)}")
         if result["unchecked_fields"]:
             label = "NOT CHECKED    " if result["partial"] else "INCOMPLETE     "
-            print(f"{label} the engine left out {', '.join(result['unchecked_fields'])} (a game's result depends on "
+            _say(f"{label} the engine left out {', '.join(result['unchecked_fields'])} (a game's result depends on "
                   "them)" + ("" if result["partial"] else "; --partial checks the rest"))
         if divergence is None:
-            print("divergences     0")
+            _say("divergences     0")
         else:
             then = "" if divergence["then"] is None else f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
-            print(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
+            _say(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
             for difference in divergence["differences"]:
                 shown = FieldDifference(difference["field"], difference["reference"], difference["engine"],
                                         difference["note"])
                 for line in render(shown, config):
-                    print(f"                {line}")
+                    _say(f"                {line}")
             where = divergence["trace"] or "not written"
             seeded = "" if divergence["engine_seed"] is None else f", the engine's deal of seed {divergence['engine_seed']}"
-            print(f"reproduction    {where} ({divergence['actions']} actions{seeded}{then}); hanabi-ref explain {where}")
+            _say(f"reproduction    {where} ({divergence['actions']} actions{seeded}{then}); hanabi-ref explain {where}")
     if divergence is not None and divergence.get("trace_error"):
         sys.stdout.flush()
-        print(f"hanabi-ref: {divergence['trace_error']}", file=sys.stderr)
+        _say(f"hanabi-ref: {divergence['trace_error']}", file=sys.stderr)
     return divergence is None and not incomplete
