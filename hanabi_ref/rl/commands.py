@@ -231,14 +231,17 @@ def write_curve(directory: str, png: str) -> None:
     import os
     from pathlib import Path
 
+    from hanabi_ref.errors import FileReadError, TraceError
     from hanabi_ref.rl.errors import RLError
     from hanabi_ref.sim.files import write_atomically
+    from hanabi_ref.trace import read_json_file
 
     source = os.path.join(directory, "curve.json")
-    try:
-        with open(source, encoding="utf-8") as handle:
-            points = json.load(handle)["points"]
-    except (OSError, ValueError, KeyError, TypeError) as error:
+    try:  # [L-files] read as any JSON input: a regular file, bounded in bytes and values
+        points = read_json_file(source)["points"]
+        if not isinstance(points, list) or not all(isinstance(point, dict) for point in points):
+            raise TypeError("points is not a list of objects")
+    except (FileReadError, TraceError, KeyError, TypeError) as error:
         raise RLError("RL-train-files", f"{source}: not a training curve ({' '.join(str(error).split())})") from None
     try:
         from matplotlib.figure import Figure
