@@ -238,7 +238,8 @@ def write_curve(directory: str, png: str) -> None:
 
     source = os.path.join(directory, "curve.json")
     try:  # [L-files] read as any JSON input: a regular file, bounded in bytes and values
-        points = read_json_file(source)["points"]
+        data = read_json_file(source)
+        points = data.get("points") if isinstance(data, dict) else None
         if not isinstance(points, list) or not all(isinstance(point, dict) for point in points):
             raise TypeError("points is not a list of objects")
     except (FileReadError, TraceError, KeyError, TypeError) as error:
