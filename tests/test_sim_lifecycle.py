@@ -381,8 +381,8 @@ def render_first_chunk(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFi
     written: list[str] = []
     original = checkpoint.render_checkpoint
 
-    def keep(run: Any, chunks: Any) -> str:
-        text = original(run, chunks)
+    def keep(run: Any, chunks: Any, seals: Any = None) -> str:
+        text = original(run, chunks, seals)
         written.append(text)
         return text
 

@@ -61,6 +61,8 @@ class CheckpointWriter:
         self.run = dict(run)
         self.every = every
         self.chunks = list(kept)
+        self.seals = {chunk.first_seed: seal_of(chunk, result) for chunk, result in self.chunks}
+        """each chunk's seal, taken once (a long run rewrites its checkpoint many times)"""
         self.written = time.monotonic()
         self.warned = False
 
@@ -75,6 +77,7 @@ class CheckpointWriter:
         still reported at its end: one warning line on stderr at the first failure, and
         the checkpoint is tried again when it is next due."""
         self.chunks.append((chunk, result))
+        self.seals[chunk.first_seed] = seal_of(chunk, result)
         if time.monotonic() - self.written >= self.every:
             self.write_or_warn()
 
@@ -94,22 +97,33 @@ class CheckpointWriter:
         """Rewrite the checkpoint now, atomically."""
         if self.path is None:
             return
-        write_text_atomically(self.path, render_checkpoint(self.run, self.chunks), "--out")
+        write_text_atomically(self.path, render_checkpoint(self.run, self.chunks, self.seals), "--out")
         self.written = time.monotonic()
 
 
-def render_checkpoint(run: Mapping[str, Any], chunks: Sequence[tuple[Chunk, ChunkResult]]) -> str:
-    """[SIM-out] The checkpoint document as JSON text, chunks in seed order."""
+def render_checkpoint(run: Mapping[str, Any], chunks: Sequence[tuple[Chunk, ChunkResult]],
+                      seals: Mapping[int, str] | None = None) -> str:
+    """[SIM-out] The checkpoint document as JSON text, chunks in seed order; ``seals`` holds
+    the chunks' seals by first seed where they were taken already."""
+    known = seals or {}
+    ordered = sorted(chunks, key=lambda pair: pair[0].first_seed)
     document = {
         "checkpoint": FORMAT,
         "version": VERSION,
         "run": dict(run),
-        "chunks": [_chunk_json(chunk, result) for chunk, result in sorted(chunks, key=lambda pair: pair[0].first_seed)],
+        "chunks": [_chunk_json(chunk, result, known.get(chunk.first_seed) or seal_of(chunk, result))
+                   for chunk, result in ordered],
     }
     return json.dumps(document, sort_keys=True) + "\n"
 
 
-def _chunk_json(chunk: Chunk, result: ChunkResult) -> dict[str, Any]:
+def seal_of(chunk: Chunk, result: ChunkResult) -> str:
+    """[SIM-out, SIM-outcome-hash] The chunk's seal: its trace digests bound to its
+    outcomes (:func:`~hanabi_ref.sim.trace_hash.chunk_seal`)."""
+    return chunk_seal(result.digests, result.outcome_digests(chunk.seeds()))
+
+
+def _chunk_json(chunk: Chunk, result: ChunkResult, seal: str) -> dict[str, Any]:
     return {
         "first_seed": chunk.first_seed,
         "games": chunk.games,
@@ -117,7 +131,7 @@ def _chunk_json(chunk: Chunk, result: ChunkResult) -> dict[str, Any]:
         "strikeouts": list(result.strikeouts),
         "failures": [{"seed": failure.seed, "error": failure.error} for failure in result.failures],
         "digests": b"".join(result.digests).hex(),
-        "sha256": chunk_seal(result.digests, result.outcome_digests(chunk.seeds())),
+        "sha256": seal,
     }
 
 
@@ -250,7 +264,7 @@ def _check_seal(where: str, item: Mapping[str, Any], chunk: Chunk, result: Chunk
     stored = item.get("sha256")
     if not isinstance(stored, str) or len(stored) != DIGEST_HEX:
         raise CheckpointError(f"{where}.sha256: expected {DIGEST_HEX} hexadecimal digits")
-    if stored.lower() != chunk_seal(result.digests, result.outcome_digests(chunk.seeds())):
+    if stored.lower() != seal_of(chunk, result):
         raise CheckpointError(f"{where}: its outcomes (scores, strikeouts, failures) or trace digests do not match "
                               f"its sha256: the checkpoint was changed after it was written")
 
