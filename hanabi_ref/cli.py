@@ -3,7 +3,7 @@
     hanabi-ref simulate --strategy NAME --players P --games N --seed S
                         [--rules PRESET] [--variant NAME] [--hand-size H] [--param K=V ...]
                         [--jobs J] [--chunk-size K] [--executor local|dask --scheduler ADDR] [--json]
-                        [--out FILE [--checkpoint-every SECONDS]] [--resume FILE]
+                        [--out FILE [--checkpoint-every SECONDS] [--overwrite]] [--resume FILE]
                         [--stall-timeout SECONDS] [--compiled]
                         [--isolate | --bot CMD [--bot CMD ...] (instead of --strategy)] [--move-timeout SECONDS]
     hanabi-ref sweep    --strategy NAME --players P --games N --grid K=V1,V2,... [--grid ...]
@@ -233,6 +233,8 @@ def build_parser() -> argparse.ArgumentParser:
                           help="go on with the run checkpointed in FILE (written to FILE unless --out is given)")
     simulate.add_argument("--checkpoint-every", type=_count, default=None, metavar="SECONDS",
                           help="rewrite the --out checkpoint at most this often (default 60; 0: after every chunk)")
+    simulate.add_argument("--overwrite", action="store_true",
+                          help="start again over the checkpoint of an unfinished run in --out (instead of --resume)")
     _add_compiled_option(simulate)
     _add_sweep_parser(commands)
 

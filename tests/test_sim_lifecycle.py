@@ -373,24 +373,26 @@ def test_failed_games_are_kept_and_reported_after_resume(tmp_path: Path, monkeyp
 
 def render_first_chunk(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     """A checkpoint holding the first chunk (seeds 0..4) of the run ``argv``, made by the
-    run itself with ``--checkpoint-every 0`` and cut after its first chunk."""
+    run itself with ``--checkpoint-every 0`` and cut after its first chunk (the first
+    checkpoint, written before any game, holds none: SIM-out-early)."""
     full = tmp_path / "full.json"
     import hanabi_ref.sim.checkpoint as checkpoint
 
     written: list[str] = []
     original = checkpoint.render_checkpoint
 
-    def keep(run: Any, chunks: Any) -> str:
-        text = original(run, chunks)
+    def keep(run: Any, chunks: Any, seals: Any = None) -> str:
+        text = original(run, chunks, seals)
         written.append(text)
         return text
 
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(checkpoint, "render_checkpoint", keep)
         run_main(argv + ["--out", str(full), "--checkpoint-every", "0"], capsys)
+    assert json.loads(written[0])["chunks"] == []
     first = tmp_path / "first.json"
-    first.write_text(written[0])
-    assert [chunk["first_seed"] for chunk in json.loads(written[0])["chunks"]] == [0]
+    first.write_text(written[1])
+    assert [chunk["first_seed"] for chunk in json.loads(written[1])["chunks"]] == [0]
     return first
 
 
@@ -456,7 +458,7 @@ def checkpoint_of(options: dict[str, str], out: Path) -> str:
 @pytest.mark.parametrize(
     ("tamper", "fragment"),
     [
-        (lambda d: d.update(version=2), "version: expected 1, got 2"),
+        (lambda d: d.update(version=1), "version: expected 2, got 1"),  # made before chunks were sealed
         (lambda d: d["chunks"][0].update(scores=[1, 99]), "chunks[0].scores[1]: 99 is above the highest score 25"),
         (lambda d: d["chunks"][0].update(digests="ab"), "chunks[0].digests: expected 64 hexadecimal digits per game"),
         (lambda d: d["chunks"][0].update(games=3), "do not make its 3 games"),

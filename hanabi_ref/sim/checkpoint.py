@@ -2,29 +2,40 @@
 
 A checkpoint is a JSON file that names the run (every setting that chooses its games) and
 holds each finished chunk: its seeds, the scores and strikeouts of its finished games, its
-failures and the trace digest of every game [SIM-trace-hash].  That is all the final
+failures, the trace digest of every game [SIM-trace-hash] and the chunk's seal, which
+binds each game's outcome to its trace digest [SIM-outcome-hash].  That is all the final
 result is computed from, so a run resumed from a checkpoint ends with the very statistics
-and trace hash of a run that was never interrupted.  It is rewritten atomically, so it is
+and hashes of a run that was never interrupted.  It is rewritten atomically, so it is
 always a whole checkpoint, never half of one.
+
+A checkpoint is not signed: whoever may write it can forge it whole, seals included.  A
+chunk whose outcomes were edited apart from its digests is refused; one forged with care
+is not, but the run then publishes an outcome hash (computed from the outcomes it
+reports) that differs from the genuine run's [SIM-resume].
 """
 
 from __future__ import annotations
 
 import json
+import re
 import stat
+import sys
 import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
 from hanabi_ref.errors import FileReadError, HanabiError
+from hanabi_ref.escape import escape_text
 from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup
 from hanabi_ref.serial import parse_json
 from hanabi_ref.sim.executors import SetupError
 from hanabi_ref.sim.files import write_text_atomically
+from hanabi_ref.sim.trace_hash import chunk_seal
 
 FORMAT = "hanabi-ref simulate checkpoint"
-VERSION = 1
+VERSION = 2
+"""[SIM-out] 2: chunks carry their seal (``sha256``); a version 1 checkpoint is refused."""
 RUN_KEYS = ("strategy", "params", "players", "hand_size", "rules", "variant", "seed", "games", "hanabi_ref")
 """[SIM-resume] The settings that choose a run's games, compared in this order."""
 DIGEST_HEX = 64
@@ -50,7 +61,10 @@ class CheckpointWriter:
         self.run = dict(run)
         self.every = every
         self.chunks = list(kept)
+        self.seals = {chunk.first_seed: seal_of(chunk, result) for chunk, result in self.chunks}
+        """each chunk's seal, taken once (a long run rewrites its checkpoint many times)"""
         self.written = time.monotonic()
+        self.warned = False
 
     @property
     def games(self) -> int:
@@ -58,31 +72,58 @@ class CheckpointWriter:
         return sum(chunk.games for chunk, _ in self.chunks)
 
     def add(self, chunk: Chunk, result: ChunkResult) -> None:
-        """Keep a finished chunk; rewrite the checkpoint if it is due."""
+        """Keep a finished chunk; rewrite the checkpoint if it is due.  [SIM-out-early] A
+        rewrite that fails (a disk that filled up) does not stop the run, whose games are
+        still reported at its end: one warning line on stderr at the first failure, and
+        the checkpoint is tried again when it is next due."""
         self.chunks.append((chunk, result))
+        self.seals[chunk.first_seed] = seal_of(chunk, result)
         if time.monotonic() - self.written >= self.every:
+            self.write_or_warn()
+
+    def write_or_warn(self) -> None:
+        """[SIM-out-early] :meth:`write`, but a failure is a warning line on stderr (the
+        first one only), and the file keeps its last checkpoint."""
+        try:
             self.write()
+        except SetupError as error:
+            self.written = time.monotonic()
+            if not self.warned:
+                self.warned = True
+                print(escape_text(f"hanabi-ref: warning: {error}; the run goes on, and {self.path} keeps its "
+                                  f"last checkpoint"), file=sys.stderr, flush=True)
 
     def write(self) -> None:
         """Rewrite the checkpoint now, atomically."""
         if self.path is None:
             return
-        write_text_atomically(self.path, render_checkpoint(self.run, self.chunks), "--out")
+        write_text_atomically(self.path, render_checkpoint(self.run, self.chunks, self.seals), "--out")
         self.written = time.monotonic()
 
 
-def render_checkpoint(run: Mapping[str, Any], chunks: Sequence[tuple[Chunk, ChunkResult]]) -> str:
-    """[SIM-out] The checkpoint document as JSON text, chunks in seed order."""
+def render_checkpoint(run: Mapping[str, Any], chunks: Sequence[tuple[Chunk, ChunkResult]],
+                      seals: Mapping[int, str] | None = None) -> str:
+    """[SIM-out] The checkpoint document as JSON text, chunks in seed order; ``seals`` holds
+    the chunks' seals by first seed where they were taken already."""
+    known = seals or {}
+    ordered = sorted(chunks, key=lambda pair: pair[0].first_seed)
     document = {
         "checkpoint": FORMAT,
         "version": VERSION,
         "run": dict(run),
-        "chunks": [_chunk_json(chunk, result) for chunk, result in sorted(chunks, key=lambda pair: pair[0].first_seed)],
+        "chunks": [_chunk_json(chunk, result, known.get(chunk.first_seed) or seal_of(chunk, result))
+                   for chunk, result in ordered],
     }
     return json.dumps(document, sort_keys=True) + "\n"
 
 
-def _chunk_json(chunk: Chunk, result: ChunkResult) -> dict[str, Any]:
+def seal_of(chunk: Chunk, result: ChunkResult) -> str:
+    """[SIM-out, SIM-outcome-hash] The chunk's seal: its trace digests bound to its
+    outcomes (:func:`~hanabi_ref.sim.trace_hash.chunk_seal`)."""
+    return chunk_seal(result.digests, result.outcome_digests(chunk.seeds()))
+
+
+def _chunk_json(chunk: Chunk, result: ChunkResult, seal: str) -> dict[str, Any]:
     return {
         "first_seed": chunk.first_seed,
         "games": chunk.games,
@@ -90,10 +131,32 @@ def _chunk_json(chunk: Chunk, result: ChunkResult) -> dict[str, Any]:
         "strikeouts": list(result.strikeouts),
         "failures": [{"seed": failure.seed, "error": failure.error} for failure in result.failures],
         "digests": b"".join(result.digests).hex(),
+        "sha256": seal,
     }
 
 
 # ------------------------------------------------------------------ reading
+
+
+HEAD_BYTES = 4096
+"""[SIM-out-lock] How much of a file is read to tell whether it holds a checkpoint."""
+_FORMAT_KEY = re.compile(rb'"checkpoint"\s*:\s*"' + re.escape(FORMAT.encode("ascii")) + rb'"')
+
+
+def is_checkpoint_file(path: Path) -> bool:
+    """[SIM-out-lock] Whether ``path`` is a regular file that holds a checkpoint: its first
+    :data:`HEAD_BYTES` bytes hold the key ``"checkpoint": "hanabi-ref simulate
+    checkpoint"`` (a checkpoint writes it first; inside a JSON string its quotes would be
+    escaped, so a failure's text cannot imitate it)."""
+    try:
+        if not stat.S_ISREG(path.stat().st_mode):
+            return False
+        with path.open("rb") as file:
+            head = file.read(HEAD_BYTES)
+    except OSError:
+        return False
+    return _FORMAT_KEY.search(head) is not None
+
 
 
 def load_checkpoint(path: Path, run: Mapping[str, Any], setup: GameSetup) -> list[tuple[Chunk, ChunkResult]]:
@@ -176,10 +239,34 @@ def _parse_chunk(where: str, item: Any, setup: GameSetup, max_score: int) -> tup
     scores = [_check_score(value, f"{where}.scores[{n}]", max_score) for n, value in enumerate(_list(item, "scores", where))]
     strikeouts = [_check_bool(value, f"{where}.strikeouts[{n}]") for n, value in enumerate(_list(item, "strikeouts", where))]
     failures = [_parse_failure(f"{where}.failures[{n}]", value, chunk) for n, value in enumerate(_list(item, "failures", where))]
+    _check_failure_order(where, failures)
     if len(strikeouts) != len(scores) or len(scores) + len(failures) != games:
         raise CheckpointError(f"{where}: {len(scores)} scores, {len(strikeouts)} strikeouts and {len(failures)} "
                               f"failures do not make its {games} games")
-    return chunk, ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures), _digests(item, where, games))
+    result = ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures), _digests(item, where, games))
+    _check_seal(where, item, chunk, result)
+    return chunk, result
+
+
+def _check_failure_order(where: str, failures: Sequence[Failure]) -> None:
+    """[SIM-resume] A chunk's failures name distinct seeds, in ascending order."""
+    for number in range(1, len(failures)):
+        if failures[number].seed <= failures[number - 1].seed:
+            raise CheckpointError(f"{where}.failures[{number}].seed: {failures[number].seed} is not above the "
+                                  f"seed before it (seeds ascending, each once)")
+
+
+def _check_seal(where: str, item: Mapping[str, Any], chunk: Chunk, result: ChunkResult) -> None:
+    """[SIM-resume, SIM-outcome-hash] The chunk's seal, taken again from its trace digests
+    and its outcomes, must be the one it holds: an outcome (score, strikeout, failure)
+    edited apart from the digests is refused.  (A seal is no signature: a forger who
+    recomputes it passes here, and the run's outcome hash shows the forgery.)"""
+    stored = item.get("sha256")
+    if not isinstance(stored, str) or len(stored) != DIGEST_HEX:
+        raise CheckpointError(f"{where}.sha256: expected {DIGEST_HEX} hexadecimal digits")
+    if stored.lower() != seal_of(chunk, result):
+        raise CheckpointError(f"{where}: its outcomes (scores, strikeouts, failures) or trace digests do not match "
+                              f"its sha256: the checkpoint was changed after it was written")
 
 
 def _parse_failure(where: str, value: Any, chunk: Chunk) -> Failure:

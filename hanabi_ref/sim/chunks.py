@@ -22,7 +22,7 @@ from hanabi_ref.game import play_games
 from hanabi_ref.view import ViewMaker
 from hanabi_ref.strategy import StrategyFactory
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.sim.trace_hash import GameHasher, failure_digest
+from hanabi_ref.sim.trace_hash import GameHasher, failed_outcome_digest, failure_digest, outcome_digest
 from hanabi_ref.strategies import Value, factory_for
 
 MAX_CHUNK_GAMES = 50
@@ -132,6 +132,19 @@ class ChunkResult:
             tuple(failure for part in parts for failure in part.failures),
             tuple(digest for part in parts for digest in part.digests),
         )
+
+    def outcome_digests(self, seeds: range) -> tuple[bytes, ...]:
+        """[SIM-outcome-hash] The outcome digest of the game of each of ``seeds`` (the
+        result's seeds, in order): a failed seed's from its failure, the others' from the
+        next score and strikeout.  Outcomes that do not make those games are a bug in the
+        caller (a checkpoint is checked before it gets here)."""
+        errors = {failure.seed: failure.error for failure in self.failures}
+        if (len(errors) != len(self.failures) or not set(errors) <= set(seeds)
+                or len(errors) + len(self.scores) != len(seeds) or len(self.strikeouts) != len(self.scores)):
+            raise ValueError("SIM-outcome-hash: the outcomes do not make one game per seed")
+        finished = iter(zip(self.scores, self.strikeouts))
+        return tuple(failed_outcome_digest(seed, errors[seed]) if seed in errors else outcome_digest(seed, *next(finished))
+                     for seed in seeds)
 
 
 def describe_error(error: BaseException) -> str:

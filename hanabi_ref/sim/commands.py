@@ -1,5 +1,5 @@
 """``hanabi-ref simulate`` and ``hanabi-ref sweep`` [C-simulate, SIM-jobs, SIM-param,
-SIM-trace-hash, SIM-sweep, SIM-plot, SIM-dask, SIM-crash, SIM-errors].
+SIM-trace-hash, SIM-outcome-hash, SIM-sweep, SIM-plot, SIM-dask, SIM-crash, SIM-errors].
 
 Everything a run needs is checked before the first game: the strategy and its
 parameters, the grid, the configuration, the seeds, the executor (a dask scheduler is
@@ -26,14 +26,17 @@ from pathlib import Path
 from types import FrameType
 from typing import Any, Final, NoReturn
 
+from hanabi_ref import atomic
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError
+from hanabi_ref.escape import escape_text
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.sim.checkpoint import CHECKPOINT_SECONDS, CheckpointWriter, load_checkpoint
+from hanabi_ref.sim.checkpoint import CHECKPOINT_SECONDS, CheckpointWriter, is_checkpoint_file, load_checkpoint
 from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup
 from hanabi_ref.sim.executors import (STALL_SECONDS, Executor, LocalExecutor, RunStopped, SetupError, connect_dask,
                                       default_jobs)
 from hanabi_ref.sim.files import check_output_path, write_text_atomically
+from hanabi_ref.sim.locks import lock_output
 from hanabi_ref.sim.runner import Cell, CellResult, Finished, Progress, RunResult, run_cells
 from hanabi_ref.isolation.client import MOVE_TIMEOUT
 from hanabi_ref.sim.sweep import Axis, parse_grid, point_label, points, render_csv, render_json, render_table, row
@@ -193,13 +196,15 @@ def run(cells: Sequence[Cell], executor: Executor, chunk_size: int | None, finis
 
 def stopped_line(error: BaseException, finished: int, total: int, kept: str) -> str:
     """[SIM-stall, SIM-dask-lost] A stopped run on one line: why, how many games finished
-    and where they are ``kept``."""
-    return f"hanabi-ref: {error}; {finished} of {total} games finished, {kept}"
+    and where they are ``kept``; the reason and the path are escaped [OUT-escape]."""
+    return escape_text(f"hanabi-ref: {error}; {finished} of {total} games finished, {kept}")
 
 
 def failure_line(groups: Sequence[tuple[str, CellResult]]) -> str:
-    """[SIM-crash] Every failed game of a run on one line: how many, their seeds (by grid
-    point in a sweep), and the first one's error."""
+    """[SIM-crash, OUT-escape] Every failed game of a run on one line: how many, their seeds
+    (by grid point in a sweep), and the first one's error, escaped: a failure's text may
+    come from a checkpoint [SIM-resume], and must not forge a line or reach the terminal
+    as a control character."""
     failed = [(label, failure) for label, result in groups for failure in result.failures]
     total = sum(result.cell.games for _, result in groups)
     label, first = failed[0]
@@ -216,7 +221,7 @@ def failure_line(groups: Sequence[tuple[str, CellResult]]) -> str:
         shown.append(f"{group_label}: {text}" if group_label else text)
     where = f"{label}, seed {first.seed}" if label else f"seed {first.seed}"
     count = f"{len(failed)} of {total} games failed" if len(failed) > 1 else f"1 of {total} games failed"
-    return f"hanabi-ref: {count} ({'; '.join(shown)}); first ({where}): {first.error}"
+    return escape_text(f"hanabi-ref: {count} ({'; '.join(shown)}); first ({where}): {first.error}")
 
 
 def _report_failures(groups: Sequence[tuple[str, CellResult]]) -> int:
@@ -234,10 +239,11 @@ def _failures_json(failures: Sequence[Failure]) -> list[dict[str, Any]]:
 
 
 def command_simulate(args: argparse.Namespace) -> int:
-    """Play games S .. S+N-1 in parallel and report the statistics and the trace hash
-    [C-simulate, SIM-jobs, SIM-param, SIM-trace-hash]; exit 1 if a game failed [SIM-crash];
-    with ``--out`` keep checkpoints and the result in a file [SIM-out], with ``--resume``
-    go on from a checkpoint [SIM-resume]."""
+    """Play games S .. S+N-1 in parallel and report the statistics and the hashes
+    [C-simulate, SIM-jobs, SIM-param, SIM-trace-hash, SIM-outcome-hash]; exit 1 if a game
+    failed [SIM-crash]; with ``--out`` keep checkpoints and the result in a file, locked
+    [SIM-out, SIM-out-lock, SIM-out-early], with ``--resume`` go on from a checkpoint
+    [SIM-resume]."""
     spec = check_strategy_or_bots(args)
     params = {} if spec is None else spec.resolve(given_params(args.param, spec))
     if spec is None:
@@ -253,25 +259,68 @@ def command_simulate(args: argparse.Namespace) -> int:
     name = BOT if spec is None else spec.name
     identity = run_identity(args, name, params, config)
     out = _simulate_output(args)
-    kept = [] if args.resume is None else load_checkpoint(Path(args.resume), identity, setup)
-    every = CHECKPOINT_SECONDS if args.checkpoint_every is None else float(args.checkpoint_every)
-    checkpoint = CheckpointWriter(out if _takes_checkpoints(out) else None, identity, every, kept)
-    executor = open_executor(args)
+    with _claimed(args, out):
+        kept = [] if args.resume is None else load_checkpoint(Path(args.resume), identity, setup)
+        every = CHECKPOINT_SECONDS if args.checkpoint_every is None else float(args.checkpoint_every)
+        checkpoint = CheckpointWriter(out if _takes_checkpoints(out) else None, identity, every, kept)
+        executor = open_executor(args)
+        return _simulate_run(args, setup, (name, params, config), out, checkpoint, executor)
+
+
+def _simulate_run(args: argparse.Namespace, setup: GameSetup, named: tuple[str, Mapping[str, Value], GameConfig],
+                  out: Path | None, checkpoint: CheckpointWriter, executor: Executor) -> int:
+    """[SIM-out-early] Write the first checkpoint before any game (a file that cannot be
+    written fails now, not after the games), play, print the report, then write the
+    result: a result that cannot be written still leaves the report on standard output."""
+    try:
+        checkpoint.write()
+    except BaseException:
+        executor.close()
+        raise
+    kept = [(0, chunk, chunk_result) for chunk, chunk_result in checkpoint.chunks]
     try:
         with sigterm_stops_run():
-            result = run([Cell(setup, args.seed, args.games)], executor, args.chunk_size,
-                         [(0, chunk, chunk_result) for chunk, chunk_result in kept],
+            result = run([Cell(setup, args.seed, args.games)], executor, args.chunk_size, kept,
                          lambda _, chunk, chunk_result: checkpoint.add(chunk, chunk_result))
     except (RunStopped, Terminated, KeyboardInterrupt) as stop:
         return _stopped(stop, checkpoint, args.games)
-    summary = _simulate_summary(args, name, params, config, executor, result)
-    if out is not None:
-        write_text_atomically(out, json.dumps(summary, sort_keys=True) + "\n", "--out")
+    summary = _simulate_summary(args, *named, executor, result)
     if args.json:
         print(json.dumps(summary, sort_keys=True))
     else:
         print_summary(summary)
+    if out is not None:
+        sys.stdout.flush()  # [SIM-out-early] the report is out before the file is tried
+        write_text_atomically(out, json.dumps(summary, sort_keys=True) + "\n", "--out")
     return _report_failures([("", result.cells[0])])
+
+
+@contextmanager
+def _claimed(args: argparse.Namespace, out: Path | None) -> Iterator[None]:
+    """[SIM-out-lock] Hold the lock of the ``--out`` (or ``--resume``) file for the run,
+    and refuse a file that holds another run's checkpoint, unless the run resumes it or
+    ``--overwrite`` is given."""
+    overwrite = getattr(args, "overwrite", False)
+    if overwrite and args.out is None:
+        raise SetupError("--overwrite: only with --out FILE")
+    if out is None or not _takes_checkpoints(out):
+        yield
+        return
+    with lock_output(out, "--out" if args.out is not None else "--resume"):
+        if not overwrite and is_checkpoint_file(out) and not _is_resumed(args, out):
+            raise SetupError(f"--out {out}: holds the checkpoint of a run that has not finished; "
+                             f"go on with it (--resume {out}), or start again over it (--overwrite)")
+        yield
+
+
+def _is_resumed(args: argparse.Namespace, out: Path) -> bool:
+    """Whether ``out`` is the very file ``--resume`` names."""
+    if args.resume is None:
+        return False
+    try:
+        return os.path.samefile(out, args.resume)
+    except OSError:
+        return False
 
 
 def run_identity(args: argparse.Namespace, strategy: str, params: Mapping[str, Value], config: GameConfig) -> dict[str, Any]:
@@ -317,8 +366,9 @@ def _takes_checkpoints(path: Path | None) -> bool:
 def _stopped(stop: BaseException, checkpoint: CheckpointWriter, total: int, kept: str | None = None) -> int:
     """[SIM-out, SIM-stall, SIM-dask-lost, SIM-orphans] Keep the finished chunks in the
     checkpoint (if it has a file), then report: Ctrl-C goes on to ``main`` (exit 130),
-    SIGTERM exits 143, a stopped run 3."""
-    checkpoint.write()
+    SIGTERM exits 143, a stopped run 3.  A checkpoint that cannot be written is a warning
+    (the file keeps its last one) and the stop is still reported [SIM-out-early]."""
+    checkpoint.write_or_warn()
     if isinstance(stop, KeyboardInterrupt):
         raise stop
     if isinstance(stop, Terminated):
@@ -371,6 +421,7 @@ def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[s
         "failed_seeds": cell.failed_seeds,
         "failures": _failures_json(cell.failures),
         "trace_sha256": cell.trace_sha256,
+        "outcome_sha256": cell.outcome_sha256,
         "games_per_second": result.games_played / result.seconds if result.seconds > 0 else float("inf"),
     }
 
@@ -403,6 +454,7 @@ def print_summary(result: Mapping[str, Any]) -> None:
     where = "in this process" if result["executor"] == "local" and result["jobs"] == 1 else f"{workers}, {result['executor']}"
     rows.append(("games per second", f"{result['games_per_second']:.1f} ({where})"))
     rows.append(("trace sha256", result["trace_sha256"]))
+    rows.append(("outcome sha256", result["outcome_sha256"]))
     width = max(len(name) for name, _ in rows)
     for name, value in rows:
         print(f"{name:<{width}}  {value}")
@@ -443,12 +495,24 @@ def command_sweep(args: argparse.Namespace) -> int:
     if out is None:
         sys.stdout.write(text)
     else:
-        write_text_atomically(out, text, "--out")
+        _write_or_show(out, text)
     if plot is not None:
         from hanabi_ref.sim.plot import save_plot
 
         save_plot(plot, args.plot_kind or "mean", axes, cells, _title(args, config))
     return _report_failures([(point_label(point), cell) for point, cell in cells])
+
+
+def _write_or_show(out: Path, text: str) -> None:
+    """[SIM-out-early] Write the sweep's table to ``out``; if that fails (a full disk), the
+    table goes to standard output instead, so the run is not lost, before the error."""
+    try:
+        write_text_atomically(out, text, "--out")
+    except SetupError:
+        if not atomic.is_standard_output(out):
+            sys.stdout.write(text)
+            sys.stdout.flush()
+        raise
 
 
 def _check_outputs(args: argparse.Namespace) -> tuple[Path | None, Path | None]:

@@ -36,7 +36,8 @@ class Cell:
 @attrs.frozen
 class CellResult:
     """The games of one cell in seed order: scores and strikeouts of the finished ones,
-    the failures [SIM-crash], and the trace hash of all of them [SIM-trace-hash]."""
+    the failures [SIM-crash], the trace hash of all of them [SIM-trace-hash] and the hash
+    of their outcomes [SIM-outcome-hash]."""
 
     cell: Cell
     max_score: int
@@ -44,6 +45,8 @@ class CellResult:
     strikeouts: int
     failures: tuple[Failure, ...]
     trace_sha256: str
+    outcome_sha256: str
+    """[SIM-outcome-hash] the hash of the outcomes reported here, game by game in seed order"""
 
     @property
     def failed_seeds(self) -> list[int]:
@@ -184,4 +187,6 @@ def _gather(cell: Cell, max_score: int, parts: Sequence[tuple[Chunk, ChunkResult
         raise RuntimeError("SIM-trace-hash: a chunk did not return one digest per game")  # a bug in us
     failures = tuple(sorted(joined.failures, key=lambda failure: failure.seed))
     trace_sha256 = run_hash(joined.digests)  # the parts are in seed order [SIM-trace-hash]
-    return CellResult(cell, max_score, joined.scores, sum(joined.strikeouts), failures, trace_sha256)
+    # [SIM-outcome-hash] from the very outcomes the statistics are taken from, kept or played
+    outcome_sha256 = run_hash(joined.outcome_digests(range(cell.seed, cell.seed + cell.games)))
+    return CellResult(cell, max_score, joined.scores, sum(joined.strikeouts), failures, trace_sha256, outcome_sha256)

@@ -128,14 +128,15 @@ def render_csv(axes: Sequence[Axis], rows: Sequence[Mapping[str, Any]]) -> str:
 
 def render_json(header: Mapping[str, Any], axes: Sequence[Axis], cells: Sequence[tuple[Mapping[str, Value], CellResult]]) -> str:
     """One JSON object: the run's settings, the grid, and per point its values, all its
-    resolved parameters, the statistics of ``simulate --json`` and its trace hash
-    [SIM-sweep, SIM-trace-hash]."""
+    resolved parameters, the statistics of ``simulate --json``, its trace hash and its
+    outcome hash [SIM-sweep, SIM-trace-hash, SIM-outcome-hash]."""
     document = {
         **header,
         "grid": [{"name": axis.name, "values": list(axis.values)} for axis in axes],
         "rows": [
             {"values": dict(point), "params": dict(result.cell.setup.params), **result.statistics(),
-             "games": result.cell.games, "failed_seeds": result.failed_seeds, "trace_sha256": result.trace_sha256}
+             "games": result.cell.games, "failed_seeds": result.failed_seeds, "trace_sha256": result.trace_sha256,
+             "outcome_sha256": result.outcome_sha256}
             for point, result in cells
         ],
     }

@@ -1,9 +1,14 @@
-"""The trace hash of a run: one SHA-256 that names its games, action for action
-[SIM-trace-hash].
+"""The trace hash and the outcome hash of a run: one SHA-256 that names its games, action
+for action, and one that names what it reports of them [SIM-trace-hash, SIM-outcome-hash].
 
 Each game is hashed on its own, where it was played (a worker sends the 32-byte digest
 back with the score); the run's hash is taken over those digests in seed order, so it
-does not depend on the number of workers, the chunk size or the executor.
+does not depend on the number of workers, the chunk size or the executor.  The outcome
+hash is taken the same way over each game's outcome (its seed, and its score and
+strikeout, or its failure's text), from the outcomes the run reports, so that a run
+that reports other outcomes publishes another hash, however it came by them.  A
+checkpoint seals each chunk with :func:`chunk_seal`, which binds every game's outcome to
+its trace digest [SIM-resume].
 """
 
 from __future__ import annotations
@@ -57,4 +62,33 @@ def run_hash(digests: Iterable[bytes]) -> str:
     hasher = hashlib.sha256()
     for digest in digests:
         hasher.update(digest)
+    return hasher.hexdigest()
+
+
+def outcome_digest(seed: int, score: int, strikeout: bool) -> bytes:
+    """[SIM-outcome-hash] The outcome digest of a game that finished: SHA-256 of the
+    canonical JSON of ``{"score": s, "seed": g, "strikeout": b}`` (T-canonical: keys in
+    code-point order, no spaces; the document holds integers and a boolean only, so it is
+    written here directly)."""
+    flag = "true" if strikeout else "false"
+    return _sha256(f'{{"score":{score:d},"seed":{seed:d},"strikeout":{flag}}}')
+
+
+def failed_outcome_digest(seed: int, error: str) -> bytes:
+    """[SIM-outcome-hash, SIM-crash] The outcome digest of a game that failed: SHA-256 of
+    the canonical JSON of ``{"error": its failure's text, "seed": g}``."""
+    return _sha256(canonical_json({"error": error, "seed": seed}))
+
+
+def chunk_seal(trace_digests: Sequence[bytes], outcome_digests: Sequence[bytes]) -> str:
+    """[SIM-resume] The seal of a checkpoint's chunk: SHA-256 over each game's trace digest
+    followed by its outcome digest (64 bytes a game, in seed order), in hexadecimal.  It
+    binds each game's outcome to its trace digest, so that a chunk whose outcomes were
+    edited apart from its digests is refused on resume."""
+    if len(trace_digests) != len(outcome_digests):
+        raise ValueError("SIM-resume: one trace digest and one outcome digest per game")
+    hasher = hashlib.sha256()
+    for trace, outcome in zip(trace_digests, outcome_digests):
+        hasher.update(trace)
+        hasher.update(outcome)
     return hasher.hexdigest()
