@@ -28,7 +28,6 @@ from hanabi_ref.atomic import write_bytes_atomically
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.layout import layout
 from hanabi_ref.rl.train.modelfile import FORMAT as FORMAT
-from hanabi_ref.rl.train.modelfile import OFFSET_KINDS as OFFSET_KINDS
 from hanabi_ref.rl.train.modelfile import WEIGHTS as WEIGHTS
 from hanabi_ref.rl.train.modelfile import read_model_file
 from hanabi_ref.rules import GameConfig
