@@ -37,6 +37,7 @@ import numpy.typing as npt
 
 from hanabi_ref.atomic import write_bytes_atomically, write_text_atomically
 from hanabi_ref.rl.errors import RLError
+from hanabi_ref.rl.train.checkpoint import check_checkpoint, read_checkpoint
 from hanabi_ref.rl.train.judge import Judge, choose_threshold, fit_judge, judge_examples
 from hanabi_ref.rl.train.policy import HIDDEN, NumpyPolicy, model_meta, save_model, torch_weights
 from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
@@ -164,35 +165,34 @@ class Trainer:
     # ---------------------------------------------------------------- files
 
     def resume(self) -> bool:
-        """Load ``checkpoint.pt`` if there is one: True if it was loaded; :class:`RLError`
-        if it is corrupt or belongs to other settings."""
+        """[RL-train-files, RL-train-limits] load ``checkpoint.pt`` if there is one: True if
+        it was loaded; :class:`RLError` naming it if it is not a checkpoint of this run (read
+        as data only and checked whole before anything of it is applied:
+        :mod:`hanabi_ref.rl.train.checkpoint`)."""
         path = self.out / CHECKPOINT
         if not path.exists():
             return False
+        state = read_checkpoint(self.torch, str(path))
+        judge = check_checkpoint(self.torch, state, str(path), attrs.asdict(self.settings), (self.model, self.reference),
+                                 self.optimizer, self.draws, self.config)
         try:
-            state = self.torch.load(path, map_location="cpu", weights_only=False)
-            saved = state["settings"]
-        except Exception as error:  # a truncated or foreign file: named, never a traceback
-            raise RLError("RL-train-files", f"{path}: not a checkpoint ({' '.join(str(error).split())[:200]})") from None
-        ours = attrs.asdict(self.settings)
-        if {key: value for key, value in saved.items() if key != "steps"} != {k: v for k, v in ours.items() if k != "steps"}:
-            changed = ", ".join(f"{key} {saved.get(key)!r} -> {value!r}" for key, value in ours.items()
-                                if key != "steps" and saved.get(key) != value)
-            raise RLError("RL-train-files", f"{path}: a run with other settings ({changed}); use another --out")
-        self.model.load_state_dict(state["model"])
-        self.reference.load_state_dict(state["reference"])
-        if state["phase"] == "pg":
-            self._pg_optimizer()
-        self.optimizer.load_state_dict(state["optimizer"])
-        self.draws.set_state(state["draws"])
-        self.decks.setstate(state["decks"])
+            self.model.load_state_dict(state["model"])
+            self.reference.load_state_dict(state["reference"])
+            if state["phase"] == "pg":
+                self._pg_optimizer()
+            self.optimizer.load_state_dict(state["optimizer"])
+            self.draws.set_state(state["draws"])
+            self.decks.setstate(state["decks"])
+        except Exception as error:  # checked above; still one line naming the file, never a traceback
+            raise RLError("RL-train-files", f"{path}: not a checkpoint of this run ({' '.join(str(error).split())[:200]})") from None
         self.moves, self.updates, self.phase, self.curve = state["moves"], state["updates"], state["phase"], state["curve"]
-        judge = state.get("judge")
-        self.judge = None if judge is None else NumpyPolicy(judge["weights"], judge["meta"])
+        self.judge = judge
         return True
 
     def save(self) -> None:
-        """[RL-train-files] write the checkpoint, the model and the curve, each whole."""
+        """[RL-train-files] write the checkpoint, the model and the curve, each whole; the
+        checkpoint holds only what torch's weights-only loader reads back (tensors, dicts,
+        lists, tuples, numbers, text, None: the judge's weights as tensors)."""
         self.out.mkdir(parents=True, exist_ok=True)
         buffer = io.BytesIO()
         self.torch.save({"settings": attrs.asdict(self.settings), "model": self.model.state_dict(),
@@ -200,8 +200,9 @@ class Trainer:
                          "optimizer": self.optimizer.state_dict(), "draws": self.draws.get_state(),
                          "decks": self.decks.getstate(), "moves": self.moves, "updates": self.updates,
                          "phase": self.phase, "curve": self.curve,
-                         "judge": None if self.judge is None else {"weights": self.judge.weights(),
-                                                                    "meta": self.judge.meta}}, buffer)
+                         "judge": None if self.judge is None else {
+                             "weights": {key: self.torch.from_numpy(value.copy()) for key, value in self.judge.weights().items()},
+                             "meta": self.judge.meta}}, buffer)
         write_bytes_atomically(self.out / CHECKPOINT, buffer.getvalue())
         save_model(self.out / MODEL, self.weights(), self.meta)
         if self.judge is not None:

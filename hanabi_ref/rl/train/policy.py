@@ -10,8 +10,8 @@ observation (the hats must decode, RL-hat-decode).
 A model file holds the weights (``w0``, ``b0``, ``w1``, ``b1``, ``w2``, ``b2``, float32)
 and ``meta``, a JSON text: the format version, the agent, the configuration it was
 trained for (players, rules, hand size), the team's embedding (RL-hat-offsets), the
-observation size and the number of hats.
-Files are written whole or not at all (:func:`hanabi_ref.atomic.write_bytes_atomically`).
+observation size and the number of hats.  Files are read within stated limits, data and
+never code (:mod:`hanabi_ref.rl.train.modelfile`, RL-train-limits); they are written whole or not at all (:func:`hanabi_ref.atomic.write_bytes_atomically`).
 """
 
 from __future__ import annotations
@@ -19,7 +19,6 @@ from __future__ import annotations
 import io
 import json
 import os
-import zipfile
 from typing import Any, Final
 
 import numpy as np
@@ -28,19 +27,13 @@ import numpy.typing as npt
 from hanabi_ref.atomic import write_bytes_atomically
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.layout import layout
+from hanabi_ref.rl.train.modelfile import FORMAT as FORMAT
+from hanabi_ref.rl.train.modelfile import WEIGHTS as WEIGHTS
+from hanabi_ref.rl.train.modelfile import read_model_file
 from hanabi_ref.rules import GameConfig
 
 HIDDEN: Final = 128
 """Units of each hidden layer (the shipped model stays a few hundred KB)."""
-
-FORMAT: Final = 1
-"""The version of the model file format."""
-
-WEIGHTS: Final = ("w0", "b0", "w1", "b1", "w2", "b2")
-
-OFFSET_KINDS: Final = ("view", "policy")
-"""[RL-train-offset] how an offset model's outputs give the offset: ``view``, R legality
-logits (the offset of most expected legal sums); ``policy``, R offset logits (the largest)."""
 
 
 def model_meta(config: GameConfig, rules: str, embedding: str, agent: str = "recommendation") -> dict[str, Any]:
@@ -115,36 +108,19 @@ def torch_weights(torch: Any, network: Any) -> dict[str, npt.NDArray[np.float32]
 
 
 def save_model(path: str | os.PathLike[str], weights: dict[str, npt.NDArray[np.float32]], meta: dict[str, Any]) -> None:
-    """[RL-train-files] write a model file whole (a temporary file renamed over ``path``)."""
+    """[RL-train-files] write a model file whole (a temporary file renamed over ``path``):
+    the weights little-endian float32, as :func:`load_model` reads them."""
     buffer = io.BytesIO()
-    arrays: dict[str, Any] = {name: np.asarray(weights[name], np.float32) for name in WEIGHTS}
+    arrays: dict[str, Any] = {name: np.asarray(weights[name], "<f4") for name in WEIGHTS}
     arrays["meta"] = np.array(json.dumps(meta, sort_keys=True))
     np.savez_compressed(buffer, **arrays)
     write_bytes_atomically(os.fspath(path), buffer.getvalue())
 
 
 def load_model(path: str | os.PathLike[str], agent: str = "recommendation") -> NumpyPolicy:
-    """[RL-train-files] the policy of a model file of ``agent`` (``recommendation``, or
-    ``offset``: a learned public offset, RL-train-offset), or :class:`RLError`
-    ``RL-train-files`` naming the file and what is wrong with it."""
-    name = os.fspath(path)
-    try:
-        with np.load(name, allow_pickle=False) as data:
-            meta = json.loads(str(data["meta"]))
-            weights = {key: np.asarray(data[key], np.float32) for key in WEIGHTS}
-    except FileNotFoundError:
-        raise RLError("RL-train-files", f"{name}: no such model file") from None
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, json.JSONDecodeError) as error:
-        raise RLError("RL-train-files", f"{name}: not a model file ({' '.join(str(error).split())})") from None
-    embeddings = {"recommendation": ("constant", "modular"), "offset": ("public",), "judge": ("any",),
-                  "info-actor": ("modular",)}[agent]
-    if (not isinstance(meta, dict) or meta.get("format") != FORMAT or meta.get("agent") != agent
-            or meta.get("embedding") not in embeddings or (agent == "offset" and meta.get("kind") not in OFFSET_KINDS)
-            or (agent == "judge" and not (isinstance(meta.get("threshold"), float) and 0 < meta["threshold"] < 1))):
-        raise RLError("RL-train-files", f"{name}: not {'an' if agent == 'offset' else 'a'} {agent} model of format {FORMAT}")
-    shapes = [(meta["inputs"], meta["hidden"]), (meta["hidden"],), (meta["hidden"], meta["hidden"]), (meta["hidden"],),
-              (meta["hidden"], meta["hats"]), (meta["hats"],)]
-    for key, shape in zip(WEIGHTS, shapes):
-        if weights[key].shape != tuple(shape) or not np.isfinite(weights[key]).all():
-            raise RLError("RL-train-files", f"{name}: weights {key} are not {tuple(shape)} finite numbers")
+    """[RL-train-files, RL-train-limits] the policy of a model file of ``agent``
+    (``recommendation``, ``judge``, ``offset``: a learned public offset, RL-train-offset, or
+    ``info-actor``), read within the limits of :mod:`hanabi_ref.rl.train.modelfile`, or
+    :class:`RLError` naming the file (and the member) and what is wrong with it."""
+    weights, meta = read_model_file(os.fspath(path), agent)
     return NumpyPolicy(weights, meta)
