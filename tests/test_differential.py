@@ -41,7 +41,7 @@ from hanabi_ref.peers.choosers import DriverChooser
 from hanabi_ref.peers.hanabython import hanabython_options, hanabython_unsupported
 from hanabi_ref.peers.hle_rules import hle_unsupported
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
+from hanabi_ref.state import GameState, is_nothing_playable_left
 from hanabi_ref.transition import apply
 from hanabi_ref.verify.compare import play_compared
 from hanabi_ref.verify.engine import Engine, EngineFailure
@@ -429,6 +429,22 @@ def test_hanabython_final_draw_is_the_only_difference(hanabython: Engine) -> Non
         assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
         ended_with_draw += _check_final_draw(hanabython, chooser)
     assert ended_with_draw >= 10, f"only {ended_with_draw} games ended by R-1 with a draw"
+
+
+def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
+    """[PE-hanabython-last-round, R-4] hanabython has no end of the last round with nothing
+    left to play: games of its configuration (the option off) that reach such a moment
+    and go on agree with it move by move."""
+    config = peer_config("hanabython", 3)
+    assert not config.options.end_when_nothing_playable
+    reached = 0
+    for seed in range(60):
+        chooser = chooser_for(seed)
+        divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
+        assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
+        reached += any(is_nothing_playable_left(config, state.deck, state.fields, state.played, state.hands,
+                                                state.current, state.remaining) for state, _ in chooser.moves)
+    assert reached >= 2, f"only {reached} games went on past a last round with nothing left to play"
 
 
 @pytest.mark.parametrize(
