@@ -35,8 +35,9 @@ def hanabython_options(empty_hints: bool) -> RuleOptions:
     """The rule options hanabython plays by [PE-hanabython]: hanab-live's (no discard at
     t = t0 [PE-hanabython-discard-max]; the game ends when no more points are possible
     [PE-hanabython-no-points]) with a round-robin deal [PE-hanabython-deal], the newest
-    card first, so that our slots are hanabython's indices [PE-hanabython-slots], and no
-    draw after the final move [PE-hanabython-final-draw]; empty hints follow
+    card first, so that our slots are hanabython's indices [PE-hanabython-slots], no
+    draw after the final move [PE-hanabython-final-draw] and the last round played out
+    [PE-hanabython-last-round]; empty hints follow
     hanabython's ``empty_clue_rule`` [PE-hanabython-empty-hints]."""
     options = attrs.evolve(PRESETS["hanab-live"].options, **HANABYTHON_OPTIONS)
     return attrs.evolve(options, empty_hints=empty_hints)
