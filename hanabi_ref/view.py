@@ -127,9 +127,64 @@ def _hides_own_cards(state: GameState, seat: int, view: PlayerView) -> bool:
     )
 
 
+def _is_count(value: object) -> bool:
+    return type(value) is int
+
+
+def _is_counts(value: object) -> bool:
+    return type(value) is tuple and all(type(item) is int for item in value)
+
+
+def _is_rows_of_counts(value: object) -> bool:
+    return type(value) is tuple and all(_is_counts(row) for row in value)
+
+
+def _is_rows_of_cards(value: object) -> bool:
+    return type(value) is tuple and all(
+        type(row) is tuple and all(item is None or type(item) is int for item in row) for row in value
+    )
+
+
+def _is_pair(value: object) -> bool:
+    return type(value) is tuple and len(value) == 2 and _is_counts(value)
+
+
+def _is_pairs(value: object) -> bool:
+    return type(value) is tuple and all(_is_pair(pair) for pair in value)
+
+
+VIEW_HOLDS: dict[str, Callable[[object], bool]] = {
+    "config": lambda value: type(value) is GameConfig,
+    "seat": _is_count,
+    "turn": _is_count,
+    "current_player": _is_count,
+    "hands": _is_rows_of_counts,  # card ids (positions in the deck), not identities
+    "cards": _is_rows_of_cards,  # identities, None for the seat's own cards
+    "knowledge": _is_rows_of_counts,  # K_c as bitmasks
+    "stack_size": _is_count,
+    "fields": _is_counts,
+    "played": _is_pairs,  # (card id, identity) of cards face up
+    "discard": _is_pairs,
+    "hints": _is_count,
+    "errors": _is_count,
+    "remaining": lambda value: value is None or type(value) is int,
+    "terminal": lambda value: type(value) is bool,
+    "history": lambda value: type(value) in (History, SealedHistory),
+    "key": lambda value: value is _VIEW_KEY,
+}
+"""What a view may hold [2.17-view]: each attribute a :class:`PlayerView` has, by name,
+with a test of its value's type.  Every value is a public quantity of 2.17-view or
+public knowledge (the configuration, the history of 2.17-history); nothing here has room
+for a state, a deck or the stack's order but the lists of integers whose meaning the
+other conditions check."""
+
+
 def _carries_no_hidden_field(state: GameState, seat: int, view: PlayerView) -> bool:
-    """[2.17-view] no attribute of the view is a GameState or holds the deck order."""
-    return not any(isinstance(value, GameState) for value in view.__dict__.values()) and "deck" not in view.__dict__
+    """[2.17-view] the view holds exactly the attributes :data:`VIEW_HOLDS` lists, each
+    of its listed type, and nothing else (a state, the deck or the stack's order under
+    any name is refused because it is not listed)."""
+    held = view.__dict__
+    return held.keys() == VIEW_HOLDS.keys() and all(VIEW_HOLDS[name](value) for name, value in held.items())
 
 
 def _shows_stack_size_only(state: GameState, seat: int, view: PlayerView) -> bool:
@@ -141,7 +196,7 @@ ViewCheck = Callable[[GameState, int, PlayerView], bool]
 
 VIEW_CONDITIONS: tuple[tuple[str, ViewCheck], ...] = (
     ("2.17-view: the seat sees every hand but its own", _hides_own_cards),
-    ("2.17-view: no state, deck or stack order reaches a view", _carries_no_hidden_field),
+    ("2.17-view: a view holds only the listed fields, each of its type (no state, deck or stack order)", _carries_no_hidden_field),
     ("2.17-view: the stack is seen only as its size", _shows_stack_size_only),
 )
 """What :func:`make_view` checks with contracts on, each a reading of 2.17-view

@@ -295,7 +295,9 @@ def _forged_view(made: view.PlayerView, **changes: Any) -> view.PlayerView:
 
 VIEW_TAMPERS: dict[str, Callable[[GameState, view.PlayerView], view.PlayerView]] = {
     "2.17-view: the seat sees every hand but its own": lambda s, v: _forged_view(v, cards=state_cards(s)),
-    "2.17-view: no state, deck or stack order reaches a view": lambda s, v: _forged_view(v, deck=s.deck),
+    "2.17-view: a view holds only the listed fields, each of its type (no state, deck or stack order)": lambda s, v: _forged_view(
+        v, deck=s.deck
+    ),
     "2.17-view: the stack is seen only as its size": lambda s, v: _forged_view(v, stack_size=v.stack_size + 1),
 }
 

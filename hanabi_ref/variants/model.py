@@ -18,6 +18,7 @@ import attrs
 import icontract
 
 from hanabi_ref.cards import Suit
+from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError
 
 ColourTouch = Literal["listed", "none", "all", "prism"]
@@ -96,7 +97,9 @@ class GameRules:
         return tuple(field.name for field in attrs.fields(GameRules) if getattr(self, field.name))
 
 
-@icontract.invariant(lambda self: 1 <= len(self.suits) <= 6, "VAR-model: a variant has 1 to 6 suits (3 to 6 by name)")
+@icontract.invariant(
+    lambda self: 1 <= len(self.suits) <= 6, "VAR-model: a variant has 1 to 6 suits (3 to 6 by name)", enabled=ENABLED
+)
 @attrs.frozen(slots=False)
 class Variant:
     """A variant: its hanab.live name, suits in hanab.live's suit order, clue colours in

@@ -13,6 +13,7 @@ from typing import Literal
 
 import icontract
 
+from hanabi_ref.contracts import ENABLED
 from hanabi_ref.variants.model import START_RANK, Variant
 
 Clue = tuple[Literal["colour", "rank"], int]
@@ -31,8 +32,10 @@ def is_card_of(variant: Variant, suit_index: int, rank: int) -> bool:
     return 0 <= suit_index < len(variant.suits) and variant.copies(suit_index, rank) > 0
 
 
-@icontract.require(lambda variant, clue: is_clue_of(variant, clue), "VAR-touch: a clue the variant offers")
-@icontract.require(lambda variant, suit_index, rank: is_card_of(variant, suit_index, rank), "VAR-touch: a card of the variant")
+@icontract.require(lambda variant, clue: is_clue_of(variant, clue), "VAR-touch: a clue the variant offers", enabled=ENABLED)
+@icontract.require(
+    lambda variant, suit_index, rank: is_card_of(variant, suit_index, rank), "VAR-touch: a card of the variant", enabled=ENABLED
+)
 def touches(variant: Variant, suit_index: int, rank: int, clue: Clue) -> bool:
     """Whether the clue touches a card of this suit and rank [VAR-touch]."""
     kind, value = clue
