@@ -10,6 +10,8 @@ a card identity (``hanabi_ref.cards.identity``, itself tested in test_config.py)
 from __future__ import annotations
 
 from collections import Counter
+import functools
+import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -402,3 +404,84 @@ def drawn_node(data: st.DataObject, root: Any) -> Any:
             break
         node = node[key]
     return node
+
+
+# ------------------------------------------------------------------ examples that reach the assertion
+
+
+class ReachCount:
+    """The examples a Hypothesis test ran (calls of its body) and those that reached
+    its final assertion (called :func:`reached`)."""
+
+    def __init__(self) -> None:
+        self.runs = 0
+        self.reached = 0
+        self.marked = False
+
+
+_COUNTING: list[ReachCount] = []
+"""The counter of the example running now (a stack: one test at a time per process)."""
+
+REACH_LOG: Final = "HANABI_REF_REACH_LOG"
+"""Set to a file name, each test under :func:`reaches_assertion` appends a line
+``module::test reached runs`` to it (for measuring, never read by the tests)."""
+
+
+def reached() -> None:
+    """Mark the running example as one that reached its test's assertion: call it just
+    before the final assertion of a test under :func:`reaches_assertion`."""
+    if _COUNTING:
+        _COUNTING[-1].marked = True
+
+
+def reaches_assertion(minimum: float = 0.5) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """Fail a Hypothesis test (placed above ``@given`` and ``@settings``) when fewer than
+    ``minimum`` of the examples it ran reached its assertion: a test that returns early,
+    or assumes away, most of what Hypothesis draws checks less than it seems to.  Every
+    call of the test body counts as a run (an example ``assume`` rejects too); one that
+    called :func:`reached` counts as reached; one Hypothesis abandons because its draws
+    ran out of data counts as neither.  The counts are on ``test.reach``."""
+
+    def decorate(test: Callable[..., None]) -> Callable[..., None]:
+        handle = getattr(test, "hypothesis", None)
+        if handle is None:
+            raise TypeError(f"{test.__name__}: put @reaches_assertion above @given")
+        inner = handle.inner_test
+        count = ReachCount()
+
+        @functools.wraps(inner)
+        def counted(*args: Any, **kwargs: Any) -> None:
+            count.marked = False
+            _COUNTING.append(count)
+            ran = True
+            try:
+                inner(*args, **kwargs)
+            except BaseException as stop:
+                # Hypothesis ends an example whose draws ran out of data with a
+                # BaseException: it is not an example, and Hypothesis does not count it.
+                ran = isinstance(stop, Exception)
+                raise
+            finally:
+                _COUNTING.pop()
+                count.runs += ran
+                count.reached += ran and count.marked
+
+        handle.inner_test = counted
+
+        @functools.wraps(test)
+        def run(*args: Any, **kwargs: Any) -> None:
+            count.runs = count.reached = 0
+            test(*args, **kwargs)
+            log = os.environ.get(REACH_LOG)
+            if log:
+                with open(log, "a", encoding="utf-8") as out:
+                    out.write(f"{test.__module__}::{test.__name__} {count.reached} {count.runs}\n")
+            assert count.runs > 0 and count.reached >= minimum * count.runs, (
+                f"{test.__name__}: only {count.reached} of {count.runs} examples reached the assertion "
+                f"(at least {minimum:.0%} must)"
+            )
+
+        run.reach = count  # type: ignore[attr-defined]
+        return run
+
+    return decorate

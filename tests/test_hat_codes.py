@@ -50,7 +50,7 @@ from hanabi_ref.strategies.hat.codes import public_capacities
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import HANAB_LIVE_VARIANTS, Run, reference_hint_mask, runs, stacked_deck
+from tests.helpers import HANAB_LIVE_VARIANTS, Run, reached, reaches_assertion, reference_hint_mask, runs, stacked_deck
 
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 MANY = settings(max_examples=300, deadline=None)
@@ -211,6 +211,7 @@ def test_nine_code_with_newest_card_first(state: GameState) -> None:
     check_nine_code(state)
 
 
+@reaches_assertion()
 @SETTINGS
 @given(hanab_live_states(4), st.data())
 def test_hat_clue_round_trip_in_real_play(state: GameState, data: st.DataObject) -> None:
@@ -228,6 +229,7 @@ def test_hat_clue_round_trip_in_real_play(state: GameState, data: st.DataObject)
     seen = seen_hands(make_view(state, cluer))
     if not code.sendable(cluer, seen) >> clue.number & 1:
         return
+    reached()
     after = apply(state, code.encode(cluer, seen, clue.number))
     for seat, value in zip(clued, values):
         view = make_view(after, seat)
@@ -473,6 +475,7 @@ def public_positions(draw: st.DrawFn) -> tuple[GameConfig, list[int], list[int]]
     return config, knowledge, capacities
 
 
+@reaches_assertion()
 @settings(max_examples=400, deadline=None)
 @given(public_positions())
 def test_public_part_size_by_enumeration(case: tuple[GameConfig, list[int], list[int]]) -> None:
@@ -486,6 +489,7 @@ def test_public_part_size_by_enumeration(case: tuple[GameConfig, list[int], list
     )
     if not consistent:
         return
+    reached()
     assert public_part_size(config, knowledge, hand, capacities) == brute_part_size(config, knowledge, capacities)
 
 

@@ -27,7 +27,7 @@ from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, Hat
 from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement
+from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement, reached, reaches_assertion
 
 
 # ------------------------------------------------------------------ decoding
@@ -85,6 +85,7 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
 # ------------------------------------------------------------------ hidden information
 
 
+@reaches_assertion()
 @settings(max_examples=60, deadline=None)
 @given(
     seed=st.integers(0, 2**64 - 1),
@@ -111,6 +112,7 @@ def test_the_hat_strategies_choose_from_their_views_alone(
             player.observe(make_view(state, seat), state.history[-1])
     if state.terminal:
         return
+    reached()
     seat = state.current
     rearranged = drawn_rearrangement(state, data)
     twin = copy.deepcopy(players[seat])

@@ -28,7 +28,15 @@ from hanabi_ref.strategies.info.questions import choose, decode, encode
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import card, colour_suits, drawn_rearrangement, stacked_deck, suit_and_value
+from tests.helpers import (
+    card,
+    colour_suits,
+    drawn_rearrangement,
+    reached,
+    reaches_assertion,
+    stacked_deck,
+    suit_and_value,
+)
 
 CONFIGS = [(players, preset, variant) for players in (2, 3, 4, 5) for preset, variant in
            (("hle", "no-variant"), ("hanab-live", "no-variant"), ("hanab-live", "6-suits"),
@@ -93,6 +101,7 @@ def test_public_knowledge_holds_the_true_card() -> None:
 # ------------------------------------------------------------------ questions and numbers
 
 
+@reaches_assertion()
 @settings(max_examples=150, deadline=None)
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), turn=st.integers(0, 50), total=st.integers(2, 16))
 def test_decoding_undoes_encoding(setup: tuple[int, str, str], seed: int, turn: int, total: int) -> None:
@@ -105,6 +114,7 @@ def test_decoding_undoes_encoding(setup: tuple[int, str, str], seed: int, turn: 
     moment = player.moment
     if moment is None:
         return
+    reached()
     for seat in range(1, state.config.players):
         sets = player.sets(moment, seat)
         hand = [state.deck[card_id] for card_id in state.hands[seat]]
@@ -181,6 +191,7 @@ def test_a_rainbow_focus_card_has_no_colour_hint_avoiding_it() -> None:
 # ------------------------------------------------------------------ views and configurations
 
 
+@reaches_assertion()
 @settings(max_examples=40, deadline=None)
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), stop=st.integers(0, 40), data=st.data(),
        options=OPTION_SETS)
@@ -192,6 +203,7 @@ def test_the_info_strategy_chooses_from_its_view_alone(setup: tuple[int, str, st
     state, seats, _ = play_checked(*setup, seed, stop=stop, options=options)
     if state.terminal:
         return
+    reached()
     seat = state.current
     rearranged = drawn_rearrangement(state, data)
     twin = copy.deepcopy(seats[seat])
@@ -277,6 +289,7 @@ def test_ratios_order_exactly_like_fractions() -> None:
         assert ratio(a, b) <= ratio(c, d)
 
 
+@reaches_assertion()
 @settings(max_examples=2000, deadline=None)
 @given(b=st.integers(2, RATIO_BOUND - 1), d=st.integers(2, RATIO_BOUND - 1), scale=st.integers(1, 64))
 def test_ratios_order_exactly_up_to_their_bound(b: int, d: int, scale: int) -> None:
@@ -287,6 +300,7 @@ def test_ratios_order_exactly_up_to_their_bound(b: int, d: int, scale: int) -> N
         d += 1
     if math.gcd(b, d) != 1 or d >= RATIO_BOUND:
         return
+    reached()
     a = pow(d, -1, b)
     c = (a * d - 1) // b
     assert a * d - b * c == 1 and Fraction(a, b) > Fraction(c, d)

@@ -24,7 +24,7 @@ from hanabi_ref.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SP
                                               options_of)
 from hanabi_ref.transition import initial_state
 from hanabi_ref.view import PlayerView, make_view
-from tests.helpers import drawn_rearrangement
+from tests.helpers import drawn_rearrangement, reached, reaches_assertion
 from tests.test_info import play_checked
 
 
@@ -166,6 +166,7 @@ def test_candidates_tell_no_falsehood() -> None:
     assert tried > 0
 
 
+@reaches_assertion()
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32), data=st.data())
 def test_the_search_chooses_from_its_view_alone(seed: int, data: st.DataObject) -> None:
@@ -174,6 +175,7 @@ def test_the_search_chooses_from_its_view_alone(seed: int, data: st.DataObject) 
     found = late_state(5, seed, 4)
     if found is None:
         return
+    reached()
     state, seats = found
     seat = state.current
     player = seats[seat]

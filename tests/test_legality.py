@@ -7,18 +7,28 @@ from __future__ import annotations
 from typing import cast
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.actions import Action, Discard, Hint, HintKind, Play
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.legality import illegality, is_legal, legal_actions
-from hanabi_ref.rules import make_config
+from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view, view_is_legal
-from tests.helpers import Run, reference_hint_mask, runs
+from tests.helpers import (
+    NAMED_VARIANTS,
+    Run,
+    choose_action,
+    compositions,
+    reached,
+    reaches_assertion,
+    reference_hint_mask,
+    runs,
+    thesis_options,
+)
 
 
 def catalogue(state: GameState) -> list[Action]:
@@ -103,20 +113,58 @@ def test_action_count_of_example_2_18(players: int, count: int) -> None:
     assert len(set(legal_actions(state))) == count
 
 
+@st.composite
+def formula_configs(draw: st.DrawFn) -> GameConfig:
+    """Configurations of the thesis preset with empty hints and discards at t0 allowed
+    (the other options varied), every named variant and small custom compositions, as
+    :func:`tests.helpers.configs` draws them [P-options]."""
+    options = draw(thesis_options())
+    options["empty_hints"] = options["discard_at_max_hints"] = True
+    hints = draw(st.integers(0, 8))
+    errors = draw(st.one_of(st.none(), st.integers(1, 3)))
+    if draw(st.booleans()):
+        composition = draw(compositions())
+        size = sum(map(sum, composition))
+        hand_size = draw(st.integers(1, min(3, size)))
+        players = draw(st.integers(1, min(3, size // hand_size)))
+        if size == players * hand_size and hand_size == 1:
+            options["initial_stop_check"] = True  # the literal E-6 is refused there (PR-legal-action)
+        return make_config(players, composition=composition, hand_size=hand_size, hints=hints, errors=errors, **options)
+    variant = draw(st.sampled_from(NAMED_VARIANTS))
+    chosen_hand = draw(st.one_of(st.none(), st.integers(1, 5)))
+    return make_config(draw(st.integers(1, 6)), "thesis", variant, hand_size=chosen_hand, hints=hints, errors=errors, **options)
+
+
+@st.composite
+def full_hand_states(draw: st.DrawFn) -> GameState:
+    """A state of a :func:`formula_configs` game reached by legal moves (drawn as
+    :func:`tests.helpers.runs` draws them) in which the game goes on and the player to
+    move holds a full hand: play stops before the first move that would end the game or
+    leave the next player a card short."""
+    config = draw(formula_configs())
+    state = initial_state(config, deck_from_seed(config, draw(st.integers(0, 2**64 - 1))))
+    for _ in range(draw(st.integers(0, 120))):
+        after = apply(state, choose_action(draw, state))
+        if after.terminal or len(after.hands[after.current]) < config.hand_size:
+            break
+        state = after
+    return state
+
+
+@reaches_assertion()
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-@given(runs(), st.data())
-def test_action_count_formula(run: Run, data: st.DataObject) -> None:
+@given(full_hand_states())
+def test_action_count_formula(state: GameState) -> None:
     """[2.16-actions, E-11, E-4] in the thesis preset with empty hints and discards at
     t0 allowed, t >= 1 and a full hand, there are (p - 1)(n + c) + 2h actions (c clue
     colours; p targets with self hints); with t = 0, 2h."""
-    state = data.draw(st.sampled_from(run.states))
-    config, options = run.config, run.config.options
+    config, options = state.config, state.config.options
     if state.terminal or len(state.hands[state.current]) < config.hand_size:
-        return
-    if not (options.empty_hints and options.discard_at_max_hints):
-        return
+        return  # only where the deal itself ends the game (a custom deck with no stack)
     targets = config.players if options.self_hints else config.players - 1
     hints = targets * (config.values + len(config.colours)) if state.hints >= 1 else 0
+    event("t = 0" if state.hints == 0 else "t >= 1")
+    reached()
     assert len(legal_actions(state)) == hints + 2 * config.hand_size
 
 

@@ -38,6 +38,8 @@ from tests.helpers import (
     expected_multiset,
     hidden_rearrangement,
     play_all,
+    reached,
+    reaches_assertion,
     reference_hint_mask,
     reference_knowledge,
     runs,
@@ -158,6 +160,7 @@ def test_hidden_cards_do_not_reach_the_view(run: Run, data: st.DataObject) -> No
         assert make_view(with_deck(state, swapped), seat) != make_view(state, seat)
 
 
+@reaches_assertion()
 @SETTINGS
 @given(runs(max_moves=120), st.data())
 def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) -> None:
@@ -177,6 +180,7 @@ def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) ->
             continue  # [H-configs] e.g. the hat player plays only 4 and 5 players
         first = factory(run.config, seat, seed).act(make_view(state, seat))
         second = factory(run.config, seat, seed).act(make_view(rearranged, seat))
+        reached()
         assert first == second, name
         assert is_legal(state, first) and is_legal(rearranged, second)
 

@@ -24,7 +24,7 @@ from hanabi_ref.rl.layout import layout
 from hanabi_ref.rules import make_config
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import drawn_rearrangement, stacked_deck
+from tests.helpers import drawn_rearrangement, reached, reaches_assertion, stacked_deck
 
 pyspiel = pytest.importorskip("pyspiel")
 
@@ -202,6 +202,7 @@ def test_plain_actions_and_masks_are_openspiels() -> None:
         plain_actions(make_config(2, "hle")).action(20, 0)
 
 
+@reaches_assertion()
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 60), data=st.data())
 def test_encodings_see_nothing_the_view_hides(seed: int, moves: int, data: st.DataObject) -> None:
@@ -216,6 +217,7 @@ def test_encodings_see_nothing_the_view_hides(seed: int, moves: int, data: st.Da
         state = apply(state, chooser.choose(state, legal_actions(state)))
     if state.terminal:
         return
+    reached()
     rearranged = drawn_rearrangement(state, data)
     for name in ("canonical", "minimal", "v0", "notes"):
         seat = state.current

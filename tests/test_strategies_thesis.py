@@ -39,7 +39,7 @@ from hanabi_ref.strategies.thesis import (
 )
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import Run, card, drawn_rearrangement, runs, stacked_deck
+from tests.helpers import Run, card, drawn_rearrangement, reached, reaches_assertion, runs, stacked_deck
 
 MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
@@ -158,6 +158,7 @@ def test_posterior_counts_equal_brute_force(hand: tuple[list[int], list[int], in
     assert [posterior.count(slot, event) for slot in range(len(masks))] == inside
 
 
+@reaches_assertion()
 @MANY
 @given(small_hands())
 def test_reductions_give_the_probabilities_of_the_whole_hand(hand: tuple[list[int], list[int], int]) -> None:
@@ -170,6 +171,7 @@ def test_reductions_give_the_probabilities_of_the_whole_hand(hand: tuple[list[in
     full = HandPosterior(masks, counts)
     if full.total == 0:
         return
+    reached()
     weights = CardWeights(counts)
     for slot in range(len(masks)):
         expected = Fraction(full.count(slot, event), full.total)
@@ -180,6 +182,7 @@ def test_reductions_give_the_probabilities_of_the_whole_hand(hand: tuple[list[in
         assert Fraction(count, total) == expected
 
 
+@reaches_assertion()
 @MANY
 @given(small_hands(), st.fractions(0, 1, max_denominator=12))
 def test_threshold_decisions_are_those_of_the_exact_probabilities(hand: tuple[list[int], list[int], int], threshold: Fraction) -> None:
@@ -189,6 +192,7 @@ def test_threshold_decisions_are_those_of_the_exact_probabilities(hand: tuple[li
     inside, total = brute_force(masks, counts, event)
     if total == 0:
         return
+    reached()
     own = _OwnHand(masks, CardWeights(counts))
     assert own.marked(event, threshold.numerator, threshold.denominator) == [s for s in range(len(masks)) if Fraction(inside[s], total) >= threshold]
     assert own.extreme(event, highest=True) == [s for s in range(len(masks)) if inside[s] == max(inside)]
@@ -273,6 +277,7 @@ def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, le
 # ------------------------------------------------------------------ hidden information
 
 
+@reaches_assertion()
 @SETTINGS
 @given(runs(max_moves=120), st.data())
 def test_every_reading_chooses_from_the_view_alone(run: Run, data: st.DataObject) -> None:
@@ -281,6 +286,7 @@ def test_every_reading_chooses_from_the_view_alone(run: Run, data: st.DataObject
     states = [s for s in run.states if not s.terminal]
     if not states:
         return
+    reached()
     state = data.draw(st.sampled_from(states))
     seat = state.current
     rearranged = drawn_rearrangement(state, data)

@@ -29,7 +29,7 @@ from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, Unsupported
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
-from tests.helpers import scripted_engine
+from tests.helpers import reached, reaches_assertion, scripted_engine
 
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 CONFIGS = [make_config(p, preset=r) for r in ("thesis", "hle", "hanab-live") for p in (2, 3, 5)]
@@ -313,6 +313,7 @@ ANSWER = st.one_of(
 )
 
 
+@reaches_assertion()
 @settings(max_examples=25, deadline=None)
 @given(st.lists(ANSWER, min_size=1, max_size=6))
 def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
@@ -327,6 +328,7 @@ def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
             engine = ProcessEngine(command, timeout=5)
         except EngineFailure:
             return
+        reached()
         try:
             config = make_config(2, preset="hle")
             divergence = play_compared(engine, config, deck_from_seed(config, 0), RandomChooser(0))
