@@ -1,4 +1,4 @@
-"""The switch for icontract checks.
+"""The switch for icontract checks [CT-switch].
 
 Contracts are on by default.  Set the environment variable ``HANABI_REF_CONTRACTS=0``
 before ``hanabi_ref`` is imported to switch every contract off (the decorators then return

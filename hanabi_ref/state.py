@@ -383,7 +383,7 @@ def build_state(
 
 def check_invariants(state: GameState) -> None:
     """Raise :class:`icontract.ViolationError` naming the first invariant of
-    :class:`GameState` that ``state`` breaks [2.13, 2.14-sound, 2.16-tokens, 2.16-errors].
+    :class:`GameState` that ``state`` breaks [2.13, 2.14-sound, 2.16-tokens, 2.16-errors, CT-state].
 
     The invariants are the class's own icontract invariants (``__invariants__``), the
     ones ``GameState(...)`` checks; evaluated here directly, without icontract's wrapper,

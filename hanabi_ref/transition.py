@@ -404,7 +404,7 @@ def apply_legal(state: GameState, action: Action) -> GameState:
 def successor(state: GameState, action: Action) -> GameState:
     """The state after a legal ``action``: the action's step, the end of the move and
     step 3, on plain values, then one state [2.16-2, 2.16-3]; with contracts on, the move
-    is checked against every clause it touches."""
+    is checked against every clause it touches [CT-move]."""
     move = Move(state)
     if isinstance(action, Hint):
         process_hint(move, action)

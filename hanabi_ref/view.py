@@ -205,7 +205,7 @@ independent of how the view was filled (tests/test_conditions.py fires each)."""
 
 def check_view(state: GameState, seat: int, view: PlayerView) -> None:
     """Raise :class:`icontract.ViolationError` naming the first condition of 2.17-view
-    that ``view`` breaks as the view of ``state`` from ``seat`` [2.17-view]."""
+    that ``view`` breaks as the view of ``state`` from ``seat`` [2.17-view, CT-view]."""
     for message, holds in VIEW_CONDITIONS:
         if not holds(state, seat, view):
             raise icontract.ViolationError(f"{message} (seat {seat}, turn {state.turn})")
