@@ -40,8 +40,9 @@ class Model:
     terminal: bool = False
 
     @classmethod
-    def start(cls, config: GameConfig) -> Model:
-        """Step 1, then step 3 once (E-6) unless the literal reading is chosen."""
+    def start(cls, config: GameConfig, held: list[list[tuple[int, int]]]) -> Model:
+        """Step 1, then step 3 once (E-6) unless the literal reading is chosen; ``held``
+        the dealt hands' cards (suit, value)."""
         size = sum(map(sum, expected_counts(config)))
         model = cls(
             config=config,
@@ -56,7 +57,7 @@ class Model:
             hand_sizes=[config.hand_size] * config.players,
         )
         if config.options.initial_stop_check:
-            model.stop_check()
+            model.stop_check(held)
         return model
 
     def attainable(self) -> int:
@@ -75,15 +76,22 @@ class Model:
             return True
         return self.config.options.end_when_no_points_possible and self.attainable() == sum(self.fields)
 
-    def stop_check(self) -> None:
-        """Step 3: stop, or start the last round when the stack is empty."""
+    def stop_check(self, held: list[list[tuple[int, int]]] | None = None) -> None:
+        """Step 3: stop, or start the last round when the stack is empty; then (R-4) stop
+        if in the last round no seat still to move holds the next card of a field, given
+        what each seat ``held`` (suit, value) after the move."""
         if self.stops():
             self.terminal = True
         elif self.remaining is None and self.stack == 0:
             self.remaining = self.config.players
+        if not self.terminal and self.config.options.end_when_nothing_playable and held is not None \
+                and self.remaining is not None and self.remaining >= 1:
+            movers = [(self.current + step) % self.config.players for step in range(self.remaining)]
+            self.terminal = not any(self.fields[suit] == value - 1 for seat in movers for suit, value in held[seat])
 
-    def move(self, action: Action, card: tuple[int, int] | None) -> None:
-        """Step 2 for ``action``; ``card`` is (suit, value) of the card played or discarded."""
+    def move(self, action: Action, card: tuple[int, int] | None, held: list[list[tuple[int, int]]]) -> None:
+        """Step 2 for ``action``; ``card`` is (suit, value) of the card played or discarded,
+        ``held`` the seats' cards after the move."""
         t0, f0 = self.config.max_hints, self.config.max_errors
         if isinstance(action, Hint):
             self.tokens -= 1
@@ -111,12 +119,17 @@ class Model:
         self.turn += 1
         if self.remaining is not None and self.remaining > 0:
             self.remaining -= 1
-        self.stop_check()
+        self.stop_check(held)
 
     def score(self) -> int:
         if self.remaining == -1 and self.config.options.strikeout_score == "zero":
             return 0
         return sum(self.fields)
+
+
+def held_cards(state: GameState) -> list[list[tuple[int, int]]]:
+    """Each seat's cards as (suit, value), read from the engine's hands."""
+    return [[suit_and_value(state.config, state.deck[card_id]) for card_id in hand] for hand in state.hands]
 
 
 KINDS = ("any", "hint", "discard", "play", "playable", "hint", "discard", "playable")
@@ -133,7 +146,7 @@ class EngineBesideModel(RuleBasedStateMachine):
 
     def _start(self, config: GameConfig, seed: int) -> None:
         self.state = initial_state(config, deck_from_seed(config, seed))
-        self.model = Model.start(config)
+        self.model = Model.start(config, held_cards(self.state))
         self.games += 1
 
     @initialize(config=configs(), seed=st.integers(0, 2**64 - 1))
@@ -164,7 +177,7 @@ class EngineBesideModel(RuleBasedStateMachine):
         if isinstance(action, (Play, Discard)):
             card = suit_and_value(state.config, state.deck[state.hands[state.current][action.slot]])
         self.state = apply(state, action)
-        self.model.move(action, card)
+        self.model.move(action, card, held_cards(self.state))
 
     @invariant()
     def counters_agree(self) -> None:
