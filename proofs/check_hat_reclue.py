@@ -34,7 +34,7 @@ from hanabi_ref.actions import Hint, Play
 from hanabi_ref.game import play_game
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import Event
-from hanabi_ref.strategies.hat import reclue
+from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.hat.core import hat_sum
 from hanabi_ref.strategies.hat.player import MODULUS, DecodeLog, Snapshot
 from hanabi_ref.strategies.hat.reclue import HAT_VALUES, HatValue, ReclueHatPlayer, Round
@@ -271,3 +271,172 @@ def test_the_inference_from_a_free_seats_action_is_exact() -> None:
 def test_the_inference_from_a_free_seats_action_is_exact_with_full_hands() -> None:
     """[H-reclue-infer, H-reclue-standard] Lemma 5, every hand of 4 cards of the grid."""
     assert check_inference(4) > 100000
+
+
+# ------------------------------------------------------------------ Lemma 6
+
+FILLERS = {1: (14, 13, 12), 2: (19, 18, 17), 3: (24, 23, 22)}
+"""Each seat's other cards: high cards of suits 2 to 4, which no clue of the grid wants
+(their fields stay at 0), one copy of each in all."""
+
+
+def check_gamble(players: int = 4) -> tuple[int, int]:
+    """[H-reclue-endgame] Lemma 6: a free seat q other than the modified one, without a
+    play in the clue, holding x in its oldest slot, with any knowledge of that slot that
+    allows x: when ``gamble_is_readable`` lets it play the slot, ``infer`` reads the play
+    as q's value. Returns the gambles allowed and the misreads the rule prevented."""
+    allowed = prevented = 0
+    for fields, q, x, c, m_value, discarded in itertools.product(
+            FIELDS, (2, 3), IDENTITIES, IDENTITIES, (HatValue.play(0), HatValue.CLUE), (NO_DISCARDS, _one_discarded(1))):
+        other = 5 - q  # the other free seat: 2 or 3
+        hands: dict[int, Sequence[int | None]] = {1: (c, *FILLERS[1]), other: (c, *FILLERS[other]), q: (x, *FILLERS[q])}
+        if not is_dealable(hands, fields, discarded):
+            continue
+        clue = build_clue(fields, None, None, hands, discarded)
+        gambler = ReclueHatPlayer(CONFIG, q)
+        gambler.prepare(clue)
+        values = {1: m_value}
+        gambler.standard_values(clue, [2, 3], values)
+        if values[q].is_play:
+            continue  # q holds a play: it plays, it does not gamble
+        clue.values = values
+        gambler.pending[q] = [clue]
+        clue.acted[q] = (HatValue.play(0), tuple(hands[q]))
+        misread = gambler.infer(clue, q) != values[q]
+        seen = [card for seat in clue.order if seat != q for card in clue.hand(seat)]
+        for mask in _masks_with(x):
+            view = SeenCards([() if seat != q else (None,) * 4 for seat in range(CONFIG.players)], (mask,), fields)
+            if gambler.gamble_is_readable(as_view(view), 0, seen, discarded):
+                assert not misread, (fields, q, x, c, m_value, bin(mask))
+                allowed += 1
+            else:
+                prevented += misread
+    return allowed, prevented
+
+
+def is_dealable(hands: dict[int, Sequence[int | None]], fields: Sequence[int], discarded: Sequence[int]) -> bool:
+    """No identity has more copies in the hands, on the fields and in the discard pile
+    than the deck holds (the grid of Lemma 6 counts copies, so it needs real deals)."""
+    composition = composition_counts(CONFIG)
+    used = list(discarded)
+    for hand in hands.values():
+        for card in hand:
+            assert card is not None
+            used[card] += 1
+    for suit, height in enumerate(fields):
+        for rank in range(height):
+            used[suit * N + rank] += 1
+    return all(count <= limit for count, limit in zip(used, composition))
+
+
+def _one_discarded(identity: int) -> tuple[int, ...]:
+    return tuple(1 if card == identity else 0 for card in range(25))
+
+
+def _masks_with(card: int) -> Iterator[int]:
+    """Every knowledge of a slot over :data:`IDENTITIES` that allows ``card``."""
+    others = [identity for identity in IDENTITIES if identity != card]
+    for size in range(len(others) + 1):
+        for chosen in itertools.combinations(others, size):
+            yield sum(1 << identity for identity in (card, *chosen))
+
+
+def test_a_readable_gamble_is_read_right() -> None:
+    """[H-reclue-endgame] Lemma 6 over every card, knowledge and play of the grid."""
+    allowed, prevented = check_gamble()
+    assert allowed > 1000 and prevented > 0, (allowed, prevented)
+
+
+# ------------------------------------------------------------------ Theorem 2
+
+
+def check_resolve(hand_size: int = 2) -> int:
+    """[H-reclue-decode] Theorem 2: for every pin scenario, every hand of the free seats
+    other than the modified one (``hand_size`` cards of :data:`IDENTITIES`) and a value
+    of each kind for the modified seat, every clued seat resolves, at its turn (the
+    seats before it having acted), the values the cluer put in the sum. Returns the
+    resolutions checked."""
+    checked = 0
+    cluer = ReclueHatPlayer(CONFIG, 0)
+    for fields, pinned, card in pin_scenarios():
+        shape = build_clue(fields, pinned, card, {})
+        cluer.prepare(shape)
+        free = [seat for seat in shape.order if seat not in shape.pins and seat != shape.modified]
+        for chosen in itertools.product(itertools.product(IDENTITIES, repeat=hand_size), repeat=len(free)):
+            hands: dict[int, Sequence[int | None]] = dict(zip(free, chosen))
+            clue = build_clue(fields, pinned, card, hands)
+            cluer.prepare(clue)
+            values = dict(clue.pins)
+            cluer.standard_values(clue, free, values)
+            for m_value in (HatValue.play(1), HatValue.discard(2), HatValue.CLUE):
+                if clue.modified is not None:
+                    values[clue.modified] = m_value
+                checked += _check_every_seat_resolves(fields, pinned, card, hands, clue, values)
+    return checked
+
+
+def _check_every_seat_resolves(fields: tuple[int, ...], pinned: int | None, card: int | None,
+                               hands: dict[int, Sequence[int | None]], given: Round, values: dict[int, HatValue]) -> int:
+    number = hat_sum([values[seat] for seat in given.order], MODULUS)
+    for index, seat in enumerate(given.order):
+        unseen = dict(hands)
+        unseen[seat] = (None,) * len(given.hand(seat))
+        clue = build_clue(fields, pinned, card, unseen)
+        clue.number = number
+        for earlier in given.order[:index]:
+            clue.acted[earlier] = (values[earlier], given.hand(earlier))
+        if seat in given.pins:  # it played its pin first: the others are resolved once the card is shown
+            clue.acted[seat] = (values[seat], given.hand(seat))
+        ReclueHatPlayer(CONFIG, seat).resolve(clue)
+        assert clue.values == values, (fields, pinned, hands, seat, clue.values, values)
+    return len(given.order)
+
+
+def test_every_clued_seat_resolves_every_value() -> None:
+    """[H-reclue-decode] Theorem 2 over every hand of 2 cards of the grid."""
+    assert check_resolve(2) > 10000
+
+
+@pytest.mark.deep
+def test_every_clued_seat_resolves_every_value_with_larger_hands() -> None:
+    """[H-reclue-decode] Theorem 2 over every hand of 3 cards of the grid."""
+    assert check_resolve(3) > 100000
+
+
+# ------------------------------------------------------------------ planted bugs
+
+
+def _prepare_modifying_the_last_free_seat(self: ReclueHatPlayer, clue: Round) -> None:
+    ORIGINAL_PREPARE(self, clue)
+    free = [seat for seat in clue.order if seat not in clue.pins]
+    clue.modified = free[-1] if free else None
+
+
+def _standard_values_first_to_last(self: ReclueHatPlayer, clue: Round, seats: Sequence[int], values: dict[int, HatValue]) -> None:
+    dont_play: set[int] = set()
+    for seat in seats:  # first to last: a seat's value reads the seats before it
+        hand = clue.hand(seat)
+        value = self.standard(clue, seat, hand, dont_play)
+        values[seat] = value
+        if value.is_play:
+            played = hand[value.slot]
+            assert played is not None
+            dont_play.add(played)
+
+
+ORIGINAL_PREPARE = ReclueHatPlayer.prepare
+PLANTS: dict[str, tuple[str, Callable[..., object], Callable[[], object]]] = {
+    "lemma 4: the last free seat modified": ("prepare", _prepare_modifying_the_last_free_seat, check_prepare),
+    "lemma 5: no card excluded": ("excluded", lambda self, clue, seat, hand: set(), check_inference),
+    "lemma 6: every gamble readable": ("gamble_is_readable", lambda self, view, slot, seen, discarded: True, check_gamble),
+    "theorem 2: first to last": ("standard_values", _standard_values_first_to_last, check_resolve),
+}
+
+
+@pytest.mark.parametrize("plant", sorted(PLANTS))
+def test_planted_bugs_are_caught(plant: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each lemma's check fails when the method it checks is broken as named."""
+    name, broken, check = PLANTS[plant]
+    monkeypatch.setattr(ReclueHatPlayer, name, broken)
+    with pytest.raises(AssertionError):
+        check()
