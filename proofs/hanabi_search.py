@@ -163,7 +163,8 @@ def option_combinations(initial_stop_check: bool = True) -> list[dict[str, bool]
 PRESET_OPTIONS: dict[str, dict[str, bool]] = {
     "thesis": {},
     "hle": {"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False},
-    "hanab-live": {"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True},
+    "hanab-live": {"empty_hints": False, "discard_at_max_hints": False, "end_when_no_points_possible": True,
+                   "end_when_nothing_playable": True},
     "self-hints": {"self_hints": True},
 }
 
