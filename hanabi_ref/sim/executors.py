@@ -159,10 +159,11 @@ def _context() -> BaseContext:
 
 def _init_worker(parent: int) -> None:
     """A worker leaves Ctrl-C to the main process, which stops it [SIM-errors], takes
-    SIGTERM's default action whatever handler its parent had, and dies with its parent
-    [SIM-orphans]."""
+    SIGTERM's and SIGHUP's default actions whatever handlers its parent had, and dies with
+    its parent [SIM-orphans, SV-signals]."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     die_with_parent(parent, WATCH_SECONDS)
 
 
@@ -197,10 +198,11 @@ def _watch_parent(parent: int, interval: float) -> None:
 
 
 @contextmanager
-def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool that is shut down on the way out and whose workers are killed if the
-    run is abandoned (Ctrl-C, SIGTERM, a stall, an error in the caller).  SIGKILL, not
-    SIGTERM: a stopped worker [SIM-stall] acts on nothing else."""
+    run is abandoned (Ctrl-C, SIGTERM, SIGHUP, a stall, an error in the caller).  SIGKILL,
+    not SIGTERM: a stopped worker [SIM-stall] acts on nothing else.  ``solve`` plays its
+    decks in one too [SV-signals]."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_init_worker,
                                initargs=(os.getpid(),))
     try:
@@ -221,7 +223,7 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
 
 
 MANAGER_WAIT: Final = 5.0
-"""Seconds an abandoned pool's manager thread is given to end (see :func:`_pool`)."""
+"""Seconds an abandoned pool's manager thread is given to end (see :func:`worker_pool`)."""
 
 
 class _Pools:
@@ -245,7 +247,7 @@ class _Pools:
         chunks lost when a worker died (those in flight) and those not yet submitted."""
         queue = deque(items)
         in_flight: dict[Future[ChunkResult], Indexed] = {}
-        with _pool(min(self.workers, len(items))) as pool:
+        with worker_pool(min(self.workers, len(items))) as pool:
             while queue or in_flight:
                 broken = not _submit(pool, queue, in_flight, 2 * self.workers)
                 done, _ = wait(in_flight, timeout=self.stall_seconds, return_when=FIRST_COMPLETED)
@@ -285,7 +287,7 @@ class _Pools:
     def play_alone(self, chunk: Chunk) -> ChunkResult:
         """[SIM-crash] Play a chunk in a pool of its own: if the worker dies now, the chunk
         itself killed it."""
-        with _pool(1) as pool:
+        with worker_pool(1) as pool:
             future = pool.submit(play_chunk, chunk)
             if not wait([future], timeout=self.stall_seconds).done:
                 raise self.stalled()
