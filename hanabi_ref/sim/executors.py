@@ -35,10 +35,11 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from hanabi_ref.errors import ConfigError, HanabiError
+from hanabi_ref.pipes import orphans_adopted
 from hanabi_ref.sim.chunks import (MAX_CHUNK_GAMES, MAX_CHUNK_GAMES_CLUSTER, Chunk, ChunkResult, close_kept_seats,
                                    describe_error, play_chunk, play_chunk_keeping_seats)
 
@@ -135,6 +136,13 @@ class LocalExecutor:
         return self.jobs
 
     def run(self, chunks: Sequence[Chunk]) -> Generator[Played, None, None]:
+        """[ISO-reap] A run with seats in processes of their own holds what they leave
+        behind: this process adopts it while the run is under way (a worker that dies
+        leaves its seats' processes to us) and ends it when the run ends, however it ends."""
+        with orphans_adopted() if any(chunk.setup.seats for chunk in chunks) else nullcontext():
+            yield from self._run(chunks)
+
+    def _run(self, chunks: Sequence[Chunk]) -> Generator[Played, None, None]:
         if self.jobs == 1:
             try:
                 for index, chunk in enumerate(chunks):
