@@ -56,20 +56,23 @@ class Stopped(BaseException):
 def signals_stop_run() -> Iterator[None]:
     """[SV-signals] While inside (in the main thread), the first of SIGINT, SIGTERM and
     SIGHUP raises :class:`KeyboardInterrupt` (SIGINT) or :class:`Stopped`, and the others
-    are ignored from then on; the previous handlers come back on the way out.  Outside the
-    main thread, where handlers cannot be set, nothing changes."""
+    are ignored from then on; the previous handlers come back on the way out.  A signal
+    ignored when the run starts stays ignored (``nohup`` ignores SIGHUP, a shell's
+    background job SIGINT).  Outside the main thread, where handlers cannot be set,
+    nothing changes."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def stop(signum: int, frame: FrameType | None) -> None:
-        for each in STOP_SIGNALS:  # one is enough: the run is stopping
+        for each in previous:  # one is enough: the run is stopping
             signal.signal(each, signal.SIG_IGN)
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
         raise Stopped(signum)
 
-    previous = {signum: signal.signal(signum, stop) for signum in STOP_SIGNALS}
+    wanted = [signum for signum in STOP_SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN]
+    previous = {signum: signal.signal(signum, stop) for signum in wanted}
     try:
         yield
     finally:

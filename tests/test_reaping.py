@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import subprocess
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -23,7 +24,7 @@ import pytest
 from hanabi_ref.cli import EXIT_INVALID_GAME, main
 from hanabi_ref.isolation.client import BotProcess, SeatFailure
 from hanabi_ref.pipes import orphans_adopted
-from tests.processes import LINUX, PY, checkout_env, cli, is_alive, run, started, stat, wait_until
+from tests.processes import LINUX, PY, catches, checkout_env, cli, is_alive, run, started, stat, wait_until
 
 pytestmark = pytest.mark.skipif(not LINUX, reason="reads processes through /proc (the subreaper is Linux's)")
 
@@ -118,6 +119,24 @@ def test_what_bots_leave_behind_is_ended_with_the_run(jobs: int, tmp_path: Path,
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games_completed"] == 4
     _assert_all_gone(pids, 2)  # at least the hello check's bot and one per seat
+
+
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
+def test_what_bots_leave_behind_is_ended_when_the_run_is_stopped(signum: signal.Signals, tmp_path: Path,
+                                                                 pids: Path) -> None:
+    """[ISO-reap, SIM-orphans] SIGTERM or Ctrl-C to ``simulate --bot --jobs 2`` once its
+    bots play (their escapes written, the run's handler set): the run stops with its code,
+    and nothing any bot left outside its group is alive after (the workers are killed, so
+    their bots are adopted and ended by the main process)."""
+    bot = _script(tmp_path, "bot.py", BOT)
+    argv = cli("simulate", "--bot", f"{PY} {bot} {pids}", "--players", "2", "--games", "100000", "--jobs", "2")
+    with started(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=checkout_env()) as process:
+        assert wait_until(lambda: process.poll() is not None or (
+            len(_escaped(pids)) >= 12 and catches(process.pid, signal.SIGTERM))), "the bots never started"
+        process.send_signal(signum)
+        _, err = process.communicate(timeout=120)
+    assert process.returncode == 128 + signum, err
+    _assert_all_gone(pids, 3)
 
 
 def test_what_isolated_seats_leave_behind_is_ended_with_the_run(tmp_path: Path, pids: Path) -> None:

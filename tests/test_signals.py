@@ -108,3 +108,20 @@ def test_a_signal_stops_sweep_with_one_line_and_no_worker_left(signum: signal.Si
     out = tmp_path / "sweep.csv"
     _stop_mid_run(["sweep", "--strategy", "thesis", "--players", "3", "--games", "200000", "--jobs", "2",
                    "--grid", "rho_h=2,3", "--format", "csv", "--out", str(out)], 2, signum, out)
+
+
+def test_a_signal_ignored_at_the_start_stays_ignored(tmp_path: Path) -> None:
+    """[SV-signals] ``solve`` started with SIGHUP ignored (as ``nohup`` starts it) does not
+    take SIGHUP back: the kernel discards it (no handler of ours), and SIGTERM after it
+    still stops the run (exit 143, not 129)."""
+    out = tmp_path / "solve.json"
+    argv = cli("solve", "--players", "2", "--games", "100000", "--jobs", "1", "--out", str(out))
+    command = ["sh", "-c", "trap '' HUP; exec \"$@\"", "sh", *argv]
+    with started(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=checkout_env()) as process:
+        assert wait_until(lambda: process.poll() is not None or catches(process.pid, signal.SIGTERM))
+        assert not catches(process.pid, signal.SIGHUP)
+        process.send_signal(signal.SIGHUP)
+        process.send_signal(signal.SIGTERM)
+        _, err = process.communicate(timeout=120)
+    assert process.returncode == 143 and err == LINES[signal.SIGTERM] + "\n"
+    assert not out.exists()
