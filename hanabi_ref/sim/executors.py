@@ -219,11 +219,12 @@ def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
         # The pool's manager thread notices the killed workers and ends; waiting for it
         # here (briefly) keeps it from racing the interpreter's own exit, which can then
-        # print "Bad file descriptor" from concurrent.futures as the process ends.
+        # print "Bad file descriptor" from concurrent.futures as the process ends.  Taken
+        # before the shutdown, which forgets it.
         manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=False, cancel_futures=True)
         if manager is not None:
             manager.join(MANAGER_WAIT)
         raise
