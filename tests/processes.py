@@ -1,6 +1,6 @@
 """Processes that tests start, and what they leave behind, read from ``/proc`` (Linux).
 
-Every test that starts a process starts it through :func:`started` or :func:`run`: in a
+Every test that starts a process starts it through :func:`started` or :func:`run_process`: in a
 session of its own, so that on every way out of the test (pass, fail, timeout) the whole
 session is killed and nothing it started outlives the test.  Readiness is waited for
 (:func:`wait_until`, :func:`catches`), never slept for.  The session-end check of
@@ -127,9 +127,9 @@ def started(argv: Sequence[str], **options: Any) -> Iterator[subprocess.Popen[An
             process.communicate(timeout=WAIT)
 
 
-def run(argv: Sequence[str], timeout: float = WAIT, **options: Any) -> subprocess.CompletedProcess[Any]:
-    """``subprocess.run(argv, **options)`` in a session of its own, ended whole on the way
-    out (a timeout included: ``TimeoutExpired`` is raised after)."""
+def run_process(argv: Sequence[str], timeout: float | None = None, **options: Any) -> subprocess.CompletedProcess[Any]:
+    """``subprocess.run(argv, timeout=timeout, **options)``, but in a session of its own,
+    ended whole on the way out (after a timeout too: ``TimeoutExpired`` is raised then)."""
     options.setdefault("stdout", subprocess.PIPE if options.pop("capture_output", False) else None)
     if options["stdout"] is subprocess.PIPE:
         options.setdefault("stderr", subprocess.PIPE)

@@ -24,7 +24,7 @@ import pytest
 from hanabi_ref.cli import EXIT_INVALID_GAME, main
 from hanabi_ref.isolation.client import BotProcess, SeatFailure
 from hanabi_ref.pipes import orphans_adopted
-from tests.processes import LINUX, PY, catches, checkout_env, cli, is_alive, run, started, stat, wait_until
+from tests.processes import LINUX, PY, catches, checkout_env, cli, is_alive, run_process, started, stat, wait_until, WAIT
 
 pytestmark = pytest.mark.skipif(not LINUX, reason="reads processes through /proc (the subreaper is Linux's)")
 
@@ -114,8 +114,8 @@ def test_what_bots_leave_behind_is_ended_with_the_run(jobs: int, tmp_path: Path,
     played in the main process or by two workers: the run succeeds, and when it has
     ended none of them is alive (before ISO-reap, three ``sleep 300`` outlived an exit 0)."""
     bot = _script(tmp_path, "bot.py", BOT)
-    done = run(cli("simulate", "--bot", f"{PY} {bot} {pids}", "--players", "2", "--games", "4", "--jobs", str(jobs),
-                   "--json"), capture_output=True, text=True, env=checkout_env())
+    done = run_process(cli("simulate", "--bot", f"{PY} {bot} {pids}", "--players", "2", "--games", "4", "--jobs", str(jobs),
+                   "--json"), capture_output=True, text=True, timeout=WAIT, env=checkout_env())
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout)["games_completed"] == 4
     _assert_all_gone(pids, 2)  # at least the hello check's bot and one per seat
@@ -147,8 +147,8 @@ def test_what_isolated_seats_leave_behind_is_ended_with_the_run(tmp_path: Path, 
     _script(site, "sitecustomize.py", SEAT_SITE)
     env = checkout_env(ESCAPED_PIDS=str(pids))
     env["PYTHONPATH"] = os.pathsep.join([str(site), env["PYTHONPATH"]])
-    done = run(cli("simulate", "--strategy", "simple", "--isolate", "--players", "2", "--games", "4", "--jobs", "2"),
-               capture_output=True, text=True, env=env)
+    done = run_process(cli("simulate", "--strategy", "simple", "--isolate", "--players", "2", "--games", "4", "--jobs", "2"),
+               capture_output=True, text=True, timeout=WAIT, env=env)
     assert done.returncode == 0, done.stderr
     _assert_all_gone(pids, 2)
 
@@ -158,8 +158,8 @@ def test_what_an_engine_leaves_behind_is_ended_with_verify(tmp_path: Path, pids:
     that leaves four processes outside its group: verify agrees, and none of them is
     alive after it."""
     engine = _script(tmp_path, "engine.py", ENGINE)
-    done = run(cli("verify", "--engine", f"{PY} {engine} {pids}", "--no-vectors", "--games", "1", "--rules", "hle",
-                   "--players", "2", "--out", str(tmp_path / "d.json")), capture_output=True, text=True,
+    done = run_process(cli("verify", "--engine", f"{PY} {engine} {pids}", "--no-vectors", "--games", "1", "--rules", "hle",
+                   "--players", "2", "--out", str(tmp_path / "d.json")), capture_output=True, text=True, timeout=WAIT,
                env=checkout_env())
     assert done.returncode == 0, done.stdout + done.stderr
     _assert_all_gone(pids, 1)
