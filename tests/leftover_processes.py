@@ -2,7 +2,7 @@
 plugin; ``tests/conftest.py`` loads it, ``-p tests.leftover_processes`` loads it elsewhere).
 
 At the start of the session a mark of its own goes into the environment,
-``HANABI_REF_TEST_SESSION=<pid>-<random>``, which every process the tests start inherits,
+``HANABI_TESTS_SESSION=<pid>-<random>``, which every process the tests start inherits,
 however far it gets from its parent (``setsid``, a double fork, a parent that died).  At
 the end, every live process that carries the mark, or whose parent is this process, is
 a leftover, except the session's own helpers (multiprocessing's resource tracker and
@@ -24,7 +24,7 @@ from typing import Final
 
 import pytest
 
-MARK: Final = "HANABI_REF_TEST_SESSION"
+MARK: Final = "HANABI_TESTS_SESSION"
 SETTLE: Final = 5.0
 """Seconds a process that is being killed (SIGKILL pending: the last test's clean-up may
 have just sent it) is given to be gone before it counts as a leftover."""

@@ -130,9 +130,8 @@ def started(argv: Sequence[str], **options: Any) -> Iterator[subprocess.Popen[An
 def run_process(argv: Sequence[str], timeout: float | None = None, **options: Any) -> subprocess.CompletedProcess[Any]:
     """``subprocess.run(argv, timeout=timeout, **options)``, but in a session of its own,
     ended whole on the way out (after a timeout too: ``TimeoutExpired`` is raised then)."""
-    options.setdefault("stdout", subprocess.PIPE if options.pop("capture_output", False) else None)
-    if options["stdout"] is subprocess.PIPE:
-        options.setdefault("stderr", subprocess.PIPE)
+    if options.pop("capture_output", False):
+        options["stdout"] = options["stderr"] = subprocess.PIPE
     check = options.pop("check", False)
     given = options.pop("input", None)
     if given is not None:
