@@ -54,7 +54,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from tests.processes import started
+from tests.processes import run_process, started
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -538,7 +538,7 @@ def make_sandbox(source_root: Path, entries: Sequence[str], tests: Sequence[str]
         elif origin.exists():
             shutil.copy2(origin, directory / entry)
     (directory / f"{_PLUGIN_NAME}.py").write_text(_PLUGIN_SOURCE)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(directory)], check=False, stdout=subprocess.DEVNULL)
+    run_process([sys.executable, "-m", "compileall", "-q", str(directory)], check=False, stdout=subprocess.DEVNULL)
     return Sandbox(directory, tuple(tests))
 
 
