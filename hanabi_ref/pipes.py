@@ -225,6 +225,7 @@ def end_adopted(known: frozenset[tuple[int, int]], grace: float = GRACE, limit: 
         return
     started = time.monotonic()
     signalled: dict[int, int] = {}
+    spared = _groups(known) | {os.getpgid(0)}
     while True:
         adopted = _adopted(known)
         if not adopted or time.monotonic() > started + grace + limit:
@@ -232,18 +233,28 @@ def end_adopted(known: frozenset[tuple[int, int]], grace: float = GRACE, limit: 
         strong = time.monotonic() > started + grace
         for pid in adopted:
             if signalled.get(pid) != signal.SIGKILL and (strong or pid not in signalled):
-                signalled[pid] = _end_adoptee(pid, signal.SIGKILL if strong else signal.SIGTERM)
+                signalled[pid] = _end_adoptee(pid, signal.SIGKILL if strong else signal.SIGTERM, spared)
             with suppress(ChildProcessError):
                 os.waitpid(pid, os.WNOHANG)
         time.sleep(0.005)
 
 
-def _end_adoptee(pid: int, signum: int) -> int:
-    """Send ``signum`` to the adopted process ``pid`` and to its process group (never
-    ours), then SIGCONT; the signal sent."""
+def _groups(known: frozenset[tuple[int, int]]) -> set[int]:
+    """The process groups of the ``known`` processes still there (never ended wholesale)."""
+    groups = set()
+    for pid, _ in known:
+        with suppress(OSError):
+            groups.add(os.getpgid(pid))
+    return groups
+
+
+def _end_adoptee(pid: int, signum: int, spared: set[int]) -> int:
+    """Send ``signum`` to the adopted process ``pid`` and to its process group (unless it
+    is one of the ``spared`` groups: ours, or one a process we did not adopt belongs to),
+    then SIGCONT; the signal sent."""
     with suppress(OSError):
         group = os.getpgid(pid)
-        if group != os.getpgid(0):
+        if group not in spared:
             os.killpg(group, signum)
             os.killpg(group, signal.SIGCONT)
     with suppress(OSError):

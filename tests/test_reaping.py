@@ -177,14 +177,23 @@ def test_play_with_a_bot_ends_what_it_leaves_behind(tmp_path: Path, pids: Path, 
 
 def test_children_that_were_there_before_are_left_alone(tmp_path: Path, pids: Path) -> None:
     """[ISO-reap] only what was adopted during the run is ended: a process this process
-    started before, in a session of its own, is still running after a bot came and went."""
+    started before, in a session of its own, is still running after a bot came and went,
+    although a process it orphaned meanwhile (adopted, in its process group) was ended."""
     bot = _script(tmp_path, "bot.py", BOT)
-    with started(["sleep", "300"]) as bystander:
+    go, orphan = tmp_path / "go", tmp_path / "orphan.txt"
+    script = f"while [ ! -e {go} ]; do sleep 0.05; done; (sleep 300 & echo $! > {orphan}); exec sleep 300"
+    with started(["sh", "-c", script]) as bystander:
         seat = BotProcess([PY, str(bot), str(pids)], 0)
         try:
+            go.touch()
+            assert wait_until(lambda: orphan.exists() and orphan.read_text().strip() != "")
+            with pids.open("a", encoding="ascii") as file:  # killed by the fixture, whatever happens
+                file.write(orphan.read_text())
+            assert wait_until(lambda: _parent(int(orphan.read_text())) == os.getpid())  # adopted
             seat.collect()
         finally:
             seat.close()
+        assert not is_alive(int(orphan.read_text()))
         _assert_all_gone(pids, 1)
         assert is_alive(bystander.pid) and bystander.poll() is None
 
