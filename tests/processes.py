@@ -70,15 +70,6 @@ def session_members(session: int) -> list[int]:
     return found
 
 
-def command_line(pid: int) -> str:
-    """Process ``pid``'s command line, for a message ("?" when it cannot be read)."""
-    try:
-        raw = Path(f"/proc/{pid}/cmdline").read_bytes()
-    except OSError:
-        return "?"
-    return raw.replace(b"\0", b" ").decode("utf-8", "replace").strip() or "?"
-
-
 def catches(pid: int, signum: int) -> bool:
     """Whether process ``pid`` has a handler of its own for ``signum`` (``SigCgt``): a
     command that handles a signal only while its run is under way is then ready for it."""
