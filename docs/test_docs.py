@@ -17,12 +17,12 @@ from __future__ import annotations
 import os
 import re
 import shlex
-import subprocess
 import sys
 from pathlib import Path
 
 import attrs
 import pytest
+from tests.processes import run_process
 
 DOCS = Path(__file__).resolve().parent
 SPEC = DOCS.parent / "spec" / "rules.md"
@@ -98,7 +98,7 @@ def run_console_blocks(path: Path, folder: Path) -> int:
                 name, _, value = tokens.pop(0).partition("=")
                 env[name] = value
             assert tokens[:1] == ["hanabi-ref"], f"{where}: only hanabi-ref runs here; mark the block 'console no-run'"
-            result = subprocess.run(
+            result = run_process(
                 [sys.executable, "-m", "hanabi_ref.cli", *tokens[1:]],
                 cwd=folder, env=env, capture_output=True, text=True,
             )

@@ -1,5 +1,5 @@
 """A child process spoken to in JSON lines, one request and one answer a line
-[EP-transport, EP-lifecycle, EP-failures, ISO-lifecycle].
+[EP-transport, EP-lifecycle, EP-failures, ISO-lifecycle, ISO-reap].
 
 What the engine protocol (``verify --engine``) and the bot protocol (isolated seats and
 ``--bot``) share: the child runs in a new session, as the leader of a process group of
@@ -9,6 +9,12 @@ SIGINT, SIGTERM and SIGHUP held meanwhile.  :class:`LineProcess` is the transpor
 an answer means, and the exception a failure raises (:meth:`LineProcess._failure`),
 belong to the protocol's subclass (:class:`hanabi_ref.verify.process.ProcessEngine`,
 :class:`hanabi_ref.isolation.client.BotProcess`).
+
+While a child runs (and while a run that starts children in workers is under way,
+:func:`orphans_adopted`), this process is the subreaper of its descendants (Linux): a
+process the child leaves behind in a session or group of its own (``setsid``, a double
+fork) becomes ours, and when the last child ends, every such adopted process is ended
+and reaped [ISO-reap].
 """
 
 from __future__ import annotations
@@ -22,10 +28,13 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager, suppress
 from typing import IO, Final, TypeVar
 
+import attrs
+
 from hanabi_ref.serial import JsonRuleError, parse_json
+from hanabi_ref.signals import signals_held
 
 MAX_LINE = 1 << 20
 STDERR_TAIL = 64 * 1024
@@ -148,18 +157,6 @@ def _reap_group(process: subprocess.Popen[bytes], group: int) -> None:
             os.waitpid(ended.si_pid, 0)
 
 
-@contextmanager
-def signals_held() -> Iterator[None]:
-    """[EP-lifecycle] hold SIGINT, SIGTERM and SIGHUP while an engine's group is ended,
-    so that no signal cuts the clean-up short; one that came meanwhile is delivered after."""
-    held = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
-    try:
-        yield
-    finally:
-        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
-
-
 def adopt_orphans(on: bool) -> bool:
     """[EP-lifecycle] make this process the subreaper of its descendants (Linux), so that
     the children an engine leaves behind become ours to end and reap even when the
@@ -174,6 +171,133 @@ def adopt_orphans(on: bool) -> bool:
     except (OSError, AttributeError):
         return False
     return bool(previous.value)
+
+
+# ------------------------------------------------------------------ adopted descendants [ISO-reap]
+
+
+@attrs.define
+class _Adoption:
+    """[ISO-reap] How many children (and runs) of this process want its descendants
+    adopted now, the subreaper setting found before the first, and this process's
+    children at that moment (process id and start time: they are not adoptees).  Kept per
+    process: the kernel's setting is not inherited by a forked child."""
+
+    owner: int = 0
+    depth: int = 0
+    previous: bool = False
+    known: frozenset[tuple[int, int]] = frozenset()
+
+
+_ADOPTION = _Adoption()
+"""The one record of this process (the kernel's setting it mirrors is per process)."""
+
+
+@contextmanager
+def orphans_adopted() -> Iterator[None]:
+    """[ISO-reap, EP-lifecycle] while inside, this process is the subreaper of its
+    descendants (Linux); when the outermost such context of the process is left, every
+    process adopted meanwhile is ended and reaped, then the setting found is restored.
+    Nested uses (a child per seat, a run around them) share one adoption."""
+    if _ADOPTION.owner != os.getpid():  # a forked child: the count of its parent is not its own
+        _ADOPTION.owner, _ADOPTION.depth = os.getpid(), 0
+    if _ADOPTION.depth == 0:
+        _ADOPTION.previous = adopt_orphans(True)
+        _ADOPTION.known = frozenset(_children())
+    _ADOPTION.depth += 1
+    try:
+        yield
+    finally:
+        _ADOPTION.depth -= 1
+        if _ADOPTION.depth == 0:
+            with signals_held():
+                end_adopted(_ADOPTION.known)
+            adopt_orphans(_ADOPTION.previous)
+
+
+def end_adopted(known: frozenset[tuple[int, int]], grace: float = GRACE, limit: float = REAP_LIMIT) -> None:
+    """[ISO-reap] end and reap every child of this process that it adopted: those in
+    another session than ours that are not among ``known`` (its children when the
+    adoption began).  SIGTERM (and SIGCONT) to each and to its process group, SIGKILL to
+    what is left after ``grace`` seconds; what they leave in turn is adopted and ended
+    the same way; at most ``limit`` seconds more."""
+    if not sys.platform.startswith("linux"):
+        return
+    started = time.monotonic()
+    signalled: dict[int, int] = {}
+    spared = _groups(known) | {os.getpgid(0)}
+    while True:
+        adopted = _adopted(known)
+        if not adopted or time.monotonic() > started + grace + limit:
+            return
+        strong = time.monotonic() > started + grace
+        for pid in adopted:
+            if signalled.get(pid) != signal.SIGKILL and (strong or pid not in signalled):
+                signalled[pid] = _end_adoptee(pid, signal.SIGKILL if strong else signal.SIGTERM, spared)
+            with suppress(ChildProcessError):
+                os.waitpid(pid, os.WNOHANG)
+        time.sleep(0.005)
+
+
+def _groups(known: frozenset[tuple[int, int]]) -> set[int]:
+    """The process groups of the ``known`` processes still there (never ended wholesale)."""
+    groups = set()
+    for pid, _ in known:
+        with suppress(OSError):
+            groups.add(os.getpgid(pid))
+    return groups
+
+
+def _end_adoptee(pid: int, signum: int, spared: set[int]) -> int:
+    """Send ``signum`` to the adopted process ``pid`` and to its process group (unless it
+    is one of the ``spared`` groups: ours, or one a process we did not adopt belongs to),
+    then SIGCONT; the signal sent."""
+    with suppress(OSError):
+        group = os.getpgid(pid)
+        if group not in spared:
+            os.killpg(group, signum)
+            os.killpg(group, signal.SIGCONT)
+    with suppress(OSError):
+        os.kill(pid, signum)
+        os.kill(pid, signal.SIGCONT)
+    return signum
+
+
+def _adopted(known: frozenset[tuple[int, int]]) -> list[int]:
+    """This process's children that it adopted: in another session than ours (a child we
+    start ourselves in a session of its own has ended before this is asked), and not
+    among ``known``."""
+    ours = os.getsid(0)
+    found = []
+    for pid, start in _children():
+        if (pid, start) in known:
+            continue
+        with suppress(OSError):
+            if os.getsid(pid) != ours:
+                found.append(pid)
+    return found
+
+
+def _children() -> list[tuple[int, int]]:
+    """This process's children, each as its process id and start time, read from
+    ``/proc`` (empty where there is none)."""
+    me = os.getpid()
+    found = []
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    for name in entries:
+        if not name.isdigit():
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as file:
+                fields = file.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if int(fields[1]) == me:
+            found.append((int(name), int(fields[19])))
+    return found
 
 
 # ------------------------------------------------------------------ the transport
@@ -211,14 +335,17 @@ class LineProcess:
         self._buffer = b""
         self._busy = False
         self._ended = False
+        self._own_end: int | None = None
+        """the leader's exit code if it ended before we ended its group (EP-failures)"""
         self._tail = Tail()
         self._selector = selectors.DefaultSelector()
-        self._was_subreaper = adopt_orphans(True)
+        self._adoption = ExitStack()
+        self._adoption.enter_context(orphans_adopted())  # [ISO-reap]
         try:
             self._process = self._start(argv)
         except BaseException:
             self._selector.close()
-            adopt_orphans(self._was_subreaper)
+            self._adoption.close()
             raise
         try:
             self._watch_pipes()
@@ -370,6 +497,7 @@ class LineProcess:
             self._end_now()
 
     def _end_now(self) -> None:
+        self._own_end = self._process.poll()  # [EP-failures] before our signals: its own exit, if any
         try:
             end_group(self._process)
         finally:
@@ -380,7 +508,7 @@ class LineProcess:
                 if pipe is not None:
                     pipe.close()
             self._selector.close()
-            adopt_orphans(self._was_subreaper)
+            self._adoption.close()  # [ISO-reap] the last child of this process: what they left is ended
 
     def _json_answer(self, op: str, line: bytes) -> object:
         """[EP-failures, EP-numbers, ISO-failures] the answer line to ``op`` read as JSON by
@@ -398,12 +526,31 @@ class LineProcess:
         return self._failure(f"{message} (stopped){self._stderr_note()}")
 
     def _exited(self, op: str) -> Exception:
-        """The child closed its side while ``op`` was under way [EP-failures]."""
+        """The child closed its side while ``op`` was under way [EP-failures]: it exited
+        (given the time limit to do so), or it closed its output and went on, and was
+        ended by us.  A code or signal of our own doing is never reported as the child's."""
         if not self._ended:
             self._drain_until_exit(time.monotonic() + self.timeout)
         self._end()
-        code = self._process.returncode
-        return self._failure(f"exited with code {code} while answering {op}{self._stderr_note()}")
+        how = self._how_it_ended()
+        if how is None:
+            return self._failure(f"closed its output while answering {op} (stopped){self._stderr_note()}")
+        return self._failure(f"{how} while answering {op}{self._stderr_note()}")
+
+    def _how_it_ended(self) -> str | None:
+        """[EP-failures] how the child's leader ended by itself ("exited with code 3",
+        "was killed by SIGSEGV"), or None when it was still running as we ended it (or
+        has not been ended)."""
+        code = self._own_end
+        if code is None:
+            return None
+        if code < 0:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            return f"was killed by {name}"
+        return f"exited with code {code}"
 
     def _stderr_note(self) -> str:
         line = self._tail.last_line()

@@ -1,9 +1,14 @@
-"""Test session set-up: the contracts of hanabi_ref must be live while the tests run.
+"""Test session set-up: the contracts of hanabi_ref must be live while the tests run, and
+no process the tests start may outlive the session.
 
 The engine's icontract checks (invariants, pre- and postconditions, each citing its
 clause) are part of what the tests exercise: every property test also runs every
 contract on every state it reaches.  ``HANABI_REF_CONTRACTS=0`` removes them for speed,
 so a test run with that setting would silently check much less; we refuse it.
+
+``tests/leftover_processes.py`` marks every process the tests start and fails the session
+if one of them is still alive at its end (after killing it); tests start processes
+through ``tests/processes.py``, which ends each one's whole session on every path.
 """
 
 from __future__ import annotations
@@ -15,6 +20,10 @@ import pytest
 os.environ.setdefault("HANABI_REF_CONTRACTS", "1")
 
 from hanabi_ref.contracts import ENABLED  # noqa: E402  (after the environment is fixed)
+
+from tests.leftover_processes import mark_session, pytest_sessionfinish, pytest_sessionstart  # noqa: E402, F401
+
+mark_session()  # before anything a test module starts at import
 
 if not ENABLED:
     raise pytest.UsageError(

@@ -47,7 +47,6 @@ import ast
 import json
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
@@ -55,6 +54,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from tests.processes import run_process, started
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -494,16 +494,12 @@ class Sandbox:
         shutil.rmtree(self.root / ".hypothesis", ignore_errors=True)
         command = [sys.executable, "-m", "pytest", "-x", "-q", "-p", "no:cacheprovider", "-p", _PLUGIN_NAME, *self.tests]
         began = time.monotonic()
-        process = subprocess.Popen(
-            command, cwd=self.root, env=_environment(self.root), stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT, start_new_session=True,
-        )
-        try:
-            output, _ = process.communicate(timeout=self.timeout)
-        except subprocess.TimeoutExpired:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-            return Outcome("timeout", time.monotonic() - began, f"no result after {self.timeout:.0f} s")
+        with started(command, cwd=self.root, env=_environment(self.root), stdout=subprocess.PIPE,
+                     stderr=subprocess.STDOUT) as process:  # its whole session is ended on the way out
+            try:
+                output, _ = process.communicate(timeout=self.timeout)
+            except subprocess.TimeoutExpired:
+                return Outcome("timeout", time.monotonic() - began, f"no result after {self.timeout:.0f} s")
         seconds = time.monotonic() - began
         text = output.decode(errors="replace")
         if process.returncode == 0:
@@ -542,7 +538,7 @@ def make_sandbox(source_root: Path, entries: Sequence[str], tests: Sequence[str]
         elif origin.exists():
             shutil.copy2(origin, directory / entry)
     (directory / f"{_PLUGIN_NAME}.py").write_text(_PLUGIN_SOURCE)
-    subprocess.run([sys.executable, "-m", "compileall", "-q", str(directory)], check=False, stdout=subprocess.DEVNULL)
+    run_process([sys.executable, "-m", "compileall", "-q", str(directory)], check=False, stdout=subprocess.DEVNULL)
     return Sandbox(directory, tuple(tests))
 
 

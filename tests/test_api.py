@@ -12,7 +12,6 @@ import itertools
 import json
 import random
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from hanabi_ref.state import GameState, score
 from hanabi_ref.strategies import STRATEGIES
 from hanabi_ref.transition import apply, new_game
 from hanabi_ref.view import make_view
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -71,7 +71,7 @@ def test_importing_the_package_imports_no_engine_module() -> None:
     build can still be chosen after it; the first use of a name loads its module."""
     code = ("import sys, hanabi_ref; assert 'hanabi_ref.transition' not in sys.modules, 'early'; "
             "hanabi_ref.Game; assert 'hanabi_ref.transition' in sys.modules; print('ok')")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    done = run_process([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
 
 

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -18,6 +17,7 @@ from hanabi_ref.rules import make_config
 from hanabi_ref.strategies import STRATEGIES
 from hanabi_ref.trace import replay as replay_trace
 from hanabi_ref.trace import load_trace
+from tests.processes import run_process
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -200,11 +200,11 @@ def test_play_unwritable_output_leaves_nothing(tmp_path: Path, capsys: pytest.Ca
 def test_console_script_runs_as_module() -> None:
     """[C-cli] ``python -m hanabi_ref.cli`` behaves like the console script, exit codes included."""
     env = dict(os.environ, PYTHONPATH=str(REPO))
-    ok = subprocess.run([sys.executable, "-m", "hanabi_ref.cli", "simulate", "--strategy", "simple",
+    ok = run_process([sys.executable, "-m", "hanabi_ref.cli", "simulate", "--strategy", "simple",
                          "--players", "2", "--games", "2", "--json"], env=env, capture_output=True, text=True)
     assert ok.returncode == EXIT_OK and json.loads(ok.stdout)["games"] == 2
-    bad = subprocess.run([sys.executable, "-m", "hanabi_ref.cli", "simulate", "--players", "2"],
-                         env=env, capture_output=True, text=True)
+    bad = run_process([sys.executable, "-m", "hanabi_ref.cli", "simulate", "--players", "2"],
+                      env=env, capture_output=True, text=True)
     assert bad.returncode == EXIT_USAGE and bad.stderr.count("\n") == 1
 
 

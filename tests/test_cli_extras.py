@@ -5,7 +5,6 @@ install`` for every missing optional package, one error prefix everywhere."""
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
 from pathlib import Path
 
@@ -13,6 +12,7 @@ import pytest
 
 from hanabi_ref import __version__
 from hanabi_ref.cli import build_parser, main
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -89,8 +89,8 @@ def test_a_missing_optional_package_is_exit_2_naming_the_install(tmp_path: Path,
     exit code 2, one line on standard error that begins ``hanabi-ref:`` and names the
     ``pip install`` of the extra; nothing written."""
     args = [arg.replace("{tmp}", str(tmp_path)) for arg in argv]
-    done = subprocess.run([sys.executable, "-c", BLOCKER, module, *args], capture_output=True, text=True,
-                          cwd=tmp_path, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
+    done = run_process([sys.executable, "-c", BLOCKER, module, *args], capture_output=True, text=True,
+                       cwd=tmp_path, timeout=300, env={"PYTHONPATH": str(ROOT), "PATH": "/usr/bin:/bin"})
     lines = done.stderr.strip().splitlines()
     assert done.returncode == 2, done.stderr
     assert len(lines) == 1 and lines[0].startswith("hanabi-ref: "), done.stderr

@@ -13,7 +13,6 @@ import importlib.util
 import json
 import os
 import shutil
-import subprocess
 import sys
 import sysconfig
 from pathlib import Path
@@ -23,6 +22,7 @@ import pytest
 
 from hanabi_ref import compiled
 from hanabi_ref.cli import main
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "hanabi_ref"
@@ -97,7 +97,7 @@ def _env(cache: Path, **extra: str) -> dict[str, str]:
 
 
 def _child(cache: Path, script: str, *argv: str, **extra: str) -> dict[str, Any]:
-    result = subprocess.run(
+    result = run_process(
         [sys.executable, "-c", script, *argv], env=_env(cache, **extra), capture_output=True, text=True, cwd=ROOT
     )
     assert result.returncode == 0, result.stderr
@@ -155,7 +155,7 @@ def test_compiled_flag_without_a_build_is_a_usage_error(tmp_path: Path) -> None:
     """[B-compiled, C-exit] --compiled with no build of these sources: one line naming
     the command that builds it, exit 2, nothing played."""
     command = [sys.executable, "-m", "hanabi_ref.cli", "play", "--strategy", "random", "--players", "3", "--compiled"]
-    run = subprocess.run(command, env=_env(tmp_path), capture_output=True, text=True, cwd=ROOT)
+    run = run_process(command, env=_env(tmp_path), capture_output=True, text=True, cwd=ROOT)
     assert run.returncode == 2 and run.stdout == ""
     assert run.stderr.count("\n") == 1 and "build it with: hanabi-ref compile" in run.stderr
 
@@ -172,7 +172,7 @@ def test_compiled_flag_against_a_switched_off_environment(monkeypatch: pytest.Mo
 def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A cache holding a build of this checkout."""
     directory = tmp_path_factory.mktemp("cache")
-    result = subprocess.run(
+    result = run_process(
         [sys.executable, "-m", "hanabi_ref.cli", "compile"], env=_env(directory), capture_output=True, text=True, cwd=ROOT
     )
     assert result.returncode == 0, result.stderr
@@ -212,7 +212,7 @@ def test_simulate_gives_the_same_statistics_with_the_build(cache: Path) -> None:
                "--games", "60", "--jobs", "2", "--json"]
     results = []
     for flag in (["--compiled"], []):
-        run = subprocess.run(command + flag, env=_env(cache, HANABI_REF_CONTRACTS="0"), capture_output=True, text=True)
+        run = run_process(command + flag, env=_env(cache, HANABI_REF_CONTRACTS="0"), capture_output=True, text=True)
         assert run.returncode == 0, run.stderr
         result = json.loads(run.stdout)
         result.pop("games_per_second")
@@ -228,7 +228,7 @@ def test_bench_measures_the_compiled_build(cache: Path) -> None:
     its child really loaded the engine from the build."""
     command = [sys.executable, "-m", "hanabi_ref.cli", "bench", "engine", "--players", "2",
                "--seconds", "0.05", "--repeats", "1", "--json"]
-    run = subprocess.run(command, env=_env(cache), capture_output=True, text=True)
+    run = run_process(command, env=_env(cache), capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
     report = json.loads(run.stdout)
     assert report["compiled_build"]["built"] and "compiled-off" in report["variants"]

@@ -23,6 +23,7 @@ import pytest
 
 from hanabi_ref import compiled
 from hanabi_ref.cli import main
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 SUFFIX = importlib.machinery.EXTENSION_SUFFIXES[0]
@@ -193,7 +194,7 @@ def test_a_cache_under_a_file_breaks_no_command(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     command = [sys.executable, "-m", "hanabi_ref.cli", "--help"]
-    run = subprocess.run(command, env=_env(blocker / "sub", HANABI_REF_COMPILED="1"), capture_output=True, text=True)
+    run = run_process(command, env=_env(blocker / "sub", HANABI_REF_COMPILED="1"), capture_output=True, text=True)
     _assert_one_warning(run, f"cache directory {blocker / 'sub'}: Not a directory")
 
 
@@ -202,15 +203,15 @@ def test_a_cache_that_is_a_file_breaks_no_command(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("")
     command = [sys.executable, "-m", "hanabi_ref.cli", "--help"]
-    run = subprocess.run(command, env=_env(blocker, HANABI_REF_COMPILED="1"), capture_output=True, text=True)
+    run = run_process(command, env=_env(blocker, HANABI_REF_COMPILED="1"), capture_output=True, text=True)
     _assert_one_warning(run, f"cache directory {blocker}: not a directory")
 
 
 def test_a_cache_without_permission_breaks_no_command(tmp_path: Path) -> None:
     """[B-compiled] the issue's case: inspecting the cache raises PermissionError (stood
     in for, as tests run as root): ``--help`` works, one warning line."""
-    run = subprocess.run([sys.executable, "-c", HELP_WITH_PERMISSION_DENIED],
-                         env=_env(tmp_path / "cache", HANABI_REF_COMPILED="1"), capture_output=True, text=True)
+    run = run_process([sys.executable, "-c", HELP_WITH_PERMISSION_DENIED],
+                      env=_env(tmp_path / "cache", HANABI_REF_COMPILED="1"), capture_output=True, text=True)
     _assert_one_warning(run, f"cache directory {tmp_path / 'cache'}: Permission denied")
 
 
@@ -286,8 +287,8 @@ def test_a_group_writable_build_is_not_loaded_by_an_opted_in_command(build: Path
     of these sources: ``--help`` works, the build is not loaded, one warning line."""
     build.chmod(0o775)
     command = [sys.executable, "-m", "hanabi_ref.cli", "--help"]
-    run = subprocess.run(command, env=_env(build.parent, HANABI_REF_COMPILED="1", HANABI_REF_CONTRACTS="0"),
-                         capture_output=True, text=True)
+    run = run_process(command, env=_env(build.parent, HANABI_REF_COMPILED="1", HANABI_REF_CONTRACTS="0"),
+                      capture_output=True, text=True)
     _assert_one_warning(run, f"{build}: writable by group or others (mode 0775)")
 
 
@@ -307,6 +308,6 @@ def test_compiled_flag_with_an_unusable_cache_is_one_usage_line(tmp_path: Path) 
     blocker = tmp_path / "file"
     blocker.write_text("")
     command = [sys.executable, "-m", "hanabi_ref.cli", "simulate", "--compiled", "--games", "1", "--strategy", "simple", "--players", "2"]
-    run = subprocess.run(command, env=_env(blocker), capture_output=True, text=True)
+    run = run_process(command, env=_env(blocker), capture_output=True, text=True)
     assert run.returncode == 2 and run.stderr.count("\n") == 1, run.stderr
     assert run.stderr.startswith(f"hanabi-ref: --compiled: cache directory {blocker}: not a directory"), run.stderr

@@ -24,7 +24,6 @@ Each peer's tests skip when its library is not installed.
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections import Counter
 from collections.abc import Iterator
@@ -45,6 +44,7 @@ from hanabi_ref.state import GameState, is_nothing_playable_left
 from hanabi_ref.transition import apply
 from hanabi_ref.verify.compare import play_compared
 from hanabi_ref.verify.engine import Engine, EngineFailure
+from tests.processes import run_process
 
 OPENSPIEL_GAMES = 300  # per player count: "a few hundred"
 HLE_GAMES = 60
@@ -519,7 +519,7 @@ def test_importing_hanabi_ref_loads_no_peer_library() -> None:
         "loaded = {'pyspiel', 'hanabython', 'hanabi_learning_environment'} & set(sys.modules)\n"
         "print(sorted(loaded))\n"
     )
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    result = run_process([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert result.stdout.strip() == "[]", result.stdout + result.stderr
 
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -24,6 +23,7 @@ from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import replay, trace_from_json
 from hanabi_ref.transition import apply, initial_state
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -153,7 +153,7 @@ def test_bad_input_is_refused_alike_with_contracts_on_and_off() -> None:
     on = refusals()
     environment = dict(os.environ, HANABI_REF_CONTRACTS="0")
     script = "import json, tests.test_errors_both_ways as t; print(json.dumps(t.refusals()))"
-    child = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, check=True)
+    child = run_process([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, check=True)
     off = json.loads(child.stdout)
     assert off == on
     assert "accepted" not in on.values(), [name for name, outcome in on.items() if outcome == "accepted"]
@@ -168,5 +168,5 @@ def test_the_child_really_runs_without_contracts() -> None:
     """The comparison above is only worth something if the child's contracts are off."""
     environment = dict(os.environ, HANABI_REF_CONTRACTS="0")
     script = "from hanabi_ref.contracts import ENABLED; print(ENABLED)"
-    child = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, check=True)
+    child = run_process([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, check=True)
     assert child.stdout.strip() == "False"

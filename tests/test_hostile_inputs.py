@@ -9,7 +9,6 @@ runs the harness in a process of its own, so that its memory peak is its own.
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,13 @@ from typing import Any
 import pytest
 
 import tests.hostile as hostile
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
 
 def run_harness(examples: int, seed: int, timeout: int) -> dict[str, Any]:
-    done = subprocess.run(
+    done = run_process(
         [sys.executable, "-m", "tests.hostile", "--examples", str(examples), "--seed", str(seed)],
         capture_output=True, text=True, timeout=timeout, cwd=ROOT,
     )

@@ -37,6 +37,7 @@ from hanabi_ref.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.trace import GameRecord, load_trace, replay, replay_states
 from hanabi_ref.transition import apply, new_game
 from hanabi_ref.view import PlayerView, make_view
+from tests.processes import end_session
 
 REPO = Path(__file__).resolve().parents[1]
 CELL = re.compile(r"(\d+)\. ((?:play|discard) \d+|hint \d+ \S+)")
@@ -244,8 +245,8 @@ def test_a_person_plays_a_game_in_a_terminal() -> None:
             screen = terminal.read_until(lambda text: "=== game over ===" in text or text.endswith("seat 0> "))
         code = terminal.finish()
     finally:
-        if terminal.process.poll() is None:
-            terminal.process.kill()
+        end_session(terminal.process.pid)  # the command and anything it started
+        terminal.process.wait()
     screen = terminal.screen
     final = re.search(r"final score: (\d+)/25\n", screen)
     assert code == EXIT_OK and final is not None and turns >= 2, screen[-2000:]

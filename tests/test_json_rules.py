@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import math
-import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,7 @@ from hanabi_ref.rules import make_config
 from hanabi_ref.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, parse_json
 from hanabi_ref.strategies import STRATEGIES
 from hanabi_ref.trace import Trace, replay, trace_from_json, trace_to_json
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -88,7 +88,7 @@ def recorded() -> Trace:
 
 def run_cli(argv: list[str]) -> tuple[int, str]:
     """Exit code and standard error of the command in a fresh interpreter."""
-    done = subprocess.run([sys.executable, "-m", "hanabi_ref.cli", *argv], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    done = run_process([sys.executable, "-m", "hanabi_ref.cli", *argv], capture_output=True, text=True, timeout=120, cwd=ROOT)
     return done.returncode, done.stderr
 
 

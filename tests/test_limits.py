@@ -27,6 +27,7 @@ from hanabi_ref.schema import MAX_ITEMS, is_plain_item, trace_schema, validate_t
 from hanabi_ref.state import History
 from hanabi_ref.trace import MAX_FILE_BYTES, Trace, load_trace, save_trace, trace_from_json, trace_to_json
 from hanabi_ref.transition import apply_legal, new_game
+from tests.processes import run_process
 
 # ------------------------------------------------------------------ L-config
 
@@ -366,8 +367,8 @@ def _limited(code: str, *argv: str, contracts: str = "0", cpu_seconds: int = 60)
         "    print('peak-kib', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
     )
     env = dict(os.environ, HANABI_REF_CONTRACTS=contracts)
-    done = subprocess.run([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, env=env,
-                          preexec_fn=limit, timeout=120)
+    done = run_process([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, env=env,
+                       preexec_fn=limit, timeout=120)
     peaks = [int(line.split()[1]) for line in done.stderr.splitlines() if line.startswith("peak-kib ")]
     assert peaks and peaks[-1] < 200 * 1024, done.stderr[-500:]
     return done

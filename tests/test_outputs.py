@@ -28,6 +28,7 @@ from hanabi_ref.atomic import write_atomically, write_text_atomically
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.sim.executors import SetupError
 from hanabi_ref.sim.files import check_output_path
+from tests.processes import run_process
 
 SWEEP = ["sweep", "--strategy", "thesis", "--players", "2", "--games", "3", "--grid", "rho_h=1,2",
          "--format", "csv", "--jobs", "1"]
@@ -364,16 +365,16 @@ def test_a_full_standard_output_is_one_line_and_exit_2(unbuffered: bool, argv: l
                                                         tmp_path: Path) -> None:
     """[OUT-stdout, C-exit] results that cannot be written: one line, exit 2, buffered or not."""
     with open("/dev/full", "wb") as full:
-        done = subprocess.run(command(argv), stdout=full, stderr=subprocess.PIPE, text=True,
-                              env=environment(unbuffered), cwd=tmp_path, timeout=120, check=False)
+        done = run_process(command(argv), stdout=full, stderr=subprocess.PIPE, text=True,
+                           env=environment(unbuffered), cwd=tmp_path, timeout=120, check=False)
     assert done.returncode == EXIT_USAGE
     assert_one_line(done.stderr, fragment)
 
 
 def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path) -> None:
     """[OUT-stdout, C-exit] started with standard output closed: refused at once, exit 2."""
-    done = subprocess.run(["sh", "-c", 'exec "$@" >&-', "sh", *command(SIMULATE)], stderr=subprocess.PIPE,
-                          text=True, cwd=tmp_path, timeout=120, check=False)
+    done = run_process(["sh", "-c", 'exec "$@" >&-', "sh", *command(SIMULATE)], stderr=subprocess.PIPE,
+                       text=True, cwd=tmp_path, timeout=120, check=False)
     assert done.returncode == EXIT_USAGE
     assert_one_line(done.stderr, "hanabi-ref: standard output is closed")
 
@@ -386,8 +387,8 @@ def test_a_broken_pipe_ends_quietly_with_0(unbuffered: bool, argv: list[str], tm
     read_end, write_end = os.pipe()
     os.close(read_end)
     try:
-        done = subprocess.run(command(argv), stdout=write_end, stderr=subprocess.PIPE, text=True,
-                              env=environment(unbuffered), cwd=tmp_path, timeout=120, check=False)
+        done = run_process(command(argv), stdout=write_end, stderr=subprocess.PIPE, text=True,
+                           env=environment(unbuffered), cwd=tmp_path, timeout=120, check=False)
     finally:
         os.close(write_end)
     assert (done.returncode, done.stderr) == (EXIT_OK, "")

@@ -9,7 +9,6 @@ method (enumerating every order and deciding it with another algorithm).
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from collections.abc import Sequence
 from itertools import permutations
@@ -43,6 +42,7 @@ from hanabi_ref.playability.sampling import estimate
 from hanabi_ref.playability.solver import PlayableCounter, count_playable, solve
 from hanabi_ref.playability.table import appendix_a, appendix_a_counts
 from tests.playability_appendix_a import APPENDIX_A
+from tests.processes import run_process
 
 # ------------------------------------------------------------------ the thesis' examples
 
@@ -354,7 +354,7 @@ def test_cli_bad_input(argv: list[str], fragment: str, capsys: pytest.CaptureFix
 
 def test_cli_table_json_in_a_subprocess() -> None:
     """[PL-cli, PL-table] `playability table --json` from the installed entry point."""
-    done = subprocess.run(
+    done = run_process(
         [sys.executable, "-m", "hanabi_ref.cli", "playability", "table", "--json"],
         capture_output=True, text=True, check=False, timeout=120,
     )

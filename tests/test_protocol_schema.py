@@ -42,6 +42,7 @@ from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games, verify_vectors
 from hanabi_ref.verify.serve import answer_request
 from tests.helpers import drawn_node, scripted_engine
+from tests.processes import end_session
 
 pytestmark = pytest.mark.filterwarnings("error::ResourceWarning")
 
@@ -128,7 +129,7 @@ class Served:
     def __init__(self) -> None:
         env = dict(os.environ, PYTHONPATH=str(ROOT))
         self.process = subprocess.Popen([PY, "-m", "hanabi_ref.cli", "serve"], stdin=subprocess.PIPE,
-                                        stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env)
+                                        stdout=subprocess.PIPE, text=True, cwd=ROOT, env=env, start_new_session=True)
         self.exchanges: list[tuple[dict[str, Any], Any]] = []
 
     def ask(self, request: dict[str, Any]) -> Any:
@@ -140,7 +141,12 @@ class Served:
         return answer
 
     def close(self) -> None:
-        self.process.communicate(timeout=60)
+        """End of input: the server exits; its whole session is ended whatever happens."""
+        try:
+            self.process.communicate(timeout=120)
+        finally:
+            end_session(self.process.pid)
+            self.process.wait()
 
 
 def _new_game(config: GameConfig, seed: int) -> dict[str, Any]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import subprocess
 import sys
 from collections.abc import Iterable
 from typing import Any
@@ -27,6 +26,7 @@ from hanabi_ref.strategies import STRATEGIES, StrategySpec
 from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.view import PlayerView
 from tests.test_sim_runner import EXIT_FAILED, MIX, failing_spec, mix_factory, register, run, simulate_json
+from tests.processes import run_process
 
 PACKAGE_STRATEGIES = ("random", "simple", "thesis", "hat", "hat-classic", "recommendation", "info", "info-source",
                       "info-search")
@@ -180,8 +180,8 @@ def test_contracts_never_steer(capsys: pytest.CaptureFixture[str]) -> None:
     runs = [["simulate", *simulate_argv(name, 4, 20, 300, *rules.get(name, []), "--jobs", "1", "--json")]
             for name in PACKAGE_STRATEGIES]
     environment = {**os.environ, "HANABI_REF_CONTRACTS": "0"}
-    child = subprocess.run([sys.executable, "-c", CHILD, json.dumps(runs)], env=environment, capture_output=True,
-                           text=True, check=False, timeout=300)
+    child = run_process([sys.executable, "-c", CHILD, json.dumps(runs)], env=environment, capture_output=True,
+                        text=True, check=False, timeout=300)
     assert child.returncode == 0, child.stderr
     without = [json.loads(line) for line in child.stdout.splitlines()]
     assert [result["contracts"] for result in without] == [False] * len(runs)

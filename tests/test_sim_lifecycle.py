@@ -33,6 +33,8 @@ from hanabi_ref.sim.executors import LocalExecutor, StallError
 from hanabi_ref.strategies import STRATEGIES, StrategySpec
 from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.view import PlayerView
+from tests.processes import end_session, run_process
+from tests.processes import started as process_started
 from tests.test_sim_runner import EXIT_FAILED, assert_statistics, direct, failing_spec, register, without_timing
 
 EXIT_STOPPED = 3
@@ -102,7 +104,8 @@ class Run:
     """A ``simulate`` subprocess and the pool workers seen so far."""
 
     def __init__(self, argv: list[str], cwd: Path) -> None:
-        self.process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.process = subprocess.Popen(argv, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                                        start_new_session=True)
         self.workers: list[int] = []
 
     def busy_workers(self, count: int) -> list[int]:
@@ -120,7 +123,8 @@ class Run:
 
 @contextmanager
 def started(argv: list[str], cwd: Path) -> Iterator[Run]:
-    """``argv`` running; on the way out it and every worker seen are killed if still there."""
+    """``argv`` running in a session of its own; on the way out it, every worker seen and
+    the rest of its session are killed if still there."""
     run = Run(argv, cwd)
     try:
         yield run
@@ -128,7 +132,8 @@ def started(argv: list[str], cwd: Path) -> Iterator[Run]:
         for pid in [*run.workers, run.process.pid]:
             if is_alive(pid):
                 os.kill(pid, signal.SIGKILL)
-        run.process.communicate(timeout=30)
+        end_session(run.process.pid)
+        run.process.communicate(timeout=120)
 
 
 # ------------------------------------------------------------------ [SIM-orphans]
@@ -174,7 +179,7 @@ WATCHDOG_SCRIPT = textwrap.dedent("""
 def test_watchdog_ends_a_worker_whose_parent_died() -> None:
     """[SIM-orphans] ``die_with_parent`` in a process whose parent then exits: the process
     is gone within a few seconds (by the kernel's signal on Linux, else its watchdog)."""
-    result = subprocess.run([sys.executable, "-c", WATCHDOG_SCRIPT], capture_output=True, text=True, timeout=30)
+    result = run_process([sys.executable, "-c", WATCHDOG_SCRIPT], capture_output=True, text=True, timeout=120)
     worker = int(result.stdout.split()[0])
     assert wait_for(lambda: not is_alive(worker), GONE_WITHIN), process_state(worker)
 
@@ -188,7 +193,7 @@ def test_watchdog_thread_alone_ends_an_orphan() -> None:
         "from hanabi_ref.sim import executors\n"
         "executors._set_parent_death_signal = lambda: None\n"
         "die_with_parent = executors.die_with_parent")
-    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=30)
+    result = run_process([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     worker = int(result.stdout.split()[0])
     assert wait_for(lambda: not is_alive(worker), GONE_WITHIN), process_state(worker)
 
@@ -509,9 +514,8 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
     it, exit 3, the finished chunks in the checkpoint, and a local ``--resume`` ends with
     the trace hash of a local run never interrupted."""
     pytest.importorskip("distributed")
-    cluster = subprocess.Popen([sys.executable, "-c", CLUSTER_SCRIPT], stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
-    try:
+    with process_started([sys.executable, "-c", CLUSTER_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                         text=True) as cluster:
         address = cluster.stdout.readline().strip() if cluster.stdout is not None else ""
         out = tmp_path / "run.json"
         games = ["--games", "1200", "--seed", "5"]
@@ -521,9 +525,6 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
             cluster.kill()
             code = run.process.wait(timeout=60)
             err = run.stderr()
-    finally:
-        cluster.kill()
-        cluster.communicate()
     assert code == EXIT_STOPPED, err
     assert err.count("\n") == 1 and err.startswith(f"hanabi-ref: lost the dask scheduler at {address}: ")
     assert f"kept in {out}" in err and 2 <= chunks_in(out) < 150

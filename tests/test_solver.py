@@ -326,21 +326,20 @@ def test_bench_solver_measures_every_idea_on_the_same_decks(capsys: pytest.Captu
 
 
 def test_an_interrupted_solve_leaves_no_output_file(tmp_path: Path) -> None:
-    """[SV-estimate] Ctrl-C during ``solve --out FILE``: one line, exit 130, and FILE is
-    not there (it is written whole once every deck is solved)."""
-    import os
+    """[SV-estimate, SV-signals] Ctrl-C during ``solve --out FILE``: one line, exit 130,
+    and FILE is not there (it is written whole once every deck is solved).  The signal is
+    sent once the run is under way (its handler for SIGTERM is set), and the process's
+    session is killed whatever happens."""
     import signal
     import subprocess
-    import sys
-    import time
+
+    from tests.processes import catches, checkout_env, cli, started, wait_until
 
     out = tmp_path / "solve.json"
-    process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from hanabi_ref.cli import main; sys.exit(main(sys.argv[1:]))",
-         "solve", "--players", "2", "--games", "100000", "--jobs", "1", "--out", str(out)],
-        stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[1])})
-    time.sleep(3)
-    process.send_signal(signal.SIGINT)
-    _, err = process.communicate(timeout=60)
+    argv = cli("solve", "--players", "2", "--games", "100000", "--jobs", "1", "--out", str(out))
+    with started(argv, stderr=subprocess.PIPE, text=True, env=checkout_env()) as process:
+        assert wait_until(lambda: process.poll() is not None or catches(process.pid, signal.SIGTERM))
+        process.send_signal(signal.SIGINT)
+        _, err = process.communicate(timeout=120)
     assert process.returncode == 130 and err.strip() == "hanabi-ref: interrupted"
     assert not out.exists() and list(tmp_path.iterdir()) == []

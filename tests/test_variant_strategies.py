@@ -10,7 +10,6 @@ the thesis' rule (4.6-hint-3: the value if not known, else the suit's first colo
 
 from __future__ import annotations
 
-import subprocess
 import sys
 from collections.abc import Mapping
 from pathlib import Path
@@ -31,6 +30,7 @@ from hanabi_ref.strategies.simple import SimpleStrategy
 from hanabi_ref.strategies.thesis import ThesisStrategy
 from hanabi_ref.transition import initial_state
 from hanabi_ref.view import make_view
+from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -199,7 +199,7 @@ def test_classic_touch() -> None:
 def test_command_line_refusal_exits_2() -> None:
     """[S-variants, S-params] on the command line the refusal is a usage error: exit 2,
     one line, no traceback."""
-    done = subprocess.run(
+    done = run_process(
         [sys.executable, "-m", "hanabi_ref.cli", "simulate", "--strategy", "hat", "--players", "4",
          "--rules", "hanab-live", "--variant", "Pink (5 Suits)", "--games", "1", "--jobs", "1"],
         capture_output=True, text=True, cwd=ROOT, timeout=120,

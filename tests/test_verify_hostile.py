@@ -33,6 +33,7 @@ from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine
 from hanabi_ref.verify.process import MAX_LINE, ProcessEngine, Tail, parse_line
 from hanabi_ref.verify.serve import serve
 from tests.helpers import scripted_engine
+from tests.processes import catches, run_process, started
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 PY = sys.executable
@@ -156,19 +157,14 @@ def test_signal_to_verify_ends_the_hung_engine_group(tmp_path: Path, pidfile: Pa
     its sleeping child) is gone."""
     answers = _answers(tmp_path, [HELLO, "HANG"])
     command = f"sh -c 'sleep 1000 & echo $$ $! > {pidfile}; exec {PY} {SCRIPTED} {answers}'"
-    verify = subprocess.Popen(
-        [PY, "-m", "hanabi_ref.cli", "verify", "--engine", command, "--no-vectors", "--games", "1",
-         "--rules", "hle", "--players", "2", "--timeout", "60", "--out", str(tmp_path / "d.json")],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT,
-    )
-    try:
-        _wait_for(lambda: pidfile.exists() and len(pidfile.read_text().split()) == 2, verify)
-        time.sleep(0.3)  # let verify send hello (or new_game) and wait for the answer
+    argv = [PY, "-m", "hanabi_ref.cli", "verify", "--engine", command, "--no-vectors", "--games", "1",
+            "--rules", "hle", "--players", "2", "--timeout", "60", "--out", str(tmp_path / "d.json")]
+    with started(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT) as verify:
+        # under way: the engine has started (and its child), and verify's handlers are set
+        _wait_for(lambda: pidfile.exists() and len(pidfile.read_text().split()) == 2
+                  and catches(verify.pid, signal.SIGTERM), verify)
         verify.send_signal(signum)
-        _, err = verify.communicate(timeout=30)
-    finally:
-        verify.kill()
-        verify.wait()
+        _, err = verify.communicate(timeout=120)
     assert verify.returncode == code, err
     assert err.count("\n") == 1 and message in err and "Traceback" not in err, err
     group, sleeper = _pids(pidfile)
@@ -178,8 +174,8 @@ def test_signal_to_verify_ends_the_hung_engine_group(tmp_path: Path, pidfile: Pa
 
 
 def _wait_for(condition: Any, process: subprocess.Popen[str]) -> None:
-    """Poll ``condition`` until it holds; fail if ``process`` ends first or 30 s pass."""
-    deadline = time.monotonic() + 30
+    """Poll ``condition`` until it holds; fail if ``process`` ends first or 120 s pass."""
+    deadline = time.monotonic() + 120
     while not condition():
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "the engine never started"
@@ -204,7 +200,7 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path) -> None:
         "    print(failure)\n"
         "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before)\n"
     )
-    run = subprocess.run([PY, "-c", driver], capture_output=True, text=True, timeout=120, cwd=ROOT)
+    run = run_process([PY, "-c", driver], capture_output=True, text=True, timeout=120, cwd=ROOT)
     message, growth_kib = run.stdout.splitlines()
     assert message.endswith("exited with code 3 while answering hello; last stderr line: flood: the last line"), run.stdout + run.stderr
     assert int(growth_kib) < 10 * 1024
@@ -345,7 +341,7 @@ def test_serve_process_survives_an_endless_number() -> None:
     """[EP-serve, EP-numbers, C-serve] the ``serve`` command itself: the bad request is
     answered, the next one too, and it exits 0 at the end of its input."""
     requests = f'{{"op": {"1" * 5000}}}\n{{"op": "hello", "protocol": "hanabi-ref/engine", "version": 1}}\n'
-    run = subprocess.run([PY, "-m", "hanabi_ref.cli", "serve"], input=requests, capture_output=True, text=True, timeout=60, cwd=ROOT)
+    run = run_process([PY, "-m", "hanabi_ref.cli", "serve"], input=requests, capture_output=True, text=True, timeout=120, cwd=ROOT)
     answers = [json.loads(line) for line in run.stdout.splitlines()]
     assert run.returncode == 0 and "Traceback" not in run.stderr, run.stderr
     assert [a["ok"] for a in answers] == [False, True]
@@ -362,9 +358,9 @@ def test_serve_process_answers_requests_our_json_rules_refuse() -> None:
         (b'{"op": "apply", "action": {"type": "play", "slot": NaN}}\n', "NaN is not a JSON number"),
         (b'{"op": "state", "op": "quit"}\n', 'the key "op" appears twice'),
     ]
-    run = subprocess.run(
+    run = run_process(
         [PY, "-m", "hanabi_ref.cli", "serve"], input=b"".join(line for line, _ in bad) + hello,
-        capture_output=True, timeout=60, cwd=ROOT,
+        capture_output=True, timeout=120, cwd=ROOT,
     )
     answers = [json.loads(line) for line in run.stdout.decode().splitlines()]
     assert run.returncode == 0 and b"Traceback" not in run.stderr, run.stderr

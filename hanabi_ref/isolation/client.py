@@ -120,10 +120,10 @@ class BotProcess(LineProcess):
         try:
             return super()._wait(deadline, what)
         except SeatFailure:
-            code = self._process.returncode
-            if code is None or code < 0:  # still running, or ended by our signal: late
+            how = self._how_it_ended()
+            if how is None:  # still running when we ended it: late
                 raise
-            raise self._failure(f"exited with code {code} while answering {self._op}{self._stderr_note()}") from None
+            raise self._failure(f"{how} while answering {self._op}{self._stderr_note()}") from None
 
     # ------------------------------------------------------------ requests
 

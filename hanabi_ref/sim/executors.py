@@ -35,10 +35,11 @@ from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager, nullcontext, suppress
 from typing import TYPE_CHECKING, Any, Final, Protocol
 
 from hanabi_ref.errors import ConfigError, HanabiError
+from hanabi_ref.pipes import orphans_adopted
 from hanabi_ref.sim.chunks import (MAX_CHUNK_GAMES, MAX_CHUNK_GAMES_CLUSTER, Chunk, ChunkResult, close_kept_seats,
                                    describe_error, play_chunk, play_chunk_keeping_seats)
 
@@ -135,6 +136,13 @@ class LocalExecutor:
         return self.jobs
 
     def run(self, chunks: Sequence[Chunk]) -> Generator[Played, None, None]:
+        """[ISO-reap] A run with seats in processes of their own holds what they leave
+        behind: this process adopts it while the run is under way (a worker that dies
+        leaves its seats' processes to us) and ends it when the run ends, however it ends."""
+        with orphans_adopted() if any(chunk.setup.seats for chunk in chunks) else nullcontext():
+            yield from self._run(chunks)
+
+    def _run(self, chunks: Sequence[Chunk]) -> Generator[Played, None, None]:
         if self.jobs == 1:
             try:
                 for index, chunk in enumerate(chunks):
@@ -159,10 +167,11 @@ def _context() -> BaseContext:
 
 def _init_worker(parent: int) -> None:
     """A worker leaves Ctrl-C to the main process, which stops it [SIM-errors], takes
-    SIGTERM's default action whatever handler its parent had, and dies with its parent
-    [SIM-orphans]."""
+    SIGTERM's and SIGHUP's default actions whatever handlers its parent had, and dies with
+    its parent [SIM-orphans, SV-signals]."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
     die_with_parent(parent, WATCH_SECONDS)
 
 
@@ -197,10 +206,11 @@ def _watch_parent(parent: int, interval: float) -> None:
 
 
 @contextmanager
-def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
+def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool that is shut down on the way out and whose workers are killed if the
-    run is abandoned (Ctrl-C, SIGTERM, a stall, an error in the caller).  SIGKILL, not
-    SIGTERM: a stopped worker [SIM-stall] acts on nothing else."""
+    run is abandoned (Ctrl-C, SIGTERM, SIGHUP, a stall, an error in the caller).  SIGKILL,
+    not SIGTERM: a stopped worker [SIM-stall] acts on nothing else.  ``solve`` plays its
+    decks in one too [SV-signals]."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_init_worker,
                                initargs=(os.getpid(),))
     try:
@@ -209,11 +219,12 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
         processes: dict[int, Any] = getattr(pool, "_processes", None) or {}
         for process in list(processes.values()):
             process.kill()
-        pool.shutdown(wait=False, cancel_futures=True)
         # The pool's manager thread notices the killed workers and ends; waiting for it
         # here (briefly) keeps it from racing the interpreter's own exit, which can then
-        # print "Bad file descriptor" from concurrent.futures as the process ends.
+        # print "Bad file descriptor" from concurrent.futures as the process ends.  Taken
+        # before the shutdown, which forgets it.
         manager = getattr(pool, "_executor_manager_thread", None)
+        pool.shutdown(wait=False, cancel_futures=True)
         if manager is not None:
             manager.join(MANAGER_WAIT)
         raise
@@ -221,7 +232,7 @@ def _pool(workers: int) -> Iterator[ProcessPoolExecutor]:
 
 
 MANAGER_WAIT: Final = 5.0
-"""Seconds an abandoned pool's manager thread is given to end (see :func:`_pool`)."""
+"""Seconds an abandoned pool's manager thread is given to end (see :func:`worker_pool`)."""
 
 
 class _Pools:
@@ -245,7 +256,7 @@ class _Pools:
         chunks lost when a worker died (those in flight) and those not yet submitted."""
         queue = deque(items)
         in_flight: dict[Future[ChunkResult], Indexed] = {}
-        with _pool(min(self.workers, len(items))) as pool:
+        with worker_pool(min(self.workers, len(items))) as pool:
             while queue or in_flight:
                 broken = not _submit(pool, queue, in_flight, 2 * self.workers)
                 done, _ = wait(in_flight, timeout=self.stall_seconds, return_when=FIRST_COMPLETED)
@@ -285,7 +296,7 @@ class _Pools:
     def play_alone(self, chunk: Chunk) -> ChunkResult:
         """[SIM-crash] Play a chunk in a pool of its own: if the worker dies now, the chunk
         itself killed it."""
-        with _pool(1) as pool:
+        with worker_pool(1) as pool:
             future = pool.submit(play_chunk, chunk)
             if not wait([future], timeout=self.stall_seconds).done:
                 raise self.stalled()

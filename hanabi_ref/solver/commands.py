@@ -1,5 +1,10 @@
 """``hanabi-ref solve``: how many seeded decks of a configuration can reach the maximum
-score in the open game [SV-estimate] (spec/solver.md)."""
+score in the open game [SV-estimate] (spec/solver.md).
+
+Ctrl-C, SIGTERM and SIGHUP stop a run as they stop ``simulate``: its worker processes are
+killed, one line goes to standard error, the exit code is 130, 143 or 129, and ``--out``
+is not written [SV-signals].
+"""
 
 from __future__ import annotations
 
@@ -7,14 +12,17 @@ import json
 import statistics
 import sys
 import time
-from collections.abc import Iterator
-from multiprocessing import get_context
-from typing import Any
+from collections import deque
+from collections.abc import Generator, Iterator, Sequence
+from concurrent.futures import Future
+from typing import Any, Final
 
 import attrs
 
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.signals import Stopped, exit_now, signals_held, signals_stop_run
+from hanabi_ref.sim.executors import worker_pool
 from hanabi_ref.sim.stats import percentile, wilson_interval
 from hanabi_ref.solver.search import best_below, solve_deck
 
@@ -72,7 +80,7 @@ def _solve_one(task: Task) -> DeckResult:
 
 def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
                 scheduler: str | None = None, seconds: float | None = None,
-                against: tuple[str, ...] = ()) -> Iterator[DeckResult]:
+                against: tuple[str, ...] = ()) -> Generator[DeckResult, None, None]:
     """The decks' results in seed order, on ``jobs`` worker processes or, given a
     ``scheduler`` address, as tasks of a dask.distributed cluster (the same results for
     any ``jobs`` and either executor: the budget is counted in positions, not in
@@ -84,8 +92,30 @@ def solve_seeds(config: GameConfig, seeds: range, max_nodes: int, jobs: int,
     if jobs <= 1:
         yield from map(_solve_one, tasks)
         return
-    with get_context("spawn").Pool(jobs) as pool:
-        yield from pool.imap(_solve_one, tasks, chunksize=4)
+    yield from _solve_in_pool(tasks, jobs)
+
+
+IN_FLIGHT: Final = 4
+"""Decks given to each worker ahead of the one it solves."""
+
+
+def _solve_in_pool(tasks: Sequence[Task], jobs: int) -> Iterator[DeckResult]:
+    """[SV-estimate, SV-signals] the decks' results in seed order, solved by ``jobs``
+    worker processes (the simulations' pool: a worker dies with this process, and an
+    abandoned run, closed or interrupted, kills them all)."""
+    with worker_pool(min(jobs, len(tasks))) as pool:
+        waiting = iter(tasks)
+        pending: deque[Future[DeckResult]] = deque()
+        for task in waiting:
+            pending.append(pool.submit(_solve_one, task))
+            if len(pending) >= IN_FLIGHT * jobs:
+                break
+        while pending:
+            result = pending.popleft().result()
+            for task in waiting:
+                pending.append(pool.submit(_solve_one, task))
+                break
+            yield result
 
 
 def _solve_on_dask(scheduler: str, tasks: list[Task]) -> Iterator[DeckResult]:
@@ -170,22 +200,45 @@ def print_summary(report: dict[str, Any]) -> None:
     print("slowest      " + ", ".join(f"seed {deck['seed']} ({deck['nodes']:,} positions)" for deck in report["slowest"]))
 
 
+def _solve_with_progress(config: GameConfig, seeds: range, max_nodes: int, jobs: int, scheduler: str | None,
+                         seconds: float | None, against: tuple[str, ...]) -> list[DeckResult]:
+    """[SV-estimate] every deck's result, with a progress bar on a terminal.  [SV-signals]
+    However the loop ends, the decks' generator is closed at once, which kills its workers
+    (with the stopping signals held meanwhile)."""
+    from tqdm import tqdm
+
+    results: list[DeckResult] = []
+    won = 0
+    decks = solve_seeds(config, seeds, max_nodes, jobs, scheduler, seconds, against)
+    try:
+        with tqdm(total=len(seeds), unit="deck", file=sys.stderr, disable=not sys.stderr.isatty(),
+                  dynamic_ncols=True) as bar:
+            for result in decks:
+                results.append(result)
+                won += result.winnable is True
+                bar.update(1)
+                bar.set_postfix_str(f"winnable {won}/{len(results)}")
+    finally:
+        with signals_held():
+            decks.close()
+    return results
+
+
 def run_solve(config: GameConfig, rules: str, games: int, first_seed: int, max_nodes: int, jobs: int,
               as_json: bool, out: str | None, scheduler: str | None = None, seconds: float | None = None,
               against: tuple[str, ...] = ()) -> int:
     """[SV-estimate] solve the decks of seeds first_seed .. first_seed + games - 1 with a
     progress bar on a terminal; print the summary (or its JSON); ``out``: write the JSON
-    to a file whole, only once every deck is solved."""
-    from tqdm import tqdm
-
-    results: list[DeckResult] = []
-    won = 0
-    with tqdm(total=games, unit="deck", file=sys.stderr, disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
-        for result in solve_seeds(config, range(first_seed, first_seed + games), max_nodes, jobs, scheduler, seconds, against):
-            results.append(result)
-            won += result.winnable is True
-            bar.update(1)
-            bar.set_postfix_str(f"winnable {won}/{len(results)}")
+    to a file whole, only once every deck is solved.  [SV-signals] Ctrl-C goes on to the
+    command line (exit 130); SIGTERM and SIGHUP end the process here with their line,
+    once the workers are gone."""
+    seeds = range(first_seed, first_seed + games)
+    with signals_stop_run():
+        try:
+            results = _solve_with_progress(config, seeds, max_nodes, jobs, scheduler, seconds, against)
+        except Stopped as stop:
+            print(stop.line, file=sys.stderr)
+            exit_now(stop.code)
     report = summary(config, rules, first_seed, max_nodes, results, against)
     if out is not None:
         from hanabi_ref.atomic import write_text_atomically
