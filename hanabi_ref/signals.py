@@ -11,8 +11,8 @@ the ones that follow while the run is being cleaned up are ignored, so that noth
 the clean-up short.  :func:`exit_now` then ends the process as the signal's default action
 would, without the interpreter's exit handlers.
 
-``solve`` uses this module; ``simulate`` and ``sweep`` keep an equivalent of their own
-for SIGTERM (``hanabi_ref/sim/commands.py``), which could move here.
+``solve``, ``simulate`` and ``sweep`` use this module; ``verify`` keeps its own, which
+also stops the engine under test (``hanabi_ref/verify/cli.py``).
 """
 
 from __future__ import annotations

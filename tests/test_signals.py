@@ -86,13 +86,7 @@ def test_a_signal_stops_solve_with_one_line_and_no_worker_left(jobs: int, signum
 SIMULATE_CASES = [signal.SIGINT, signal.SIGHUP]
 """SIGTERM to simulate: tests/test_sim_lifecycle.py."""
 
-SIGHUP_IN_SIM = pytest.mark.xfail(
-    strict=True, reason="simulate and sweep handle SIGTERM only (hanabi_ref/sim/commands.py): SIGHUP still ends "
-                        "them by its default action, without a line; hanabi_ref.signals.signals_stop_run is ready for them")
-
-
-@pytest.mark.parametrize("signum", [pytest.param(s, marks=SIGHUP_IN_SIM) if s == signal.SIGHUP else s
-                                    for s in SIMULATE_CASES], ids=[s.name for s in SIMULATE_CASES])
+@pytest.mark.parametrize("signum", SIMULATE_CASES, ids=[s.name for s in SIMULATE_CASES])
 def test_a_signal_stops_simulate_with_one_line_and_no_worker_left(signum: signal.Signals, tmp_path: Path) -> None:
     """[SIM-orphans] SIGINT or SIGHUP to ``simulate --jobs 2`` mid-run: its code, its one
     line, no worker left."""
@@ -100,8 +94,7 @@ def test_a_signal_stops_simulate_with_one_line_and_no_worker_left(signum: signal
                   2, signum, tmp_path / "none")
 
 
-@pytest.mark.parametrize("signum", [pytest.param(s, marks=SIGHUP_IN_SIM) if s == signal.SIGHUP else s
-                                    for s in SIGNALS], ids=[s.name for s in SIGNALS])
+@pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
 def test_a_signal_stops_sweep_with_one_line_and_no_worker_left(signum: signal.Signals, tmp_path: Path) -> None:
     """[SIM-orphans] SIGINT, SIGTERM or SIGHUP to ``sweep --jobs 2`` mid-run: its code,
     its one line, no worker left, no ``--out`` file."""

@@ -16,21 +16,19 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import os
 import sys
-import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from pathlib import Path
-from types import FrameType
-from typing import Any, Final, NoReturn
+from typing import Any, Final
 
 from hanabi_ref import atomic
 from hanabi_ref.contracts import ENABLED
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.escape import escape_text
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.signals import Stopped, exit_now, signals_stop_run
 from hanabi_ref.sim.checkpoint import CHECKPOINT_SECONDS, CheckpointWriter, is_checkpoint_file, load_checkpoint
 from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup
 from hanabi_ref.sim.executors import (STALL_SECONDS, Executor, LocalExecutor, RunStopped, SetupError, connect_dask,
@@ -49,34 +47,7 @@ EXIT_OK = 0
 EXIT_FAILED_GAMES = 1
 EXIT_STOPPED = 3
 """[SIM-stall, SIM-dask-lost] The run stopped before every game was played."""
-EXIT_TERMINATED = 128 + signal.SIGTERM
-"""[SIM-orphans] SIGTERM stopped the run (the shell's code for a process ended by it)."""
 MAX_SEEDS_SHOWN = 10
-
-
-class Terminated(BaseException):
-    """[SIM-orphans] SIGTERM arrived: unwind like Ctrl-C, so that the workers are killed."""
-
-
-def _on_sigterm(signum: int, frame: FrameType | None) -> None:
-    signal.signal(signal.SIGTERM, signal.SIG_IGN)  # one is enough: the run is stopping
-    raise Terminated()
-
-
-@contextmanager
-def sigterm_stops_run() -> Iterator[None]:
-    """[SIM-orphans] While a run is under way SIGTERM raises :class:`Terminated` in the main
-    thread (elsewhere signals cannot be handled, and the default action stays)."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    previous = signal.signal(signal.SIGTERM, _on_sigterm)
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-
-
 # ------------------------------------------------------------------ checking the command line
 
 
@@ -279,10 +250,10 @@ def _simulate_run(args: argparse.Namespace, setup: GameSetup, named: tuple[str, 
         raise
     kept = [(0, chunk, chunk_result) for chunk, chunk_result in checkpoint.chunks]
     try:
-        with sigterm_stops_run():
+        with signals_stop_run():
             result = run([Cell(setup, args.seed, args.games)], executor, args.chunk_size, kept,
                          lambda _, chunk, chunk_result: checkpoint.add(chunk, chunk_result))
-    except (RunStopped, Terminated, KeyboardInterrupt) as stop:
+    except (RunStopped, Stopped, KeyboardInterrupt) as stop:
         return _stopped(stop, checkpoint, args.games)
     summary = _simulate_summary(args, *named, executor, result)
     if args.json:
@@ -371,30 +342,15 @@ def _stopped(stop: BaseException, checkpoint: CheckpointWriter, total: int, kept
     checkpoint.write_or_warn()
     if isinstance(stop, KeyboardInterrupt):
         raise stop
-    if isinstance(stop, Terminated):
-        print("hanabi-ref: terminated", file=sys.stderr)
-        _exit_now(EXIT_TERMINATED)
+    if isinstance(stop, Stopped):  # [SV-signals] SIGTERM or SIGHUP: its line, its code
+        print(stop.line, file=sys.stderr)
+        exit_now(stop.code)
     if kept is None:
         path = checkpoint.path
         kept = (f"kept in {path} (go on with --resume {path})" if path is not None
                 else "not kept (--out FILE keeps them)")
     print(stopped_line(stop, checkpoint.games, total, kept), file=sys.stderr)
     return EXIT_STOPPED
-
-
-def _exit_now(code: int) -> NoReturn:
-    """[SIM-orphans] End the process as SIGTERM's default action would, once the run has
-    been cleaned up (the workers killed, the checkpoint written, the line printed): the
-    interpreter's exit handlers are skipped, as they are under that default.  They would
-    gain nothing, and one of them (concurrent.futures' wake-up of a pool's manager thread)
-    races the thread it wakes and can print an "Exception ignored ... Bad file descriptor"
-    traceback as the process ends."""
-    for stream in (sys.stdout, sys.stderr):
-        try:
-            stream.flush()
-        except (OSError, ValueError):
-            pass
-    os._exit(code)
 
 
 def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[str, Value], config: GameConfig,
@@ -485,10 +441,10 @@ def command_sweep(args: argparse.Namespace) -> int:
     executor = open_executor(args)
     tally = CheckpointWriter(None, {}, CHECKPOINT_SECONDS)  # counts the finished games, writes nothing
     try:
-        with sigterm_stops_run():
+        with signals_stop_run():
             result = run([Cell(setup, args.seed, args.games) for setup in setups], executor, args.chunk_size,
                          on_chunk=lambda _, chunk, chunk_result: tally.add(chunk, chunk_result))
-    except (RunStopped, Terminated) as stop:
+    except (RunStopped, Stopped) as stop:
         return _stopped(stop, tally, args.games * len(setups), "not kept (a sweep keeps no checkpoint)")
     cells = list(zip(grid, result.cells))
     text = _render(args, spec, fixed, axes, config, cells, executor, result)

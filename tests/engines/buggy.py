@@ -72,6 +72,7 @@ class SmallEngine:
         self.discard_at_max = bool(options.get("discard_at_max_hints", True))
         self.zero_on_strikeout = options.get("strikeout_score", "zero") == "zero"
         self.early_end = bool(options.get("end_when_no_points_possible", False))
+        self.nothing_playable_end = bool(options.get("end_when_nothing_playable", False))
         self.final_draw = bool(options.get("draw_after_final_move", True))
         self.stack: list[Card] = [(int(c["suit"]), int(c["value"])) for c in deck]
         self.stack.reverse()  # the top card is now at the end, for pop()
@@ -199,6 +200,10 @@ class SmallEngine:
             self.over = True
         elif self.remaining is None and not self.stack:
             self.remaining = self.players - 1 if self.bug == "last-round-short" else self.players
+        if not self.over and self.nothing_playable_end and self.remaining is not None and self.remaining > 0:
+            # hanab.live's end of the last round: nobody still to move holds a next card
+            movers = [(self.current + step) % self.players for step in range(self.remaining)]
+            self.over = not any(self.fireworks[suit] == value - 1 for seat in movers for suit, value in self.hands[seat])
 
     def reachable(self) -> int:
         """The best score the discard pile still allows: each suit goes up while a copy of
