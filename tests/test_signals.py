@@ -118,3 +118,12 @@ def test_a_signal_ignored_at_the_start_stays_ignored(tmp_path: Path) -> None:
         _, err = process.communicate(timeout=120)
     assert process.returncode == 143 and err == LINES[signal.SIGTERM] + "\n"
     assert not out.exists()
+
+
+@pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
+def test_a_signal_stops_rl_train_with_one_line(signum: signal.Signals, tmp_path: Path) -> None:
+    """[SV-signals, RL-train-cli] SIGINT, SIGTERM or SIGHUP to ``rl train`` while it plays
+    its teacher's games: its code, its one line, nothing of it left running."""
+    pytest.importorskip("torch")
+    _stop_mid_run(["rl", "train", "--agent", "recommendation", "--steps", "100000000", "--players", "4",
+                   "--bc-games", "100000", "--out", str(tmp_path / "run")], 1, signum, tmp_path / "none")

@@ -162,7 +162,10 @@ AGENTS = ("recommendation",)
 
 def run_train(agent: str, players: int, rules: str, steps: int, seed: int, out: str, options: dict[str, Any]) -> None:
     """[RL-train-cli] train ``agent`` into directory ``out`` (resuming the run there), with a
-    progress bar of game moves (their rate, the running mean score); a summary at the end."""
+    progress bar of game moves (their rate, the running mean score); a summary at the end.
+    [SV-signals] Ctrl-C goes on to the command line (exit 130); SIGTERM and SIGHUP end the
+    process here with their line (exit 143, 129); the checkpoint keeps what was last saved,
+    each of its files whole (RL-train-files)."""
     import time
     from pathlib import Path
 
@@ -171,6 +174,7 @@ def run_train(agent: str, players: int, rules: str, steps: int, seed: int, out: 
     from hanabi_ref.rl.errors import RLError
     from hanabi_ref.rl.train.learn import Settings, Trainer
     from hanabi_ref.rl.train.team import team_unsupported
+    from hanabi_ref.signals import Stopped, exit_now, signals_stop_run
 
     if agent not in AGENTS:
         raise RLError("RL-train-cli", f"--agent: unknown agent {agent!r} (known: {', '.join(AGENTS)})")
@@ -191,7 +195,12 @@ def run_train(agent: str, players: int, rules: str, steps: int, seed: int, out: 
                 bar.set_postfix_str(f"mean score {sum(recent) / len(recent):.2f} (last {len(recent)} updates)")
             bar.update(min(moves, steps) - bar.n)
 
-        trainer.run(progress)
+        with signals_stop_run():  # [SV-signals] SIGTERM and SIGHUP stop it as Ctrl-C does
+            try:
+                trainer.run(progress)
+            except Stopped as stop:
+                print(stop.line, file=sys.stderr)
+                exit_now(stop.code)
     last = [point for point in trainer.curve if point["phase"] == "pg"][-20:]
     mean = sum(point["mean_score"] for point in last) / len(last) if last else float("nan")
     print(f"rl train: {agent}, {players} players, {rules} rules, seed {seed}: {trainer.moves} moves, "
