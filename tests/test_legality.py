@@ -144,6 +144,8 @@ def full_hand_states(draw: st.DrawFn) -> GameState:
     config = draw(formula_configs())
     state = initial_state(config, deck_from_seed(config, draw(st.integers(0, 2**64 - 1))))
     for _ in range(draw(st.integers(0, 120))):
+        if state.terminal:
+            break  # the deal itself ended the game (a custom deck with no stack)
         after = apply(state, choose_action(draw, state))
         if after.terminal or len(after.hands[after.current]) < config.hand_size:
             break
