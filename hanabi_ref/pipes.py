@@ -409,19 +409,20 @@ class LineProcess:
         except OSError:
             raise self._exited(op) from None
 
-    def _read_line(self, op: str, deadline: float) -> bytes:
-        """The next answer line [EP-transport, EP-failures]."""
+    def _read_line(self, op: str, deadline: float, allowed: float | None = None) -> bytes:
+        """The next answer line [EP-transport, EP-failures]; ``allowed`` is the time the
+        answer was given, for the failure's message (by default ``timeout``)."""
         stdout = self._fd(self._process.stdout)
         if b"\n" not in self._buffer:
             with self._watching(stdout, selectors.EVENT_READ):
-                while not self._read_more(op, stdout, deadline):
+                while not self._read_more(op, stdout, deadline, allowed):
                     pass
         line, _, self._buffer = self._buffer.partition(b"\n")
         return line
 
-    def _read_more(self, op: str, stdout: int, deadline: float) -> bool:
+    def _read_more(self, op: str, stdout: int, deadline: float, allowed: float | None = None) -> bool:
         """Read what stdout has; whether the buffer now holds a complete line."""
-        if stdout not in self._wait(deadline, f"no answer to {op}"):
+        if stdout not in self._wait(deadline, f"no answer to {op}", allowed):
             return False
         try:
             chunk = os.read(stdout, CHUNK)
@@ -436,7 +437,7 @@ class LineProcess:
             raise self._give_up(f"answer to {op} longer than {MAX_LINE} bytes")
         return False
 
-    def _wait(self, deadline: float, what: str) -> list[int]:
+    def _wait(self, deadline: float, what: str, allowed: float | None = None) -> list[int]:
         """The watched pipes ready before ``deadline`` (stderr is drained here), or the
         failure saying ``what`` did not happen in time.  A pipe that is ready when the
         deadline has passed already still counts: an answer read late by us (the bot
@@ -450,7 +451,7 @@ class LineProcess:
             else:
                 ready.append(key.fd)
         if not ready and (not events or left <= 0):
-            raise self._give_up(f"{what} within {self.timeout:g} s")
+            raise self._give_up(f"{what} within {self.timeout if allowed is None else allowed:g} s")
         return ready
 
     @contextmanager

@@ -52,6 +52,11 @@ from hanabi_ref.view import PlayerView, ViewMaker
 MOVE_TIMEOUT: Final = 10.0
 """[ISO-timeout] seconds a seat may take to answer a request, by default (``--move-timeout``)."""
 
+START_TIMEOUT: Final = 60.0
+"""[ISO-timeout] seconds a seat's process may take to answer ``hello``, its first request,
+if the move timeout is shorter: starting an interpreter and loading a bot can take
+seconds on a busy machine, which says nothing of how fast the bot moves."""
+
 _OK_LINE: Final = b'{"ok":true}'
 
 
@@ -114,11 +119,11 @@ class BotProcess(LineProcess):
     def _usage_error(self, text: str) -> SeatCommandError:
         return SeatCommandError(f"{self.option}: {text}")
 
-    def _wait(self, deadline: float, what: str) -> list[int]:
+    def _wait(self, deadline: float, what: str, allowed: float | None = None) -> list[int]:
         """[ISO-failures] as for any child; a seat whose process exited by itself while
         something it started holds its stdout open is reported as exited, not as late."""
         try:
-            return super()._wait(deadline, what)
+            return super()._wait(deadline, what, allowed)
         except SeatFailure:
             how = self._how_it_ended()
             if how is None:  # still running when we ended it: late
@@ -178,7 +183,8 @@ class BotProcess(LineProcess):
         """[ISO-timeout] the op and answer of the first request sent and not yet answered."""
         op, sent, turn = self._pending[0]
         self._turn, self._op = turn, op
-        line = self._read_line(op, max(sent, self._last_read) + self.timeout)
+        allowed = max(self.timeout, START_TIMEOUT) if op == "hello" else self.timeout
+        line = self._read_line(op, max(sent, self._last_read) + allowed, allowed)
         self._last_read = time.monotonic()
         self._pending.popleft()
         answer = self._answer(op, line)
