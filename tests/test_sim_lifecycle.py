@@ -330,16 +330,19 @@ def test_killed_run_resumes_to_the_same_result(tmp_path: Path, capsys: pytest.Ca
     killed with SIGKILL once F holds some chunks but not all; ``--resume F`` (with other
     jobs and chunk size) gives the JSON and trace hash of the uninterrupted run."""
     out = tmp_path / "run.json"
-    games = ["--games", "1200", "--seed", "7"]
-    with started(simulate_command(*games, "--jobs", "2", "--chunk-size", "10", "--checkpoint-every", "0",
-                                  "--out", str(out)), tmp_path) as run:
+    games = ["--games", "300", "--seed", "7"]
+    # niced, so that however busy the machine, this test sees the first chunks before the
+    # run can end: the run is then killed mid-way, with 3 to 59 of its 60 chunks written
+    with started(["nice", "-n", "19", *simulate_command(*games, "--jobs", "2", "--chunk-size", "5",
+                                                         "--checkpoint-every", "0", "--out", str(out))],
+                 tmp_path) as run:
         assert wait_for(lambda: chunks_in(out) >= 3, 60), "no checkpoint appeared"
         run.workers = children(run.process.pid)
         os.kill(run.process.pid, signal.SIGKILL)
         run.process.wait(timeout=10)
     written = chunks_in(out)
-    assert 3 <= written < 120, written
-    code, resumed, err = run_main([*SIMULATE[:-1], *games, "--json", "--jobs", "2", "--chunk-size", "7",
+    assert 3 <= written < 60, written
+    code, resumed, err = run_main([*SIMULATE[:-1], *games, "--json", "--jobs", "2", "--chunk-size", "3",
                                    "--resume", str(out)], capsys)
     assert code == 0, err
     code, whole, err = run_main([*SIMULATE[:-1], *games, "--json", "--jobs", "1"], capsys)
@@ -514,11 +517,13 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
     it, exit 3, the finished chunks in the checkpoint, and a local ``--resume`` ends with
     the trace hash of a local run never interrupted."""
     pytest.importorskip("distributed")
-    with process_started([sys.executable, "-c", CLUSTER_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                         text=True) as cluster:
+    # the cluster (its workers play the games) niced, so that however busy the machine,
+    # this test sees the first chunks before the run can end
+    with process_started(["nice", "-n", "19", sys.executable, "-c", CLUSTER_SCRIPT], stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL, text=True) as cluster:
         address = cluster.stdout.readline().strip() if cluster.stdout is not None else ""
         out = tmp_path / "run.json"
-        games = ["--games", "1200", "--seed", "5"]
+        games = ["--games", "400", "--seed", "5"]
         with started(simulate_command(*games, "--executor", "dask", "--scheduler", address, "--chunk-size", "8",
                                       "--checkpoint-every", "0", "--out", str(out)), tmp_path) as run:
             assert wait_for(lambda: chunks_in(out) >= 2, 60), "no checkpoint appeared"
@@ -527,7 +532,7 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
             err = run.stderr()
     assert code == EXIT_STOPPED, err
     assert err.count("\n") == 1 and err.startswith(f"hanabi-ref: lost the dask scheduler at {address}: ")
-    assert f"kept in {out}" in err and 2 <= chunks_in(out) < 150
+    assert f"kept in {out}" in err and 2 <= chunks_in(out) < 50
     code, resumed, _ = run_main([*SIMULATE[:-1], *games, "--json", "--jobs", "2", "--resume", str(out)], capsys)
     assert code == 0
     code, whole, _ = run_main([*SIMULATE[:-1], *games, "--json", "--jobs", "2"], capsys)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections import Counter
 
 import attrs
+import pytest
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
@@ -197,9 +198,21 @@ class EngineBesideModel(RuleBasedStateMachine):
 
 
 EngineBesideModel.TestCase.settings = settings(
-    max_examples=100,
+    max_examples=30,
     stateful_step_count=150,
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
 )
 TestEngineBesideModel = EngineBesideModel.TestCase
+
+
+class TestEngineBesideModelDeep(EngineBesideModel.TestCase):  # type: ignore[misc,valid-type]
+    """The same machine over ten times as many runs (the deep set)."""
+
+    settings = settings(
+        max_examples=400,
+        stateful_step_count=150,
+        deadline=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much],
+    )
+    pytestmark = [pytest.mark.deep]
