@@ -9,6 +9,8 @@ so a test run with that setting would silently check much less; we refuse it.
 ``tests/leftover_processes.py`` marks every process the tests start and fails the session
 if one of them is still alive at its end (after killing it); tests start processes
 through ``tests/processes.py``, which ends each one's whole session on every path.
+
+``--quick`` runs the quick tier (``tests/tiers.py``).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ os.environ.setdefault("HANABI_REF_CONTRACTS", "1")
 from hanabi_ref.contracts import ENABLED  # noqa: E402  (after the environment is fixed)
 
 from tests.leftover_processes import mark_session, pytest_sessionfinish, pytest_sessionstart  # noqa: E402, F401
+from tests.tiers import pytest_addoption, pytest_collection_modifyitems  # noqa: E402, F401  (--quick)
 
 mark_session()  # before anything a test module starts at import
 

@@ -1,0 +1,106 @@
+"""The quick tier: ``python -m pytest -n auto --quick``, a developer's loop of about a minute.
+
+The whole suite (README) is what CI runs; the quick tier is every test of it except the
+slow ones, listed by test function in ``tests/slow.txt``.  What the tier must still do
+is checked by ``tests/test_tiers.py``: every test module keeps at least one test, and every
+clause family of ``spec/`` (the letters before an id's first hyphen, ``E`` of ``E-17``)
+keeps at least one test whose ``checks`` marker names a clause of it.
+
+``tests/slow.txt`` is made from a timed run of the whole suite, never by hand::
+
+    python -m pytest -n auto -p no:randomly --durations=0 > /tmp/durations.txt
+    python -m tests.tiers /tmp/durations.txt      # rewrites tests/slow.txt
+
+A test function is slow when one of its cases took :data:`SLOW_CASE` seconds or more, or
+all of them together :data:`SLOW_FUNCTION` seconds or more (setup and teardown count).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import defaultdict
+from pathlib import Path
+from typing import Final
+
+import pytest
+
+ROOT: Final = Path(__file__).resolve().parent.parent
+SLOW_LIST: Final = ROOT / "tests" / "slow.txt"
+SLOW_CASE: Final = 0.8
+"""Seconds of one case (one parameter set) that make its test function slow."""
+SLOW_FUNCTION: Final = 2.5
+"""Seconds of all of a function's cases together that make it slow."""
+DURATION_RE: Final = re.compile(r"^\s*([0-9.]+)s (?:call|setup|teardown)\s+(\S+)\s*$")
+HEADER: Final = """\
+# The quick tier leaves these test functions out (tests/tiers.py says how this list is made:
+# python -m tests.tiers DURATIONS, from a `--durations=0` run of the whole suite).
+"""
+
+
+def function_id(nodeid: str) -> str:
+    """The id of the test function a node id belongs to: parameters and a state
+    machine's ``::runTest`` dropped (``tests/a.py::test_b[1-2]`` -> ``tests/a.py::test_b``)."""
+    base = nodeid.split("[", 1)[0]
+    return base.removesuffix("::runTest")
+
+
+def read_slow_list(path: Path = SLOW_LIST) -> frozenset[str]:
+    """The function ids of ``tests/slow.txt`` (blank lines and ``#`` comments skipped)."""
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except FileNotFoundError:
+        return frozenset()
+    return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
+
+
+def slow_functions(durations: str) -> list[str]:
+    """The slow test functions of a ``--durations=0`` report, sorted."""
+    per_case: dict[str, float] = defaultdict(float)
+    for line in durations.splitlines():
+        match = DURATION_RE.match(line)
+        if match:
+            per_case[match.group(2)] += float(match.group(1))
+    per_function: dict[str, list[float]] = defaultdict(list)
+    for nodeid, seconds in per_case.items():
+        per_function[function_id(nodeid)].append(seconds)
+    return sorted(name for name, cases in per_function.items()
+                  if max(cases) >= SLOW_CASE or sum(cases) >= SLOW_FUNCTION)
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption("--quick", action="store_true", default=False,
+                     help="the quick tier: leave out the slow test functions of tests/slow.txt (tests/tiers.py)")
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.getoption("--quick"):
+        return
+    slow = read_slow_list()
+    kept = [item for item in items if function_id(item.nodeid) not in slow]
+    left_out = [item for item in items if function_id(item.nodeid) in slow]
+    if left_out:
+        config.hook.pytest_deselected(items=left_out)
+    items[:] = kept
+
+
+def main(argv: list[str]) -> int:
+    if len(argv) != 1:
+        print("usage: python -m tests.tiers DURATIONS  (the output of a --durations=0 run)", file=sys.stderr)
+        return 2
+    try:
+        text = Path(argv[0]).read_text(encoding="utf-8", errors="replace")
+    except OSError as error:
+        print(f"tests.tiers: cannot read {argv[0]}: {error.strerror}", file=sys.stderr)
+        return 2
+    slow = slow_functions(text)
+    if not slow:
+        print(f"tests.tiers: {argv[0]} holds no durations (run pytest with --durations=0)", file=sys.stderr)
+        return 2
+    SLOW_LIST.write_text(HEADER + "".join(f"{name}\n" for name in slow), encoding="utf-8")
+    print(f"tests/slow.txt: {len(slow)} slow test functions")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
