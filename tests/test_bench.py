@@ -187,6 +187,7 @@ def test_against_openspiel_without_open_spiel(monkeypatch: pytest.MonkeyPatch, c
     assert error.count("\n") == 1 and "open-spiel" in error
 
 
+@pytest.mark.checks("PL-bench")
 def test_playability_table_bench_reports_cpu_apart_from_wall(monkeypatch: pytest.MonkeyPatch) -> None:
     """[PL-bench] a run that only waits takes wall time but (almost) no CPU time: the two
     clocks are measured apart."""
