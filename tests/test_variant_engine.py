@@ -267,6 +267,7 @@ def test_up_or_down_file_ranks() -> None:
         trace_from_hanablive(data)
 
 
+@pytest.mark.checks("SV-input")
 @pytest.mark.parametrize("variant", ["Up or Down (5 Suits)", "Orange (3 Suits)"])
 def test_solver_refuses_what_its_bounds_do_not_model(variant: str) -> None:
     """[SV-input] the solver refuses Up or Down and orange suits in one line."""
