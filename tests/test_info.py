@@ -375,6 +375,7 @@ def test_focus_takes_the_least_known_card_oldest_first() -> None:
     assert focus([determined, determined], board) == 0  # all 0: slot 0
 
 
+@pytest.mark.checks("I-hint-map")
 def test_every_number_names_one_hint_and_back() -> None:
     """[I-hint-map] in states of real games, for every number s < T the actor's mapping
     gives a hint to the seat whose codes cover s (the seats in turn order after the
