@@ -1,17 +1,21 @@
 """Clauses of the information strategy (spec/info.md) checked from their text: what each
 type of a hint code is (I-hint-map), which question the chooser asks (I-questions), the
 mixed-radix number that carries the answers (I-radix), which cards are useless
-(I-useless), and the decoding check that stops a game whose decoding went wrong
-(I-decode-check).
+(I-useless), the decoding check that stops a game whose decoding went wrong
+(I-decode-check), and the last round's gamble (I-endgame).
 
 Expected questions and buckets are worked out by hand from the clause on built public
 sets (the weights of the deck 3, 2, 2, 2, 1 per suit); the hints of a type are listed
 here by trying every hint with touch sets from spec/rules.md section 6
 (tests.helpers.colour_suits); the radix is computed here digit by digit from the
-clause's formulas.
+clause's formulas; the chances of the last round are counted here from the state's
+copies.
 """
 
 from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
 
 import pytest
 
@@ -19,10 +23,12 @@ from hanabi_ref.actions import Hint
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import GameConfig, make_config
+from hanabi_ref.state import GameState
 from hanabi_ref.strategies.info import player as info_player
 from hanabi_ref.strategies.info.codes import hint_type, hints_of_type
 from hanabi_ref.strategies.info.knowledge import Board
-from hanabi_ref.strategies.info.player import InfoError, InfoPlayer, Log
+from hanabi_ref.actions import Play
+from hanabi_ref.strategies.info.player import InfoError, InfoPlayer, Log, Options
 from hanabi_ref.strategies.info.questions import FirstYes, IsPlayable, Partition, choose, decode, encode
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
@@ -275,3 +281,58 @@ def test_a_decoding_that_goes_wrong_stops_the_game_naming_turn_and_seats(monkeyp
     assert str(caught.value).startswith(f"I-decode-check: seat {first_to_read} decoded ")
     first_hint_turn = first_hint.turn
     assert f"from the move of turn {first_hint_turn}, which encoded " in str(caught.value)
+
+
+# ------------------------------------------------------------------ I-endgame
+
+
+def private_chance(state: GameState, seat: int, mask: int) -> Fraction:
+    """[I-weights] the private probability that a card of set ``mask`` is playable: each
+    identity weighs its copies neither played nor discarded nor seen in another hand."""
+    config = state.config
+    weights = list(composition_counts(config))
+    for card in [state.deck[c] for c in state.discard]:
+        weights[card] -= 1
+    for suit, height in enumerate(state.fields):
+        for value in range(height):
+            weights[suit * config.values + value] -= 1
+    for other, cards in enumerate(state.hands):
+        if other != seat:
+            for card in cards:
+                weights[state.deck[card]] = max(weights[state.deck[card]] - 1, 0)
+    playable = {suit * config.values + height for suit, height in enumerate(state.fields) if height < config.values}
+    whole = sum(weights[x] for x in range(len(weights)) if mask >> x & 1)
+    return Fraction(sum(weights[x] for x in playable if mask >> x & 1), whole) if whole else Fraction(0)
+
+
+@pytest.mark.checks("I-endgame")
+def test_the_last_round_plays_the_card_most_likely_playable() -> None:
+    """[I-endgame] with the stack empty and two errors to spare, a seat with nothing sure
+    to play plays under endgame=1 its card most likely playable by private probability
+    (the oldest on ties) when that is above 0, else moves as the source's seat; under
+    endgame=2 it does the same unless a token is left and a seat still to act holds a
+    playable card it does not know playable by public knowledge, when it moves as the
+    source's seat.  Gambles with both options and a hint kept for such a seat occur."""
+    from tests.test_info import _last_round_states
+
+    seen: Counter[str] = Counter()
+    for state in _last_round_states(3, range(40)):
+        config, seat = state.config, state.current
+        view = make_view(state, seat)
+        source = InfoPlayer(config, seat).act(view)
+        player = InfoPlayer(config, seat, None, Options(endgame=1))
+        moment, _, _, own = player._knowledge(view)
+        chances = [private_chance(state, seat, mask) for mask in own]
+        sure = any(chance == 1 for chance in chances)
+        gamble = None if sure or max(chances) == 0 else Play(chances.index(max(chances)))
+        assert player.act(view) == (gamble or source), state.turn
+        later = [(seat + offset) % config.players for offset in range(1, state.remaining or 1)]
+        needs = state.hints > 0 and any(
+            any(moment.board.playable >> state.deck[c] & 1 for c in state.hands[other])
+            and not any(moment.board.surely(mask, moment.board.playable) for mask in player.sets(moment, other))
+            for other in later)
+        second = InfoPlayer(config, seat, None, Options(endgame=2)).act(view)
+        assert second == (source if needs else gamble or source), state.turn
+        seen["gamble"] += gamble is not None and gamble != source
+        seen["kept for a hint"] += gamble is not None and needs
+    assert seen["gamble"] and seen["kept for a hint"], seen
