@@ -1,8 +1,9 @@
-"""The move rule of the recommendation team (spec/rl.md, RL-train-turn), checked on whole
-games of the teacher's team: every move is predicted from the rule's five steps, with
-the stale check of step 1 computed here from the engine's state (the copies a seat does
-not see) and the cards played since the seat's recommendation, tracked here from the
-events.
+"""The move rules of the learned agents' hand-coded teams (spec/rl.md), checked on whole
+games: the recommendation team's (RL-train-turn), every move predicted from the rule's
+five steps, with the stale check of step 1 computed here from the engine's state (the
+copies a seat does not see) and the cards played since the seat's recommendation,
+tracked here from the events; and the information team's (RL-train-info-turn), from the
+identities its hats told each seat.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.legality import is_legal
 from hanabi_ref.rl.encoders import public_observation
+from hanabi_ref.rl.train.info import InfoSeat
 from hanabi_ref.rl.train.team import TeamStrategy, teacher, teacher_hat
 from hanabi_ref.rules import make_config
 from hanabi_ref.state import GameState
@@ -106,3 +108,65 @@ def test_every_move_of_the_team_is_the_rules(players: int) -> None:
                 elif event.success and event.card is not None and playable_then[seat] >> event.card & 1:
                     played_since[seat].append(event.card)
     assert all(steps[step] for step in ("play", "message", "discard", "newest", "stale")), steps
+
+
+# ------------------------------------------------------------------ RL-train-info-turn
+
+
+def info_predicted(seat: InfoSeat, state: GameState) -> tuple[str, Action]:
+    """RL-train-info-turn's move for the seat to move, from the identities its hats told
+    it (``seat.known``) and the engine's state."""
+    config, me = state.config, state.current
+    n, code, view = config.values, seat.code, make_view(state, me)
+    ids = list(state.hands[me])
+    known = {slot: seat.known[card] for slot, card in enumerate(ids) if card in seat.known}
+    playable = sorted((identity % n, slot) for slot, identity in known.items() if state.fields[identity // n] == identity % n)
+    if playable:
+        return "1 play", Play(playable[0][1])
+    hats = seat.hats(view, me)
+    total = sum(hats.values()) % code.alphabet
+    if state.hints > 0:
+        for encoding in range(code.reveals):
+            if encoding % code.alphabet == total and is_legal(state, code.reveal(encoding, me)):
+                return "2 message", code.reveal(encoding, me)
+    by_age = sorted(range(len(ids)), key=ids.__getitem__)
+    played = [slot for slot in by_age if slot in known and state.fields[known[slot] // n] > known[slot] % n]
+    unknown = [slot for slot in by_age if slot not in known]
+    for slot in played + unknown + by_age[:1]:
+        if is_legal(state, Discard(slot)):
+            return "3 discard", Discard(slot)
+    best: tuple[int, int, int] | None = None
+    for encoding in range(code.reveals):
+        if not is_legal(state, code.reveal(encoding, me)):
+            continue
+        shift = (encoding % code.alphabet - total) % code.alphabet
+        believed = [(hat + shift) % code.alphabet for target, hat in hats.items()
+                    if shift and view.knowledge[target][seat.named_slot(view, target)] >> (hat + shift) % code.alphabet & 1]
+        key = (sum(state.fields[x // n] == x % n for x in believed), len(believed), encoding)
+        best = key if best is None or key < best else best
+    assert best is not None
+    return "4 forced", code.reveal(best[2], me)
+
+
+@pytest.mark.checks("RL-train-info-turn")
+def test_every_move_of_the_information_team_is_the_rules() -> None:
+    """[RL-train-info-turn] whole games of the information team (4 players, hle): (1) the
+    known playable card of lowest value; (2) else, with a token, the first legal reveal
+    whose encoding carries the sum of the others' hats modulo 25; (3) else the first
+    discard the rules allow of a known card already played, then the cards not known,
+    oldest first, then the oldest; (4) else the legal reveal whose shifted hats make the
+    fewest receivers believe a wrong playable identity their knowledge allows, then the
+    fewest believe any, then the first.  Every rule occurs."""
+    config = make_config(4, "hle")
+    steps: Counter[str] = Counter()
+    for seed in range(8):
+        seats = [InfoSeat(config, seat) for seat in range(4)]
+        state = initial_state(config, deck_from_seed(config, seed))
+        while not state.terminal:
+            step, expected = info_predicted(seats[state.current], state)
+            assert seats[state.current].act(make_view(state, state.current)) == expected, (seed, state.turn, step)
+            steps[step] += 1
+            state = apply(state, expected)
+            for seat, strategy in enumerate(seats):
+                strategy.observe(make_view(state, seat), state.history[-1])
+    assert all(steps[step] for step in ("1 play", "2 message", "3 discard", "4 forced")), steps
