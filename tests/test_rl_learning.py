@@ -206,3 +206,41 @@ def test_of_thresholds_whose_teams_score_alike_the_lowest_is_taken(monkeypatch: 
     model = NumpyPolicy(weights, judge_module.judge_meta(CONFIG, "hle", 0.5))
     chosen, means, _ = judge_module.choose_threshold(CONFIG, model, teacher_hats, [1, 2], "modular")
     assert chosen.meta["threshold"] == 0.9 and means[0.99] == means[0.9] == 21 and means[0.85] == 20
+
+
+@pytest.mark.checks("RL-train-offset-view")
+def test_the_view_offset_learns_which_reveals_are_legal_where_the_sender_may_send() -> None:
+    """[RL-train-offset-view] the examples of a deck are, at every turn of the teacher's
+    team game (constant offset) where the acting seat may send (a token, and no play it
+    was recommended), the sender's public observation and, for each of the R reveals,
+    whether the engine allows it then; the model fitted to them is a ``view`` model of
+    R outputs."""
+    pytest.importorskip("torch")
+    from hanabi_ref.game import play_game
+    from hanabi_ref.legality import is_legal
+    from hanabi_ref.rl.encoders import public_observation
+    from hanabi_ref.rl.train.offset import fit_view, legality_examples
+    from hanabi_ref.rl.train.team import TeamStrategy, recommended_play
+    from hanabi_ref.transition import apply, initial_state
+    from hanabi_ref.view import make_view
+
+    rule = teacher(CONFIG)
+    for seed in range(2):
+        publics, legal = legality_examples(CONFIG, [seed])
+        record = play_game(CONFIG, lambda config, seat, _: TeamStrategy(config, seat, rule, "constant"), seed=seed)
+        seats = [TeamStrategy(CONFIG, seat, rule, "constant") for seat in range(4)]
+        state, rows = initial_state(CONFIG, deck_from_seed(CONFIG, seed)), []
+        for action in record.trace.actions:
+            me, view = state.current, make_view(state, state.current)
+            code = seats[me].code
+            if state.hints > 0 and recommended_play(seats[me].memory, view, code.hand_size) is None:
+                rows.append((public_observation(view, me),
+                             [is_legal(state, code.reveal(e, me)) for e in range(code.reveals)]))
+            state = apply(state, action)
+            for seat, strategy in enumerate(seats):
+                strategy.observe(make_view(state, seat), state.history[-1])
+        assert len(rows) == len(publics) == len(legal) > 10
+        assert all(np.array_equal(mine, theirs) for (mine, _), theirs in zip(rows, publics))
+        assert [[bool(x) for x in mask] for _, mask in rows] == [[bool(x) for x in row] for row in legal]
+    model = fit_view(CONFIG, "hle", range(2), epochs=1)
+    assert model.meta["kind"] == "view" and model.logits(publics[0]).shape == (30,)
