@@ -65,7 +65,7 @@ def test_a_targets_numbers_read_that_targets_hand_alone(players: int, variant: s
         seen, elsewhere = seen_hands(make_view(state, cluer)), seen_hands(make_view(other, cluer))
         if index % 7 == 0:
             broken = (cluer + 1 + index // 7 % (players - 1)) % players
-            seen = [red_one if seat == broken else hand for seat, hand in enumerate(seen)]
+            seen = tuple(red_one if seat == broken else hand for seat, hand in enumerate(seen))
         tables.append((cluer, seen, elsewhere))
     for cluer, seen, elsewhere in tables:
         base = 0

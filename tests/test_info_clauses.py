@@ -227,7 +227,7 @@ def test_each_type_is_the_hint_the_clause_names(variant: str) -> None:
             }
             for k in (2, 3, 4):
                 for kind in range(k):
-                    wanted = expected.get((kind, k), expected.get((kind, 2)))
+                    wanted = expected[(kind, k)] if (kind, k) in expected else expected[(kind, 2)]
                     assert sorted(hints_of_type(kind, k, 1, hand, slot, config), key=repr) == sorted(wanted, key=repr)
                 for hint in legal:
                     on_focus = touches(config, hint, focus)

@@ -155,7 +155,8 @@ def test_the_judge_learns_from_the_stale_moments_labelled_by_the_deck() -> None:
     pytest.importorskip("torch")
     from hanabi_ref.rl.train.judge import THRESHOLDS, Judge, choose_threshold, fit_judge, judge_examples, judge_features, with_threshold
 
-    every_feature, every_label = [], []
+    every_feature: list[np.ndarray] = []
+    every_label: list[float] = []
     for seed in range(8):
         features, labels, _ = judge_examples(CONFIG, [seed])
         deck = deck_from_seed(CONFIG, seed)
