@@ -106,6 +106,7 @@ def test_a_missing_optional_package_is_exit_2_naming_the_install(tmp_path: Path,
     ["nope"],
     ["rules"],
 ])
+@pytest.mark.checks("C-exit")
 def test_every_error_line_starts_with_one_prefix(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     """[C-exit] errors of argparse, of the commands and of files all begin ``hanabi-ref:``."""
     assert main(argv) == 2

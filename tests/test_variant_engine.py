@@ -40,6 +40,7 @@ def _classic_masks(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]
 
 
 @pytest.mark.parametrize("variant", ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"])
+@pytest.mark.checks("VAR-existing")
 def test_existing_variants_keep_their_masks(variant: str) -> None:
     """[VAR-existing, VAR-engine-masks] the model's masks of the four older variants are
     those of 2.16-2a-suit and 2.16-2a-value, with every rank clue and no free hint."""
@@ -109,6 +110,7 @@ def test_rank_clue_the_variant_lacks_is_refused() -> None:
 
 
 @pytest.mark.parametrize("name", ["Clue Starved (5 Suits)", "Alternating Clues (5 Suits)", "Synesthesia (5 Suits)"])
+@pytest.mark.checks("VAR-clue-starved", "VAR-alternating-clues")
 def test_unplayed_rules_refused_by_name(name: str) -> None:
     """[VAR-engine, VAR-refused] a rule the engine does not play is refused with one line
     naming it."""

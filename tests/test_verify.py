@@ -265,6 +265,7 @@ def test_serve_reports_malformed_requests(request_: object) -> None:
     assert answer["ok"] is False and isinstance(answer["error"], str)
 
 
+@pytest.mark.checks("C-serve")
 def test_process_engine_through_serve_agrees() -> None:
     """[EP-transport, EP-requests, C-serve] our engine behind `hanabi-ref serve`, driven as
     an external process, agrees over random games and refuses an unsupported config."""
@@ -342,6 +343,7 @@ def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
 # ------------------------------------------------------------------ the command
 
 
+@pytest.mark.checks("C-verify", "T-states")
 def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """[C-verify, EP-shrink, T-states] a diverging engine: exit 1, the report names the
     divergence, the trace file replays and carries our expected states."""
@@ -373,6 +375,7 @@ def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys:
         (["replay", "game.json", "--rules", "hle"], "--rules"),
     ],
 )
+@pytest.mark.checks("C-serve")
 def test_verify_and_serve_usage_errors_exit_2(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-exit, C-verify, C-serve] bad arguments: exit 2, one line naming the argument."""
     code = main(argv)
@@ -397,6 +400,7 @@ def test_verify_engine_command_that_cannot_start_exits_2(command: str, fragment:
     assert code == EXIT_USAGE and err.count("\n") == 1 and err.startswith(f"hanabi-ref: {fragment}"), err
 
 
+@pytest.mark.checks("C-verify", "C-serve")
 def test_verify_serve_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[C-verify, C-serve] `verify --engine "hanabi-ref serve"` reports 0 divergences."""
     code = main(["verify", "--engine", SERVE, "--no-vectors", "--games", "5", "--players", "2", "--rules", "hle",

@@ -207,6 +207,7 @@ def test_each_injected_bug_is_found_by_the_default_random_phase(bug: str) -> Non
     assert play_compared(InProcessSmallEngine(), trace.config, trace.deck, Following(trace.actions)) is None
 
 
+@pytest.mark.checks("C-verify")
 def test_verify_command_finds_an_injected_bug_through_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-skilled, EP-shrink, C-verify] through the command line, with the defaults and
     ``--no-vectors``, the small engine as a process with a bug switched on diverges (exit

@@ -98,6 +98,7 @@ def compared(command: str, *actions: Action) -> Any:
 
 @pytest.mark.parametrize(("players", "preset", "variant"), [(2, "hle", "No Variant"), (3, "thesis", "Rainbow (6 Suits)"),
                                                             (5, "hanab-live", "Black (6 Suits)")])
+@pytest.mark.checks("T-view")
 def test_our_view_is_the_state_with_the_seats_own_cards_hidden(players: int, preset: str, variant: str) -> None:
     """[T-view, 2.17-view] along a random game, the view object of every seat, built from
     the player view, is the state object with ``seat`` added and that seat's own cards
