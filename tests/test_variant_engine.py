@@ -255,6 +255,7 @@ def test_up_or_down_early_end_counts_both_ways() -> None:
     assert max_attainable_score(state) == 24
 
 
+@pytest.mark.checks("HL-up-or-down")
 def test_up_or_down_file_ranks() -> None:
     """[HL-up-or-down] a START card is rank 7 in hanab.live's files, read as value 6 and
     written back as 7; rank 6 is refused."""
@@ -307,6 +308,7 @@ def test_real_game_variants_play_and_replay(name: str) -> None:
     assert exported >= 1
 
 
+@pytest.mark.checks("HL-orange")
 def test_orange_moves_are_written_as_what_happened() -> None:
     """[HL-orange] in a hanab.live file our play of an orange card is a discard action and
     our discard of it a play action; other cards keep their type; read back, the file is
