@@ -164,3 +164,91 @@ def test_the_list_limits_of_the_clause(member: str, limit: int) -> None:
 
     assert refusal(limit + 1).startswith(f"{member}: {limit + 1} items")
     assert "items" not in refusal(limit)
+
+
+# ------------------------------------------------------------------ spec/library.md
+
+API_NAMES = ("Game", "Config", "Card", "Knowledge", "Action", "Play", "Discard", "Hint", "GameConfig", "GameState",
+             "Event", "PlayerView", "play_game", "Strategy", "BaseStrategy", "HanabiError", "ConfigError",
+             "IllegalActionError", "TraceError", "__version__")
+
+
+@pytest.mark.checks("API-names", "API-stable")
+def test_the_names_the_clause_lists_are_public() -> None:
+    """[API-names, API-stable] each name the clause lists, written out here, is in
+    ``hanabi_ref.__all__`` and importable from the package; the errors are the
+    package's error classes, HanabiError their base."""
+    import hanabi_ref
+
+    assert set(API_NAMES) <= set(hanabi_ref.__all__), set(API_NAMES) - set(hanabi_ref.__all__)
+    namespace: dict[str, Any] = {}
+    exec(f"from hanabi_ref import {', '.join(API_NAMES)}", namespace)  # noqa: S102
+    assert all(namespace[name] is getattr(hanabi_ref, name) for name in API_NAMES)
+    for error in ("ConfigError", "IllegalActionError", "TraceError"):
+        assert issubclass(namespace[error], namespace["HanabiError"])
+
+
+@pytest.mark.checks("SH-card", "API-card")
+@pytest.mark.parametrize(
+    "preset, variant, suit, value, name",
+    [
+        ("thesis", "No Variant", 0, 3, "r3"), ("thesis", "No Variant", 1, 1, "y1"), ("thesis", "No Variant", 2, 5, "g5"),
+        ("thesis", "No Variant", 3, 2, "b2"), ("thesis", "No Variant", 4, 4, "p4"), ("thesis", "6 Suits", 5, 1, "t1"),
+        ("thesis", "Black (6 Suits)", 5, 5, "k5"), ("thesis", "Rainbow (6 Suits)", 5, 2, "m2"),
+    ],
+)
+def test_card_names_are_the_clause_letters(preset: str, variant: str, suit: int, value: int, name: str) -> None:
+    """[SH-card, API-card] r, y, g, b, p for No Variant's suits, t teal, k black, m
+    rainbow, then the value; ``Card`` writes and reads the same name."""
+    from hanabi_ref import Card
+    from hanabi_ref.cards import identity
+    from hanabi_ref.show import card_name
+
+    config = make_config(2, preset, variant)
+    card = identity(value, suit, config.values)
+    assert card_name(config, card) == name
+    assert str(Card.of(config, card)) == name and Card.parse(name).identity(config) == card
+
+
+@pytest.mark.checks("SH-card")
+def test_a_long_short_name_is_dashed_and_start_is_s() -> None:
+    """[SH-card] a custom composition's second suit is ``s2`` and its 3 is ``s2-3``; under
+    Up or Down a red START card is ``rS``."""
+    from hanabi_ref.cards import identity
+    from hanabi_ref.show import card_name
+
+    custom = make_config(2, composition=[[2, 1, 1], [1, 1, 1]], hand_size=2)
+    assert card_name(custom, identity(3, 1, custom.values)) == "s2-3"
+    up = make_config(2, "hanab-live", "Up or Down (5 Suits)")
+    assert card_name(up, identity(up.values, 0, up.values)) == "rS"
+
+
+CONTRACT_SPELLINGS = """
+import importlib, json, os, sys
+import hanabi_ref.contracts as contracts
+seen = {}
+for spelling in json.loads(sys.argv[1]):
+    os.environ["HANABI_REF_CONTRACTS"] = spelling
+    seen[spelling] = importlib.reload(contracts).ENABLED
+del os.environ["HANABI_REF_CONTRACTS"]
+seen[None] = importlib.reload(contracts).ENABLED
+print(json.dumps(list(seen.values())))
+"""
+
+
+@pytest.mark.checks("CT-switch")
+def test_the_spellings_that_switch_contracts_off() -> None:
+    """[CT-switch] 0, off, false and no, in any case with spaces around, are off; anything
+    else, and no variable at all, is on (read in a fresh interpreter)."""
+    import os
+    import sys
+
+    from tests.processes import run_process
+
+    off = ["0", "off", "false", "no", " OFF ", "False", "\tNo\n"]
+    on = ["1", "on", "yes", "", "nope", "00"]
+    env = {key: value for key, value in os.environ.items() if key != "HANABI_REF_CONTRACTS"}
+    done = run_process([sys.executable, "-c", CONTRACT_SPELLINGS, json.dumps(off + on)], capture_output=True,
+                       text=True, env=env, timeout=300)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False] * len(off) + [True] * len(on) + [True]

@@ -171,6 +171,7 @@ def test_random_games_keep_every_clause(variant: str) -> None:
         assert 0 <= state.score <= 5 * config.suit_count
 
 
+@pytest.mark.checks("SH-move")
 def test_orange_moves_read_as_what_happened() -> None:
     """[SH-move, VAR-engine-orange] the sentence of an orange move says what happened
     instead of the move chosen."""
