@@ -5,6 +5,7 @@ L-moves, the subcommands of C-cli, ...), never taken from our own output."""
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -241,7 +242,6 @@ def test_the_spellings_that_switch_contracts_off() -> None:
     """[CT-switch] 0, off, false and no, in any case with spaces around, are off; anything
     else, and no variable at all, is on (read in a fresh interpreter)."""
     import os
-    import sys
 
     from tests.processes import run_process
 
@@ -252,3 +252,63 @@ def test_the_spellings_that_switch_contracts_off() -> None:
                        text=True, env=env, timeout=300)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout) == [False] * len(off) + [True] * len(on) + [True]
+
+
+# ------------------------------------------------------------------ spec/engine-protocol.md
+
+ENGINE_METHODS = ("unsupported", "new_game", "apply", "state", "legal_actions", "close", "observe")
+
+
+@pytest.mark.checks("EP-protocol")
+def test_every_engine_has_the_methods_the_clause_lists() -> None:
+    """[EP-protocol] our engine, the peer adapters and the process engine each have the
+    methods the clause lists, written out here, and ``shows_views``; an engine that shows
+    no views answers ``observe`` with None."""
+    from hanabi_ref.peers.hanabython import HanabythonEngine
+    from hanabi_ref.peers.hle import HLEEngine
+    from hanabi_ref.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.verify.engine import ReferenceEngine
+    from hanabi_ref.verify.process import ProcessEngine
+
+    for engine in (ReferenceEngine, HanabythonEngine, HLEEngine, OpenSpielEngine, ProcessEngine):
+        missing = [name for name in ENGINE_METHODS if not callable(getattr(engine, name, None))]
+        assert not missing, f"{engine.__name__} lacks {missing}"
+    for shown in (ReferenceEngine, HanabythonEngine, HLEEngine, OpenSpielEngine):
+        assert isinstance(shown.shows_views, bool)
+    served = ProcessEngine(f"{sys.executable} -m hanabi_ref.cli serve", timeout=60)
+    try:
+        assert served.shows_views is True  # our serve answers observe
+    finally:
+        served.close()
+    from hanabi_ref.peers import peer_config
+
+    quiet = HanabythonEngine()
+    config = peer_config("hanabython", 2)
+    try:
+        quiet.new_game(config, config.canonical_deck)
+        assert quiet.shows_views is False and quiet.observe(0) is None
+    finally:
+        quiet.close()
+
+
+@pytest.mark.checks("EP-random")
+def test_a_random_deck_is_drawn_card_by_card_from_the_canonical_order() -> None:
+    """[EP-random] the configuration by index, then each card an index into the cards not
+    yet placed, in canonical order: choices of 0 give the canonical deck, and the
+    choices of random.Random(S), recorded, give the deck recomputed here from them."""
+    import random
+
+    from hanabi_ref.verify.run import RecordedDraws, deal
+
+    configs = [make_config(2, "hle"), make_config(3, "thesis")]
+    config, deck, _ = deal(configs, lambda n: 0)
+    assert config == configs[0] and deck == config.canonical_deck
+    draws = RecordedDraws(random.Random(11))
+    config, deck, _ = deal(configs, draws)
+    again = random.Random(11)
+    expected_config = configs[again.randrange(2)]
+    left, expected = list(expected_config.canonical_deck), []
+    while left:
+        expected.append(left.pop(again.randrange(len(left)) if len(left) > 1 else 0))
+    assert config == expected_config and deck == tuple(expected)
+    assert len(draws.choices) == 1 + len(deck) - 1  # a choice among one card is no choice
