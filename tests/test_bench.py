@@ -340,7 +340,7 @@ def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPa
     assert "shrink-process" in verify_bench.format_report(report)
 
 
-@pytest.mark.checks("API-cost", "B-engine")
+@pytest.mark.checks("B-engine")
 def test_the_facade_plays_the_same_games_as_the_engine_functions() -> None:
     """[B-engine, API-cost] the facade's runs measure the very games of source-off and
     checked-off: the same decks and random choices give the same actions and final states,

@@ -110,7 +110,6 @@ def test_rank_clue_the_variant_lacks_is_refused() -> None:
 
 
 @pytest.mark.parametrize("name", ["Clue Starved (5 Suits)", "Alternating Clues (5 Suits)", "Synesthesia (5 Suits)"])
-@pytest.mark.checks("VAR-clue-starved", "VAR-alternating-clues")
 def test_unplayed_rules_refused_by_name(name: str) -> None:
     """[VAR-engine, VAR-refused] a rule the engine does not play is refused with one line
     naming it."""

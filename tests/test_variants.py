@@ -344,7 +344,6 @@ def test_counts_and_max_score() -> None:
     assert parse_variant("Orange (3 Suits)").max_score == 15
 
 
-@pytest.mark.checks("VAR-clue-starved", "VAR-alternating-clues")
 def test_other_rule_flags() -> None:
     """[VAR-clue-starved, VAR-alternating-clues, VAR-mute, VAR-blind, VAR-orange] flags and
     the clue lists they change."""

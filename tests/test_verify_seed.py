@@ -170,6 +170,7 @@ def test_a_seeded_new_game_answer_without_a_deal_is_a_failure(tmp_path: Path, ca
     assert code == EXIT_INVALID_GAME and message in err and err.count("\n") == 1
 
 
+@pytest.mark.checks("PE-hle-views", "PE-hle-seed", "EP-seed")
 def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
     """[PE-hle-seed, EP-seed, PE-hle-views] pyhanabi dealing with ``deal_random_card`` from
     its own seed agrees with the reference over random games of 2 to 5 players, its

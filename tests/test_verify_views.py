@@ -281,6 +281,7 @@ OBSERVED = "\n".join([
 seat 2 (to move), then seat 0."""
 
 
+@pytest.mark.checks("PE-openspiel-views")
 def test_an_observation_string_read_as_a_view() -> None:
     """[PE-openspiel-views] the hand-written observation of seat 1: hands turned back to
     seat order (seat 1's own cards null), the seat marked ``Cur player`` is 1 + 1,
@@ -311,6 +312,7 @@ def test_an_observation_string_read_as_a_view() -> None:
         ("Discards: Y3 B1", "Discards: Y3 B1\n", 15, "the end of the observation"),
     ],
 )
+@pytest.mark.checks("PE-openspiel-views")
 def test_an_unreadable_observation_line_is_named(old: str, new: str, line: int, what: str) -> None:
     """[PE-openspiel-views] strict reading: a line that is not of HLE's form is an
     EngineFailure naming its number, the seat and what was expected."""
@@ -321,6 +323,7 @@ def test_an_unreadable_observation_line_is_named(old: str, new: str, line: int, 
     assert f"line {line} of OpenSpiel's observation string for seat 1 is not {what}" in str(failure.value)
 
 
+@pytest.mark.checks("PE-openspiel-views", "EP-views")
 def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
     """[PE-openspiel-views, EP-views] OpenSpiel's observation strings agree with our views
     over random games of 2 to 5 players; an observation with one own card shown (the
@@ -367,6 +370,7 @@ def test_the_seats_whose_views_each_mode_compares() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 5), st.integers(0, 2**32), st.lists(st.tuples(st.integers(0, 10**6), st.characters()), max_size=6))
+@pytest.mark.checks("PE-openspiel-views")
 def test_the_plain_observation_reader_agrees_with_the_strict_one(players: int, seed: int,
                                                                  edits: list[tuple[int, str]]) -> None:
     """[PE-openspiel-views] the one-pass reader gives, for every observation it reads, the
