@@ -458,6 +458,7 @@ def test_reading_the_interpreter_learns_nothing_in_an_isolated_seat(route: str, 
 # ------------------------------------------------------------------ bench isolate
 
 
+@pytest.mark.checks("B-isolate")
 def test_bench_isolate_measures_both_modes_on_every_clock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[B-isolate] one tiny interleaved round: both modes ran in fresh interpreters with
     contracts off, the isolated one with four seat processes whose CPU is counted, and

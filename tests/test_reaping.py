@@ -156,7 +156,7 @@ def test_what_isolated_seats_leave_behind_is_ended_with_the_run(tmp_path: Path, 
     _assert_all_gone(pids, 2)
 
 
-@pytest.mark.checks("ISO-reap")
+@pytest.mark.checks("ISO-reap", "EP-lifecycle")
 def test_what_an_engine_leaves_behind_is_ended_with_verify(tmp_path: Path, pids: Path) -> None:
     """[ISO-reap, EP-lifecycle] ``verify --engine`` with an engine (our own ``serve``)
     that leaves four processes outside its group: verify agrees, and none of them is
@@ -250,6 +250,7 @@ def test_a_bot_that_closes_its_output_is_not_reported_by_our_signal(tmp_path: Pa
     assert "code" not in message
 
 
+@pytest.mark.checks("EP-failures")
 def test_an_engine_that_closes_its_output_is_not_reported_by_our_signal(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-failures] the same for ``verify --engine``: one line, exit 1, "closed its output",

@@ -317,6 +317,7 @@ def mini(tmp_path: Path) -> Path:
     return tmp_path
 
 
+@pytest.mark.checks("C-coverage")
 def test_the_rules_on_a_small_tree(mini: Path) -> None:
     """[C-coverage] docstrings and contract messages implement; checks markers on test
     functions and state machine steps, and vectors, test; test functions, module
@@ -346,6 +347,7 @@ def test_the_rules_on_a_small_tree(mini: Path) -> None:
     assert [problem.split(" ")[0] for problem in coverage_matrix(mini).problems()] == ["Q-2", "Q-4", "Q-6"]
 
 
+@pytest.mark.checks("C-coverage")
 def test_the_counts_line(mini: Path) -> None:
     """[C-coverage] the counts, by hand from MINI_SPEC: 8 clauses, 6 formalized (Q-1, 2,
     3, 4, 7, 8); tested Q-1 (marker), Q-7 (state machine marker), Q-8 (vectors): 3 of 6;
@@ -384,6 +386,7 @@ def test_parametrized(clause: str) -> None:
 '''
 
 
+@pytest.mark.checks("C-coverage")
 def test_a_planted_clause_cited_but_never_marked_is_cited_not_tested(mini: Path) -> None:
     """[C-coverage] issue 42's "Done when": a clause that tests mention in a docstring, a
     string, a module constant and a parameter, and that a marker for another clause
@@ -404,6 +407,7 @@ def test_a_planted_clause_cited_but_never_marked_is_cited_not_tested(mini: Path)
     assert row.cited_by == ("tests/test_planted.py::test_mentions", "tests/test_planted.py::test_parametrized")
 
 
+@pytest.mark.checks("C-coverage")
 def test_marked_and_vector_evidence(mini: Path) -> None:
     """[C-coverage] a checks marker makes a clause tested even where nothing else cites
     it, on a function, on a Test* class or in a proof's check; a clause the vector index
@@ -449,6 +453,7 @@ def helper() -> None:
 '''
 
 
+@pytest.mark.checks("C-coverage")
 def test_markers_naming_unknown_or_exempt_clauses_are_problems(mini: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-coverage] a checks marker naming an id the spec does not define, a clause that is
     not formalized, a name instead of a literal, or a marker on a helper: one problem line
@@ -470,6 +475,7 @@ def test_markers_naming_unknown_or_exempt_clauses_are_problems(mini: Path, capsy
     assert sum("wrong checks marker: tests/test_wrong.py::" in line for line in errors) == 4
 
 
+@pytest.mark.checks("C-coverage")
 def test_the_command_prints_writes_and_checks(mini: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-coverage] exit 1 naming each uncovered clause on its own line; 0 once they are
     covered; --write then --check agree; a stale page fails --check; 2 without spec/."""
@@ -503,6 +509,7 @@ def test_a_file_that_does_not_parse_is_invalid_input(mini: Path, capsys: pytest.
 # ------------------------------------------------------------------ a planted clause
 
 
+@pytest.mark.checks("C-coverage")
 def test_a_planted_clause_cited_only_in_prose_and_comments_is_reported(tmp_path: Path) -> None:
     """[C-coverage] the issue's example: a new clause in a copy of the project, cited in a
     comment saying it is not done and in a sentence of proofs/README.md, is reported, and
