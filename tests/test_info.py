@@ -85,7 +85,7 @@ def test_seats_agree_and_every_number_decodes_deep(setup: tuple[int, str, str], 
     """[I-common, I-decode-check] the same on 20,000 games: about a thousand for each of
     the 20 configurations, so thousands for each player count and each variant, half of
     them with each option set (about 5 minutes)."""
-    test_seats_agree_and_every_number_decodes.hypothesis.inner_test(setup, seed, options)  # type: ignore[attr-defined]
+    test_seats_agree_and_every_number_decodes.hypothesis.inner_test(setup, seed, options)
 
 
 @pytest.mark.checks("I-public", "I-answers")
