@@ -1,9 +1,9 @@
-"""Semantic spec coverage: for every clause of ``spec/``, the code that implements it and
-the tests that check it [C-coverage].
+"""Semantic spec coverage: for every clause of ``spec/``, the code that implements it,
+the checks that fail when it is broken, and the tests that merely cite it [C-coverage].
 
 The matrix is computed from a project root (a checkout: ``spec/``, ``hanabi_ref/``,
-``tests/``, ``proofs/``) by reading the Python sources with :mod:`ast`, never by
-searching their text, so comments never count.
+``tests/``, ``proofs/``, ``spec/vectors/index.json``) by reading the Python sources with
+:mod:`ast`, never by searching their text, so comments never count.
 
 * A clause is *defined* by a bold marker ``**[ID]**`` in ``spec/*.md``; ids mentioned in
   running text define nothing.  A clause under a heading that says "Not formalized" (down
@@ -14,24 +14,41 @@ searching their text, so comments never count.
   ``invariant`` decorators, cites it.  The vector generators (``hanabi_ref/vectors/``)
   restate the rules to write test data: they implement the clauses of
   ``spec/vectors.md`` (the vectors' own format) and no other.
-* A clause is *tested* by a test function whose code cites it: a ``test_*`` function or a
-  ``test_*`` method of a ``Test*`` class in ``tests/**/test_*.py``, a rule, invariant or
-  initialize step of a Hypothesis state machine there, or a test of a proof's machine
-  check ``proofs/**/check_*.py`` (chosen the same way).  A helper the tests call does
-  not count: its docstring says what it computes, not that a test checks the clause.  Its code means every string in it
-  (docstring, messages, parameters of its decorators, the docstring of its class) and
-  the strings of the module-level constants it names.
+* A *test* is a ``test_*`` function or a ``test_*`` method of a ``Test*`` class in
+  ``tests/**/test_*.py``, a rule, invariant or initialize step of a Hypothesis state
+  machine there, or a test of a proof's machine check ``proofs/**/check_*.py`` (chosen
+  the same way).  A helper the tests call is not a test.
+* Each formalized clause has one *status*:
+
+  - **tested**: a check fails when the clause is broken.  Either a test is decorated
+    with ``@pytest.mark.checks("ID", ...)`` (on the function, or on its class), which
+    says that the test's assertions check the clause, or the clause is listed with at
+    least one vector in the ``coverage`` of ``spec/vectors/index.json``: every vector is
+    checked against the clause's own properties while its case runs
+    (``tests/test_vectors.py::test_case``), and the committed vectors are compared byte
+    for byte with the engine's output (``test_committed_copy_is_current``).
+  - **cited**: no such check, but a test cites the id in its code: every string in it
+    (docstring, messages, parameters of its decorators, the docstring of its class) and
+    the strings of the module-level constants it names.
+  - **untested**: neither; a problem, like a clause without an implementation tag.
+
+  A clause that is not formalized has the status **not formalized**.  A ``checks``
+  marker that names an id the spec does not define, or a clause that is not formalized,
+  or that is not a string literal, or that decorates something that is not a test, is a
+  problem too.
 * ``proofs/**/*.md`` documents that cite a clause are listed beside it, for information.
 
 *Cited* means the id occurs as a whole token: a maximal run of letters, digits, dots
 and hyphens, with the dots and hyphens at its ends dropped (sentence punctuation, list
 dashes).  So ``X-1`` is cited by "see X-1." and by "(X-1, X-2)", but not by a mention
-of ``X-1-b``, ``PX-1`` or ``X-1.5``.
+of ``X-1-b``, ``PX-1`` or ``X-1.5``.  A ``checks`` marker names whole ids, one per
+argument.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -44,6 +61,9 @@ VECTOR_GENERATORS = ("hanabi_ref/vectors/", "spec/vectors.md")
 PROOFS = "proofs"
 TEST_FILES = (("tests", "test_*.py"), (PROOFS, "check_*.py"))
 PROOF_DOCUMENTS = (PROOFS, "*.md")
+VECTOR_INDEX = "spec/vectors/index.json"
+VECTOR_CHECKERS = ("tests/test_vectors.py::test_case", "tests/test_vectors.py::test_committed_copy_is_current")
+CHECKS_MARKER = "checks"
 CONTRACT_DECORATORS = frozenset({"require", "ensure", "invariant"})
 STATE_MACHINE_STEPS = frozenset({"rule", "invariant", "initialize"})
 SKIPPED_DIRECTORIES = frozenset({"__pycache__", ".mypy_cache", ".pytest_cache", ".hypothesis"})
@@ -79,24 +99,44 @@ class Clause:
 @attrs.frozen
 class Citer:
     """A function, class or document and the whole tokens of what it cites; ``scope``,
-    when set, is the one spec file whose clauses it may cite."""
+    when set, is the one spec file whose clauses it may cite; ``checks``, for a test, the
+    ids its ``checks`` markers name."""
 
     name: str
     tokens: frozenset[str]
     scope: str | None = None
+    checks: frozenset[str] = frozenset()
 
     def cites(self, clause: Clause) -> bool:
         return clause.id in self.tokens and self.scope in (None, clause.spec)
 
 
+TESTED = "tested"
+CITED = "cited"
+UNTESTED = "untested"
+NOT_FORMALIZED = "not formalized"
+
+
 @attrs.frozen
 class Row:
-    """One clause and what implements, tests and proves it (names sorted)."""
+    """One clause and what implements, checks, cites and proves it (names sorted;
+    ``vectors``: how many conformance vectors the index lists for it)."""
 
     clause: Clause
     implemented_by: tuple[str, ...]
-    tested_by: tuple[str, ...]
+    checked_by: tuple[str, ...]
+    cited_by: tuple[str, ...]
     proofs: tuple[str, ...]
+    vectors: int = 0
+
+    @property
+    def status(self) -> str:
+        """tested, cited, untested or not formalized [C-coverage]."""
+        if not self.clause.formalized:
+            return NOT_FORMALIZED
+        if self.checked_by or self.vectors:
+            return TESTED
+        return CITED if self.cited_by else UNTESTED
 
     @property
     def problem(self) -> str | None:
@@ -107,29 +147,37 @@ class Row:
         missing = []
         if not self.implemented_by:
             missing.append("no implementation tag in hanabi_ref/")
-        if not self.tested_by:
-            missing.append("no test or proof check cites it")
+        if self.status == UNTESTED:
+            missing.append("no test or proof check checks or cites it")
         return f"{where}: {' and '.join(missing)}" if missing else None
 
 
 @attrs.frozen
 class Matrix:
-    """The coverage matrix: one row per clause, in the order of the spec files."""
+    """The coverage matrix: one row per clause, in the order of the spec files, and the
+    problems of the ``checks`` markers (one line each)."""
 
     rows: tuple[Row, ...]
+    marker_problems: tuple[str, ...] = ()
 
-    def problems(self) -> tuple[str, ...]:
+    def clause_problems(self) -> tuple[str, ...]:
         """One line per clause that breaks C-coverage."""
         return tuple(row.problem for row in self.rows if row.problem is not None)
+
+    def problems(self) -> tuple[str, ...]:
+        """One line per clause that breaks C-coverage, then one per wrong marker."""
+        return self.clause_problems() + self.marker_problems
 
     def formalized(self) -> tuple[Row, ...]:
         return tuple(row for row in self.rows if row.clause.formalized)
 
-    def covered_fraction(self) -> float:
-        """Share of formalized clauses with an implementation tag and a test citation."""
+    def count(self, status: str) -> int:
+        return sum(1 for row in self.rows if row.status == status)
+
+    def tested_fraction(self) -> float:
+        """Share of formalized clauses that are tested."""
         rows = self.formalized()
-        covered = sum(1 for row in rows if row.problem is None)
-        return covered / len(rows) if rows else 1.0
+        return self.count(TESTED) / len(rows) if rows else 1.0
 
 
 # ------------------------------------------------------------------ tokens
@@ -319,17 +367,80 @@ def tests_in(tree: ast.Module) -> Iterator[tuple[str, FunctionNode, str]]:
                 yield f"{node.name}.{method.name}", method, context
 
 
-def testers(root: Path) -> tuple[Citer, ...]:
-    """Every test of tests/ and every machine check of proofs/, with its tokens."""
-    found = []
+def is_checks_marker(node: ast.expr) -> bool:
+    """``@pytest.mark.checks(...)`` or ``@mark.checks(...)``, called or not."""
+    target = node.func if isinstance(node, ast.Call) else node
+    return (
+        isinstance(target, ast.Attribute) and target.attr == CHECKS_MARKER
+        and isinstance(target.value, ast.Attribute | ast.Name)
+        and (target.value.attr if isinstance(target.value, ast.Attribute) else target.value.id) == "mark"
+    )
+
+
+def marked_ids(decorators: Iterable[ast.expr]) -> tuple[frozenset[str], list[str]]:
+    """The ids the ``checks`` markers among ``decorators`` name, and what is wrong with
+    them (an argument that is not a string literal, a marker that names nothing)."""
+    ids: set[str] = set()
+    wrong: list[str] = []
+    for decorator in decorators:
+        if not is_checks_marker(decorator):
+            continue
+        arguments = decorator.args if isinstance(decorator, ast.Call) else []
+        if not arguments or (isinstance(decorator, ast.Call) and decorator.keywords):
+            wrong.append("a checks marker must name clause ids as its only arguments")
+        for argument in arguments:
+            if isinstance(argument, ast.Constant) and isinstance(argument.value, str):
+                ids.add(argument.value)
+            else:
+                wrong.append(f"checks marker argument {ast.unparse(argument)} is not a string literal")
+    return frozenset(ids), wrong
+
+
+def _class_decorators(tree: ast.Module) -> dict[str, list[ast.expr]]:
+    return {node.name: node.decorator_list for node in tree.body if isinstance(node, ast.ClassDef)}
+
+
+def _stray_markers(tree: ast.Module, where: str, tests: set[str]) -> Iterator[str]:
+    """A checks marker on a function or class that is not a test (nor holds one)."""
+    for name, node in definitions(tree.body):
+        holds_test = name in tests or any(test.startswith(f"{name}.") for test in tests)
+        if not holds_test and any(map(is_checks_marker, node.decorator_list)):
+            yield f"{where}::{name}: a checks marker on something that is not a test counts for nothing"
+
+
+def testers(root: Path) -> tuple[tuple[Citer, ...], tuple[str, ...]]:
+    """Every test of tests/ and every machine check of proofs/, with its tokens and the
+    ids its checks markers (its own or its class's) name; and one line per wrong marker
+    (``file::test: what``), clause ids not yet checked."""
+    found, wrong = [], []
     for directory, pattern in TEST_FILES:
         for path in files(root, directory, pattern):
             tree = parse_python(path, root)
-            constants = module_constants(tree)
+            constants, classes = module_constants(tree), _class_decorators(tree)
             where = _relative(path, root)
+            names = set()
             for name, node, context in tests_in(tree):
-                found.append(Citer(f"{where}::{name}", cited_tokens(code_text(node, constants, context))))
-    return tuple(found)
+                names.add(name)
+                owner = name.split(".")[0] if "." in name else None
+                decorators = [*node.decorator_list, *(classes.get(owner, []) if owner else [])]
+                checks, problems = marked_ids(decorators)
+                wrong += [f"{where}::{name}: {problem}" for problem in problems]
+                found.append(Citer(f"{where}::{name}", cited_tokens(code_text(node, constants, context)), checks=checks))
+            wrong += _stray_markers(tree, where, names)
+    return tuple(found), tuple(wrong)
+
+
+def vector_counts(root: Path) -> dict[str, int]:
+    """Clause id -> number of conformance vectors the ``coverage`` of
+    spec/vectors/index.json lists for it (all presets); empty without an index."""
+    path = root / VECTOR_INDEX
+    if not path.is_file():
+        return {}
+    try:
+        coverage = json.loads(read_text(path, root))["coverage"]
+        return {clause: sum(per_preset.values()) for clause, per_preset in coverage.items()}
+    except (ValueError, KeyError, TypeError, AttributeError) as error:
+        raise CoverageParseError(f"{VECTOR_INDEX}: not an index with a coverage object: {error}") from None
 
 
 def proof_documents(root: Path) -> tuple[Citer, ...]:
@@ -345,15 +456,35 @@ def proof_documents(root: Path) -> tuple[Citer, ...]:
 
 
 def coverage_matrix(root: Path) -> Matrix:
-    """The clause -> implementation -> tests -> proofs matrix of the project at ``root``
-    [C-coverage]."""
+    """The clause -> implementation -> checks and citations -> proofs matrix of the
+    project at ``root`` [C-coverage]."""
     clauses = parse_clauses(root)
-    code, tests, proofs = implementers(root), testers(root), proof_documents(root)
+    code, proofs, vectors = implementers(root), proof_documents(root), vector_counts(root)
+    tests, wrong = testers(root)
 
     def citing(clause: Clause, citers: tuple[Citer, ...]) -> tuple[str, ...]:
         return tuple(sorted(citer.name for citer in citers if citer.cites(clause)))
 
-    return Matrix(tuple(Row(c, citing(c, code), citing(c, tests), citing(c, proofs)) for c in clauses))
+    def row(clause: Clause) -> Row:
+        checked = tuple(sorted(t.name for t in tests if clause.formalized and clause.id in t.checks))
+        cited = tuple(name for name in citing(clause, tests) if name not in checked)
+        count = vectors.get(clause.id, 0) if clause.formalized else 0
+        return Row(clause, citing(clause, code), checked, cited, citing(clause, proofs), count)
+
+    return Matrix(tuple(map(row, clauses)), wrong + _marker_problems(clauses, tests))
+
+
+def _marker_problems(clauses: tuple[Clause, ...], tests: tuple[Citer, ...]) -> tuple[str, ...]:
+    """One line per checks marker that names an undefined or a not formalized clause."""
+    formalized = {clause.id: clause.formalized for clause in clauses}
+    problems = []
+    for test in tests:
+        for clause in sorted(test.checks):
+            if clause not in formalized:
+                problems.append(f"{test.name}: checks marker names {clause}, which spec/ does not define")
+            elif not formalized[clause]:
+                problems.append(f"{test.name}: checks marker names {clause}, which is not formalized")
+    return tuple(problems)
 
 
 # ------------------------------------------------------------------ docs/coverage.md
@@ -383,45 +514,66 @@ def _spec_link(spec: str) -> str:
 
 
 def summary(matrix: Matrix) -> str:
-    """One line: clauses, formalized ones covered, not formalized ones."""
-    formalized = matrix.formalized()
-    covered = sum(1 for row in formalized if row.problem is None)
-    exempt = len(matrix.rows) - len(formalized)
+    """One line: the counts of each status, tested also as a share of the formalized."""
     return (
-        f"{len(matrix.rows)} clauses: {covered} of {len(formalized)} formalized clauses "
-        f"({100 * matrix.covered_fraction():.1f} %) have an implementation tag and a test citation; "
-        f"{exempt} not formalized"
+        f"{len(matrix.rows)} clauses: {len(matrix.formalized())} formalized, "
+        f"{matrix.count(TESTED)} tested ({100 * matrix.tested_fraction():.1f} % of formalized), "
+        f"{matrix.count(CITED)} cited only, {matrix.count(UNTESTED)} untested; "
+        f"{matrix.count(NOT_FORMALIZED)} not formalized"
     )
+
+
+def _checked_cell(row: Row) -> str:
+    """The checks markers, then the vectors (how many) with their checker."""
+    cell = _cell(row.checked_by)
+    if not row.vectors:
+        return cell
+    vectors = f"`{VECTOR_INDEX.rsplit('/', 1)[0]}/`: {row.vectors} vector{'s' if row.vectors > 1 else ''}"
+    return vectors if cell == "—" else f"{cell}<br>{vectors}"
 
 
 def render(matrix: Matrix) -> str:
     """The matrix as the markdown page docs/coverage.md (deterministic: spec order, sorted
     names, no dates)."""
+    case, committed = VECTOR_CHECKERS
     lines = [
         "# Spec coverage",
         "",
         f"Generated from the code by `{WRITE_COMMAND}`; do not edit by hand.",
         "`tests/test_spec_coverage.py` fails when this page is out of date, when a formalized",
-        "clause has no implementation tag or no test citation, and when code cites an id the",
-        "spec does not define. What counts (clause C-coverage of [spec/rules.md](../spec/rules.md)):",
+        "clause has no implementation tag or is untested, when a `checks` marker names an id",
+        "the spec does not define (or one that is not formalized), when code cites an id the",
+        "spec does not define, and when fewer than 95 % of the formalized clauses are tested.",
+        "What counts (clause C-coverage of [spec/rules.md](../spec/rules.md)):",
         "",
         "* **implemented by**: a module, class or function of `hanabi_ref/` whose docstring or",
         "  icontract message cites the clause (the vector generators `hanabi_ref/vectors/` only",
         "  for the clauses of `spec/vectors.md`);",
-        "* **tested by**: a test function in `tests/` (also a Hypothesis state machine's rule or",
-        "  invariant) or in a proof's machine check `proofs/check_*.py` whose code cites it;",
-        "  comments, markdown and JSON do not count;",
+        "* **checked by** (status **tested**): a test decorated with",
+        "  `@pytest.mark.checks(\"ID\", ...)`, which says that its assertions fail when the clause",
+        "  is broken: a test function in `tests/` (also a Hypothesis state machine's rule or",
+        "  invariant) or in a proof's machine check `proofs/check_*.py`; or the conformance",
+        f"  vectors that `{VECTOR_INDEX}` lists for the clause: each vector is checked against",
+        f"  the clause's own properties as its case runs (`{case}`), and",
+        f"  the committed vectors must equal the engine's output byte for byte (`{committed}`);",
+        "* **cited by** (status **cited** when nothing checks the clause): a test whose code",
+        "  mentions the id without a `checks` marker for it; a citation is not evidence that the",
+        "  test fails when the clause is broken; comments, markdown and JSON do not count;",
+        "* **untested**: neither checked nor cited;",
         "* **proofs**: documents in `proofs/` that mention it, for information.",
         "",
         f"{summary(matrix)}.",
         "",
         "## Formalized clauses",
         "",
-        "| clause | spec | implemented by | tested by | proofs |",
-        "|---|---|---|---|---|",
+        "| clause | spec | status | implemented by | checked by | cited by | proofs |",
+        "|---|---|---|---|---|---|---|",
     ]
     for row in matrix.formalized():
-        cells = (row.clause.id, _spec_link(row.clause.spec), _cell(row.implemented_by), _cell(row.tested_by), _cell(row.proofs))
+        cells = (
+            row.clause.id, _spec_link(row.clause.spec), row.status, _cell(row.implemented_by),
+            _checked_cell(row), _cell(row.cited_by), _cell(row.proofs),
+        )
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "## Not formalized", "", "| clause | spec | why |", "|---|---|---|"]
     for row in matrix.rows:
@@ -443,12 +595,14 @@ def is_up_to_date(matrix: Matrix, page: Path) -> bool:
 
 def run_command(root: Path, write: Path | None, check: Path | None) -> tuple[int, list[str], list[str]]:
     """``hanabi-ref spec coverage`` [C-coverage]: (exit code, lines for stdout, lines for
-    stderr).  Without ``write`` or ``check`` the page is printed.  Exit 1 names each
-    clause that breaks C-coverage on its own line, or says that ``check`` is out of date.
+    stderr).  Without ``write`` or ``check`` the page is printed, its counts line included.
+    Exit 1 names each clause that breaks C-coverage and each wrong ``checks`` marker on its
+    own line, or says that ``check`` is out of date.
     Raises CoverageInputError (a usage error) or CoverageParseError (invalid input)."""
     matrix = coverage_matrix(root)
     out: list[str] = []
-    errors = [f"uncovered clause: {problem}" for problem in matrix.problems()]
+    errors = [f"uncovered clause: {problem}" for problem in matrix.clause_problems()]
+    errors += [f"wrong checks marker: {problem}" for problem in matrix.marker_problems]
     if write is not None:
         try:
             write.parent.mkdir(parents=True, exist_ok=True)

@@ -174,6 +174,7 @@ def with_a_zero(k: int) -> Iterator[Counts]:
 # ------------------------------------------------------------------ the checks
 
 
+@pytest.mark.checks("3.15-T")
 def test_enumeration_generates_every_word_once() -> None:
     """All 5**N words of each length were generated and binned; each count vector holds
     N!/prod(x_i!) words [3.15-T] (math.factorial, not our code)."""
@@ -218,6 +219,7 @@ def test_enumeration_matches_a_word_by_word_count() -> None:
             assert row == tuple(recount.get((vector, state), 0) for state in range(STATES)), vector
 
 
+@pytest.mark.checks("3.25")
 def test_theorem_3_25_on_every_count_vector() -> None:
     """[3.25] chi and psi of Theorem 3.25 equal the enumerated counts for every x with
     k <= 5 values, all x_i >= 1, N <= 12 (k = 1 by the spec's convention)."""
@@ -234,6 +236,7 @@ def test_theorem_3_25_on_every_count_vector() -> None:
     assert checked == sum(math.comb(LONGEST, k) for k in range(1, LETTERS + 1)) == 1585
 
 
+@pytest.mark.checks("3.25", "3.13-3")
 def test_theorem_3_25_with_zero_counts() -> None:
     """[3.25, 3.13-3] With a count 0 nothing is playable; the printed sum of Theorem 3.25
     then still equals psi = T (proof, section 2), and chi/psi follow the convention."""
@@ -250,6 +253,7 @@ def test_theorem_3_25_with_zero_counts() -> None:
     assert checked == sum(math.comb(LONGEST + k, k) - math.comb(LONGEST, k) for k in range(1, LETTERS + 1)) == 6982
 
 
+@pytest.mark.checks("3.22", "3.23")
 def test_recursions_of_lemma_3_22_and_corollary_3_23() -> None:
     """[3.22, 3.23] Both recursions give the enumerated chi and psi for every vector,
     zero counts included."""
@@ -260,6 +264,7 @@ def test_recursions_of_lemma_3_22_and_corollary_3_23() -> None:
             assert psi_by_recursion(x) == data.total(x) - data.playable(x), x
 
 
+@pytest.mark.checks("3.17", "3.18", "3.24")
 def test_printed_forms_for_two_three_and_four_values() -> None:
     """[3.17, 3.18, 3.24] The printed formulas equal the enumerated chi for every vector
     with N <= 12, zero counts included (the thesis states them for x_i >= 0)."""
@@ -272,6 +277,7 @@ def test_printed_forms_for_two_three_and_four_values() -> None:
         assert chi_four(*x) == data.playable(x), x
 
 
+@pytest.mark.checks("3.25")
 def test_thesis_numbers() -> None:
     """Example 3.16, Example 3.19 and Result 3.27 [3.25], from the enumeration alone."""
     data = enumeration()
@@ -280,6 +286,7 @@ def test_thesis_numbers() -> None:
     assert (data.playable((3, 2, 2, 2, 1)), data.total((3, 2, 2, 2, 1))) == (5934, 75600)
 
 
+@pytest.mark.checks("3.18")
 def test_corollary_3_20_closed_forms() -> None:
     """The exact forms behind Corollary 3.20 (proof, section 6): chi(1,1,n) = n(n+1)/2
     and psi(1,n,n) = 2 C(2n+1, n) - 1, against the enumeration and Theorem 3.18."""
@@ -299,6 +306,7 @@ def test_corollary_3_20_closed_forms() -> None:
 # ------------------------------------------------------------------ Lemma 3.21
 
 
+@pytest.mark.checks("3.21")
 def test_symmetry_in_the_enumeration() -> None:
     """[3.21] The enumerated chi is the same for every permutation of a count vector."""
     data = enumeration()
@@ -378,6 +386,7 @@ def check_swap_bijection(longest: int) -> int:
     return images
 
 
+@pytest.mark.checks("3.21")
 def test_swap_bijection() -> None:
     """[3.21] The swap bijection for N <= 7 (N = 8, five times as many images, is in the
     deep set)."""
@@ -385,6 +394,7 @@ def test_swap_bijection() -> None:
 
 
 @pytest.mark.deep
+@pytest.mark.checks("3.21")
 def test_swap_bijection_deep() -> None:
     """[3.21] The swap bijection for N <= 8."""
     assert check_swap_bijection(8) > 100_000  # the check reached the large cases (about 112 000 images)
@@ -393,6 +403,7 @@ def test_swap_bijection_deep() -> None:
 # ------------------------------------------------------------------ Corollary 3.26
 
 
+@pytest.mark.checks("3.26", "3.25")
 def test_corollary_3_26_printed_and_corrected() -> None:
     """[3.26] As printed, the identity holds for k <= 3 and fails for every 4 <= k <= 30
     (k = 4: 55, not 23); with exponent k it holds for every k <= 30, as the forward

@@ -234,6 +234,7 @@ EVERY_HAND = [
 ]
 
 
+@pytest.mark.checks("H-avoid", "H-code-choice", "H-code-rainbow", "H-code-end")
 @pytest.mark.parametrize(("variant", "size"), EVERY_HAND)
 def test_every_hand(variant: str, size: int) -> None:
     """[H-avoid, H-code-local, H-code-choice] every hand of ``size`` cards (1 to 4): the
@@ -276,6 +277,7 @@ def test_every_hand(variant: str, size: int) -> None:
         assert broken == sum(1 for count in copies(variant).values() if count)
 
 
+@pytest.mark.checks("H-code-k")
 def test_every_hint_has_one_class() -> None:
     """[H-code-9, H-code-5p, H-code-k] decoding partitions the hints to a target: by
     kind and whether the newest card is touched, each (kind, touched) pair lies in
@@ -360,6 +362,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
     return mask
 
 
+@pytest.mark.checks("H-code-9", "H-code-5p", "H-code-rainbow", "H-code-end", "H-code-error", "H-code")
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", (4, 5))
 def test_codes_on_every_pattern(variant: str, players: int) -> None:
@@ -389,6 +392,7 @@ def check_slot_orders(newest: Card, others: Sequence[Card]) -> None:
         assert seen_hand(ids, identities) == seen_of(newest, others)
 
 
+@pytest.mark.checks("H-newest", "H-code-9", "H-code-5p")
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", (4, 5))
 def test_codes_on_sampled_hands(variant: str, players: int) -> None:

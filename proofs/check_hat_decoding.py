@@ -170,6 +170,7 @@ def _check_first_values(
         assert first in good and mask >> ((total + first) % player.MODULUS) & 1, (snap.tokens, hand, kinds, blocked, first)
 
 
+@pytest.mark.checks("H-budget", "H-feasible")
 @pytest.mark.parametrize("players", [4, pytest.param(5, marks=pytest.mark.deep)])
 def test_budgets_make_every_clue_executable(players: int) -> None:
     """[H-budget, H-feasible] Lemma 2, exhaustively over h, k and the allowed sequences."""
@@ -228,6 +229,7 @@ def check_lemma_1(trials: int = 3000) -> None:
     assert changed_later > 0  # later hands do steer earlier actions: the order matters
 
 
+@pytest.mark.checks("H-last-to-first", "H-budget")
 def test_standard_actions_never_depend_on_earlier_seats_and_keep_the_budgets() -> None:
     """[H-last-to-first, H-budget] Lemma 1."""
     check_lemma_1()
@@ -271,6 +273,7 @@ def check_after(compositions: Sequence[tuple[tuple[int, ...], ...]] = TINY_GAMES
     return compared
 
 
+@pytest.mark.checks("H-predict")
 def test_after_counts_every_action_as_the_engine_does() -> None:
     """[H-predict] Lemma 3: plays, discards and clues change the public numbers exactly
     as H-predict counts them (every state of tiny games)."""
@@ -324,6 +327,7 @@ def check_games(games: int = 8) -> tuple[int, int]:
     return confirmed, compared
 
 
+@pytest.mark.checks("H-predict", "H-decode")
 def test_predictions_and_decodes_in_real_games() -> None:
     """[H-predict, H-decode] Lemma 3 and the theorem on real games of eight
     configurations."""
@@ -386,6 +390,7 @@ def _check_each_decodes(
     return len(clued)
 
 
+@pytest.mark.checks("H-decode", "H-last-to-first")
 @pytest.mark.parametrize("players, hand_size", [(4, 2), pytest.param(4, 3, marks=pytest.mark.deep), pytest.param(5, 2, marks=pytest.mark.deep)])
 def test_every_clued_seat_decodes_the_encoded_value(players: int, hand_size: int) -> None:
     """[H-decode, H-last-to-first] the theorem, exhaustively over small hands."""

@@ -110,6 +110,7 @@ def check_prepare(players: int = 4) -> int:
     return cases
 
 
+@pytest.mark.checks("H-reclue-pins")
 def test_prepare_pins_the_playing_seats_and_modifies_the_first_free_one() -> None:
     """[H-reclue-pins] Lemma 4, every pattern of held clues for 4 and 5 players."""
     assert check_prepare(4) > 100 and check_prepare(5) > 500
@@ -160,6 +161,7 @@ def check_turn_order(games: int = 6) -> tuple[int, int]:
     return checked, moves
 
 
+@pytest.mark.checks("H-reclue-pins")
 def test_only_pinned_seats_move_before_the_modified_seat() -> None:
     """[H-reclue-pins] Lemma 4 in real games."""
     checked, moves = check_turn_order()
@@ -262,11 +264,13 @@ def first_actions(resolver: ReclueHatPlayer, clue: Round, q: int, hand: tuple[in
     clue.values = None
 
 
+@pytest.mark.checks("H-reclue-infer")
 def test_the_inference_from_a_free_seats_action_is_exact() -> None:
     """[H-reclue-infer, H-reclue-standard] Lemma 5, every hand of 3 cards of the grid."""
     assert check_inference(3) > 10000
 
 
+@pytest.mark.checks("H-reclue-infer")
 @pytest.mark.deep
 def test_the_inference_from_a_free_seats_action_is_exact_with_full_hands() -> None:
     """[H-reclue-infer, H-reclue-standard] Lemma 5, every hand of 4 cards of the grid."""
@@ -392,11 +396,13 @@ def _check_every_seat_resolves(fields: tuple[int, ...], pinned: int | None, card
     return len(given.order)
 
 
+@pytest.mark.checks("H-reclue-decode")
 def test_every_clued_seat_resolves_every_value() -> None:
     """[H-reclue-decode] Theorem 2 over every hand of 2 cards of the grid."""
     assert check_resolve(2) > 10000
 
 
+@pytest.mark.checks("H-reclue-decode")
 @pytest.mark.deep
 def test_every_clued_seat_resolves_every_value_with_larger_hands() -> None:
     """[H-reclue-decode] Theorem 2 over every hand of 3 cards of the grid."""

@@ -111,6 +111,7 @@ def check_exhaustively(variant: str, largest: int) -> Counter[int]:
     return sizes
 
 
+@pytest.mark.checks("I-k", "I-k-exists")
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_type_has_a_hint_on_hands_of_up_to_three_cards(variant: str) -> None:
     """[I-k-exists, I-k] every hand of one to three cards: with exact sets k is what the
@@ -120,6 +121,7 @@ def test_every_type_has_a_hint_on_hands_of_up_to_three_cards(variant: str) -> No
     assert set(sizes) == {2, 3, 4}, sizes
 
 
+@pytest.mark.checks("I-k-exists")
 @pytest.mark.deep
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_type_has_a_hint_on_hands_of_up_to_four_cards(variant: str) -> None:
@@ -145,6 +147,7 @@ def hands_with_sets(draw: st.DrawFn) -> tuple[GameConfig, int, tuple[int, ...], 
     return config, hand[0], tuple(hand[1:]), sets
 
 
+@pytest.mark.checks("I-k-exists")
 @settings(max_examples=400, deadline=None)
 @given(hands_with_sets())
 def test_every_type_has_a_hint_with_any_public_sets(case: tuple[GameConfig, int, tuple[int, ...], list[int]]) -> None:

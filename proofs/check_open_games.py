@@ -117,6 +117,7 @@ def is_lemma_1(stack: Sequence[Card], players: int, state: OpenState) -> bool:
     return state.hands[state.current] == (stack[index],)
 
 
+@pytest.mark.checks("3.39")
 @pytest.mark.parametrize("composition", THEOREM_3_39, ids=str)
 def test_theorem_3_39(composition: Composition) -> None:
     """[3.39] (n, k, p, 1, S0, 0, f0) is playable iff (n, k, 1, 1, S0, 0, f0) is, for
@@ -143,6 +144,7 @@ def test_theorem_3_39(composition: Composition) -> None:
     assert seen == {(p, b) for p in (2, 3, 4) for b in (True, False)}, seen
 
 
+@pytest.mark.checks("3.39")
 @pytest.mark.parametrize("composition", [((1, 1, 1, 1, 1),), ((2, 1), (1, 1))], ids=str)
 def test_lemma_1(composition: Composition) -> None:
     """[3.39] Lemma 1 of open_games.md on every reachable state: with hand size 1 and no
@@ -197,6 +199,7 @@ def conjecture_pair(
     return many, one
 
 
+@pytest.mark.checks("5.2", "3.4-no-end")
 @pytest.mark.parametrize(("composition", "players", "errors"), CONJECTURE_5_2, ids=str)
 def test_conjecture_5_2_without_the_end(composition: Composition, players: int, errors: tuple[int, ...]) -> None:
     """[5.2, 3.4-no-end] L playable iff L' playable, on every order, for f0 = ∞ and the
@@ -219,6 +222,7 @@ def test_conjecture_5_2_without_the_end(composition: Composition, players: int, 
         assert playable_orders == math.factorial(players) * players ** (k - players)
 
 
+@pytest.mark.checks("5.2", "3.4-no-end")
 @pytest.mark.parametrize("composition", [((1, 1, 1, 1, 1),), ((2, 1), (1, 1))], ids=str)
 def test_larger_hands(composition: Composition) -> None:
     """[5.2, 3.4-no-end] The remark after Theorem 2 of open_games.md: the proof never
@@ -230,6 +234,7 @@ def test_larger_hands(composition: Composition) -> None:
         assert pooled_states(many) == pooled_states(one), stack
 
 
+@pytest.mark.checks("5.2")
 def test_conjecture_5_2_fails_with_the_usual_end() -> None:
     """[5.2] S0 = (1, 2), one colour, p = 2: L deals 1 to player 1 and 2 to player 2, the
     stack is empty after the deal, and the last round lets each play: score 2.  L' deals
@@ -242,6 +247,7 @@ def test_conjecture_5_2_fails_with_the_usual_end() -> None:
     assert is_open_game_playable(many) and is_open_game_playable(one)
 
 
+@pytest.mark.checks("5.2", "3.4-no-end")
 def test_conjecture_5_2_needs_passes() -> None:
     """[5.2, 3.4-no-end] Even without the end of game, the passes matter: S0 = (2, 1),
     p = 2.  The single player holding {1, 2} plays 1, then 2.  With t0 = 0, player 1 must
@@ -253,6 +259,7 @@ def test_conjecture_5_2_needs_passes() -> None:
         assert is_open_game_playable(many) == expected, passes
 
 
+@pytest.mark.checks("5.2")
 @pytest.mark.parametrize(("composition", "players", "errors"), CONJECTURE_5_2, ids=str)
 def test_usual_end_one_direction(composition: Composition, players: int, errors: tuple[int, ...]) -> None:
     """[5.2] With the usual end of game, L' playable implies L playable (Lemma 4 of

@@ -98,6 +98,7 @@ LEMMA_WORDS = [
 ]
 
 
+@pytest.mark.checks("PL-dominance")
 @pytest.mark.parametrize("sequence", LEMMA_WORDS)
 @pytest.mark.parametrize("m", [2, 3])
 def test_lemma_1_dominance_on_physical_states(sequence: tuple[Card, ...], m: int) -> None:
@@ -128,6 +129,7 @@ def words(alphabet: Sequence[int] | Sequence[Card], length: int) -> list[tuple[o
     return list(product(alphabet, repeat=length))
 
 
+@pytest.mark.checks("PL-solve", "3.29", "3.28", "3.4-search", "PL-count")
 @pytest.mark.parametrize("length", [3, 4, 5, 6, pytest.param(7, marks=pytest.mark.deep)])
 def test_single_colour_words(length: int) -> None:
     """Every word over {1, 2, 3}: PL-solve and Algorithm 3.29 equal the exhaustive search
@@ -151,6 +153,7 @@ def test_single_colour_words(length: int) -> None:
 CARDS: list[Card] = [(1, 1), (2, 1), (1, 2), (2, 2)]
 
 
+@pytest.mark.checks("PL-solve", "3.36", "3.32", "3.4-search", "PL-count")
 @pytest.mark.parametrize("length", [4, 5, pytest.param(6, marks=pytest.mark.deep)])
 def test_two_colour_words(length: int) -> None:
     """Every word over {1, 2} × {1, 2}: PL-solve and Algorithm 3.36 equal the exhaustive
@@ -186,6 +189,7 @@ def count_without_end(k: int, m: int) -> int:
     return count_playable(single_colour((1,) * k), m, end_on_empty_stack=False)
 
 
+@pytest.mark.checks("5.1")
 def test_conjecture_5_1_counterexample_by_hand() -> None:
     """[5.1] k = 3, m = 2: exactly the four permutations named in the proof are playable."""
     playable = {p for p in permutations((1, 2, 3)) if is_sequence_playable_by_search(p, 3, 2, end_on_empty_stack=False)}
@@ -193,6 +197,7 @@ def test_conjecture_5_1_counterexample_by_hand() -> None:
     assert conjectured(3, 2) == 6
 
 
+@pytest.mark.checks("5.1")
 def test_conjecture_5_1_fails_and_the_correct_count_holds() -> None:
     """[5.1] For every 1 ≤ m ≤ k ≤ 12 (the issue asks k ≤ 9): the count equals m! m^(k−m),
     and the conjecture fails exactly when m < k."""
@@ -203,6 +208,7 @@ def test_conjecture_5_1_fails_and_the_correct_count_holds() -> None:
             assert (counted == conjectured(k, m)) == (m == k), (k, m)
 
 
+@pytest.mark.checks("5.1")
 def test_printed_formula_is_the_count_for_one_card_more() -> None:
     """[5.1] m! (m + 1)^(k − m) is exactly the count with hand size m + 1."""
     for k in range(2, 10):
@@ -210,6 +216,7 @@ def test_printed_formula_is_the_count_for_one_card_more() -> None:
             assert count_without_end(k, m + 1) == conjectured(k, m)
 
 
+@pytest.mark.checks("5.1", "3.4-no-end")
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5, pytest.param(6, marks=pytest.mark.deep)])
 def test_conjecture_5_1_by_exhaustive_search(k: int) -> None:
     """[5.1, 3.4-no-end, 3.4-search] Every permutation decided by the open-game search."""
@@ -220,6 +227,7 @@ def test_conjecture_5_1_by_exhaustive_search(k: int) -> None:
         assert searched == proven(k, m) == count_without_end(k, m)
 
 
+@pytest.mark.checks("5.1", "3.10-turns", "3.13-4")
 def test_with_the_usual_end_the_conjecture_is_about_another_game() -> None:
     """With the last round a permutation has only k − m + 1 turns for k plays, so only the
     identity is playable, with m = 1 [5.1, 3.10-turns, 3.13-4]."""

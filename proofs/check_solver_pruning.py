@@ -94,6 +94,7 @@ already reaches every rule the check asks for); the deep set adds the three with
 suits (decks of 4 and 5 cards)."""
 
 
+@pytest.mark.checks("SV-bounds", "SV-late", "SV-hold", "SV-relax", "SV-restarts")
 @pytest.mark.parametrize("compositions", [
     pytest.param(SMALL, id="small"),
     pytest.param(COMPOSITIONS[2:], id="larger", marks=pytest.mark.deep),
@@ -125,6 +126,7 @@ def test_the_solver_reaches_exactly_the_targets_the_brute_force_reaches(
         assert seen[needed] > 0, (needed, seen)
 
 
+@pytest.mark.checks("SV-key")
 @pytest.mark.parametrize("compositions", [
     pytest.param(COMPOSITIONS[:1], id="small"),
     pytest.param(COMPOSITIONS, id="all", marks=pytest.mark.deep),

@@ -66,6 +66,7 @@ def test_the_public_names_import_from_the_package() -> None:
     assert g.legal_actions() and not g.is_over and g.current_player == 0 and g.score == 0
 
 
+@pytest.mark.checks("API-names")
 def test_importing_the_package_imports_no_engine_module() -> None:
     """[API-names, B-compiled] ``import hanabi_ref`` loads no engine module, so the compiled
     build can still be chosen after it; the first use of a name loads its module."""
@@ -118,6 +119,7 @@ def test_colour_is_read_in_both_spellings() -> None:
 
 
 @pytest.mark.parametrize("strategy", ["thesis", "hat"])
+@pytest.mark.checks("API-game")
 def test_a_game_object_plays_the_engines_games_action_for_action(strategy: str) -> None:
     """[API-game] a game driven through ``Game`` with a strategy's actions is the game
     ``play_game`` plays: the same actions, the same final state, the same trace file."""
@@ -133,6 +135,7 @@ def test_a_game_object_plays_the_engines_games_action_for_action(strategy: str) 
         assert game.to_json() == trace_to_json(record.trace)
 
 
+@pytest.mark.checks("API-game")
 def test_apply_leaves_the_game_as_it_was_and_refuses_illegal_actions() -> None:
     """[API-game, 2.16-2] ``apply`` returns a new game; the old one is unchanged and can be
     continued another way; an illegal action raises naming its clause, for an action the
@@ -155,6 +158,7 @@ def test_apply_leaves_the_game_as_it_was_and_refuses_illegal_actions() -> None:
         g.apply(mutated[-1])  # the caller's list is its own: adding to it makes nothing legal
 
 
+@pytest.mark.checks("API-game")
 def test_a_given_deck_and_the_game_files() -> None:
     """[API-game, T-trace] a game of a given deck equals the engine's; ``to_json`` /
     ``from_json`` and ``save`` / ``load`` give the same game; a malformed object is a
@@ -186,6 +190,7 @@ def test_save_and_load(tmp_path: Path) -> None:
     assert again.state == g.state and again.seed == 11
 
 
+@pytest.mark.checks("API-game")
 def test_views_hands_knowledge_and_discard_read_the_state() -> None:
     """[API-game, API-card, API-knowledge, 2.17-view] the game's hands and discard pile are
     the state's identities as cards; its knowledge the state's masks; its view the view
@@ -202,6 +207,7 @@ def test_views_hands_knowledge_and_discard_read_the_state() -> None:
     assert g.actions == tuple(e.action for e in state.history) and g.history == state.history
 
 
+@pytest.mark.checks("API-config")
 def test_config_builds_game_configs_and_is_not_instantiated() -> None:
     """[API-config, P-presets] ``Config.preset`` is ``make_config``; a bad value is a
     ConfigError naming the field; ``Config()`` is refused."""
@@ -220,6 +226,7 @@ def test_config_builds_game_configs_and_is_not_instantiated() -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.preset}-{c.variant}-{c.players}")
+@pytest.mark.checks("API-card", "SH-card")
 def test_card_names_are_unique_and_read_back(config: GameConfig) -> None:
     """[SH-card, API-card] every identity of the configuration has its own name, made of
     its suit's letter and its value; the name and ``Card`` read back to the identity."""
@@ -260,6 +267,7 @@ def _read_knowledge(config: GameConfig, text: str) -> set[int]:
 
 
 @pytest.mark.parametrize("config", CONFIGS[:5], ids=lambda c: f"{c.preset}-{c.variant}-{c.players}")
+@pytest.mark.checks("API-knowledge", "SH-knowledge")
 def test_knowledge_text_names_exactly_the_set(config: GameConfig) -> None:
     """[SH-knowledge, API-knowledge] for every knowledge set met in random games and for
     every product of a random subset of suits and values, the text read back by a parser
@@ -284,6 +292,7 @@ def test_knowledge_text_names_exactly_the_set(config: GameConfig) -> None:
     assert knowledge_text(config, 0) == "{}"
 
 
+@pytest.mark.checks("SH-knowledge")
 def test_knowledge_that_is_not_a_product_lists_its_cards() -> None:
     """[SH-knowledge] a set no hint could make is written card by card."""
     config = make_config(2)
@@ -292,6 +301,7 @@ def test_knowledge_that_is_not_a_product_lists_its_cards() -> None:
 
 
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c.preset}-{c.variant}-{c.players}")
+@pytest.mark.checks("SH-parse", "SH-move")
 def test_every_action_reads_back_from_its_text(config: GameConfig) -> None:
     """[SH-parse, SH-move] every action of the configuration's catalogue, typed as
     ``action_text`` writes it, is read back as the same action."""
@@ -305,6 +315,7 @@ def test_every_action_reads_back_from_its_text(config: GameConfig) -> None:
 
 @pytest.mark.parametrize("text", ["", "jump 2", "play", "play x", "discard 1 2", "hint", "hint 1",
                                   "hint x red", "hint 1 mauve", "hint 1 value red", "hint 1 colour 3"])
+@pytest.mark.checks("SH-parse")
 def test_bad_moves_are_one_line_reasons(text: str) -> None:
     """[SH-parse] text that is no move is refused with one line saying what was expected."""
     with pytest.raises(ParseError) as error:
@@ -312,6 +323,7 @@ def test_bad_moves_are_one_line_reasons(text: str) -> None:
     assert "\n" not in str(error.value) and str(error.value)
 
 
+@pytest.mark.checks("SH-parse")
 def test_a_colour_letter_shared_by_two_colours_is_refused() -> None:
     """[SH-parse] a first letter two clue colours share names neither (a custom
     composition's colours all begin with 's'); the suit's letter or the colour's name
@@ -333,6 +345,7 @@ def _board_rows(board: str) -> dict[int, tuple[list[str], list[str]]]:
 
 
 @pytest.mark.parametrize("config", CONFIGS[:4], ids=lambda c: f"{c.preset}-{c.variant}-{c.players}")
+@pytest.mark.checks("SH-board")
 def test_the_board_shows_the_state(config: GameConfig) -> None:
     """[SH-board, 2.17-view] on states of a random game, the board's numbers are the
     state's, each hand row names its cards and the row under it their knowledge, the seat
@@ -379,6 +392,7 @@ def test_reprs_are_one_line_and_short() -> None:
         assert "\n" not in text and len(text) < 160
 
 
+@pytest.mark.checks("SH-move")
 def test_move_sentences_name_what_happened() -> None:
     """[SH-move] each move's sentence names the actor, the card played or discarded with
     its outcome, and a hint's receiver, subject and the slots of the cards it touched."""
@@ -420,6 +434,7 @@ def test_every_player_count_and_variant_prints() -> None:
         assert max(len(line) for line in board.splitlines()) <= 100
 
 
+@pytest.mark.checks("API-config")
 def test_a_configurations_repr_builds_it_again() -> None:
     """[API-config, SH-board] ``repr`` of a configuration is one line, the ``Config`` call
     that builds an equal one, for every preset and variant, custom compositions and

@@ -48,6 +48,7 @@ def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]
         yield bench.bench_engine(PLAYERS, "hle", SECONDS, REPEATS, seed=5, against="openspiel")
 
 
+@pytest.mark.checks("B-engine")
 def test_schedule_rotates_every_round() -> None:
     """[B-engine] round r runs each variant once per player count, starting with variant
     r mod n and keeping their cyclic order; round r + 1 starts after round r ends."""
@@ -75,6 +76,7 @@ def test_runs_are_interleaved_as_recorded(report: dict[str, Any]) -> None:
             assert [run["round"] for run in entry["variants"][name]["runs"]] == list(range(REPEATS))
 
 
+@pytest.mark.checks("B-engine")
 def test_children_ran_as_asked(report: dict[str, Any]) -> None:
     """[B-engine] contracts off/on as named, and the engine modules loaded from .py files."""
     for entry in report["results"]:
@@ -86,6 +88,7 @@ def test_children_ran_as_asked(report: dict[str, Any]) -> None:
         assert variants["compiled-off"] == {"status": "not built", "build_command": "hanabi-ref compile"}
 
 
+@pytest.mark.checks("B-engine")
 def test_cpu_time_is_measured_and_the_medians_recomputed(report: dict[str, Any]) -> None:
     """[B-engine] every run spends its CPU budget (process time, the loop's stop rule) and
     the reported rates, spreads and ratios are those of the runs."""
@@ -187,6 +190,7 @@ def test_against_openspiel_without_open_spiel(monkeypatch: pytest.MonkeyPatch, c
     assert error.count("\n") == 1 and "open-spiel" in error
 
 
+@pytest.mark.checks("PL-bench")
 def test_playability_table_bench_reports_cpu_apart_from_wall(monkeypatch: pytest.MonkeyPatch) -> None:
     """[PL-bench] a run that only waits takes wall time but (almost) no CPU time: the two
     clocks are measured apart."""
@@ -216,6 +220,7 @@ def strategy_report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[s
         yield bench.bench_strategy("info", [4], "hle", SECONDS, REPEATS, seed=5)
 
 
+@pytest.mark.checks("B-strategy")
 def test_strategy_runs_count_whole_games_from_the_sources(strategy_report: dict[str, Any]) -> None:
     """[B-strategy] without a build only the sources are measured; every run played whole
     games (each game's moves are those of the seeded game played again here), its
@@ -303,6 +308,7 @@ def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
     assert again is not None and "terminal" in again.what
 
 
+@pytest.mark.checks("B-verify")
 def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPatch) -> None:
     """[B-verify] every round runs the five variants, rotated by one place per round; the
     games runs use the given seed, the shrink runs the searched one; the summaries are the
@@ -335,6 +341,7 @@ def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPa
     assert "shrink-process" in verify_bench.format_report(report)
 
 
+@pytest.mark.checks("B-engine")
 def test_the_facade_plays_the_same_games_as_the_engine_functions() -> None:
     """[B-engine, API-cost] the facade's runs measure the very games of source-off and
     checked-off: the same decks and random choices give the same actions and final states,

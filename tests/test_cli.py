@@ -35,6 +35,7 @@ def run_json(argv: list[str], capsys: pytest.CaptureFixture[str]) -> dict[str, A
     return result
 
 
+@pytest.mark.checks("C-simulate")
 def test_simulate_json_fields_and_consistency(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-simulate] the JSON result has the documented keys, and its statistics agree
     with the per-game scores computed here by playing the same seeds directly."""
@@ -52,6 +53,7 @@ def test_simulate_json_fields_and_consistency(capsys: pytest.CaptureFixture[str]
     assert (result["rules"], result["variant"], result["players"]) == ("thesis", "No Variant", 3)
 
 
+@pytest.mark.checks("C-simulate")
 def test_simulate_is_deterministic_and_game_i_uses_seed_s_plus_i(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-simulate, D-seed] two runs agree; the run from S minus the run from S+1 is the
     game of seed S alone."""
@@ -67,6 +69,7 @@ def test_simulate_is_deterministic_and_game_i_uses_seed_s_plus_i(capsys: pytest.
     assert difference == [int(s == alone) for s in range(26)]
 
 
+@pytest.mark.checks("C-simulate")
 def test_simulate_counts_strikeouts_and_perfect_games(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-simulate, 2.16-3-strikeout] random play strikes out in almost every game
     (Example 2.18); the strikeout rate equals the share of games ending with R = -1."""
@@ -85,6 +88,7 @@ def test_simulate_table_output(capsys: pytest.CaptureFixture[str]) -> None:
     assert "mean score" in out and "hanab-live / Rainbow (6 Suits)" in out
 
 
+@pytest.mark.checks("C-play", "C-replay")
 def test_play_then_replay_reproduces_the_game(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-play, C-replay, T-trace] the trace written by play replays to the same summary,
     and equals replaying it through the library."""
@@ -110,6 +114,7 @@ def _write_trace_with_illegal_action(tmp_path: Path, capsys: pytest.CaptureFixtu
     return path
 
 
+@pytest.mark.checks("C-exit", "C-replay")
 def test_replay_illegal_action_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-exit, C-replay] an illegal action in a trace: exit 1, one line naming the index."""
     path = _write_trace_with_illegal_action(tmp_path, capsys)
@@ -128,6 +133,7 @@ def test_replay_illegal_action_exit_1(tmp_path: Path, capsys: pytest.CaptureFixt
         ('{"format": "other", "version": 1}', "format"),
     ],
 )
+@pytest.mark.checks("C-exit", "C-replay")
 def test_replay_malformed_file_exit_1(tmp_path: Path, capsys: pytest.CaptureFixture[str], content: str, fragment: str) -> None:
     """[C-exit, C-replay] a malformed trace file: exit 1 and one line naming the problem."""
     path = tmp_path / "bad.json"
@@ -181,6 +187,7 @@ def test_replay_deck_not_matching_variant_exit_1(tmp_path: Path, capsys: pytest.
         (["replay", "/nonexistent/trace.json"], "cannot read"),
     ],
 )
+@pytest.mark.checks("C-exit")
 def test_usage_errors_exit_2_with_one_line(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-exit] usage errors: exit code 2, one line on stderr naming the argument, no output."""
     code, out, err = run(argv, capsys)
@@ -296,6 +303,7 @@ def spec_preset_names() -> list[str]:
     return [line.split("`")[1] for line in text.splitlines() if line.startswith("- `")]
 
 
+@pytest.mark.checks("C-rules")
 def test_rules_list_json_is_the_spec_tables(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-rules, P-options, P-presets] ``rules --list --json``: the options of the P-options
     table (names, values, defaults, clauses) in its order, which are RuleOptions' fields
@@ -316,6 +324,7 @@ def test_rules_list_json_is_the_spec_tables(capsys: pytest.CaptureFixture[str]) 
         assert preset["options"] == {**attrs.asdict(RuleOptions()), **sets} == attrs.asdict(PRESETS[preset["name"]].options)
 
 
+@pytest.mark.checks("C-rules")
 def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-rules] the text form: a line per option with its values, default and clauses,
     and per preset its player counts, variants and the options it sets as NAME=VALUE."""
@@ -340,6 +349,7 @@ def test_rules_list_text(capsys: pytest.CaptureFixture[str]) -> None:
         assert lines[index + 1].split() == ["options", *written.split()]
 
 
+@pytest.mark.checks("C-rules")
 def test_rules_without_list_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-rules, C-exit] ``rules`` alone: exit 2, one line naming --list."""
     code, out, err = run(["rules"], capsys)

@@ -36,6 +36,7 @@ sys.exit(main(sys.argv[2:]))
 """
 
 
+@pytest.mark.checks("C-version")
 def test_version_is_printed_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     """[C-version] ``hanabi-ref --version`` prints the package's version, exit 0, no
     subcommand needed."""
@@ -54,6 +55,7 @@ def _options(parser: argparse.ArgumentParser, name: str) -> list[tuple[str, argp
     return found
 
 
+@pytest.mark.checks("C-help")
 def test_every_option_has_help_naming_its_default() -> None:
     """[C-help] every option and argument of every command has a help text, and the text
     shown names the default of every option that has one."""
@@ -83,6 +85,7 @@ def test_every_option_has_help_naming_its_default() -> None:
     ("numpy", ["simulate", "--strategy", "learned-recommendation", "--players", "2", "--games", "1"], "rl"),
     ("torch", ["rl", "train", "--agent", "recommendation", "--steps", "10", "--out", "{tmp}/model"], "rl"),
 ])
+@pytest.mark.checks("C-extras")
 def test_a_missing_optional_package_is_exit_2_naming_the_install(tmp_path: Path, module: str, argv: list[str],
                                                                   extra: str) -> None:
     """[C-extras] with the package made unimportable, the command stops before it starts:
@@ -106,6 +109,7 @@ def test_a_missing_optional_package_is_exit_2_naming_the_install(tmp_path: Path,
     ["nope"],
     ["rules"],
 ])
+@pytest.mark.checks("C-exit")
 def test_every_error_line_starts_with_one_prefix(capsys: pytest.CaptureFixture[str], argv: list[str]) -> None:
     """[C-exit] errors of argparse, of the commands and of files all begin ``hanabi-ref:``."""
     assert main(argv) == 2

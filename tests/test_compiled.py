@@ -120,6 +120,7 @@ def _package_sources_opened(opened: list[str]) -> set[str]:
     return names
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_plain_import_reads_no_file_and_swaps_nothing(tmp_path: Path) -> None:
     """[B-compiled] without the opt-in, importing hanabi_ref opens none of its source files
     (no hashing) and leaves sys.meta_path as it was; with HANABI_REF_COMPILED=1 the same
@@ -135,11 +136,13 @@ def test_a_plain_import_reads_no_file_and_swaps_nothing(tmp_path: Path) -> None:
     assert opted_in["meta_path_unchanged"]  # no build in the empty cache: nothing to load
 
 
+@pytest.mark.checks("B-compiled")
 def test_enable_without_a_build_returns_false(tmp_path: Path) -> None:
     """[B-compiled] enable() with an empty cache: False, and no finder installed."""
     assert _child(tmp_path, ENABLE, HANABI_REF_CONTRACTS="0") == {"result": False, "meta_path_unchanged": True}
 
 
+@pytest.mark.checks("B-compiled")
 def test_enable_after_the_engine_was_imported_is_refused(tmp_path: Path) -> None:
     """[B-compiled] contracts off, the engine is part of the build: enable() after importing
     hanabi_ref.dealing from source raises, naming the module and what to do.  Contracts
@@ -151,6 +154,7 @@ def test_enable_after_the_engine_was_imported_is_refused(tmp_path: Path) -> None
     assert checked == {"result": False, "meta_path_unchanged": True}
 
 
+@pytest.mark.checks("B-compiled")
 def test_compiled_flag_without_a_build_is_a_usage_error(tmp_path: Path) -> None:
     """[B-compiled, C-exit] --compiled with no build of these sources: one line naming
     the command that builds it, exit 2, nothing played."""
@@ -160,6 +164,7 @@ def test_compiled_flag_without_a_build_is_a_usage_error(tmp_path: Path) -> None:
     assert run.stderr.count("\n") == 1 and "build it with: hanabi-ref compile" in run.stderr
 
 
+@pytest.mark.checks("B-compiled")
 def test_compiled_flag_against_a_switched_off_environment(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[B-compiled] HANABI_REF_COMPILED=0 keeps meaning off: --compiled then is a usage error."""
     monkeypatch.setenv("HANABI_REF_COMPILED", "0")
@@ -180,6 +185,7 @@ def cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return directory
 
 
+@pytest.mark.checks("B-compiled")
 @pytest.mark.deep
 @needs_mypyc
 @needs_compiler
@@ -202,6 +208,7 @@ def test_compiled_modules_play_the_same_games_as_the_sources(cache: Path) -> Non
     assert checked["games"] == called["games"] == first_four
 
 
+@pytest.mark.checks("B-compiled", "SIM-jobs")
 @pytest.mark.deep
 @needs_mypyc
 @needs_compiler
@@ -238,6 +245,7 @@ def test_bench_measures_the_compiled_build(cache: Path) -> None:
     assert all(run["compiled"] is False for run in result["variants"]["source-off"]["runs"])
 
 
+@pytest.mark.checks("B-compiled")
 @pytest.mark.deep
 @needs_mypyc
 @needs_compiler
@@ -256,6 +264,7 @@ def test_a_build_for_other_sources_is_not_loaded(cache: Path, tmp_path: Path) ->
         assert played["modules"] == {name: False for name in compiled.MODULES}
 
 
+@pytest.mark.checks("B-compiled")
 def test_compile_without_mypy_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[B-compiled] without mypyc: one line naming the extra to install, exit code 2."""
     real = importlib.util.find_spec
@@ -265,6 +274,7 @@ def test_compile_without_mypy_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, 
     assert error.count("\n") == 1 and "pip install 'hanabi-ref[compile]'" in error
 
 
+@pytest.mark.checks("B-compiled")
 @needs_mypyc
 def test_an_unwritable_cache_is_a_failed_build(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[B-compiled] a cache directory that cannot be made: one line, exit code 1 (fails

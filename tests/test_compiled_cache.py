@@ -108,6 +108,7 @@ def _assert_foreign_entries_survive(cache: Path, trees: dict[str, list[str]], li
     assert (cache / "notes.txt").read_text() == "a file"
 
 
+@pytest.mark.checks("B-compiled")
 def test_pruning_removes_only_our_oldest_builds(crowded_cache: tuple[Path, dict[str, list[str]], Path]) -> None:
     """[B-compiled] of the five builds carrying our marker the two oldest go; a folder with
     a manifest.json, a marker naming another project or another key, a marker that is not
@@ -125,6 +126,7 @@ def _fake_compile_group(scratch: Path, group: Sequence[str], build: Path, verbos
     return _write_fake_files(build, group)
 
 
+@pytest.mark.checks("B-compiled")
 @pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc (mypy) is not installed")
 def test_compile_marks_its_build_keeps_it_private_and_prunes_only_ours(
     monkeypatch: pytest.MonkeyPatch, crowded_cache: tuple[Path, dict[str, list[str]], Path]
@@ -149,6 +151,7 @@ def test_compile_marks_its_build_keeps_it_private_and_prunes_only_ours(
     _assert_foreign_entries_survive(cache, trees, linked)
 
 
+@pytest.mark.checks("B-compiled")
 @pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc (mypy) is not installed")
 def test_compile_does_not_replace_a_foreign_directory_of_its_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
@@ -187,6 +190,7 @@ def _assert_one_warning(run: subprocess.CompletedProcess[str], reason: str) -> N
     assert run.stderr.endswith("; running from sources\n")
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_cache_under_a_file_breaks_no_command(tmp_path: Path) -> None:
     """[B-compiled] opted in by the environment, the cache path under a regular file
     (cannot be inspected): ``hanabi-ref --help`` works, with one warning line naming the
@@ -198,6 +202,7 @@ def test_a_cache_under_a_file_breaks_no_command(tmp_path: Path) -> None:
     _assert_one_warning(run, f"cache directory {blocker / 'sub'}: Not a directory")
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_cache_that_is_a_file_breaks_no_command(tmp_path: Path) -> None:
     """[B-compiled] the cache path is itself a regular file: the same, "not a directory"."""
     blocker = tmp_path / "file"
@@ -207,6 +212,7 @@ def test_a_cache_that_is_a_file_breaks_no_command(tmp_path: Path) -> None:
     _assert_one_warning(run, f"cache directory {blocker}: not a directory")
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_cache_without_permission_breaks_no_command(tmp_path: Path) -> None:
     """[B-compiled] the issue's case: inspecting the cache raises PermissionError (stood
     in for, as tests run as root): ``--help`` works, one warning line."""
@@ -215,6 +221,7 @@ def test_a_cache_without_permission_breaks_no_command(tmp_path: Path) -> None:
     _assert_one_warning(run, f"cache directory {tmp_path / 'cache'}: Permission denied")
 
 
+@pytest.mark.checks("B-compiled")
 def test_an_uninspectable_cache_is_no_build_to_status_and_strict_enable(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
@@ -247,6 +254,7 @@ def test_a_private_build_passes_the_ownership_rule(build: Path) -> None:
     assert compiled.locate_build(compiled.MODULES) == {name: build / _extension(name) for name in compiled.MODULES}
 
 
+@pytest.mark.checks("B-compiled")
 @pytest.mark.parametrize("relative, mode", [
     (".", 0o775),
     (".", 0o757),
@@ -264,6 +272,7 @@ def test_a_build_writable_by_others_is_refused(build: Path, relative: str, mode:
     assert compiled.find_build(compiled.MODULES) is None
 
 
+@pytest.mark.checks("B-compiled")
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
 def test_a_build_owned_by_another_user_is_refused(build: Path) -> None:
     """[B-compiled] an extension owned by another user (not root): refused."""
@@ -272,6 +281,7 @@ def test_a_build_owned_by_another_user_is_refused(build: Path) -> None:
         compiled.locate_build(compiled.MODULES)
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_manifest_leading_out_of_the_build_is_refused(build: Path) -> None:
     """[B-compiled] a manifest naming a file outside its build directory: refused."""
     manifest = json.loads((build / "manifest.json").read_text())
@@ -282,6 +292,7 @@ def test_a_manifest_leading_out_of_the_build_is_refused(build: Path) -> None:
         compiled.locate_build(compiled.MODULES)
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_group_writable_build_is_not_loaded_by_an_opted_in_command(build: Path) -> None:
     """[B-compiled] opted in by the environment with contracts off, a group-writable build
     of these sources: ``--help`` works, the build is not loaded, one warning line."""
@@ -292,6 +303,7 @@ def test_a_group_writable_build_is_not_loaded_by_an_opted_in_command(build: Path
     _assert_one_warning(run, f"{build}: writable by group or others (mode 0775)")
 
 
+@pytest.mark.checks("B-compiled")
 def test_a_build_without_our_marker_is_not_loaded(build: Path) -> None:
     """[B-compiled] the same build with its marker removed, or naming another project:
     there is no build (nothing loaded, nothing said)."""
@@ -301,6 +313,7 @@ def test_a_build_without_our_marker_is_not_loaded(build: Path) -> None:
     assert compiled.locate_build(compiled.MODULES) is None
 
 
+@pytest.mark.checks("B-compiled")
 def test_compiled_flag_with_an_unusable_cache_is_one_usage_line(tmp_path: Path) -> None:
     """[B-compiled, C-exit] ``--compiled`` asked for on the command line with a cache that
     cannot be used: exit 2 with one line naming --compiled and why (not a warning and

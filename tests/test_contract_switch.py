@@ -85,6 +85,7 @@ def _modules_using_icontract() -> list[str]:
     return names
 
 
+@pytest.mark.checks("CT-switch")
 def test_every_contract_in_the_sources_passes_the_switch() -> None:
     """[CT-switch] no icontract decorator in hanabi_ref/ is left on when contracts are off."""
     missing = [
@@ -95,6 +96,7 @@ def test_every_contract_in_the_sources_passes_the_switch() -> None:
     assert missing == []
 
 
+@pytest.mark.checks("CT-switch")
 def test_the_source_check_sees_an_unswitched_contract() -> None:
     """[CT-switch] the scan above finds each way of writing a contract without the switch."""
     source = (
@@ -151,6 +153,7 @@ def _census(switch: str) -> list[str]:
     return found
 
 
+@pytest.mark.checks("CT-switch")
 def test_with_the_switch_off_nothing_carries_a_contract() -> None:
     """[CT-switch] HANABI_REF_CONTRACTS=0 leaves no icontract checker on any function,
     method or class of the package; with it on, the decorated ones carry theirs (so the
@@ -177,6 +180,7 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> lis
     return calls
 
 
+@pytest.mark.checks("CT-move")
 def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """[CT-move] with contracts on, each move runs check_move once, the state's
     invariants once, and check_legal once through apply_legal and never through apply;
@@ -198,6 +202,7 @@ def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeyp
         assert checkers.find_checker(function) is None
 
 
+@pytest.mark.checks("CT-state")
 def test_state_invariants_run_on_evolve_and_public_calls_not_on_field_reads() -> None:
     """[CT-state] a state whose clue tokens exceed t0 (written past the class) is refused
     by attrs.evolve and by a property call, naming 2.16-tokens; reading the field and

@@ -85,6 +85,7 @@ def test_option_written_only_when_on() -> None:
 
 
 @pytest.mark.parametrize("seed", range(3))
+@pytest.mark.checks("SH-move")
 def test_a_deck_play_reads_as_a_play_from_the_stack(seed: int) -> None:
     """[SH-move, R-deck-plays] the sentence of a deck play names the stack, not a slot the
     hand does not have; the card is the stack's last (read from the deck here), and the

@@ -166,6 +166,7 @@ def hanabython() -> Iterator[Engine]:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.checks("PE-differential", "PE-openspiel", "PE-openspiel-deal", "PE-openspiel-actions", "PE-openspiel-state", "PE-hle-empty-hints", "PE-hle-discard-max", "PE-hle-no-points", "PE-hle-final-draw")
 def test_openspiel_plays_the_hle_preset(openspiel: Engine, players: int) -> None:
     """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] a few
     hundred games per player count agree with the hle preset move by move, and cover
@@ -187,6 +188,7 @@ def test_openspiel_plays_the_hle_preset(openspiel: Engine, players: int) -> None
     ],
     ids=["h3-t2-f1", "t0-unbounded-errors", "h8-t12-f5", "custom-3x4"],
 )
+@pytest.mark.checks("PE-openspiel", "PE-hle-variants")
 def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig) -> None:
     """[PE-openspiel, PE-hle-variants] hand size, t0, f0 (infinity as N + 1 lives) and
     HLE-shaped custom decks are expressed by OpenSpiel's parameters and agree."""
@@ -195,6 +197,7 @@ def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig)
     assert counts["games"] == 30
 
 
+@pytest.mark.checks("PE-openspiel-actions")
 def test_openspiel_refuses_by_its_own_guard(openspiel: Engine) -> None:
     """[PE-openspiel-actions] with ``check_refusals`` the illegal probes reach
     OpenSpiel's ``apply_action``, whose SpielError must refuse each of them."""
@@ -205,6 +208,7 @@ def test_openspiel_refuses_by_its_own_guard(openspiel: Engine) -> None:
     play_many(checking, config, 20)
 
 
+@pytest.mark.checks("PE-hle-players", "PE-hle-variants", "PE-hle-empty-hints", "PE-hle-discard-max", "PE-hle-no-points", "PE-hle-final-draw")
 def test_hle_unsupported_configurations() -> None:
     """[PE-hle-players, PE-hle-variants, PE-hle-empty-hints, PE-hle-discard-max,
     PE-hle-final-draw, PE-hle-no-points] every configuration HLE cannot play identically
@@ -311,6 +315,7 @@ class ListsDiscardsAtFullTokens(_Wrapper):
         (ListsDiscardsAtFullTokens, "legal actions"),
     ],
 )
+@pytest.mark.checks("PE-differential")
 def test_play_compared_catches_a_broken_engine(openspiel: Engine, broken: type[_Wrapper], symptom: str) -> None:
     """[PE-differential] negative controls: each deliberately broken OpenSpiel adapter
     diverges within a few games, at the broken field."""
@@ -328,6 +333,7 @@ def test_play_compared_catches_a_broken_engine(openspiel: Engine, broken: type[_
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.checks("PE-differential", "PE-hle", "PE-hle-deal", "PE-hle-actions", "PE-hle-state", "PE-hle-empty-hints", "PE-hle-discard-max", "PE-hle-no-points", "PE-hle-final-draw")
 def test_hle_plays_the_hle_preset(hle: Engine, players: int) -> None:
     """[PE-hle, PE-hle-deal, PE-hle-actions, PE-hle-state] pyhanabi, dealt our deck card
     by card, agrees with the hle preset move by move [PE-differential]."""
@@ -336,6 +342,7 @@ def test_hle_plays_the_hle_preset(hle: Engine, players: int) -> None:
     assert_covered(play_many(hle, config, HLE_GAMES), HLE_MINIMUM)
 
 
+@pytest.mark.checks("PE-hle", "PE-hle-variants")
 def test_hle_plays_other_parameters(hle: Engine) -> None:
     """[PE-hle, PE-hle-variants] non-default parameters and a custom HLE-shaped deck."""
     for config in (
@@ -346,6 +353,7 @@ def test_hle_plays_other_parameters(hle: Engine) -> None:
         assert play_many(hle, config, 15)["games"] == 15
 
 
+@pytest.mark.checks("PE-hle-deal")
 def test_hle_deal_is_checked(hle: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """[PE-hle-deal] a deal move built with the wrong layout is caught, not trusted."""
     import hanabi_ref.peers.hle as adapter
@@ -386,6 +394,7 @@ def _check_final_draw(engine: Engine, chooser: RecordingChooser) -> bool:
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+@pytest.mark.checks("PE-hanabython", "PE-hanabython-deal", "PE-hanabython-slots", "PE-hanabython-no-points", "PE-hanabython-discard-max", "PE-hanabython-hand-size", "PE-hanabython-actions", "PE-hanabython-state")
 def test_hanabython_plays_its_peer_config(hanabython: Engine, players: int) -> None:
     """[PE-hanabython, PE-hanabython-deal, PE-hanabython-slots, PE-hanabython-no-points,
     PE-hanabython-discard-max, PE-hanabython-hand-size, PE-hanabython-actions,
@@ -418,6 +427,7 @@ class FiveDiscarder(RecordingChooser):
         return fives[0] if fives and not playable else super().drive(state, legal)
 
 
+@pytest.mark.checks("PE-hanabython-final-draw", "PE-hanabython-no-points")
 def test_hanabython_final_draw_is_the_only_difference(hanabython: Engine) -> None:
     """[PE-hanabython-final-draw, PE-hanabython-no-points] games ended by R-1 with cards
     left: hanabython's final state differs from ours exactly by the card it drew."""
@@ -431,6 +441,7 @@ def test_hanabython_final_draw_is_the_only_difference(hanabython: Engine) -> Non
     assert ended_with_draw >= 10, f"only {ended_with_draw} games ended by R-1 with a draw"
 
 
+@pytest.mark.checks("PE-hanabython-last-round")
 def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
     """[PE-hanabython-last-round, R-4] hanabython has no end of the last round with nothing
     left to play: games of its configuration (the option off) that reach such a moment
@@ -450,6 +461,7 @@ def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
 @pytest.mark.parametrize(
     "variant", ["Rainbow (6 Suits)", "Black (6 Suits)", "6 Suits", "Dutch Rainbow (Example 2.12)"]
 )
+@pytest.mark.checks("PE-hanabython-variants")
 def test_hanabython_plays_variants(hanabython: Engine, variant: str) -> None:
     """[PE-hanabython-variants] the sixth suit as hanabython's sixth colour or Multicolor."""
     config = make_config(3, "thesis", variant, **HANABYTHON_RULES)
@@ -457,6 +469,7 @@ def test_hanabython_plays_variants(hanabython: Engine, variant: str) -> None:
     assert play_many(hanabython, config, 15)["games"] == 15
 
 
+@pytest.mark.checks("PE-hanabython-empty-hints")
 def test_hanabython_plays_empty_clues(hanabython: Engine) -> None:
     """[PE-hanabython-empty-hints] with empty clues allowed on both sides."""
     config = peer_config("hanabython", 3, empty_hints=True)
@@ -464,6 +477,7 @@ def test_hanabython_plays_empty_clues(hanabython: Engine) -> None:
     assert play_many(hanabython, config, 15)["games"] == 15
 
 
+@pytest.mark.checks("PE-hanabython-deal", "PE-hanabython-slots", "PE-hanabython-no-points", "PE-hanabython-final-draw", "PE-hanabython-discard-max", "PE-hanabython-variants")
 def test_hanabython_unsupported_configurations() -> None:
     """[PE-hanabython-deal, PE-hanabython-slots, PE-hanabython-no-points,
     PE-hanabython-final-draw, PE-hanabython-discard-max, PE-hanabython-variants] the
@@ -479,6 +493,7 @@ def test_hanabython_unsupported_configurations() -> None:
 # ------------------------------------------------------------------ the registry
 
 
+@pytest.mark.checks("PE-peers", "PE-hle-seed")
 def test_peer_registry_and_configs() -> None:
     """[PE-peers, PE-hle-seed] the peers (pyhanabi twice: handed our deck, and dealing
     from its own seed) and the configurations they must match."""
@@ -499,6 +514,7 @@ def test_peer_registry_and_configs() -> None:
         ("hanabython", "hanabython", "hanabython"),
     ],
 )
+@pytest.mark.checks("PE-peers")
 def test_missing_peer_library_is_one_clear_line(
     monkeypatch: pytest.MonkeyPatch, name: str, module: str, package: str
 ) -> None:
@@ -511,6 +527,7 @@ def test_missing_peer_library_is_one_clear_line(
     assert message.startswith(f"{name} adapter: {package}") and f"hanabi-ref[{name}]" in message
 
 
+@pytest.mark.checks("PE-peers")
 def test_importing_hanabi_ref_loads_no_peer_library() -> None:
     """[PE-peers] the peer libraries are optional: importing our modules imports none."""
     code = (
@@ -524,6 +541,7 @@ def test_importing_hanabi_ref_loads_no_peer_library() -> None:
 
 
 @pytest.mark.parametrize("seed", [3, 11])
+@pytest.mark.checks("PE-hle-final-draw")
 def test_the_final_draw_is_pending_in_hle_dealt_by_rl_env_not_by_openspiel(seed: int) -> None:
     """[PE-hle-final-draw, R-3] in pyhanabi the move that ends the game (here the third
     strike) leaves the state terminal with the chance player to move: the draw is pending.

@@ -25,6 +25,7 @@ ENGINES = Path(__file__).resolve().parent / "engines"
 RAW = ("\x1b", "\x07", "\r", "\u2028", "\u202e")
 
 
+@pytest.mark.checks("OUT-escape")
 def test_escape_text_writes_every_unsafe_character_as_its_escape() -> None:
     """[OUT-escape] controls (C0, DEL, C1), format characters and separators become
     their Python escapes; letters of any script, spaces and punctuation stay as they are."""
@@ -67,6 +68,7 @@ def hanablive_game(tmp_path: Path, **options: object) -> Path:
     return path
 
 
+@pytest.mark.checks("OUT-escape")
 @pytest.mark.parametrize("variant", [f"No {HOSTILE} Variant", f"Rainbow & {HOSTILE} (6 Suits)",
                                      f"{HOSTILE} (5 Suits)"])
 def test_a_hanablive_variant_name(tmp_path: Path, capsys: pytest.CaptureFixture[str], variant: str) -> None:
@@ -76,12 +78,14 @@ def test_a_hanablive_variant_name(tmp_path: Path, capsys: pytest.CaptureFixture[
     assert_one_clean_line(*run(["replay", str(path), "--format", "hanab-live"], capsys))
 
 
+@pytest.mark.checks("OUT-escape")
 def test_a_hanablive_option_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[OUT-escape, HL-options] an unknown option's name is quoted escaped."""
     path = hanablive_game(tmp_path, **{HOSTILE: True})
     assert_one_clean_line(*run(["replay", str(path), "--format", "hanab-live"], capsys))
 
 
+@pytest.mark.checks("OUT-escape")
 def test_a_trace_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[OUT-escape, T-schema] a game's trace whose preset is hostile text."""
     path = tmp_path / "trace.json"
@@ -93,11 +97,13 @@ def test_a_trace_field(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> No
     assert_one_clean_line(*run(["replay", str(path)], capsys))
 
 
+@pytest.mark.checks("OUT-escape")
 def test_a_file_name(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[OUT-escape] a missing file whose name holds the characters."""
     assert_one_clean_line(*run(["replay", str(tmp_path / HOSTILE)], capsys))
 
 
+@pytest.mark.checks("OUT-escape")
 @pytest.mark.parametrize("argv", [["simulate", "--strategy", HOSTILE, "--players", "3", "--games", "1"],
                                   ["simulate", "--strategy", "thesis", "--players", "3", "--games", "1", "--param",
                                    f"omega_p={HOSTILE}"],
@@ -110,6 +116,7 @@ def test_a_command_line_argument(capsys: pytest.CaptureFixture[str], argv: list[
     assert_one_clean_line(*run(argv, capsys))
 
 
+@pytest.mark.checks("OUT-escape")
 @pytest.mark.parametrize("answers", [
     ['{"ok": false, "error": "\\u001b]0;PWNED\\u0007\\r\\nhanabi-ref: all good\\u2028\\u202e"}'],
     ['{"ok": true, "name": "x"}', '{"ok": false, "error": "\\u001b]0;PWNED\\u0007 no\\u2028\\u202e"}'],
@@ -124,6 +131,7 @@ def test_an_engine_answer(tmp_path: Path, capsys: pytest.CaptureFixture[str], an
     assert err.count("\n") == 1 and says_what_it_held(err), (out, err)
 
 
+@pytest.mark.checks("OUT-escape")
 def test_an_engine_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[OUT-escape, EP-failures] what a crashing engine wrote to its standard error is
     quoted in the failure line, escaped."""
@@ -134,6 +142,7 @@ def test_an_engine_stderr(tmp_path: Path, capsys: pytest.CaptureFixture[str]) ->
     assert code != 0 and is_clean(out) and is_clean(err) and err.count("\n") == 1, (out, err)
 
 
+@pytest.mark.checks("OUT-escape")
 def test_explain_of_a_hostile_reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[OUT-escape, EP-repro] ``explain`` of a reproduction whose divergence texts are
     hostile prints them escaped."""

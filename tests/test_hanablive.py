@@ -297,6 +297,7 @@ def fixture(name: str) -> dict[str, Any]:
 
 
 @pytest.mark.parametrize(("name", "players", "hand_size"), [("no_variant_5p.json", 5, 4), ("no_variant_3p.json", 3, 5)])
+@pytest.mark.checks("HL-players", "HL-deck", "HL-deal", "HL-end")
 def test_real_game_replays(name: str, players: int, hand_size: int) -> None:
     """A No Variant game file replays to the numbers the model computes, and it is over
     exactly at its last action; the same file without options is the same game
@@ -314,6 +315,7 @@ def test_real_game_replays(name: str, players: int, hand_size: int) -> None:
     assert trace_from_hanablive({key: value for key, value in data.items() if key != "options"}) == trace  # [HL-options]
 
 
+@pytest.mark.checks("HL-deck-plays")
 def test_deck_plays_game_replays() -> None:
     """deck_plays_3p.json sets deckPlays and plays the deck's last card from the deck
     (a play whose target is in no hand): it replays to the model's numbers with that
@@ -343,6 +345,7 @@ def test_deck_plays_game_replays() -> None:
 
 
 @pytest.mark.parametrize("starting", [1, 2])
+@pytest.mark.checks("HL-starting-player")
 def test_starting_player_is_a_rotation(starting: int) -> None:
     """A file whose ``startingPlayer`` is k (dealt in blocks from player 0, first move by
     player k) is our game with seat i = player (i + k) mod p: a game of ours written that
@@ -396,6 +399,7 @@ def test_variant_games_replay(name: str) -> None:
     assert trace_from_hanablive(trace_to_hanablive(trace)) == trace
 
 
+@pytest.mark.checks("HL-deck-plays")
 def test_deck_discard_refused() -> None:
     """A discard naming the deck's last card is refused naming the action: the server
     means it for inverted suits only [HL-deck-plays, HL-errors]."""
@@ -407,6 +411,7 @@ def test_deck_discard_refused() -> None:
 
 
 @pytest.mark.parametrize(("name", "players", "hand_size"), [("no_variant_5p.json", 5, 4), ("no_variant_3p.json", 3, 5)])
+@pytest.mark.checks("HL-order")
 def test_fixture_card_orders_map_to_slots(name: str, players: int, hand_size: int) -> None:
     """Each play or discard names the slot its order occupies in the mover's hand: slot
     i of the hand is the i-th oldest card [HL-order]."""
@@ -458,6 +463,7 @@ def test_hanablive_site_games() -> None:
 
 
 @pytest.mark.parametrize("variant", list(SUITS))
+@pytest.mark.checks("HL-colours")
 def test_variant_tables_match_hanablive(variant: str) -> None:
     """Our suits, their order, copies and clue colours are hanab.live's [HL-colours]."""
     config = make_config(3, "hanab-live", variant)
@@ -474,6 +480,7 @@ def test_variant_tables_match_hanablive(variant: str) -> None:
     ("options", "change"),
     [({}, 0), ({"oneExtraCard": True}, 1), ({"oneLessCard": True}, -1), ({"oneExtraCard": True, "oneLessCard": True}, 0)],
 )
+@pytest.mark.checks("HL-deal")
 def test_hand_sizes(players: int, options: dict[str, bool], change: int) -> None:
     """hanab.live's hand sizes, one more or one less by option [HL-deal]."""
     trace = trace_from_hanablive(game(players, options=options))
@@ -481,6 +488,7 @@ def test_hand_sizes(players: int, options: dict[str, bool], change: int) -> None
     assert initial_state(trace.config, trace.deck).hands[1][0] == HAND_SIZES[players] + change
 
 
+@pytest.mark.checks("HL-options")
 def test_accepted_options_change_nothing() -> None:
     """Timer and table options, and refused options set to false, give the same game [HL-options]."""
     plain = trace_from_hanablive(game())
@@ -491,6 +499,7 @@ def test_accepted_options_change_nothing() -> None:
     assert trace_from_hanablive({**game(), **extra}) == plain
 
 
+@pytest.mark.checks("HL-actions", "HL-options")
 def test_empty_clues_option() -> None:
     """A clue touching no card is illegal on hanab.live unless emptyClues [HL-options, HL-actions]."""
     data = game()  # player 1 holds R3 R3 R4 R4 R5: no 1
@@ -502,6 +511,7 @@ def test_empty_clues_option() -> None:
     assert trace.config.options.empty_hints and trace.actions == (Hint(1, "value", 1),)
 
 
+@pytest.mark.checks("HL-colours")
 def test_rainbow_and_black_clue_colours() -> None:
     """Rainbow has clue colours 0..4 and every colour touches a rainbow card; Black has its
     own colour 5 [HL-colours]."""
@@ -520,6 +530,7 @@ def test_rainbow_and_black_clue_colours() -> None:
     assert trace_from_hanablive(black).actions == (Hint(1, "colour", 5),)
 
 
+@pytest.mark.checks("HL-game-over")
 def test_game_over_actions() -> None:
     """A game-over action ends the game: the trace keeps the moves before it, and nothing
     may follow it [HL-game-over]."""
@@ -560,12 +571,14 @@ def test_game_over_actions() -> None:
         ([0, 1], r"^actions\[0\]: must be a JSON object, got \[0, 1\]$"),
     ],
 )
+@pytest.mark.checks("HL-order", "HL-actions", "HL-errors")
 def test_bad_actions(move: object, message: str) -> None:
     """Every bad action is one line naming its field and, if illegal, our clause [HL-actions, HL-order, HL-errors]."""
     with pytest.raises(TraceError, match=message):
         trace_from_hanablive({**game(), "actions": [move]})
 
 
+@pytest.mark.checks("HL-order")
 def test_card_already_played_or_discarded() -> None:
     """The error says where a card named by its order went [HL-order, HL-errors]."""
     data = game()
@@ -625,12 +638,14 @@ def _set(data: dict[str, Any], path: str, value: object) -> dict[str, Any]:
         ("actions", {}, r"^actions: must be a list, got \{\}$"),
     ],
 )
+@pytest.mark.checks("HL-format", "HL-players", "HL-deck", "HL-options", "HL-errors")
 def test_bad_fields(path: str, value: object, message: str) -> None:
     """Each bad field is one line starting with its path [HL-format, HL-players, HL-deck, HL-options, HL-errors]."""
     with pytest.raises(TraceError, match=message):
         trace_from_hanablive(_set(game(), path, value))
 
 
+@pytest.mark.checks("HL-format", "HL-deck", "HL-errors")
 def test_deck_size_and_missing_fields() -> None:
     """Deck size, missing fields, the root, the preset and the path prefix [HL-deck, HL-format, HL-errors]."""
     data = game()
@@ -658,6 +673,7 @@ def test_preset_chooses_the_rules() -> None:
     assert trace_from_hanablive(data, preset="thesis").config.preset == "thesis"
 
 
+@pytest.mark.checks("HL-errors")
 def test_load_errors(tmp_path: Path) -> None:
     """File problems are one line starting with the path [HL-errors]."""
     missing = tmp_path / "missing.json"
@@ -699,6 +715,7 @@ def test_load_errors(tmp_path: Path) -> None:
         (make_config(3, "hanab-live", strikeout_score="fireworks"), r"^config\.options\.strikeout_score: "),
     ],
 )
+@pytest.mark.checks("HL-export")
 def test_export_refuses_what_hanablive_cannot_express(config: GameConfig, message: str) -> None:
     """A configuration hanab.live has no way to state is refused in one line [HL-export]."""
     with pytest.raises(TraceError, match=message):
@@ -712,6 +729,7 @@ def test_export_refuses_an_illegal_move() -> None:
         trace_to_hanablive(Trace(config, deck_from_seed(config, 1), (Discard(0),)))
 
 
+@pytest.mark.checks("HL-export")
 def test_export_names_and_options() -> None:
     """Players, variant and the options that carry our configuration [HL-export, HL-options]."""
     config = make_config(6, "hanab-live", "black", hand_size=2, empty_hints=True)
@@ -782,6 +800,7 @@ VARIANT_NAMES: Final = list(SUITS)
     seed=st.integers(0, 2**64 - 1),
     chooser=st.integers(0, 2**32),
 )
+@pytest.mark.checks("HL-order", "HL-export")
 def test_round_trip(variant: str, players: int, change: int, empty: bool, seed: int, chooser: int) -> None:
     """Export then import gives back the trace; the model of the server accepts the
     exported file and ends it exactly where hanab.live ends the game; a game our engine
@@ -808,6 +827,7 @@ def test_round_trip_at_length() -> None:
         test_round_trip()
 
 
+@pytest.mark.checks("HL-end")
 def test_hanablive_ends_before_our_engine() -> None:
     """hanab.live's last-round end (HL-end) happens in some random games; a file that goes
     on is refused under the hanab-live preset and accepted under the thesis preset, where
@@ -1032,6 +1052,7 @@ def test_fuzz_extra_action(data: dict[str, Any], position: int, kind: int, targe
         assert all(a["type"] not in (4, 5) for a in actions[:-1])
 
 
+@pytest.mark.checks("HL-actions")
 def test_table_ids_in_actions_are_metadata() -> None:
     """[HL-actions] an action's ``tableID`` (the table the move was sent to) is read and
     ignored: the file is the same game as without it."""
@@ -1040,6 +1061,7 @@ def test_table_ids_in_actions_are_metadata() -> None:
     assert trace_from_hanablive(tagged) == trace_from_hanablive(data)
 
 
+@pytest.mark.checks("HL-end")
 def test_replay_reports_games_hanablive_ended_in_the_last_round_as_over(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """[HL-end, C-replay] a game that hanab.live ends in the last round because nobody who

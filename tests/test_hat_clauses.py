@@ -34,6 +34,7 @@ SEEDS = range(4)
 # ------------------------------------------------------------------ H-touch
 
 
+@pytest.mark.checks("H-touch")
 @pytest.mark.parametrize("variant", HAT_VARIANTS)
 def test_what_each_hint_touches(variant: str) -> None:
     """[H-touch] a value hint on a touches every card of value a; a clue colour touches
@@ -150,6 +151,7 @@ def event_of(game: Played, turn: int) -> Event:
 # ------------------------------------------------------------------ H-player
 
 
+@pytest.mark.checks("H-player", "H-common")
 @pytest.mark.parametrize("game", GAMES)
 def test_every_hint_is_a_clue_of_modulus_9_and_the_bookkeeping_is_common(game: tuple[int, str, str, int]) -> None:
     """[H-player] every hint the player gives sends, by the public code, the sum modulo 9
@@ -177,6 +179,7 @@ def test_every_hint_is_a_clue_of_modulus_9_and_the_bookkeeping_is_common(game: t
 # ------------------------------------------------------------------ H-clued
 
 
+@pytest.mark.checks("H-clued")
 def test_clues_skip_seats_holding_an_instruction_and_holders_follow_the_mover() -> None:
     """[H-clued] each clue clues exactly the other seats holding no instruction, in turn
     order after the cluer (as every seat records it); the seats holding instructions are
@@ -215,6 +218,7 @@ def public_numbers(state: GameState) -> Snapshot:
     return Snapshot(tuple(state.fields), tuple(discarded), state.hints, len(state.deck) - state.next_card, state.errors)
 
 
+@pytest.mark.checks("H-snapshot")
 def test_the_snapshot_is_the_public_state_at_the_first_clued_seats_turn() -> None:
     """[H-snapshot] every seat records, for each clue, the public numbers of the state at
     the turn of the clue's first clued seat, no earlier and no later."""
@@ -288,6 +292,7 @@ def hat_value(action: Action) -> int:
     return (PLAY if isinstance(action, Play) else DISCARD) + action.slot
 
 
+@pytest.mark.checks("H-turn")
 def test_each_turn_follows_the_four_rules() -> None:
     """[H-turn] a clued seat carries out its recovered action, or clues instead of
     discarding when it is the last of its clue, a token is left and the next seat holds
@@ -326,6 +331,7 @@ def hand(*cards: tuple[int, int]) -> list[int]:
 OTHER = hand((3, PURPLE), (3, PURPLE), (4, PURPLE), (4, PURPLE))
 
 
+@pytest.mark.checks("H-modified")
 def test_modified_rule_1_plays_a_five_when_a_clue_would_find_no_token() -> None:
     """[H-modified] rule 1 before rule 2: the standard action plays the green 1 (lowest
     value), which leaves the next clued seat's clue without a token, so the playable red
@@ -335,12 +341,14 @@ def test_modified_rule_1_plays_a_five_when_a_clue_would_find_no_token() -> None:
     assert candidates[:2] == [PLAY + 0, PLAY + 1]
 
 
+@pytest.mark.checks("H-modified")
 def test_modified_rule_2_keeps_a_standard_play() -> None:
     """[H-modified] rule 2: with no clue starved, a standard play comes first."""
     first = hand((3, BLUE), (1, RED), (3, YELLOW), (4, GREEN))
     assert modified_candidates(CONFIG, snapshot(3), first, [(CLUE, OTHER)])[0] == PLAY + 1
 
 
+@pytest.mark.checks("H-modified")
 def test_modified_rule_3_clues_when_a_later_discard_would_meet_all_tokens() -> None:
     """[H-modified] rule 3: the first seat's standard discard (the red 1 already played)
     and two later discards would bring 5 tokens to 8, where the third discard is refused
@@ -350,6 +358,7 @@ def test_modified_rule_3_clues_when_a_later_discard_would_meet_all_tokens() -> N
     assert modified_candidates(CONFIG, snapshot(5, {RED: 1}), first, rest)[:2] == [CLUE, DISCARD + 1]
 
 
+@pytest.mark.checks("H-modified")
 def test_modified_rules_4_to_7_when_everybody_would_clue() -> None:
     """[H-modified] with every clued seat cluing, rule 4 does not give the standard clue:
     rule 5's card (the red 1, already played), then rule 6's safe cards (two copies left

@@ -60,6 +60,7 @@ RAINBOW_SUIT = 5
 # ------------------------------------------------------------------ the core
 
 
+@pytest.mark.checks("H-sum", "H-recover")
 @MANY
 @given(st.integers(1, 60).flatmap(lambda m: st.tuples(st.just(m), st.lists(st.integers(0, m - 1), min_size=1, max_size=6))))
 def test_every_clued_player_recovers_its_value(case: tuple[int, list[int]]) -> None:
@@ -75,6 +76,7 @@ def test_every_clued_player_recovers_its_value(case: tuple[int, list[int]]) -> N
         assert fitting == [value]
 
 
+@pytest.mark.checks("H-recover")
 @MANY
 @given(st.integers(2, 30), st.data())
 def test_values_can_be_subtracted_in_any_order(modulus: int, data: st.DataObject) -> None:
@@ -93,6 +95,7 @@ def test_values_can_be_subtracted_in_any_order(modulus: int, data: st.DataObject
         assert residue == values[i]
 
 
+@pytest.mark.checks("H-hat")
 def test_core_rejects_bad_input() -> None:
     """[H-hat, H-sum, H-recover] values outside range(m), a clued cluer, a repeated seat
     and an incomplete list of the others' values are contract violations."""
@@ -188,6 +191,7 @@ def check_nine_code(state: GameState) -> None:
                     assert decode_event(code, event, view.hands[hint.target]) == number
 
 
+@pytest.mark.checks("H-code-9", "H-code", "H-newest")
 @SETTINGS
 @given(hanab_live_states(4))
 def test_nine_code_four_players_in_real_play(state: GameState) -> None:
@@ -195,6 +199,7 @@ def test_nine_code_four_players_in_real_play(state: GameState) -> None:
     check_nine_code(state)
 
 
+@pytest.mark.checks("H-code-5p", "H-code", "H-newest")
 @SETTINGS
 @given(hanab_live_states(5))
 def test_nine_code_five_players_in_real_play(state: GameState) -> None:
@@ -202,6 +207,7 @@ def test_nine_code_five_players_in_real_play(state: GameState) -> None:
     check_nine_code(state)
 
 
+@pytest.mark.checks("H-newest")
 @SETTINGS
 @given(st.integers(4, 5).flatmap(lambda p: hanab_live_states(p, draw_position="newest-first")))
 def test_nine_code_with_newest_card_first(state: GameState) -> None:
@@ -211,6 +217,7 @@ def test_nine_code_with_newest_card_first(state: GameState) -> None:
     check_nine_code(state)
 
 
+@pytest.mark.checks("H-sum", "H-recover", "H-code")
 @reaches_assertion()
 @SETTINGS
 @given(hanab_live_states(4), st.data())
@@ -250,6 +257,7 @@ def dealt(config: GameConfig, hands: Sequence[Sequence[tuple[int, int]]]) -> Gam
     return initial_state(config, stacked_deck(config, top))
 
 
+@pytest.mark.checks("H-code-rainbow", "H-code-error")
 def test_rainbow_broken_hand_refuses_its_number() -> None:
     """[H-code-rainbow, H-code-error] 4 players, Rainbow: seat 1 holds four 2s with a
     rainbow 2 drawn last, so every hint to it touches its newest card; number 2 ("a
@@ -288,6 +296,7 @@ def three_red_ones(config: GameConfig, opening_hints: int) -> GameState | None:
     return None
 
 
+@pytest.mark.checks("H-code-end", "H-code-error")
 def test_three_equal_cards_refuse_their_number() -> None:
     """[H-code-end] No Variant, last round: a hand of three red 1s has no hint that
     avoids its newest card, so its number is refused; reached by legal play (the stack
@@ -308,6 +317,7 @@ def test_three_equal_cards_refuse_their_number() -> None:
     check_nine_code(state)
 
 
+@pytest.mark.checks("H-code-error", "H-code-k")
 def test_decoding_bad_hints() -> None:
     """[H-code-error] a hint no number maps to is refused with one line naming it."""
     config = make_config(4, "hanab-live")
@@ -341,6 +351,7 @@ def test_decoding_bad_hints() -> None:
     assert small.decode(0, Hint(3, "value", 2), False) == 5 + 3
 
 
+@pytest.mark.checks("H-code-error", "H-touch")
 def test_code_construction_errors() -> None:
     """[H-code-9, H-code-5p, H-code-k, H-code-empty] codes refuse configurations they
     are not defined for, with one line naming the field."""
@@ -373,6 +384,7 @@ def test_code_construction_errors() -> None:
         NewestCardCode(uncoloured, (3, 3, 3))
 
 
+@pytest.mark.checks("H-code-select")
 def test_code_selection() -> None:
     """[H-code-select] empty hints allowed: a list of 9 hints; otherwise the 9-code."""
     assert isinstance(hat_code(make_config(4)), HintListCode)
@@ -386,6 +398,7 @@ def test_code_selection() -> None:
 # ------------------------------------------------------------------ the list code
 
 
+@pytest.mark.checks("H-code-empty")
 @pytest.mark.parametrize("players", (2, 3, 4, 5, 6))
 @pytest.mark.parametrize("variant", ("no-variant", "rainbow", "black", "6-suits"))
 def test_hint_list_code(players: int, variant: str) -> None:
@@ -475,6 +488,7 @@ def public_positions(draw: st.DrawFn) -> tuple[GameConfig, list[int], list[int]]
     return config, knowledge, capacities
 
 
+@pytest.mark.checks("H-code-k-public")
 @reaches_assertion()
 @settings(max_examples=400, deadline=None)
 @given(public_positions())
@@ -493,6 +507,7 @@ def test_public_part_size_by_enumeration(case: tuple[GameConfig, list[int], list
     assert public_part_size(config, knowledge, hand, capacities) == brute_part_size(config, knowledge, capacities)
 
 
+@pytest.mark.checks("H-code-k-public")
 @pytest.mark.parametrize(
     ("variant", "size", "expected"),
     [("no-variant", 4, 3), ("6-suits", 4, 3), ("black", 4, 3), ("rainbow", 4, 2),
@@ -514,6 +529,7 @@ def test_public_part_size_of_fresh_hands(variant: str, size: int, expected: int)
         assert public_part_size(config, fresh, [0, 1, 2], fewer) == (2 if variant == "rainbow" else 3)
 
 
+@pytest.mark.checks("H-code-k-public")
 def test_public_part_size_counts_the_newest_cards_copy() -> None:
     """[H-code-k-public] the newest card's identity uses up a copy: with one rainbow 1
     left and another card that can only be that rainbow 1, the newest card must be the
@@ -531,6 +547,7 @@ def test_public_part_size_counts_the_newest_cards_copy() -> None:
     assert brute_part_size(config, knowledge, capacities) == 3
 
 
+@pytest.mark.checks("H-code-k", "H-code-k-public")
 @SETTINGS
 @given(st.integers(4, 5).flatmap(hanab_live_states))
 def test_k_code_in_real_play(state: GameState) -> None:
@@ -562,6 +579,7 @@ def test_k_code_in_real_play(state: GameState) -> None:
 # ------------------------------------------------------------------ the newest card
 
 
+@pytest.mark.checks("H-newest")
 @MANY
 @given(st.lists(st.integers(0, 59), min_size=1, max_size=5, unique=True), st.data())
 def test_seen_hand_reads_the_highest_card_id(ids: list[int], data: st.DataObject) -> None:
@@ -574,6 +592,7 @@ def test_seen_hand_reads_the_highest_card_id(ids: list[int], data: st.DataObject
     assert hand == SeenHand(identities[newest], sum(1 << x for x in set(others)))
 
 
+@pytest.mark.checks("H-code-9", "H-code-5p", "H-code-rainbow", "H-code-end")
 @pytest.mark.parametrize("players", (4, 5))
 @pytest.mark.parametrize("variant", HANAB_LIVE_VARIANTS)
 def test_nine_code_along_whole_games(players: int, variant: str) -> None:

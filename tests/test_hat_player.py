@@ -33,6 +33,7 @@ from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement, reached, reach
 # ------------------------------------------------------------------ decoding
 
 
+@pytest.mark.checks("H-decode", "H-cluing", "H-predict", "H-feasible")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=40, deadline=None)  # 200 more per configuration in the deep set, below
 @given(seed=st.integers(0, 2**64 - 1))
@@ -59,6 +60,7 @@ def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, v
     assert sum(player.infeasible for player in seats) == 0
 
 
+@pytest.mark.checks("H-decode")
 @pytest.mark.deep
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 def test_every_clue_decodes_to_the_intended_actions_at_length(players: int, preset: str, variant: str) -> None:
@@ -67,6 +69,7 @@ def test_every_clue_decodes_to_the_intended_actions_at_length(players: int, pres
         test_every_clue_decodes_to_the_intended_actions(players=players, preset=preset, variant=variant)
 
 
+@pytest.mark.checks("H-decode-check")
 def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     """[H-decode-check] with check=1, a seat that recovers another action than encoded
     stops the game with HatDecodingError (here a decoder made to subtract one too many)."""
@@ -85,6 +88,7 @@ def test_check_mode_stops_a_game_whose_decoding_goes_wrong(monkeypatch: pytest.M
 # ------------------------------------------------------------------ hidden information
 
 
+@pytest.mark.checks("H-player")
 @reaches_assertion()
 @settings(max_examples=60, deadline=None)
 @given(
@@ -122,6 +126,7 @@ def test_the_hat_strategies_choose_from_their_views_alone(
 # ------------------------------------------------------------------ the standard action
 
 
+@pytest.mark.checks("H-standard", "H-last-to-first")
 def test_standard_actions_follow_the_sources_rules() -> None:
     """[H-standard, H-last-to-first, H-values] the rules of "Standard action", on hand-built hands
     with empty fields, 3 tokens, 30 cards in the stack."""
@@ -145,6 +150,7 @@ def test_standard_actions_follow_the_sources_rules() -> None:
     assert standard_values(config, empty, [[r2, g3, b4, w5]], 1) == [CLUE]
 
 
+@pytest.mark.checks("H-budget")
 def test_budgets_replace_clues_without_tokens_and_discards_at_the_limit() -> None:
     """[H-budget] with no token, nothing is told to clue (a safe card is discarded); with
     the tokens at the limit for its position, nothing is told to discard."""
@@ -164,6 +170,7 @@ def test_budgets_replace_clues_without_tokens_and_discards_at_the_limit() -> Non
 # ------------------------------------------------------------------ configurations
 
 
+@pytest.mark.checks("H-configs")
 @pytest.mark.parametrize("players", [2, 3, 6])
 def test_unsupported_player_counts_are_refused_before_any_game(players: int, capsys: pytest.CaptureFixture[str]) -> None:
     """[H-configs] one line naming what is supported, exit code 2."""
@@ -175,12 +182,14 @@ def test_unsupported_player_counts_are_refused_before_any_game(players: int, cap
         HatPlayer(make_config(players, "hanab-live", "no-variant"), 0)
 
 
+@pytest.mark.checks("H-configs")
 def test_other_hand_sizes_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
     """[H-configs] hands of another size than 4."""
     assert main(["simulate", "--strategy", "hat", "--players", "4", "--hand-size", "5", "--games", "5"]) == 2
     assert "hands of 4 cards" in capsys.readouterr().err
 
 
+@pytest.mark.checks("H-configs")
 @pytest.mark.parametrize("variant", ["rainbow", "Rainbow (6 Suits)", "black", "Black (6 Suits)", "6-suits", "no-variant"])
 def test_variants_by_slug_and_by_hanab_live_name(variant: str, capsys: pytest.CaptureFixture[str]) -> None:
     """[H-configs, C-simulate] the command line takes both names."""
@@ -189,6 +198,7 @@ def test_variants_by_slug_and_by_hanab_live_name(variant: str, capsys: pytest.Ca
     assert '"games_completed": 3' in capsys.readouterr().out
 
 
+@pytest.mark.checks("H-configs")
 def test_strategy_specs_report_unsupported_configurations() -> None:
     """[H-configs] the registry exposes the check the command line uses."""
     assert SPECS["hat"].unsupported is not None
@@ -199,6 +209,7 @@ def test_strategy_specs_report_unsupported_configurations() -> None:
 # ------------------------------------------------------------------ the recommendation strategy
 
 
+@pytest.mark.checks("H-rec", "H-rec-decode")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=40, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
@@ -235,6 +246,7 @@ def test_a_recommended_play_waits_when_a_card_played_since_may_have_been_its_own
         assert play_game(config, factory_for("recommendation"), seed=seed).final.errors == 0
 
 
+@pytest.mark.checks("H-rec")
 def test_recommendation_refuses_what_it_cannot_play(capsys: pytest.CaptureFixture[str]) -> None:
     """[H-rec] the configurations of H-configs."""
     assert main(["simulate", "--strategy", "recommendation", "--players", "3", "--games", "5"]) == 2

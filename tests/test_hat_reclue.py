@@ -28,6 +28,7 @@ from hanabi_ref.view import PlayerView, make_view
 from tests.helpers import HAT_CONFIGS, card
 
 
+@pytest.mark.checks("H-reclue-decode", "H-reclue-infer")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 @settings(max_examples=60, deadline=None)  # 300 more per configuration in the deep set, below
 @given(seed=st.integers(0, 2**64 - 1))
@@ -44,6 +45,7 @@ def test_every_seat_resolves_every_value_the_cluer_encoded(players: int, preset:
     assert log.compared > 0
 
 
+@pytest.mark.checks("H-reclue-decode")
 @pytest.mark.deep
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 def test_every_seat_resolves_every_value_the_cluer_encoded_at_length(players: int, preset: str, variant: str) -> None:
@@ -67,6 +69,7 @@ def test_later_clues_turn_earlier_non_plays_into_plays() -> None:
     assert sum(seat.converted for seat in seats) > 0
 
 
+@pytest.mark.checks("H-decode-check")
 def test_check_mode_stops_a_game_whose_inference_goes_wrong(monkeypatch: pytest.MonkeyPatch) -> None:
     """[H-decode-check] a seat that infers another value than encoded (here an inference
     made to answer "clue" always) stops the game with HatDecodingError."""
@@ -77,6 +80,7 @@ def test_check_mode_stops_a_game_whose_inference_goes_wrong(monkeypatch: pytest.
         play_game(config, factory_for("hat", {"check": "1"}), seed=3)
 
 
+@pytest.mark.checks("H-reclue-pins", "H-reclue-standard", "H-reclue-infer")
 def test_the_sources_example_of_a_later_clue_turning_a_discard_into_a_play() -> None:
     """[H-reclue-pins, H-reclue-standard, H-reclue-infer] the source's example with Bob
     and Cathy swapped (5 players): Alice (seat 0) clues Cathy (1) to clue, Bob (2) to
@@ -113,12 +117,14 @@ def test_the_sources_example_of_a_later_clue_turning_a_discard_into_a_play() -> 
     assert emily.infer(alice, 3) == DISCARD + 0
 
 
+@pytest.mark.checks("H-configs")
 def test_the_refused_configurations_name_what_is_supported() -> None:
     """[H-reclue, H-configs] 3 players are refused when the seat is built."""
     with pytest.raises(ConfigError, match="supports 4 or 5 players"):
         ReclueHatPlayer(make_config(3, "hanab-live", "no-variant"), 0)
 
 
+@pytest.mark.checks("H-values")
 def test_the_hat_values_are_the_nine_values_of_h_values() -> None:
     """[H-values] 0-3 play slot 0-3, 4-7 discard slot 0-3, 8 gives a clue; the members
     are those integers, both ways, and the integers are the player module's codes."""
@@ -178,6 +184,7 @@ def modified_value(hands: dict[int, tuple[int | None, ...]], tokens: int = 8, pi
     return player.modified_action(view, seat)
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_1_a_modified_seat_short_of_tokens_discards_rather_than_play() -> None:
     """[H-reclue-modified rule 1] seat 1 may play (1, 0); with T = 1 and seats 2-4 all
     cluing (F = L = -2), it discards the lower of its two (2, 2) (its expected action)
@@ -189,6 +196,7 @@ def test_rule_1_a_modified_seat_short_of_tokens_discards_rather_than_play() -> N
     assert modified_value(hands) == HatValue.PLAY_0
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_2_a_modified_seat_clues_when_every_token_is_there() -> None:
     """[H-reclue-modified rule 2] seat 1 is told to discard one of two equal cards; with
     T at all 8 tokens it clues instead (with T = 7, rule 7 keeps the discard)."""
@@ -198,6 +206,7 @@ def test_rule_2_a_modified_seat_clues_when_every_token_is_there() -> None:
     assert player.modified_action(view, attrs.evolve(seat, tokens=FIVE.max_hints)) == HatValue.CLUE
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_3_a_clue_becomes_the_discard_of_a_card_seen_elsewhere() -> None:
     """[H-reclue-modified rules 3 and 7] seat 1 would clue; it discards instead its
     (1, 0) that seat 2 plays in this clue, else its (4, 3) that seat 3 holds."""
@@ -209,6 +218,7 @@ def test_rule_3_a_clue_becomes_the_discard_of_a_card_seen_elsewhere() -> None:
     assert modified_value(seen) == HatValue.DISCARD_1
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_4_a_modified_seat_short_of_tokens_discards_the_least_bad_card() -> None:
     """[H-reclue-modified rule 4] seat 1 would clue with T = 1 and three seats cluing
     after it: it discards its highest card, not a five, of which no copy is discarded,
@@ -221,6 +231,7 @@ def test_rule_4_a_modified_seat_short_of_tokens_discards_the_least_bad_card() ->
     assert modified_value({1: fives, **later}, tokens=1) == HatValue.DISCARD_0
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_5_a_modified_seat_clues_when_every_other_seat_plays() -> None:
     """[H-reclue-modified rule 5] seat 1 is pinned to play (1, 0), so seat 2 is the
     modified seat; seats 3 and 4 play (2, 0) and (1, 2): every other clued seat plays
@@ -239,6 +250,7 @@ def test_rule_5_a_modified_seat_clues_when_every_other_seat_plays() -> None:
     assert modified_value({**hands, 4: hand((4, 4), (3, 1), (5, 1), (4, 2))}, pins=pins) == HatValue.DISCARD_0
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_6_a_modified_seat_clues_for_a_card_the_plays_make_next() -> None:
     """[H-reclue-modified rule 6] seat 2 plays (1, 0); seat 3, after it, holds (2, 0),
     next once the clue's plays are made: seat 1 clues although told to discard. When
@@ -251,6 +263,7 @@ def test_rule_6_a_modified_seat_clues_for_a_card_the_plays_make_next() -> None:
     assert modified_value({1: discarder, 2: nothing, 3: holder, 4: plays_first}) == HatValue.DISCARD_0
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rule_7_a_modified_seat_told_to_discard_discards_with_no_endgame() -> None:
     """[H-reclue-modified rule 7] seat 1 is told to discard one of two equal cards while
     seats 2 and 3 play (1, 0) and (1, 2); there is no endgame, so it discards (rule 8,
@@ -266,6 +279,7 @@ def test_rule_7_a_modified_seat_told_to_discard_discards_with_no_endgame() -> No
     assert player.modified_action(view, seat) == HatValue.DISCARD_0
 
 
+@pytest.mark.checks("H-reclue-modified")
 def test_rules_8_and_9_a_modified_seat_without_a_discard_discards_for_few_plays() -> None:
     """[H-reclue-modified rules 8 and 9] seat 1 would clue and sees none of its cards
     elsewhere; with no other seat playing it discards its highest card, not a five, of

@@ -217,6 +217,7 @@ class Terminal:
         return code
 
 
+@pytest.mark.checks("HU-play", "HU-input", "HU-end")
 def test_a_person_plays_a_game_in_a_terminal() -> None:
     """[HU-play, HU-input, HU-end] the command on a pseudo-terminal: the greeting, the
     board from seat 0 with its own cards hidden, the numbered moves and the prompt; a move
@@ -256,6 +257,7 @@ def test_a_person_plays_a_game_in_a_terminal() -> None:
 # ------------------------------------------------------------------ what a turn shows
 
 
+@pytest.mark.checks("HU-play")
 def test_a_turn_shows_the_board_and_numbered_legal_moves() -> None:
     """[HU-play, 2.16-actions] the list numbers every legal move once from 1, plays then
     discards then hints seat by seat; the board is the seat's view; then the prompt."""
@@ -273,6 +275,7 @@ def test_a_turn_shows_the_board_and_numbered_legal_moves() -> None:
     assert screen.endswith("seat 1> 1\n")
 
 
+@pytest.mark.checks("HU-play", "HU-view")
 def test_news_since_the_last_turn_is_one_sentence_a_move() -> None:
     """[HU-play, HU-view] a seat's turn begins with the moves since its last one, its own
     first, naming a played or discarded card but never a drawn one."""
@@ -289,6 +292,7 @@ def test_news_since_the_last_turn_is_one_sentence_a_move() -> None:
     assert "draws" not in text
 
 
+@pytest.mark.checks("HU-input")
 def test_help_and_board_show_again_and_reprompt() -> None:
     """[HU-input] ``help`` shows the forms, ``board`` the board and the list again; neither
     is a move."""
@@ -302,6 +306,7 @@ def test_help_and_board_show_again_and_reprompt() -> None:
 # ------------------------------------------------------------------ input
 
 
+@pytest.mark.checks("HU-input")
 def test_a_number_chooses_that_move_of_the_list() -> None:
     """[HU-input] a number is the move shown with that number."""
     view = view_after([Hint(1, "value", 5), Play(0)])
@@ -311,6 +316,7 @@ def test_a_number_chooses_that_move_of_the_list() -> None:
         assert action in view.legal_actions()
 
 
+@pytest.mark.checks("HU-input")
 def test_typed_forms_name_the_move() -> None:
     """[HU-input, SH-parse] ``play SLOT``, ``discard SLOT``, ``hint SEAT red``, its initial,
     ``colour red``/``color red`` and ``hint SEAT 3``/``value 3`` each give that move."""
@@ -360,6 +366,7 @@ def prepared(before: str) -> GameState:
     return state
 
 
+@pytest.mark.checks("HU-input")
 @pytest.mark.parametrize(("before", "line", "reason"), REFUSED)
 def test_bad_input_reprompts_with_the_reason(before: str, line: str, reason: str) -> None:
     """[HU-input, 2.16-2] each kind of bad line (no move, a number off the list, a move
@@ -375,6 +382,7 @@ def test_bad_input_reprompts_with_the_reason(before: str, line: str, reason: str
     assert action == view.legal_actions()[-1]
 
 
+@pytest.mark.checks("HU-input")
 def test_the_refused_moves_are_refused_by_the_engine_too() -> None:
     """[HU-input, 2.16-2] the moves the table refuses as illegal are illegal in the
     engine's own state, under the clause named (the table's states are what it claims)."""
@@ -391,6 +399,7 @@ def test_the_refused_moves_are_refused_by_the_engine_too() -> None:
 # ------------------------------------------------------------------ the end
 
 
+@pytest.mark.checks("HU-end")
 @pytest.mark.parametrize(("lines", "why"), [("quit\n", "quit"), ("exit\n", "quit"), ("", "end of input"),
                                             ("jump\n", "end of input")])
 def test_quit_and_end_of_input_abandon_the_game(lines: str, why: str) -> None:
@@ -404,6 +413,7 @@ def test_quit_and_end_of_input_abandon_the_game(lines: str, why: str) -> None:
     assert screen.getvalue().endswith(f"game abandoned at turn 0 ({why})\n")
 
 
+@pytest.mark.checks("HU-end")
 def test_the_command_exits_130_on_quit_and_end_of_input(monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[HU-end, C-exit] quitting ends ``play`` as an interruption: one line on standard
@@ -417,6 +427,7 @@ def test_the_command_exits_130_on_quit_and_end_of_input(monkeypatch: pytest.Monk
         assert "game abandoned at turn 4" in captured.out and not out.exists()
 
 
+@pytest.mark.checks("HU-play")
 def test_a_seat_that_does_not_exist_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     """[HU-play, C-exit] ``--human 4`` with 4 players: one line, exit 2; the library
     refuses it too."""
@@ -426,6 +437,7 @@ def test_a_seat_that_does_not_exist_is_a_usage_error(capsys: pytest.CaptureFixtu
         play_human(make_config(4), STRATEGIES["hat"], 4, seed=1, input=io.StringIO(), output=io.StringIO())
 
 
+@pytest.mark.checks("HU-play", "HU-end")
 def test_out_writes_a_trace_that_replays(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str],
                                          tmp_path: Path) -> None:
     """[HU-play, HU-end, T-trace] ``--out`` with ``--human``: the trace replays to the
@@ -444,6 +456,7 @@ def test_out_writes_a_trace_that_replays(monkeypatch: pytest.MonkeyPatch, capsys
     assert ours and all(action == Play(0) for action in ours)
 
 
+@pytest.mark.checks("HU-play", "HU-bots")
 def test_the_game_is_the_one_without_a_person() -> None:
     """[HU-play, HU-bots] a person who types exactly the moves a bot made at the seat gets
     exactly the bots' game: same deck, bots seeded alike (also with a strategy seed)."""
@@ -457,6 +470,7 @@ def test_the_game_is_the_one_without_a_person() -> None:
         assert record.trace == bots.trace and record.final == bots.final
 
 
+@pytest.mark.checks("HU-end", "HU-view")
 def test_the_end_shows_the_last_moves_the_final_board_and_the_score() -> None:
     """[HU-end, HU-view] after the last move: the moves since the seat's last turn, the
     board as the seat sees the final state, and the score."""
@@ -471,6 +485,7 @@ def test_the_end_shows_the_last_moves_the_final_board_and_the_score() -> None:
 # ------------------------------------------------------------------ what the person sees
 
 
+@pytest.mark.checks("HU-view")
 def test_the_person_sees_only_the_seats_view() -> None:
     """[HU-view, 2.17-view] on every turn of the person, the own hand's row is ``#`` only
     and the row under it is the true knowledge sets; the seat is given only views of its
@@ -536,6 +551,7 @@ class Violating(BaseStrategy):
         raise icontract.ViolationError("X-1: broken")
 
 
+@pytest.mark.checks("HU-bots")
 def test_a_failing_bot_ends_the_game_with_one_line() -> None:
     """[HU-bots] an error a bot raises, choosing its move or observing one, becomes
     :class:`BotFailed` (a HanabiError: one line on the command line) naming the turn, the
@@ -559,6 +575,7 @@ def test_a_failing_bot_ends_the_game_with_one_line() -> None:
         play_human(config, seats(Violating), 0, seed=1, input=io.StringIO("play 0\n"), output=io.StringIO())
 
 
+@pytest.mark.checks("HU-bots")
 def test_a_failing_bot_plays_on_as_the_fallback_and_the_person_is_told() -> None:
     """[HU-bots] by default a bot that fails on a move, choosing or observing, is replaced
     at that moment by the thesis strategy: the game goes on, the person reads one line
@@ -583,6 +600,7 @@ def test_a_failing_bot_plays_on_as_the_fallback_and_the_person_is_told() -> None
                    output=screen, fallback=lambda c, seat, seed: Failing())
 
 
+@pytest.mark.checks("HU-bots")
 def test_a_bot_that_cannot_read_a_hint_plays_on_on_the_command_line(monkeypatch: pytest.MonkeyPatch,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """[HU-bots, C-exit] a person's colour hint that the recommendation strategy's code does
@@ -606,6 +624,7 @@ make them fail (H-code-error, I-questions), and the fallback takes over (HU-bots
 GAMES = 30
 
 
+@pytest.mark.checks("HU-play", "HU-input", "HU-bots")
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_games_with_a_random_person_end_cleanly(name: str) -> None:
     """[HU-play, HU-input, HU-bots, T-trace] 30 games of a person typing random moves (and
@@ -622,6 +641,7 @@ def test_games_with_a_random_person_end_cleanly(name: str) -> None:
         assert replaced == 0
 
 
+@pytest.mark.checks("HU-bots")
 @pytest.mark.parametrize("name", CONVENTION_BOTS)
 def test_without_a_fallback_the_convention_bots_fail_with_one_line(name: str) -> None:
     """[HU-bots] without the fallback, the strategies that assume their convention fail on
@@ -631,6 +651,7 @@ def test_without_a_fallback_the_convention_bots_fail_with_one_line(name: str) ->
     assert failures and all("\n" not in str(failure) for failure in failures)
 
 
+@pytest.mark.checks("HU-play", "HU-bots")
 @pytest.mark.deep
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_many_games_with_a_random_person_end_cleanly(name: str) -> None:
@@ -641,6 +662,7 @@ def test_many_games_with_a_random_person_end_cleanly(name: str) -> None:
         assert replay(outcome.trace) == outcome.final, (config, seed)
 
 
+@pytest.mark.checks("HU-play")
 def test_the_numbered_order_is_plays_discards_hints() -> None:
     """[HU-play] :func:`numbered_moves` keeps every legal move once, in the documented order."""
     view = view_after([Hint(1, "value", 5)])

@@ -65,6 +65,7 @@ OPTION_SETS = st.sampled_from([Options(), STRONG_OPTIONS])
 """The seats of `info-source` and of `info` (I-strong)."""
 
 
+@pytest.mark.checks("I-common", "I-decode", "I-public")
 @settings(max_examples=40, deadline=None)
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), options=OPTION_SETS)
 def test_seats_agree_and_every_number_decodes(setup: tuple[int, str, str], seed: int, options: Options) -> None:
@@ -76,6 +77,7 @@ def test_seats_agree_and_every_number_decodes(setup: tuple[int, str, str], seed:
     assert log.compared > 0 or not any(isinstance(e.action, Hint) for e in state.history)
 
 
+@pytest.mark.checks("I-common", "I-decode")
 @pytest.mark.deep
 @settings(max_examples=20_000, deadline=None)
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), options=OPTION_SETS)
@@ -83,9 +85,10 @@ def test_seats_agree_and_every_number_decodes_deep(setup: tuple[int, str, str], 
     """[I-common, I-decode-check] the same on 20,000 games: about a thousand for each of
     the 20 configurations, so thousands for each player count and each variant, half of
     them with each option set (about 5 minutes)."""
-    test_seats_agree_and_every_number_decodes.hypothesis.inner_test(setup, seed, options)  # type: ignore[attr-defined]
+    test_seats_agree_and_every_number_decodes.hypothesis.inner_test(setup, seed, options)
 
 
+@pytest.mark.checks("I-public", "I-answers")
 def test_public_knowledge_holds_the_true_card() -> None:
     """[I-public, I-answers] the answers never remove a card's true identity: at the end of
     real games every card in every hand is still in its public set."""
@@ -101,6 +104,7 @@ def test_public_knowledge_holds_the_true_card() -> None:
 # ------------------------------------------------------------------ questions and numbers
 
 
+@pytest.mark.checks("I-radix", "I-answers")
 @reaches_assertion()
 @settings(max_examples=150, deadline=None)
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), turn=st.integers(0, 50), total=st.integers(2, 16))
@@ -129,6 +133,7 @@ def test_decoding_undoes_encoding(setup: tuple[int, str, str], seed: int, turn: 
         assert question is None or 2 <= question.answers <= total
 
 
+@pytest.mark.checks("I-radix")
 def test_every_number_has_its_own_answers() -> None:
     """[I-radix] brute force: on one hand, the numbers 0..T-1 decode to pairwise different
     public sets or leave a remainder, so no two hands that answer differently share a
@@ -151,6 +156,7 @@ def test_every_number_has_its_own_answers() -> None:
 # ------------------------------------------------------------------ codes
 
 
+@pytest.mark.checks("I-k-exists")
 def test_code_sizes_are_sound() -> None:
     """[I-k, I-k-exists] in every state of real games and for every slot taken as the
     focus, every type of every seat's code has a hint for the seat's actual cards (so
@@ -172,6 +178,7 @@ def test_code_sizes_are_sound() -> None:
             replay = apply(replay, event.action)
 
 
+@pytest.mark.checks("I-k", "I-k-exists")
 def test_a_rainbow_focus_card_has_no_colour_hint_avoiding_it() -> None:
     """[I-k, I-k-exists] a Rainbow card is touched by every colour hint, so a hand of
     unknown cards may hold no hint that leaves its focus untouched (a Rainbow 1 and three
@@ -210,6 +217,7 @@ def test_the_info_strategy_chooses_from_its_view_alone(setup: tuple[int, str, st
     assert seats[seat].act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
 
 
+@pytest.mark.checks("I-configs")
 @pytest.mark.parametrize("players, preset, variant, fragment", [
     (6, "hanab-live", "no-variant", "6 players"),
     (3, "thesis", "no-variant", "preset 'thesis'"),
@@ -225,6 +233,7 @@ def test_unsupported_configurations_are_refused(players: int, preset: str, varia
         play_game(config, factory_for("info"), seed=0)
 
 
+@pytest.mark.checks("I-answers")
 def test_every_hint_carries_a_number_for_every_other_seat() -> None:
     """[I-answers] after a hint, the public sets of every seat but the actor are no larger
     than before (each got its answers), and some got smaller."""
@@ -237,6 +246,7 @@ def test_every_hint_carries_a_number_for_every_other_seat() -> None:
 # ------------------------------------------------------------------ weights and public sets
 
 
+@pytest.mark.checks("I-weights")
 def test_board_weights_count_the_unrevealed_cards() -> None:
     """[I-weights] in real games: the public weight of an identity is the number of its
     physical cards in the hands and the stack (counted card by card from the state), a
@@ -259,6 +269,7 @@ def test_board_weights_count_the_unrevealed_cards() -> None:
         assert board.probability(mask, event) == Fraction(sum(event >> x & 1 for x in physical), len(physical))
 
 
+@pytest.mark.checks("I-weights")
 def test_a_seats_board_reader_gives_the_board_of_every_view() -> None:
     """[I-weights] the board a seat reads incrementally equals the board built afresh from
     the view, at every move of real games; a reader moved on to a new game (its discard
@@ -278,6 +289,7 @@ def test_a_seats_board_reader_gives_the_board_of_every_view() -> None:
             assert state.discard, "the test needs games with discards"
 
 
+@pytest.mark.checks("I-weights")
 def test_ratios_order_exactly_like_fractions() -> None:
     """[I-weights] the float ratios the decisions compare order every pair of fractions
     with small denominators as exact fractions do, equal floats for equal fractions only
@@ -289,6 +301,7 @@ def test_ratios_order_exactly_like_fractions() -> None:
         assert ratio(a, b) <= ratio(c, d)
 
 
+@pytest.mark.checks("I-weights")
 @reaches_assertion()
 @settings(max_examples=2000, deadline=None)
 @given(b=st.integers(2, RATIO_BOUND - 1), d=st.integers(2, RATIO_BOUND - 1), scale=st.integers(1, 64))
@@ -309,6 +322,7 @@ def test_ratios_order_exactly_up_to_their_bound(b: int, d: int, scale: int) -> N
         assert ratio(a * scale, b * scale) == ratio(a, b)
 
 
+@pytest.mark.checks("I-public-hint", "I-public-move")
 def test_public_sets_follow_hints_and_moves() -> None:
     """[I-public-hint, I-public-move] in real games: after a hint, each card of the hinted
     seat has a public set inside what the hint says of it (the touched cards inside the
@@ -348,6 +362,7 @@ def _touches(config: GameConfig, hint: Hint, identity: int) -> bool:
 # ------------------------------------------------------------------ focus, map, goodness
 
 
+@pytest.mark.checks("I-focus")
 def test_focus_takes_the_least_known_card_oldest_first() -> None:
     """[I-focus] scores by the clause: 0 for a determined or surely dead card, else 1 +
     (suit unknown) + (value unknown); the highest, the oldest on ties."""
@@ -360,6 +375,7 @@ def test_focus_takes_the_least_known_card_oldest_first() -> None:
     assert focus([determined, determined], board) == 0  # all 0: slot 0
 
 
+@pytest.mark.checks("I-hint-map")
 def test_every_number_names_one_hint_and_back() -> None:
     """[I-hint-map] in states of real games, for every number s < T the actor's mapping
     gives a hint to the seat whose codes cover s (the seats in turn order after the
@@ -384,6 +400,7 @@ def test_every_number_names_one_hint_and_back() -> None:
         assert number == sum(k for _, _, k in codes)
 
 
+@pytest.mark.checks("I-hint-choice")
 def test_goodness_counts_what_a_hint_tells_beyond_its_number() -> None:
     """[I-hint-choice] a hand of two unknown cards, a red 1 and a yellow 2, on a fresh
     board: the red hint leaves the first card among the 10 red cards (of 50) and the
@@ -427,6 +444,7 @@ def decide(state: GameState, config: GameConfig) -> object:
     return InfoPlayer(config, 0).act(make_view(state, 0))
 
 
+@pytest.mark.checks("I-turn")
 def test_a_card_known_playable_is_played_by_its_score() -> None:
     """[I-turn] (step 1) two cards known playable, a yellow 1 (another seat holds a yellow 1
     too: score 9/2) and a red 1 (held nowhere else: 9): the red 1 is played though it is
@@ -439,6 +457,7 @@ def test_a_card_known_playable_is_played_by_its_score() -> None:
     assert decide(state, config) == Play(1)
 
 
+@pytest.mark.checks("I-turn")
 def test_hint_when_tokens_are_full_or_someone_needs_one() -> None:
     """[I-turn] (step 3) with all 8 tokens the seat hints; with 3, it hints when another seat
     holds a playable card it does not know, and when that seat knows it (rule (c): a
@@ -455,6 +474,7 @@ def test_hint_when_tokens_are_full_or_someone_needs_one() -> None:
     assert isinstance(decide(*scenario(HANDS, {}, hints=5)), Hint)
 
 
+@pytest.mark.checks("I-useless", "I-useless-hat", "I-no-hint-needed")
 def test_useless_cards_and_the_discard_that_carries_answers() -> None:
     """[I-useless, I-useless-hat, I-decode-check, I-no-hint-needed] two cards determined
     as the same identity are both useless; discarding one of two publicly useless cards
@@ -481,6 +501,7 @@ def test_useless_cards_and_the_discard_that_carries_answers() -> None:
         assert all(mask & ones == 0 for mask in seats[seat].sets(moment, seat))
 
 
+@pytest.mark.checks("I-turn")
 def test_the_least_valuable_card_is_discarded() -> None:
     """[I-turn] (step 4) nothing useless, 3 tokens, no playable card in sight: the card known to
     be a green 4 whose twin another seat holds (20 for seen elsewhere + 10 dispensable + 4)
@@ -492,6 +513,7 @@ def test_the_least_valuable_card_is_discarded() -> None:
 # ------------------------------------------------------------------ the source's rules
 
 
+@pytest.mark.checks("I-preset")
 def test_the_sources_preset() -> None:
     """[I-preset] ``hanabi-rs``: a game lost by its third error scores its fireworks (1
     here: a red 1 played, then three misplays), where ``hle`` scores 0; hints must touch a
@@ -517,6 +539,7 @@ def test_the_sources_preset() -> None:
             make_config(players, "hanabi-rs", variant)
 
 
+@pytest.mark.checks("I-turn")
 def test_a_risky_play_needs_three_chances_in_four() -> None:
     """[I-turn] (step 2) after a red 1 was played, a card that is a red 1 (dead now) or a
     playable 1 of green, yellow or blue, with no 1 in sight elsewhere, is playable with
@@ -555,6 +578,7 @@ STRONG = {"endgame": 2, "dispensable_weight": 100, "critical_hint": 0.1, "risky"
 """Every option of I-options away from the source's value."""
 
 
+@pytest.mark.checks("I-options", "I-strong")
 def test_options_default_to_the_source() -> None:
     """[I-options, I-strong] `info-source` defaults to the source's constants (the numbers
     of the source documents: risky plays above 3/4, the discard weight 10, hints above 4 of
@@ -568,6 +592,7 @@ def test_options_default_to_the_source() -> None:
     assert chosen == Options(2, 100, Fraction(1, 10), Fraction(3, 5), 3)
 
 
+@pytest.mark.checks("I-options", "I-strong")
 def test_the_two_names_play_the_same_seat_with_their_defaults() -> None:
     """[I-options, I-strong] `info-source` plays the games of `info` with the source's values
     given, and `info` those of `info-source` with the best combination given."""
@@ -581,6 +606,7 @@ def test_the_two_names_play_the_same_seat_with_their_defaults() -> None:
             assert play_game(config, one, seed=seed).trace.actions == play_game(config, other, seed=seed).trace.actions
 
 
+@pytest.mark.checks("I-options", "I-common")
 def test_every_number_decodes_with_every_option_on() -> None:
     """[I-options, I-decode-check, I-common] the options change only decisions, never what a
     move tells: with all of them on, every seat decodes the number the actor encoded, in
@@ -607,6 +633,7 @@ def decide_with(state: GameState, config: GameConfig, **params: float) -> object
     return InfoPlayer(config, 0, None, options_of(SOURCE_INFO_SPEC.resolve(params))).act(make_view(state, 0))
 
 
+@pytest.mark.checks("I-discard-weight")
 def test_a_heavier_dispensable_weight_keeps_the_possible_five() -> None:
     """[I-discard-weight] by the source's weights the seat discards slot 1 (19.5 against 12),
     a blue 5 half the time; with weight 100 the sure red 2 scores 102 against 64.5, so it
@@ -616,6 +643,7 @@ def test_a_heavier_dispensable_weight_keeps_the_possible_five() -> None:
     assert decide_with(state, config, dispensable_weight=100.0) == Discard(0)
 
 
+@pytest.mark.checks("I-critical-hint")
 def test_a_likely_critical_discard_becomes_a_hint() -> None:
     """[I-critical-hint] the card the seat would discard is critical with probability 1/2:
     above a bound of 1/10 (or 0.49) the seat hints instead, a token being left; at or below
@@ -626,6 +654,7 @@ def test_a_likely_critical_discard_becomes_a_hint() -> None:
     assert decide_with(state, config, critical_hint=0.5) == Discard(1)
 
 
+@pytest.mark.checks("I-risky")
 def test_the_risky_bound_is_an_option() -> None:
     """[I-risky] the bound of a risky play is strict: the 3/5 card is played with a bound
     of 0.5 but not of 0.6 (nor the source's 3/4), the 9/11 card not with a bound of 0.85."""
@@ -637,6 +666,7 @@ def test_the_risky_bound_is_an_option() -> None:
     assert decide_with(wide, wide.config, risky=0.85) != Play(1)
 
 
+@pytest.mark.checks("I-hint-above")
 def test_the_token_bound_of_the_last_hint_rule_is_an_option() -> None:
     """[I-hint-above] with nothing playable in sight and no card known useless, the seat
     hints when more tokens than the bound are left: 4 tokens discard by the source's bound

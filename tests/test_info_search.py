@@ -47,6 +47,7 @@ VIEW_FIELDS = ("turn", "current_player", "hands", "cards", "knowledge", "stack_s
                "hints", "errors", "remaining", "terminal")
 
 
+@pytest.mark.checks("I-search")
 def test_worlds_agree_with_the_view() -> None:
     """[I-search] every world is a state (its invariants hold: contracts are on) in which the
     seat sees exactly what it sees in the game, its own cards lie in their private sets,
@@ -68,6 +69,7 @@ def test_worlds_agree_with_the_view() -> None:
     assert checked == 48
 
 
+@pytest.mark.checks("I-search")
 def test_worlds_are_drawn_from_the_copies_left() -> None:
     """[I-search] with every own card known, the worlds differ only in the stack's order,
     and each stack holds exactly the copies the seat cannot see (counted here from the
@@ -87,6 +89,7 @@ def test_worlds_are_drawn_from_the_copies_left() -> None:
         assert sorted(world.deck[state.next_card:]) == unseen
 
 
+@pytest.mark.checks("I-search")
 def test_a_roll_out_plays_the_game_the_strategy_plays() -> None:
     """[I-search] rolled out on the true state, the strategy's own move ends with the score
     the real game of `info` reaches from there."""
@@ -98,6 +101,7 @@ def test_a_roll_out_plays_the_game_the_strategy_plays() -> None:
         assert rolled == real.score
 
 
+@pytest.mark.checks("I-search", "I-common")
 def test_the_search_replaces_moves_and_is_read_truly() -> None:
     """[I-search, I-decode-check, I-common] the search replaces moves of `info` where it
     finds a better one (seed 71 at 5 players is one of the eight of seeds 0-199 that `info`
@@ -111,6 +115,7 @@ def test_the_search_replaces_moves_and_is_read_truly() -> None:
     assert tuple(event.action for event in state.history) != plain
 
 
+@pytest.mark.checks("I-search")
 def test_the_search_has_its_own_name() -> None:
     """[I-search, I-options] `info-search` is I-strong with the search on 32 worlds; `info`
     and `info-source` do not search."""
@@ -131,6 +136,7 @@ def test_a_bad_search_parameter_is_one_line(name: str, value: str, capsys: pytes
     assert len(err.splitlines()) == 1 and name in err and "Traceback" not in err
 
 
+@pytest.mark.checks("I-search")
 def test_candidates_tell_no_falsehood() -> None:
     """[I-search, I-no-hint-needed, I-useless-hat] a discard is tried only when no other seat
     holds a playable card without knowing one playable (checked on the true hands), or no
@@ -166,6 +172,7 @@ def test_candidates_tell_no_falsehood() -> None:
     assert tried > 0
 
 
+@pytest.mark.checks("I-search")
 @reaches_assertion()
 @settings(max_examples=10, deadline=None)
 @given(seed=st.integers(0, 2**32), data=st.data())
@@ -227,6 +234,7 @@ def run_choose(blueprint: Action, moves: Sequence[Action], check: Sequence[int],
         return search.choose(None, view, blueprint, moves, [], Weights([0]), worlds, 0)  # type: ignore[arg-type]
 
 
+@pytest.mark.checks("I-search")
 @settings(max_examples=150, deadline=None)
 @given(data=st.data(), count=st.integers(1, 4), worlds=st.sampled_from([4, 8, 12]))
 def test_the_choice_follows_the_rule(data: st.DataObject, count: int, worlds: int) -> None:
@@ -244,6 +252,7 @@ def test_the_choice_follows_the_rule(data: st.DataObject, count: int, worlds: in
     assert run_choose(blueprint, moves, check, table, worlds) == reference_choice(blueprint, moves, check, table, best)
 
 
+@pytest.mark.checks("I-search")
 def test_the_rule_keeps_the_move_within_the_margin() -> None:
     """[I-search] one more perfect world than the strategy's move is not enough to replace
     it; two are (MARGIN = 2); of two moves with as many perfect worlds the higher total

@@ -58,6 +58,7 @@ def _views_of_game(config: GameConfig, seed: int) -> Iterator[tuple[list[PlayerV
 CONFIGS = [make_config(2), make_config(4, preset="hle"), make_config(3, preset="hanab-live", variant="rainbow")]
 
 
+@pytest.mark.checks("ISO-view", "ISO-changes")
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda config: f"{config.players}-{config.preset}-{config.variant}")
 def test_views_and_changes_round_trip_exactly(config: GameConfig) -> None:
     """[ISO-view, ISO-changes] through JSON text, a whole view gives back an equal view,
@@ -80,6 +81,7 @@ def test_views_and_changes_round_trip_exactly(config: GameConfig) -> None:
         last = views
 
 
+@pytest.mark.checks("ISO-view")
 def test_a_view_cannot_be_built_with_a_field_missing_or_added() -> None:
     """[ISO-view, 2.17-view] the sanctioned builder takes exactly PlayerView's fields."""
     from hanabi_ref.view import view_from_parts
@@ -94,6 +96,7 @@ def test_a_view_cannot_be_built_with_a_field_missing_or_added() -> None:
         view_from_parts(parts)
 
 
+@pytest.mark.checks("ISO-schema")
 def test_the_shipped_schema_is_the_spec_copy() -> None:
     """[ISO-schema] the package's bot-protocol schema and spec/'s are the same bytes."""
     shipped = (ROOT / "hanabi_ref" / "schemas" / SCHEMA).read_bytes()
@@ -119,6 +122,7 @@ ANSWERS = [
 ]
 
 
+@pytest.mark.checks("ISO-schema")
 @pytest.mark.parametrize(("op", "answer", "valid"), ANSWERS)
 def test_answers_are_checked_as_the_schema_says(op: str, answer: dict[str, Any], valid: bool) -> None:
     """[ISO-schema] the direct check never passes what the schema refuses, and an answer
@@ -144,6 +148,7 @@ def _config_for(name: str) -> GameConfig:
     raise AssertionError(name)
 
 
+@pytest.mark.checks("ISO-same", "ISO-seat", "ISO-protocol", "ISO-games")
 @pytest.mark.parametrize("name", list(SPECS))
 def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None:
     """[ISO-same, ISO-seat, ISO-protocol, ISO-games] every shipped strategy, each seat in a
@@ -224,6 +229,7 @@ FAILURES = [
 ]
 
 
+@pytest.mark.checks("ISO-failures", "ISO-lifecycle", "ISO-cli")
 @pytest.mark.parametrize(("kind", "acts", "message"), FAILURES, ids=[kind for kind, _, _ in FAILURES])
 def test_a_failing_bot_is_one_line_naming_seat_and_turn(kind: str, acts: list[str], message: str, tmp_path: Path,
                                                         capsys: pytest.CaptureFixture[str]) -> None:
@@ -247,6 +253,7 @@ def test_a_failing_bot_is_one_line_naming_seat_and_turn(kind: str, acts: list[st
     assert all(_gone(pid) for pid in pids)
 
 
+@pytest.mark.checks("ISO-timeout")
 def test_each_answer_has_its_own_time_limit(tmp_path: Path) -> None:
     """[ISO-timeout] three requests sent together, answered 0.6 s apart: each answer is
     due a second after the one before it was read, so all three come in time although
@@ -268,6 +275,7 @@ def test_each_answer_has_its_own_time_limit(tmp_path: Path) -> None:
     assert all(_gone(int(pid)) for pid in (tmp_path / "pids.txt").read_text().split())
 
 
+@pytest.mark.checks("ISO-failures")
 def test_a_later_seat_and_turn_are_named(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-failures] seat 1's first act comes at turn 1, after it observed turn 0."""
     seat0 = _script(tmp_path, "seat0", [HELLO, OK, '{"ok":true,"action":{"type":"play","slot":0}}'] + [OK] * 5)
@@ -278,12 +286,14 @@ def test_a_later_seat_and_turn_are_named(tmp_path: Path, capsys: pytest.CaptureF
     assert len(err.strip().splitlines()) == 1
 
 
+@pytest.mark.checks("ISO-cli")
 def test_a_command_that_cannot_start_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-cli] exit 2, one line, before any game."""
     assert main(["simulate", "--bot", "/nonexistent/bot", "--players", "2", "--games", "1"]) == 2
     assert capsys.readouterr().err.strip() == "hanabi-ref: --bot: cannot start '/nonexistent/bot': No such file or directory"
 
 
+@pytest.mark.checks("ISO-cli")
 @pytest.mark.parametrize("arguments", [
     ["--bot", "x", "--strategy", "simple"], ["--bot", "x", "--isolate"], ["--bot", "a", "--bot", "b", "--bot", "c"], [],
     ["--strategy", "simple", "--move-timeout", "3"],
@@ -296,6 +306,7 @@ def test_bad_seat_arguments_are_usage_errors(arguments: list[str], capsys: pytes
     assert len(capsys.readouterr().err.strip().splitlines()) == 1
 
 
+@pytest.mark.checks("ISO-lifecycle")
 def test_closing_the_factory_ends_every_seat() -> None:
     """[ISO-lifecycle] after close, no seat process is left, not even a zombie."""
     config = make_config(3)
@@ -306,6 +317,7 @@ def test_closing_the_factory_ends_every_seat() -> None:
     assert all(_gone(pid) for pid in pids)
 
 
+@pytest.mark.checks("ISO-failures", "ISO-seat")
 def test_a_seat_that_failed_is_started_again_for_the_next_game() -> None:
     """[ISO-failures, ISO-seat] a seat's process that was stopped (as after a failure) is
     replaced at the next game; the other seats keep theirs."""
@@ -330,6 +342,7 @@ def _faulty(tmp_path: Path, mode: str) -> str:
     return f"{PY} -m tests.bots.faulty {mode} 2 {tmp_path / 'failed'}"
 
 
+@pytest.mark.checks("ISO-games", "ISO-failures", "ISO-timeout")
 @pytest.mark.parametrize("mode", ["illegal", "refuse", "hang"])
 def test_a_failure_among_many_games_at_once(mode: str, tmp_path: Path) -> None:
     """[ISO-games, ISO-failures, ISO-timeout] six games at once, in which seat 0's process
@@ -374,6 +387,7 @@ def test_a_slow_start_is_not_a_slow_move() -> None:
     assert record.trace == play_game(config, factory_for("simple"), seed=3).trace
 
 
+@pytest.mark.checks("ISO-games", "ISO-failures", "ISO-cli")
 def test_simulate_lists_the_games_a_failure_among_many_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-games, ISO-failures, ISO-cli] a refusal in the first chunk of 40 games (five
     games at once per chunk, the third started failing) fails that chunk's five games,
@@ -388,6 +402,7 @@ def test_simulate_lists_the_games_a_failure_among_many_fails(tmp_path: Path, cap
     assert "seat 0 (faulty), turn 0: failed to answer act" in err
 
 
+@pytest.mark.checks("ISO-lifecycle", "ISO-seat")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_worker_keeps_its_seats_from_chunk_to_chunk(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -406,6 +421,7 @@ def test_a_worker_keeps_its_seats_from_chunk_to_chunk(jobs: int, tmp_path: Path,
 # ------------------------------------------------------------------ the example bot
 
 
+@pytest.mark.checks("ISO-example", "ISO-protocol")
 @needs_node
 def test_the_example_bot_plays_a_game(capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-example, ISO-protocol] docs/bots/example.js (Node.js) plays whole games, every
@@ -444,6 +460,7 @@ def _peeks(route: str, tmp_path: Path, isolated: bool, games: int) -> list[tuple
     return found
 
 
+@pytest.mark.checks("ISO-attacks", "ISO-seat")
 @pytest.mark.parametrize("route", ["frames", "gc"])
 def test_reading_the_interpreter_learns_nothing_in_an_isolated_seat(route: str, tmp_path: Path) -> None:
     """[ISO-attacks, ISO-seat] routes 2 (the caller's frames) and 3 (gc.get_objects()):
@@ -461,6 +478,7 @@ def test_reading_the_interpreter_learns_nothing_in_an_isolated_seat(route: str, 
 # ------------------------------------------------------------------ bench isolate
 
 
+@pytest.mark.checks("B-isolate")
 def test_bench_isolate_measures_both_modes_on_every_clock(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[B-isolate] one tiny interleaved round: both modes ran in fresh interpreters with
     contracts off, the isolated one with four seat processes whose CPU is counted, and

@@ -56,6 +56,7 @@ def test_every_json_value_without_the_refused_forms_reads_as_python_reads_it(val
         ("[" + "7" * (MAX_DIGITS + 1) + "]", f"a number has {MAX_DIGITS + 1} digits, more than {MAX_DIGITS}"),
     ],
 )
+@pytest.mark.checks("T-json")
 def test_refused_forms(text: str, reason: str) -> None:
     """[T-json] NaN and the infinities, a key twice in one object (at any depth) and an
     over-long integer are refused, though Python's ``json.loads`` accepts all but the last
@@ -74,6 +75,7 @@ def test_the_digit_limit_is_inclusive() -> None:
         parse_json("9" * (MAX_DIGITS + 1))
 
 
+@pytest.mark.checks("T-json")
 def test_the_same_key_in_different_objects_is_fine() -> None:
     """[T-json] only a key twice in one object is refused."""
     assert parse_json('[{"a": 1}, {"a": 2, "b": {"a": 3}}]') == [{"a": 1}, {"a": 2, "b": {"a": 3}}]
@@ -100,6 +102,7 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
         (lambda text: text.replace('"seed":', '"seed":NaN,"x":', 1), "NaN is not a JSON number"),
     ],
 )
+@pytest.mark.checks("T-json")
 def test_replay_refuses_a_trace_our_rules_refuse(tmp_path: Path, mutate: Any, reason: str) -> None:
     """[T-json, C-exit, C-replay] a trace with a key twice (the last would silently win in
     Python's parser) or NaN: exit 1, one line with the ``hanabi-ref:`` prefix, the file
@@ -114,6 +117,7 @@ def test_replay_refuses_a_trace_our_rules_refuse(tmp_path: Path, mutate: Any, re
     assert err.startswith(f"hanabi-ref: {path}: not valid JSON (") and reason in err and "(T-json)" in err, err
 
 
+@pytest.mark.checks("T-json")
 def test_replay_of_bytes_that_are_not_utf8_exits_1(tmp_path: Path) -> None:
     """[T-json, C-exit] bytes that are not UTF-8 make a file that is not JSON (exit 1),
     for traces and hanab.live files alike; the message names the line and the byte."""

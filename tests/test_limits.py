@@ -45,6 +45,7 @@ from tests.processes import run_process
         ("suits", {"composition": [[100] * 20] * 6}),  # 12,000 cards > N's limit
     ],
 )
+@pytest.mark.checks("L-config")
 def test_configurations_beyond_a_limit_are_refused(field: str, arguments: dict[str, Any]) -> None:
     """[L-config] each limit is enforced, naming the field."""
     players = arguments.pop("players", 2)
@@ -59,6 +60,7 @@ def test_configurations_at_the_limits_are_accepted() -> None:
     assert config.deck_size == LIMITS["deck"]
 
 
+@pytest.mark.checks("L-config")
 def test_a_huge_composition_is_refused_without_building_it() -> None:
     """[L-config] the 169-byte trace of issue 16 (one suit of 10^8 or 10^10 copies) is
     refused with one line, in a process whose memory and CPU time are limited."""
@@ -78,6 +80,7 @@ def test_a_huge_composition_is_refused_without_building_it() -> None:
 # ------------------------------------------------------------------ L-moves
 
 
+@pytest.mark.checks("L-moves")
 def test_no_game_outlasts_the_move_bound() -> None:
     """[L-moves] t0 + 2N + k bounds every game: games of hints as long as they last,
     with few tokens and many, stay within it."""
@@ -107,6 +110,7 @@ def long_trace(hints: int, seed: int = 7) -> Trace:
     return Trace(config, state.deck, tuple(actions), seed)
 
 
+@pytest.mark.checks("L-moves", "T-limits")
 def test_a_trace_longer_than_any_game_is_refused_before_it_is_replayed() -> None:
     """[L-moves, T-limits] more actions than t0 + 2N + k: refused, naming the bound,
     before a move is made (most of them would be illegal)."""
@@ -136,6 +140,7 @@ def test_a_legal_twenty_thousand_move_game_replays_within_bounds(tmp_path: Path)
 # ------------------------------------------------------------------ T-limits, T-schema
 
 
+@pytest.mark.checks("T-limits")
 def test_lists_beyond_their_limit_are_refused_first() -> None:
     """[T-limits] a list longer than its limit is refused before anything else is read."""
     data = {"format": "hanabi-ref/trace", "version": 1, "config": {"players": 2},
@@ -145,6 +150,7 @@ def test_lists_beyond_their_limit_are_refused_first() -> None:
     assert str(error.value).startswith(f"actions: {MAX_ITEMS['actions'] + 1} items")
 
 
+@pytest.mark.checks("T-limits")
 def test_validation_reports_the_first_wrong_action() -> None:
     """[T-limits, T-schema] with every action from index 63 on wrong, the error names
     actions[63] (the schema alone would report the most relevant of all of them)."""
@@ -196,6 +202,7 @@ def test_a_long_valid_list_inside_a_state_costs_little(tmp_path: Path) -> None:
         (("version",), 1.0, "version: must be 1, got 1.0"),
     ],
 )
+@pytest.mark.checks("T-limits")
 def test_numbers_that_are_not_integers_are_refused(where: tuple[Any, ...], value: float, message: str) -> None:
     """[T-limits, T-schema] 1.0 is not an integer, though JSON Schema would admit it."""
     data = trace_to_json(long_trace(0))
@@ -282,6 +289,7 @@ def _holds_float(value: object) -> bool:
 # ------------------------------------------------------------------ L-files
 
 
+@pytest.mark.checks("L-files")
 def test_only_regular_files_within_the_size_limit_are_read(tmp_path: Path) -> None:
     """[L-files] a FIFO (no writer), a directory and a file over 16 MiB are refused in one
     line each, without blocking or reading the whole file."""
@@ -342,6 +350,7 @@ def test_histories_of_sibling_states_stay_apart() -> None:
     assert first == list(reversed(again))
 
 
+@pytest.mark.checks("L-moves")
 def test_a_line_of_play_shares_one_record() -> None:
     """[L-moves, 2.17-history] along one line of play every state's history is a view of
     one list, so m moves store m events, not m(m-1)/2."""

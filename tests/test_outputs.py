@@ -88,6 +88,7 @@ def umask_027() -> Iterator[None]:
 # ------------------------------------------------------------------ [OUT-atomic]
 
 
+@pytest.mark.checks("OUT-atomic")
 def test_a_new_file_gets_0666_less_the_umask(tmp_path: Path, umask_027: None) -> None:
     """[OUT-atomic] a new file: the content, mode 0666 & ~0027 = 0640, nothing else left."""
     target = tmp_path / "new.json"
@@ -97,6 +98,7 @@ def test_a_new_file_gets_0666_less_the_umask(tmp_path: Path, umask_027: None) ->
     assert listing(tmp_path) == ["new.json"]
 
 
+@pytest.mark.checks("OUT-atomic")
 @pytest.mark.parametrize("mode", [0o600, 0o640, 0o604])
 def test_a_replaced_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
     """[OUT-atomic] an existing 0600 file stays 0600 (and any other bits), whatever the umask."""
@@ -108,6 +110,7 @@ def test_a_replaced_file_keeps_its_mode(tmp_path: Path, mode: int) -> None:
     assert stat.S_IMODE(target.stat().st_mode) == mode
 
 
+@pytest.mark.checks("OUT-atomic")
 @pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="only root may give a file away")
 def test_a_replaced_file_keeps_its_owner_where_permitted(tmp_path: Path) -> None:
     """[OUT-atomic] as root, the replaced file keeps its owner and group."""
@@ -119,6 +122,7 @@ def test_a_replaced_file_keeps_its_owner_where_permitted(tmp_path: Path) -> None
     assert (status.st_uid, status.st_gid) == (12345, 23456)
 
 
+@pytest.mark.checks("OUT-atomic")
 def test_the_file_and_its_directory_are_fsynced_around_the_rename(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """[OUT-atomic] the complete temporary file is fsynced before the rename, the directory after."""
     target = tmp_path / "out.txt"
@@ -136,6 +140,7 @@ def test_the_file_and_its_directory_are_fsynced_around_the_rename(tmp_path: Path
     assert seen == [("file", "old\n"), ("directory", "new\n")]
 
 
+@pytest.mark.checks("OUT-atomic")
 def test_a_hard_link_keeps_the_old_content(tmp_path: Path) -> None:
     """[OUT-atomic] the path given is replaced: another hard link keeps the old file."""
     target = tmp_path / "a.json"
@@ -148,6 +153,7 @@ def test_a_hard_link_keeps_the_old_content(tmp_path: Path) -> None:
     assert target.stat().st_ino != other.stat().st_ino and other.stat().st_nlink == 1
 
 
+@pytest.mark.checks("OUT-atomic")
 @pytest.mark.parametrize("error", [RuntimeError("disk on fire"), KeyboardInterrupt()])
 @pytest.mark.parametrize("existing", [True, False])
 def test_a_failing_writer_leaves_no_temporary(tmp_path: Path, error: BaseException, existing: bool) -> None:
@@ -168,6 +174,7 @@ def test_a_failing_writer_leaves_no_temporary(tmp_path: Path, error: BaseExcepti
         assert target.read_bytes() == b"old"
 
 
+@pytest.mark.checks("OUT-atomic")
 @pytest.mark.skipif(hasattr(os, "geteuid") and os.geteuid() == 0, reason="root may write any file")
 def test_a_read_only_file_is_refused(tmp_path: Path) -> None:
     """[OUT-atomic] a file we may not write is refused like the shell's ``>``, not replaced."""
@@ -182,6 +189,7 @@ def test_a_read_only_file_is_refused(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ [OUT-special]
 
 
+@pytest.mark.checks("OUT-special")
 def test_a_fifo_stays_a_fifo_and_receives_the_data(fifo: Path) -> None:
     """[OUT-special] a FIFO is written through to its reader, never replaced."""
     reader = FifoReader(fifo)
@@ -191,6 +199,7 @@ def test_a_fifo_stays_a_fifo_and_receives_the_data(fifo: Path) -> None:
     assert listing(fifo.parent) == ["fifo"]
 
 
+@pytest.mark.checks("OUT-special")
 def test_a_character_device_is_written_through(tmp_path: Path) -> None:
     """[OUT-special] a copy of /dev/null stays that device (same numbers), nothing beside it."""
     null = device(tmp_path, "null", 3)
@@ -200,6 +209,7 @@ def test_a_character_device_is_written_through(tmp_path: Path) -> None:
     assert listing(tmp_path) == ["null"]
 
 
+@pytest.mark.checks("OUT-special")
 def test_a_full_device_gives_its_error_and_stays_a_device(tmp_path: Path) -> None:
     """[OUT-special] a copy of /dev/full: the write fails with ENOSPC (so it really went to
     the device, not to a file beside it) and the node is left as it was."""
@@ -210,6 +220,7 @@ def test_a_full_device_gives_its_error_and_stays_a_device(tmp_path: Path) -> Non
     assert stat.S_ISCHR(full.lstat().st_mode) and listing(tmp_path) == ["full"]
 
 
+@pytest.mark.checks("OUT-special")
 def test_a_dash_writes_to_standard_output(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                           capsys: pytest.CaptureFixture[str]) -> None:
     """[OUT-special] ``-`` is standard output, after what was printed before; ``./-`` is a file."""
@@ -223,6 +234,7 @@ def test_a_dash_writes_to_standard_output(tmp_path: Path, monkeypatch: pytest.Mo
     assert capsys.readouterr().out == ""
 
 
+@pytest.mark.checks("OUT-special")
 @pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="needs /proc")
 @pytest.mark.parametrize("form", ["/proc/self/fd/{}", "/dev/fd/{}", "{link}"])
 def test_our_own_descriptor_is_written_to(tmp_path: Path, form: str) -> None:
@@ -240,6 +252,7 @@ def test_our_own_descriptor_is_written_to(tmp_path: Path, form: str) -> None:
     assert listing(tmp_path) == ["link"] and link.is_symlink()
 
 
+@pytest.mark.checks("OUT-special")
 def test_a_directory_and_a_socket_are_refused(tmp_path: Path) -> None:
     """[OUT-special] neither a directory nor a socket is written or replaced."""
     with pytest.raises(IsADirectoryError):
@@ -255,6 +268,7 @@ def test_a_directory_and_a_socket_are_refused(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ [OUT-symlink]
 
 
+@pytest.mark.checks("OUT-symlink", "OUT-atomic")
 def test_a_link_to_a_regular_file_replaces_the_file_and_keeps_the_link(tmp_path: Path) -> None:
     """[OUT-symlink, OUT-atomic] the link stays a link; the file it names is replaced in its
     own directory, keeping its mode."""
@@ -270,6 +284,7 @@ def test_a_link_to_a_regular_file_replaces_the_file_and_keeps_the_link(tmp_path:
     assert listing(tmp_path) == ["link.csv", "real"] and listing(tmp_path / "real") == ["table.csv"]
 
 
+@pytest.mark.checks("OUT-symlink", "OUT-special")
 def test_a_link_to_a_fifo_writes_through(tmp_path: Path, fifo: Path) -> None:
     """[OUT-symlink, OUT-special] a link to a FIFO delivers to the FIFO's reader."""
     link = tmp_path / "link"
@@ -280,6 +295,7 @@ def test_a_link_to_a_fifo_writes_through(tmp_path: Path, fifo: Path) -> None:
     assert link.is_symlink() and stat.S_ISFIFO(fifo.lstat().st_mode)
 
 
+@pytest.mark.checks("OUT-symlink")
 def test_a_dangling_link_is_refused(tmp_path: Path) -> None:
     """[OUT-symlink] a link that names nothing: an error naming its target, nothing created."""
     link = tmp_path / "link.json"
@@ -294,6 +310,7 @@ def test_a_dangling_link_is_refused(tmp_path: Path) -> None:
 # ------------------------------------------------------------------ the commands
 
 
+@pytest.mark.checks("OUT-special")
 def test_output_checks_accept_special_files(tmp_path: Path, fifo: Path) -> None:
     """[SIM-errors, OUT-special] ``-``, a FIFO and a device need no writable directory;
     a directory is still refused before the run."""
@@ -305,6 +322,7 @@ def test_output_checks_accept_special_files(tmp_path: Path, fifo: Path) -> None:
         check_output_path(str(tmp_path), "--out")
 
 
+@pytest.mark.checks("OUT-special")
 def test_sweep_out_to_a_fifo(fifo: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-sweep, OUT-special] ``sweep --out FIFO`` delivers the table to the reader."""
     reader = FifoReader(fifo)
@@ -313,6 +331,7 @@ def test_sweep_out_to_a_fifo(fifo: Path, capsys: pytest.CaptureFixture[str]) -> 
     assert stat.S_ISFIFO(fifo.lstat().st_mode) and capsys.readouterr().out == ""
 
 
+@pytest.mark.checks("OUT-special")
 def test_sweep_out_to_a_device_node(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-sweep, OUT-special] ``sweep --out`` a copy of /dev/null leaves the node a device."""
     null = device(tmp_path, "null", 3)
@@ -321,6 +340,7 @@ def test_sweep_out_to_a_device_node(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert capsys.readouterr().out == ""
 
 
+@pytest.mark.checks("OUT-special")
 def test_play_out_dash_prints_the_trace_and_the_summary_beside_it(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """[C-play, OUT-special] ``play --out -``: the trace (the same bytes as a file) on
@@ -355,6 +375,7 @@ def assert_one_line(stderr: str, fragment: str) -> None:
     assert "Traceback" not in stderr and "Exception ignored" not in stderr
 
 
+@pytest.mark.checks("OUT-stdout")
 @pytest.mark.skipif(not Path("/dev/full").exists(), reason="needs /dev/full")
 @pytest.mark.parametrize("unbuffered", [False, True])
 @pytest.mark.parametrize(("argv", "fragment"), [
@@ -371,6 +392,7 @@ def test_a_full_standard_output_is_one_line_and_exit_2(unbuffered: bool, argv: l
     assert_one_line(done.stderr, fragment)
 
 
+@pytest.mark.checks("OUT-stdout")
 def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path) -> None:
     """[OUT-stdout, C-exit] started with standard output closed: refused at once, exit 2."""
     done = run_process(["sh", "-c", 'exec "$@" >&-', "sh", *command(SIMULATE)], stderr=subprocess.PIPE,
@@ -379,6 +401,7 @@ def test_a_closed_standard_output_is_one_line_and_exit_2(tmp_path: Path) -> None
     assert_one_line(done.stderr, "hanabi-ref: standard output is closed")
 
 
+@pytest.mark.checks("OUT-stdout")
 @pytest.mark.parametrize("unbuffered", [False, True])
 @pytest.mark.parametrize("argv", [SIMULATE, SWEEP + ["--out", "-"]])
 def test_a_broken_pipe_ends_quietly_with_0(unbuffered: bool, argv: list[str], tmp_path: Path) -> None:

@@ -47,6 +47,7 @@ from tests.processes import run_process
 # ------------------------------------------------------------------ the thesis' examples
 
 
+@pytest.mark.checks("3.29", "PL-solve", "3.4-search")
 def test_example_3_30_is_not_playable() -> None:
     """Example 3.30: (4, 2, 3, 1, 3, 2, 1, 1) is not (4, 2)-playable [3.29, PL-solve, 3.4-search]."""
     sequence = (4, 2, 3, 1, 3, 2, 1, 1)
@@ -56,6 +57,7 @@ def test_example_3_30_is_not_playable() -> None:
     assert is_playable_single(sequence, 3, 2) == is_sequence_playable_by_search(sequence, 3, 2)
 
 
+@pytest.mark.checks("3.36", "3.35", "PL-solve")
 def test_example_3_37_is_playable() -> None:
     """Example 3.37: the two-colour sequence is (4, 2)-playable [3.36, 3.35, PL-solve]."""
     sequence: tuple[Card, ...] = ((2, 1), (1, 1), (3, 2), (1, 2), (3, 1), (2, 2), (1, 1))
@@ -64,6 +66,7 @@ def test_example_3_37_is_playable() -> None:
     assert is_sequence_playable_by_search(sequence, 4, 2)
 
 
+@pytest.mark.checks("3.10-turns", "3.10")
 def test_examples_3_11_and_3_12() -> None:
     """(4, 3, 2, 1, 1, 1, 1) is (4, 4)- but not (4, 1)-playable; (1, 2, 3, 4) the reverse [3.10-turns]."""
     assert solve((4, 3, 2, 1, 1, 1, 1), 4, 4) and not solve((4, 3, 2, 1, 1, 1, 1), 4, 1)
@@ -71,6 +74,7 @@ def test_examples_3_11_and_3_12() -> None:
     assert is_playable_single((4, 3, 2, 1, 1, 1, 1), 4, 4) and not is_playable_single((1, 2, 3, 4), 4, 4)
 
 
+@pytest.mark.checks("PL-count", "3.25", "3.34")
 @pytest.mark.parametrize(
     ("counts", "playable", "total"),
     [((2, 2, 1), 11, 30), ((3, 3, 2), 387, 560), ((3, 2, 2, 2, 1), 5934, 75600)],
@@ -90,6 +94,7 @@ def test_hand_size_one_counts_of_the_thesis(counts: tuple[int, ...], playable: i
 ERRATA = {((1, 2, 1, 4, 2), 1), ((1, 2, 2, 3, 2), 2)}
 
 
+@pytest.mark.checks("PL-table")
 def test_appendix_a_matches_the_thesis() -> None:
     """Every cell of Appendix A, rounded to four decimals, equals the printed value, except
     the two errata [PL-table]."""
@@ -105,6 +110,7 @@ def test_appendix_a_matches_the_thesis() -> None:
     assert mismatches == ERRATA
 
 
+@pytest.mark.checks("3.13-2", "3.21", "3.29")
 def test_appendix_a_errata_by_brute_force() -> None:
     """(1,2,1,4,2), m = 1 prints 0.0560: every order decided by the subsequence test gives
     2114 / 37800 = 0.05593, and Lemma 3.21 makes it equal the row (1,2,1,2,4), printed
@@ -123,6 +129,7 @@ def test_appendix_a_errata_by_brute_force() -> None:
     assert table[(1, 2, 2, 3, 2)][1] == by_algorithm
 
 
+@pytest.mark.checks("3.29", "PL-table")
 @pytest.mark.parametrize("counts", [(1, 1, 1, 1, 6), (3, 2, 2, 2, 1), (1, 1, 6, 1, 1), (6, 1, 1, 1, 1)])
 def test_appendix_a_rows_by_algorithm_3_29(counts: tuple[int, ...]) -> None:
     """Whole rows recomputed the thesis' way: Algorithm 3.29 on every order [3.29, PL-table]."""
@@ -138,6 +145,7 @@ SMALL_SINGLE = [(2, 2, 1), (1, 2, 2), (2, 1, 1, 1), (1, 1, 2, 1), (3, 1, 2), (1,
 SMALL_MULTI = ["1,1/1,1", "2,1/1,1", "2,1/2,1", "1,1,1/1", "2,1/1", "1,2/1,1"]
 
 
+@pytest.mark.checks("3.29", "3.28", "PL-solve", "3.4-search", "PL-count")
 @pytest.mark.parametrize("counts", SMALL_SINGLE)
 def test_single_colour_deciders_agree_on_every_order(counts: tuple[int, ...]) -> None:
     """Alg 3.29, PL-solve and the exhaustive search decide every order alike, for every
@@ -157,6 +165,7 @@ def test_single_colour_deciders_agree_on_every_order(counts: tuple[int, ...]) ->
                 assert count_playable(composition, m) == playable
 
 
+@pytest.mark.checks("3.36", "3.35", "3.32", "PL-solve", "3.4-search", "PL-count", "3.34")
 @pytest.mark.parametrize("text", SMALL_MULTI)
 def test_multi_colour_deciders_agree_on_every_order(text: str) -> None:
     """Alg 3.36, PL-solve and the exhaustive search on every order of small two-colour
@@ -176,6 +185,7 @@ def test_multi_colour_deciders_agree_on_every_order(text: str) -> None:
             assert exact_count(composition, 1).playable == playable
 
 
+@pytest.mark.checks("3.4-no-end")
 def test_no_end_reading_agrees_with_the_search() -> None:
     """Without the last round (3.4-no-end) the solver and the counter agree with the search."""
     for counts in [(1, 1, 1, 1), (2, 1, 1), (1, 2, 1, 1)]:
@@ -194,6 +204,7 @@ def test_no_end_reading_agrees_with_the_search() -> None:
 values = st.integers(min_value=-1, max_value=6)
 
 
+@pytest.mark.checks("3.10", "3.29", "PL-solve")
 @settings(max_examples=300, deadline=None)
 @given(st.lists(values, min_size=1, max_size=11), st.integers(0, 6), st.integers(1, 5))
 def test_solver_equals_algorithm_3_29_on_integer_sequences(sequence: list[int], k: int, m: int) -> None:
@@ -204,6 +215,7 @@ def test_solver_equals_algorithm_3_29_on_integer_sequences(sequence: list[int], 
 cards = st.tuples(st.integers(1, 3), st.integers(1, 3))
 
 
+@pytest.mark.checks("3.32", "3.36", "PL-solve", "3.4-search")
 @settings(max_examples=150, deadline=None)
 @given(st.lists(cards, min_size=1, max_size=8), st.integers(1, 3))
 def test_solver_equals_search_on_random_multi_colour_sequences(sequence: list[Card], m: int) -> None:
@@ -219,6 +231,7 @@ def test_solver_equals_search_on_random_multi_colour_sequences(sequence: list[Ca
 # ------------------------------------------------------------------ Theorem 3.13, 3.33, 3.34
 
 
+@pytest.mark.checks("3.13-1", "3.13-2", "3.13-3", "3.13-4")
 @settings(max_examples=200, deadline=None)
 @given(st.lists(st.integers(1, 5), min_size=1, max_size=10), st.integers(1, 5), st.integers(1, 4))
 def test_theorem_3_13(sequence: list[int], k: int, m: int) -> None:
@@ -244,6 +257,7 @@ def _has_increasing_positions(sequence: Sequence[int], k: int) -> bool:
     return True
 
 
+@pytest.mark.checks("3.33", "3.34")
 @settings(max_examples=150, deadline=None)
 @given(st.lists(cards, min_size=1, max_size=8))
 def test_theorem_3_33_and_corollary_3_34(sequence: list[Card]) -> None:
@@ -256,6 +270,7 @@ def test_theorem_3_33_and_corollary_3_34(sequence: list[Card]) -> None:
         assert solve(sorted_by_colour(sequence), k, 1) == by_search
 
 
+@pytest.mark.checks("3.34", "PL-count")
 def test_hand_size_one_product_formula_on_three_colours() -> None:
     """The interleaving product of 3.34 against a brute-force count [3.34, PL-count]."""
     composition = parse_composition("2,1/1,1/1,2")
@@ -270,6 +285,7 @@ def contains_all(order: Sequence[Card]) -> bool:
 # ------------------------------------------------------------------ limits and sampling
 
 
+@pytest.mark.checks("PL-limit")
 def test_exact_counting_refuses_large_decks() -> None:
     """PL-limit: refused before any work, pointing to --samples; hand size 1 stays exact."""
     classic = parse_composition("/".join(["3,2,2,2,1"] * 5))
@@ -279,6 +295,7 @@ def test_exact_counting_refuses_large_decks() -> None:
     assert STATE_LIMIT >= 216**2  # two colours of the classic deck are counted exactly
 
 
+@pytest.mark.checks("PL-sample")
 def test_sampled_estimate_covers_the_exact_fraction() -> None:
     """A seeded estimate is reproducible and its interval covers the exact count [PL-sample]."""
     composition = parse_composition("2,2,1/2,2,1")
@@ -289,6 +306,7 @@ def test_sampled_estimate_covers_the_exact_fraction() -> None:
     assert first.low < first.fraction < first.high
 
 
+@pytest.mark.checks("PL-composition")
 def test_composition_parsing() -> None:
     """[PL-composition] The notation, and one-line errors naming colour and value."""
     assert parse_composition("2,1,1/2,1,1").colours == ((2, 1, 1), (2, 1, 1))
@@ -310,6 +328,7 @@ def run_cli(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, s
     return code, captured.out, captured.err
 
 
+@pytest.mark.checks("PL-cli")
 def test_cli_count_json(capsys: pytest.CaptureFixture[str]) -> None:
     """[PL-cli] `count --json` prints exactly playable, total and fraction (Appendix A's
     classic row, m = 5: 0.8778 in the thesis)."""
@@ -320,6 +339,7 @@ def test_cli_count_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert report["playable"] / report["total"] == report["fraction"]
 
 
+@pytest.mark.checks("PL-cli", "PL-sample")
 def test_cli_sampled(capsys: pytest.CaptureFixture[str]) -> None:
     """[PL-cli, PL-sample] `--samples N --seed S` reports the estimate and its interval."""
     argv = ["playability", "count", "--counts", "2,1,1/2,1,1", "--hand-size", "2", "--samples", "300", "--seed", "3", "--json"]
@@ -330,6 +350,7 @@ def test_cli_sampled(capsys: pytest.CaptureFixture[str]) -> None:
     assert low <= report["fraction"] <= high
 
 
+@pytest.mark.checks("PL-cli")
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -352,6 +373,7 @@ def test_cli_bad_input(argv: list[str], fragment: str, capsys: pytest.CaptureFix
     assert err.count("\n") == 1 and fragment in err
 
 
+@pytest.mark.checks("PL-cli", "PL-table")
 def test_cli_table_json_in_a_subprocess() -> None:
     """[PL-cli, PL-table] `playability table --json` from the installed entry point."""
     done = run_process(
@@ -366,6 +388,7 @@ def test_cli_table_json_in_a_subprocess() -> None:
     assert [f"{f:.4f}" for f in classic["fractions"]] == list(printed[(3, 2, 2, 2, 1)])
 
 
+@pytest.mark.checks("PL-count")
 def test_counter_is_shared_across_compositions() -> None:
     """One PlayableCounter serves several compositions of the same card types with the same
     results as fresh ones [PL-count]."""
@@ -380,6 +403,7 @@ def test_permutations_helper_is_complete() -> None:
     assert sorted(distinct_orders(deck)) == sorted(set(permutations(deck)))
 
 
+@pytest.mark.checks("PL-bench")
 def test_bench_playability_table_reports_runs(capsys: pytest.CaptureFixture[str]) -> None:
     """[PL-bench] The benchmark reports every run and their median (no timing asserted)."""
     code, out, _ = run_cli(["bench", "playability-table", "--repeats", "1", "--json"], capsys)

@@ -56,6 +56,7 @@ def brute_force(text: str, hand_size: int) -> tuple[int, int]:
     return sum(can_reach(order, hand_size, target) for order in orders), len(orders)
 
 
+@pytest.mark.checks("PL-playable")
 @pytest.mark.parametrize(
     ("text", "hand_size", "unplayable"),
     [
@@ -82,6 +83,7 @@ def test_playable_means_every_colour_up_to_its_highest_listed_value(text: str, h
     assert (playable == 0) if unplayable else (0 < playable <= total)
 
 
+@pytest.mark.checks("PL-playable")
 def test_the_target_is_the_number_of_listed_values() -> None:
     """[PL-playable] K = Σ n_c: 3 + 2 listed values for 2,1,1/1,1; a trailing 0 is listed."""
     assert parse_composition("2,1,1/1,1").target == 5

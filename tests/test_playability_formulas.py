@@ -81,6 +81,7 @@ count_vectors = st.lists(st.integers(0, 3), min_size=1, max_size=5).map(tuple).f
 # ------------------------------------------------------------------ the thesis' numbers
 
 
+@pytest.mark.checks("3.15-T", "3.25")
 def test_example_3_16() -> None:
     """Example 3.16 [3.15-T, 3.25]: T(2,2,1) = 30, chi(2,2,1) = 11, and the eleven
     sequences printed in the thesis are exactly the playable ones."""
@@ -90,6 +91,7 @@ def test_example_3_16() -> None:
     assert chi((2, 2, 1)) == 11 == chi_three(2, 2, 1) == chi_by_recursion((2, 2, 1))
 
 
+@pytest.mark.checks("3.18", "3.25")
 def test_example_3_19() -> None:
     """Example 3.19 [3.18, 3.25]: 387 of the 560 sequences of (3,3,2) are playable."""
     assert brute_counts((3, 3, 2)) == (387, 560)
@@ -97,6 +99,7 @@ def test_example_3_19() -> None:
     assert psi((3, 3, 2)) == 560 - 387 == psi_by_recursion((3, 3, 2))
 
 
+@pytest.mark.checks("3.25")
 def test_result_3_27() -> None:
     """Result 3.27 [3.25]: chi(3,2,2,2,1) = 5934 of T = 75600 (classic single colour)."""
     assert (chi((3, 2, 2, 2, 1)), total((3, 2, 2, 2, 1))) == (5934, 75600)
@@ -107,6 +110,7 @@ def test_result_3_27() -> None:
 # ------------------------------------------------------------------ formulas against brute force
 
 
+@pytest.mark.checks("3.17", "3.18", "3.24", "3.25")
 def test_printed_forms_agree_with_theorem_3_25_and_brute_force() -> None:
     """[3.17, 3.18, 3.24, 3.25] For all small counts (zeros included, as the thesis
     states 3.17, 3.18 and 3.24 for x_i >= 0) the printed forms, the general form and
@@ -119,6 +123,7 @@ def test_printed_forms_agree_with_theorem_3_25_and_brute_force() -> None:
         assert chi_four(*x) == chi(x) == brute_counts(x)[0], x
 
 
+@pytest.mark.checks("3.15-T", "3.22", "3.23", "3.25")
 @settings(max_examples=150, deadline=None)
 @given(x=count_vectors)
 def test_theorem_3_25_and_recursions_agree_with_brute_force(x: Counts) -> None:
@@ -132,6 +137,7 @@ def test_theorem_3_25_and_recursions_agree_with_brute_force(x: Counts) -> None:
         assert theorem_3_25_sum(x) == orders - playable
 
 
+@pytest.mark.checks("3.21")
 @settings(max_examples=100, deadline=None)
 @given(x=st.lists(st.integers(0, 6), min_size=1, max_size=6).map(tuple), data=st.data())
 def test_chi_is_symmetric(x: Counts, data: st.DataObject) -> None:
@@ -140,6 +146,7 @@ def test_chi_is_symmetric(x: Counts, data: st.DataObject) -> None:
     assert chi(x) == chi(shuffled) == chi_by_recursion(shuffled)
 
 
+@pytest.mark.checks("3.13-2")
 @settings(max_examples=300, deadline=None)
 @given(sequence=st.lists(st.integers(-1, 6), max_size=9), k=st.integers(0, 6))
 def test_contains_run(sequence: list[int], k: int) -> None:
@@ -155,6 +162,7 @@ def test_contains_run(sequence: list[int], k: int) -> None:
 # ------------------------------------------------------------------ Corollaries 3.20 and 3.26
 
 
+@pytest.mark.checks("3.26")
 def test_corollary_3_26_as_printed_is_false() -> None:
     """[3.26] As printed the identity holds for k = 1, 2, 3 and fails at k = 4 (55, not
     4! - 1 = 23, worked by hand: 81 - 32 + 6); with exponent k it holds (81 - 64 + 6)."""
@@ -166,6 +174,7 @@ def test_corollary_3_26_as_printed_is_false() -> None:
         assert corollary_3_26_as_printed(k) != math.factorial(k) - 1
 
 
+@pytest.mark.checks("3.25", "3.26")
 def test_corollary_3_26_corrected_is_theorem_3_25_at_ones() -> None:
     """[3.25, 3.26] psi(1, ..., 1) = k! - 1 (one of the k! orders is 1 2 ... k), and the
     corrected sum is Theorem 3.25's sum at x = (1, ..., 1)."""

@@ -61,6 +61,7 @@ def contains_in_order(sequence: Sequence[int], wanted: Sequence[int]) -> bool:
 # ------------------------------------------------------------ the thesis' examples
 
 
+@pytest.mark.checks("3.10")
 def test_example_3_11() -> None:
     """Example 3.11: (4, 3, 2, 1, 1, 1, 1) is (4, 4)-playable but not (4, 1)-playable [3.10]."""
     sequence = (4, 3, 2, 1, 1, 1, 1)
@@ -68,6 +69,7 @@ def test_example_3_11() -> None:
     assert not is_sequence_playable_by_search(sequence, 4, 1)
 
 
+@pytest.mark.checks("3.10")
 def test_example_3_12() -> None:
     """Example 3.12: (1, 2, 3, 4) is (4, 1)-playable but not (4, 4)-playable: with hand
     size 4 the deal empties the stack and the single player gets one move [3.10, E-6]."""
@@ -78,6 +80,7 @@ def test_example_3_12() -> None:
     assert max_open_game_score(game) == 1
 
 
+@pytest.mark.checks("3.4", "3.10-f0")
 def test_example_3_38() -> None:
     """Example 3.38: (4, 1, 2, 2, S0, t0, 0) with S0 = (4, 3, 2, 1, 1, 1, 1, 1); player 1
     holds {3, 4}, player 2 {1, 2}.  Without passes it is not playable, with t0 = ∞ it is
@@ -99,6 +102,7 @@ def test_example_3_38() -> None:
     assert state.over and open_score(state) == 4
 
 
+@pytest.mark.checks("3.4")
 def test_example_3_2_like_deadlock() -> None:
     """A small game in the manner of Example 3.2: the hands are full of cards that are the
     only ones of their kind and cannot be played yet.  Worked by hand: two players with
@@ -116,6 +120,7 @@ def test_example_3_2_like_deadlock() -> None:
     assert max_open_game_score(make_open_game(2, 2, 2, 1, stack, None, None)) == 3
 
 
+@pytest.mark.checks("3.4")
 def test_example_3_3_like_no_time() -> None:
     """In the manner of Example 3.3: the 1s lie at the bottom, so the stack is empty
     before enough cards can be played.  One player, hand {(2,1), (2,2), (1,1)}, stack
@@ -135,6 +140,7 @@ sequences = st.lists(st.integers(min_value=-1, max_value=4), max_size=7)
 hand_sizes = st.integers(min_value=1, max_value=4)
 
 
+@pytest.mark.checks("3.13-1")
 @FAST
 @given(sequences, hand_sizes)
 def test_theorem_3_13_part_1(sequence: list[int], m: int) -> None:
@@ -145,6 +151,7 @@ def test_theorem_3_13_part_1(sequence: list[int], m: int) -> None:
         assert not playable[k] or playable[k - 1]
 
 
+@pytest.mark.checks("3.13-2")
 @FAST
 @given(sequences)
 def test_theorem_3_13_part_2(sequence: list[int]) -> None:
@@ -154,6 +161,7 @@ def test_theorem_3_13_part_2(sequence: list[int]) -> None:
         assert is_sequence_playable_by_search(sequence, k, 1) == expected, k
 
 
+@pytest.mark.checks("3.13-3", "3.13-4", "3.10-turns")
 @FAST
 @given(sequences, hand_sizes)
 def test_theorem_3_13_parts_3_and_4(sequence: list[int], m: int) -> None:
@@ -166,6 +174,7 @@ def test_theorem_3_13_parts_3_and_4(sequence: list[int], m: int) -> None:
             assert not is_sequence_playable_by_search(sequence, k, m), k
 
 
+@pytest.mark.checks("3.10-turns")
 def test_fewer_cards_than_the_hand() -> None:
     """[3.10-turns] N < m: playable only for the score 0."""
     assert is_sequence_playable_by_search((1, 2), 0, 3)
@@ -174,6 +183,7 @@ def test_fewer_cards_than_the_hand() -> None:
     assert not is_sequence_playable_by_search((), 1, 1)
 
 
+@pytest.mark.checks("3.10", "3.32")
 def test_unplayable_values_fill_the_hand() -> None:
     """[3.10, 3.32] Values <= 0 (which §3.5 creates) can never be played but take a place
     in the hand and the stack.  Worked by hand:
@@ -194,6 +204,7 @@ def test_unplayable_values_fill_the_hand() -> None:
     assert not is_sequence_playable_by_search(((2, 2), (1, 1), (1, 2), (-1, 1)), 3, 1)
 
 
+@pytest.mark.checks("3.32")
 def test_example_3_37_by_search() -> None:
     """Example 3.37: ((2,1), (1,1), (3,2), (1,2), (3,1), (2,2), (1,1)) is (4, 2)-playable.
     Worked by hand, all six cards can even be played: play (1,1), (2,1), (1,2), (3,1),
@@ -213,6 +224,7 @@ small_stacks = st.lists(
 )
 
 
+@pytest.mark.checks("3.4", "3.4-no-end")
 @FAST
 @given(small_stacks, st.integers(min_value=1, max_value=3), st.sampled_from([None, 1, 2]), st.booleans())
 def test_single_player_passes_never_help(stack: list[Card], h: int, f0: int | None, usual_end: bool) -> None:
@@ -237,6 +249,7 @@ def larger_before(permutation: Sequence[int]) -> int:
     return max((sum(1 for earlier in permutation[:i] if earlier > value) for i, value in enumerate(permutation)), default=0)
 
 
+@pytest.mark.checks("3.4-no-end", "5.1")
 @pytest.mark.parametrize("k", [1, 2, 3, 4, 5])
 def test_no_end_permutations_follow_the_memory_criterion(k: int) -> None:
     """[3.4-no-end] The remark before Conjecture 5.1: without the empty stack ending the
@@ -258,6 +271,7 @@ def test_no_end_permutations_follow_the_memory_criterion(k: int) -> None:
 # ------------------------------------------------------------ validation and legality
 
 
+@pytest.mark.checks("3.4", "3.10-f0")
 @pytest.mark.parametrize(
     ("arguments", "message"),
     [
@@ -279,6 +293,7 @@ def test_invalid_games_are_refused(arguments: tuple[object, ...], message: str) 
     assert "\n" not in str(caught.value)
 
 
+@pytest.mark.checks("3.10", "3.32")
 def test_bad_sequences_and_targets_are_refused() -> None:
     """[3.10, 3.32] integers or (value, colour) pairs with colour >= 1, not both."""
     with pytest.raises(ValueError, match="mixes integers"):
@@ -292,6 +307,7 @@ def test_bad_sequences_and_targets_are_refused() -> None:
         is_open_game_playable(make_open_game(1, 1, 1, 1, [(1, 1)]), -1)
 
 
+@pytest.mark.checks("3.4")
 def test_illegal_actions_are_refused() -> None:
     """[3.4] a pass needs a pass left (t >= 1); a card must be in the mover's hand."""
     game = make_open_game(2, 1, 2, 1, single((2, 1, 1)), 0, None)
@@ -303,6 +319,7 @@ def test_illegal_actions_are_refused() -> None:
         apply_open_action(game, state, OpenAction("play", (1, 1)))
 
 
+@pytest.mark.checks("3.4-search")
 def test_unlimited_passes_terminate() -> None:
     """[3.4-search] with t0 = ∞ a round of passes returns to the same state; the search
     still ends, and finds a game that only passing can win."""
@@ -397,6 +414,7 @@ def pick_action(engine: GameState, choice: int) -> Action:
     return of_kind[(choice // 3) % len(of_kind)]
 
 
+@pytest.mark.checks("3.4")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_games(), st.lists(st.integers(min_value=0, max_value=10_000), max_size=40))
 def test_model_agrees_with_engine_move_by_move(game: OpenGame, choices: list[int]) -> None:
@@ -455,6 +473,7 @@ TINY = [
 ]
 
 
+@pytest.mark.checks("3.4-search")
 @pytest.mark.parametrize("n,k,p,h,cards,t0,f0", TINY)
 def test_best_score_agrees_with_engine_search(
     n: int, k: int, p: int, h: int, cards: list[Card], t0: int, f0: int | None

@@ -78,6 +78,7 @@ def no_resource_warning() -> Iterator[None]:
 
 
 @pytest.mark.parametrize("name", ["engine-protocol.schema.json", "vectors.schema.json", "bot-protocol.schema.json"])
+@pytest.mark.checks("EP-schemas", "VEC-schema")
 def test_shipped_schemas_are_the_spec_copies(name: str) -> None:
     """[EP-schemas, VEC-schema] the package's schema and its copy in spec/ are the same
     bytes; it is a valid draft 2020-12 schema with the $id its references use, and every
@@ -106,6 +107,7 @@ def test_shipped_schemas_are_the_spec_copies(name: str) -> None:
         assert {f"{op}_answer" for op in OPS} | {f"{op}_request" for op in OPS} <= schema["$defs"].keys()
 
 
+@pytest.mark.checks("EP-schemas", "EP-types")
 def test_integers_are_json_integers() -> None:
     """[EP-types, EP-schemas] draft 2020-12 counts 1.0 as an integer; the validator
     verify uses does not, nor booleans; the schema refuses both where T-state wants an
@@ -154,6 +156,7 @@ def _new_game(config: GameConfig, seed: int) -> dict[str, Any]:
     return {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(card, config) for card in deck]}
 
 
+@pytest.mark.checks("EP-requests", "EP-schemas", "EP-serve")
 def test_a_served_session_satisfies_the_schema() -> None:
     """[EP-schemas, EP-serve, EP-requests, EP-observe] ``hanabi-ref serve`` driven through
     whole games under each preset (hello, new_game, then state, a seat's view,
@@ -205,6 +208,7 @@ def test_an_unsupported_answer_satisfies_the_schema() -> None:
     assert error["ok"] is False and not _valid("state", error)
 
 
+@pytest.mark.checks("EP-requests", "EP-schemas")
 def test_verify_asks_only_what_the_schema_allows(monkeypatch: pytest.MonkeyPatch) -> None:
     """[EP-schemas, EP-requests, EP-vectors, EP-random] every request verify sends while
     replaying vectors and playing random games (probes included) is valid under the
@@ -277,6 +281,7 @@ STATE_0 = '{"ok": true, "state": {}}'
          "(schema engine-protocol.schema.json#/$defs/hello_answer/allOf/1/properties/version/const)"),
     ],
 )
+@pytest.mark.checks("EP-schemas", "EP-failures")
 def test_answers_outside_the_schema_are_one_line_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], message: str) -> None:
     """[EP-schemas, EP-failures, EP-lifecycle, C-exit] a scripted engine answering outside
     the schema: exit 1 with one line naming the request, the place in the answer, the
@@ -291,6 +296,7 @@ def test_answers_outside_the_schema_are_one_line_failures(tmp_path: Path, capsys
     assert not (tmp_path / "d.json").exists()
 
 
+@pytest.mark.checks("EP-schemas", "EP-failures")
 def test_a_refusal_outside_the_schema_names_the_apply_request(tmp_path: Path) -> None:
     """[EP-schemas, EP-failures, EP-lifecycle] the answer to apply is checked too; the
     engine's process group is gone afterwards and no pipe is left open."""
@@ -388,6 +394,7 @@ VALUES = st.recursive(
 
 @settings(max_examples=300, deadline=None)
 @given(st.data())
+@pytest.mark.checks("EP-schemas", "EP-types")
 def test_the_direct_check_and_the_narrowing_agree_with_the_schema(data: st.DataObject) -> None:
     """[EP-schemas, EP-types] a real answer with one value replaced, removed or added
     somewhere: the direct check accepts only what the schema accepts, the answer is

@@ -108,6 +108,7 @@ def _assert_all_gone(pids: Path, processes: int) -> None:
     assert not alive, f"left running: {alive}"
 
 
+@pytest.mark.checks("ISO-reap")
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_what_bots_leave_behind_is_ended_with_the_run(jobs: int, tmp_path: Path, pids: Path) -> None:
     """[ISO-reap] ``simulate --bot`` whose bot leaves four processes outside its group,
@@ -121,6 +122,7 @@ def test_what_bots_leave_behind_is_ended_with_the_run(jobs: int, tmp_path: Path,
     _assert_all_gone(pids, 2)  # at least the hello check's bot and one per seat
 
 
+@pytest.mark.checks("ISO-reap", "SIM-orphans")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "SIGINT"])
 def test_what_bots_leave_behind_is_ended_when_the_run_is_stopped(signum: signal.Signals, tmp_path: Path,
                                                                  pids: Path) -> None:
@@ -139,6 +141,7 @@ def test_what_bots_leave_behind_is_ended_when_the_run_is_stopped(signum: signal.
     _assert_all_gone(pids, 3)
 
 
+@pytest.mark.checks("ISO-reap")
 def test_what_isolated_seats_leave_behind_is_ended_with_the_run(tmp_path: Path, pids: Path) -> None:
     """[ISO-reap] ``simulate --isolate`` whose seat processes (made hostile by a
     ``sitecustomize`` on their path) leave four processes each: none outlives the run."""
@@ -153,6 +156,7 @@ def test_what_isolated_seats_leave_behind_is_ended_with_the_run(tmp_path: Path, 
     _assert_all_gone(pids, 2)
 
 
+@pytest.mark.checks("ISO-reap", "EP-lifecycle")
 def test_what_an_engine_leaves_behind_is_ended_with_verify(tmp_path: Path, pids: Path) -> None:
     """[ISO-reap, EP-lifecycle] ``verify --engine`` with an engine (our own ``serve``)
     that leaves four processes outside its group: verify agrees, and none of them is
@@ -165,6 +169,7 @@ def test_what_an_engine_leaves_behind_is_ended_with_verify(tmp_path: Path, pids:
     _assert_all_gone(pids, 1)
 
 
+@pytest.mark.checks("ISO-reap")
 def test_play_with_a_bot_ends_what_it_leaves_behind(tmp_path: Path, pids: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-reap] ``play --bot`` in this very process: when the game is over, what the
     bots left is gone, reaped by this process (which adopted it)."""
@@ -175,6 +180,7 @@ def test_play_with_a_bot_ends_what_it_leaves_behind(tmp_path: Path, pids: Path, 
     assert [pid for pid in _escaped(pids) if stat(pid) is not None] == []  # reaped, not even zombies
 
 
+@pytest.mark.checks("ISO-reap")
 def test_children_that_were_there_before_are_left_alone(tmp_path: Path, pids: Path) -> None:
     """[ISO-reap] only what was adopted during the run is ended: a process this process
     started before, in a session of its own, is still running after a bot came and went,
@@ -198,6 +204,7 @@ def test_children_that_were_there_before_are_left_alone(tmp_path: Path, pids: Pa
         assert is_alive(bystander.pid) and bystander.poll() is None
 
 
+@pytest.mark.checks("ISO-reap")
 def test_adoption_nests_and_ends_at_the_outermost(tmp_path: Path, pids: Path) -> None:
     """[ISO-reap] inside a run (``orphans_adopted``), a bot that ends does not end what is
     adopted yet: the run's end does."""
@@ -226,6 +233,7 @@ time.sleep(300)
 '''
 
 
+@pytest.mark.checks("ISO-failures")
 def test_a_bot_that_closes_its_output_is_not_reported_by_our_signal(tmp_path: Path) -> None:
     """[ISO-failures] a bot that closes its output and sleeps: it "closed its output" and
     was stopped; the exit code our own SIGTERM gave it (-15) is not reported as its own."""
@@ -242,6 +250,7 @@ def test_a_bot_that_closes_its_output_is_not_reported_by_our_signal(tmp_path: Pa
     assert "code" not in message
 
 
+@pytest.mark.checks("EP-failures")
 def test_an_engine_that_closes_its_output_is_not_reported_by_our_signal(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-failures] the same for ``verify --engine``: one line, exit 1, "closed its output",
@@ -255,6 +264,7 @@ def test_an_engine_that_closes_its_output_is_not_reported_by_our_signal(tmp_path
     assert "code" not in err and err.count("\n") == 1
 
 
+@pytest.mark.checks("ISO-failures")
 def test_a_child_killed_by_another_signal_is_named_by_it(tmp_path: Path) -> None:
     """[ISO-failures] a bot that kills itself with SIGSEGV while answering: "was killed by
     SIGSEGV", not a number."""

@@ -105,6 +105,7 @@ def replay(config: GameConfig, n: int, steps: int, seed: int) -> Counter[str]:
 HLE_CONFIGS = [(2, 5), (3, 5), (4, 4), (4, 5), (5, 4)]
 
 
+@pytest.mark.checks("RL-batch", "RL-canonical", "RL-mask", "RL-reward", "RL-seed")
 @pytest.mark.parametrize(("players", "hand_size"), HLE_CONFIGS)
 def test_every_game_is_the_engines_game(players: int, hand_size: int) -> None:
     """[RL-batch, RL-canonical, RL-mask, RL-reward, RL-seed] the hle preset: every step of
@@ -128,6 +129,7 @@ CUSTOM_CONFIGS = [
 ]
 
 
+@pytest.mark.checks("RL-batch")
 @pytest.mark.parametrize("config", CUSTOM_CONFIGS, ids=["unbounded-lives", "deal-takes-deck", "no-hints", "one-rank"])
 def test_custom_decks_under_the_hle_rules(config: GameConfig) -> None:
     """[RL-batch] other decks and token counts with the hle rules: the same comparison."""
@@ -135,6 +137,7 @@ def test_custom_decks_under_the_hle_rules(config: GameConfig) -> None:
     assert sum(endings.values()) >= 3, endings
 
 
+@pytest.mark.checks("RL-batch", "RL-dims")
 def test_drawn_configurations() -> None:
     """[RL-batch, RL-dims] configurations drawn from every parameter OpenSpiel accepts
     (1-5 colours and ranks, hand sizes up to 8, 0-10 hint and 1-5 or unbounded life
@@ -145,6 +148,7 @@ def test_drawn_configurations() -> None:
         replay(config, n=6, steps=40, seed=rng.randrange(1 << 32))
 
 
+@pytest.mark.checks("RL-illegal")
 def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
     """[RL-illegal] an illegal action in one game raises RLError naming the game and the
     engine's clause, before any game changes: the environment then goes on exactly as
@@ -173,6 +177,7 @@ def test_an_illegal_action_is_refused_and_changes_nothing() -> None:
         legal = random_legal(outputs[1], rng)
 
 
+@pytest.mark.checks("RL-illegal")
 def test_a_hint_touching_no_card_is_refused_by_its_clause() -> None:
     """[RL-illegal, 2.16-2a-empty] the reason comes from the engine's legality rules."""
     config = make_config(2, "hle")
@@ -184,6 +189,7 @@ def test_a_hint_touching_no_card_is_refused_by_its_clause() -> None:
         env.step(np.array([hint]))
 
 
+@pytest.mark.checks("RL-batch")
 def test_step_before_reset_is_refused() -> None:
     """[RL-batch] the games are dealt by reset()."""
     env = BatchEnv(make_config(2, "hle"), 2)
@@ -191,6 +197,7 @@ def test_step_before_reset_is_refused() -> None:
         env.step(np.zeros(2, np.int64))
 
 
+@pytest.mark.checks("RL-batch")
 @pytest.mark.parametrize("build", [
     lambda: make_config(3),  # the thesis rules
     lambda: make_config(3, "hanab-live"),
@@ -203,6 +210,7 @@ def test_configurations_outside_the_hle_rules_are_refused(build: Callable[[], Ga
         BatchEnv(build(), 4)
 
 
+@pytest.mark.checks("RL-batch")
 @pytest.mark.parametrize("n", [0, -1, 2.5, True])
 def test_the_number_of_games_is_checked(n: object) -> None:
     """[RL-batch] n is an integer >= 1."""
@@ -210,6 +218,7 @@ def test_the_number_of_games_is_checked(n: object) -> None:
         BatchEnv(make_config(2, "hle"), n)  # type: ignore[arg-type]
 
 
+@pytest.mark.checks("RL-seed", "RL-batch")
 def test_a_reset_deals_the_next_unused_seeds() -> None:
     """[RL-seed, RL-batch] seed, seed + 1, ... at the first reset, the next n after; up to
     the last seed, 2^64 - 1, and no further."""
@@ -236,6 +245,7 @@ def test_decks_dealt_as_arrays_are_deck_from_seed(config: GameConfig, monkeypatc
     assert shuffled_decks(config, 77, 40).tolist() == [list(deck_from_seed(config, 77 + i)) for i in range(40)]
 
 
+@pytest.mark.checks("RL-bench")
 def test_the_benchmark_runs() -> None:
     """[RL-bench] the timing function returns a rate."""
     assert batch.bench(make_config(4, "hle"), 16, 5) > 0

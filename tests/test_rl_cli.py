@@ -21,6 +21,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, captured.out, captured.err
 
 
+@pytest.mark.checks("RL-cli", "RL-check")
 def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-check] ``rl check --against openspiel --states N --json``: at least N
     states, the situations met, no difference, exit 0."""
@@ -31,6 +32,7 @@ def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture
     assert report["encodings"] == ["canonical", "minimal"] and report["games"] >= 2
 
 
+@pytest.mark.checks("RL-cli", "RL-canonical")
 def test_rl_play_prints_each_observation(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-canonical] ``rl play --json``: one line per acting seat and per seat at
     the end; the first vector is OpenSpiel's tensor of seat 0 at the deal."""
@@ -53,6 +55,7 @@ def test_rl_play_prints_each_observation(capsys: pytest.CaptureFixture[str]) -> 
     assert code == EXIT_OK and "[RL-knowledge]" in out and out.startswith("turn 0 seat 0 (then ")
 
 
+@pytest.mark.checks("RL-errors", "RL-cli")
 @pytest.mark.parametrize(("argv", "message"), [
     (["rl", "play", "--encoding", "sad", "--strategy", "simple", "--players", "2", "--rules", "hle"],
      "RL-encodings: unknown encoding 'sad'"),
@@ -72,6 +75,7 @@ def test_rl_refusals_are_one_line_exit_2(argv: list[str], message: str, capsys: 
     assert err.count("\n") == 1 and message in err
 
 
+@pytest.mark.checks("RL-bench", "RL-cli")
 def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-bench, RL-cli] ``rl bench --json``: the single environment, each batch size and
     both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's

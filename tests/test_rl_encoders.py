@@ -29,6 +29,7 @@ from tests.helpers import drawn_rearrangement, reached, reaches_assertion, stack
 pyspiel = pytest.importorskip("pyspiel")
 
 
+@pytest.mark.checks("RL-check", "RL-canonical", "RL-minimal", "RL-encode", "RL-hands", "RL-missing", "RL-deck", "RL-fireworks", "RL-tokens", "RL-discards", "RL-last-action", "RL-knowledge", "RL-dims")
 def test_canonical_and_minimal_equal_openspiel_on_ten_thousand_states() -> None:
     """[RL-check, RL-canonical, RL-minimal, RL-encode, RL-hands, RL-missing, RL-deck,
     RL-fireworks, RL-tokens, RL-discards, RL-last-action, RL-knowledge, RL-dims] every seat
@@ -44,6 +45,7 @@ def test_canonical_and_minimal_equal_openspiel_on_ten_thousand_states() -> None:
         assert report.coverage[situation] >= 5, (situation, report.coverage)
 
 
+@pytest.mark.checks("RL-layout", "RL-dims")
 def test_layout_lengths_are_openspiels_shapes() -> None:
     """[RL-layout, RL-dims] the formulas give OpenSpiel's tensor shape for the presets and
     for drawn configurations of every parameter."""
@@ -60,6 +62,7 @@ def test_layout_lengths_are_openspiels_shapes() -> None:
             assert layout(encoding, config).size == game.observation_tensor_shape()[0]
 
 
+@pytest.mark.checks("RL-layout", "RL-notes")
 def test_the_default_sizes_are_the_published_ones() -> None:
     """[RL-layout, RL-notes] 658 / 956 / 1041 / 1280 canonical values for 2-5 players at
     HLE's defaults, and the notes' 1379 = 504 + 66 + 50 + 59 + 700 at 4 players, hand 5."""
@@ -73,6 +76,7 @@ def test_the_default_sizes_are_the_published_ones() -> None:
     assert sum(length for name, length in parts.items() if name.startswith("last")) == 59
 
 
+@pytest.mark.checks("RL-hands", "RL-deck", "RL-fireworks", "RL-tokens", "RL-last-action", "RL-knowledge")
 def test_a_play_and_a_hint_bit_by_bit() -> None:
     """[RL-hands, RL-fireworks, RL-tokens, RL-last-action, RL-knowledge] two moves of a
     2-player game, every expected index worked out by hand from the spec's section table
@@ -105,6 +109,7 @@ def test_a_play_and_a_hint_bit_by_bit() -> None:
     assert own_second[25:].sum() == 0 and own_second[5:10].sum() == 0 and own_second[:5].all()
 
 
+@pytest.mark.checks("RL-v0-belief", "RL-v0")
 def test_v0_belief_is_public_counts_times_plausibility() -> None:
     """[RL-v0-belief, RL-v0, RL-hands] in real games every present card's belief is the
     public count of each identity its knowledge allows, normalised (sums to 1), the own
@@ -141,6 +146,7 @@ def test_v0_belief_is_public_counts_times_plausibility() -> None:
 GOLDEN = Path(__file__).parent / "fixtures" / "rl" / "sad_v0_golden.npz"
 
 
+@pytest.mark.checks("RL-v0", "RL-notes", "RL-v0-belief", "RL-check")
 def test_v0_and_notes_equal_the_sad_forks_golden_vectors() -> None:
     """[RL-v0, RL-notes, RL-v0-belief, RL-hands, RL-check] every seat of every state of the
     40 games the SAD fork encoded (tests/fixtures/rl/README.md: 5 configurations, 3,999
@@ -172,6 +178,7 @@ def test_v0_and_notes_equal_the_sad_forks_golden_vectors() -> None:
     assert compared == 3999
 
 
+@pytest.mark.checks("RL-plain", "RL-mask")
 def test_plain_actions_and_masks_are_openspiels() -> None:
     """[RL-plain, RL-mask] on games of 2-5 players the mask of the seat to act lists
     exactly OpenSpiel's legal move ids, each index maps to the action whose OpenSpiel id it
@@ -202,6 +209,7 @@ def test_plain_actions_and_masks_are_openspiels() -> None:
         plain_actions(make_config(2, "hle")).action(20, 0)
 
 
+@pytest.mark.checks("RL-encode")
 @reaches_assertion()
 @settings(max_examples=30, deadline=None)
 @given(seed=st.integers(0, 10_000), moves=st.integers(0, 60), data=st.data())
@@ -224,6 +232,7 @@ def test_encodings_see_nothing_the_view_hides(seed: int, moves: int, data: st.Da
         assert np.array_equal(encode(name, make_view(state, seat)), encode(name, make_view(rearranged, seat)))
 
 
+@pytest.mark.checks("RL-errors", "RL-encodings", "RL-notes", "RL-configs")
 def test_refusals_name_their_clause() -> None:
     """[RL-errors, RL-encodings, RL-notes, RL-configs] an unknown name, the notes' layout on
     another configuration and a colour clue touching two suits are refused by clause id."""

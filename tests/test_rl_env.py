@@ -60,6 +60,7 @@ def engine_state(config: GameConfig, seed: int) -> GameState:
 # ----------------------------------------------------------------- the checkers
 
 
+@pytest.mark.checks("RL-aec")
 @pytest.mark.parametrize("players", [2, 4])
 def test_pettingzoo_api_and_seed_tests_pass(players: int) -> None:
     """[RL-aec] PettingZoo's api_test and seed_test, 2 and 4 players."""
@@ -67,6 +68,7 @@ def test_pettingzoo_api_and_seed_tests_pass(players: int) -> None:
     seed_test(lambda: HanabiAECEnv(players=players), num_cycles=200)
 
 
+@pytest.mark.checks("RL-aec")
 def test_pettingzoo_api_test_passes_with_terminate_and_render() -> None:
     """[RL-aec, RL-illegal] the checker also passes in terminate mode with ansi rendering,
     on another preset and encoding."""
@@ -74,6 +76,7 @@ def test_pettingzoo_api_test_passes_with_terminate_and_render() -> None:
                           illegal_action="terminate"), num_cycles=200)
 
 
+@pytest.mark.checks("RL-gym")
 @pytest.mark.parametrize("kwargs", [{}, {"seat": 0, "others": "thesis"}, {"players": 3, "seat": 1, "others": "simple"}],
                          ids=["self-play", "seat0-thesis", "seat1-simple"])
 def test_gymnasium_check_env_passes(kwargs: dict[str, Any]) -> None:
@@ -88,6 +91,7 @@ def test_gymnasium_check_env_passes(kwargs: dict[str, Any]) -> None:
 # ----------------------------------------------------------------- the engine's game
 
 
+@pytest.mark.checks("RL-aec", "RL-seed", "RL-reward")
 @pytest.mark.parametrize(("players", "encoding", "hand_size"), [
     (2, "canonical", None), (3, "minimal", None), (4, "v0", None), (4, "notes", 5), (5, "canonical", None),
 ])
@@ -137,6 +141,7 @@ def play_aec_with(env: HanabiAECEnv, config: GameConfig, name: str, seed: int) -
     return rewards, state
 
 
+@pytest.mark.checks("RL-reward", "RL-seed")
 def test_rewards_add_up_to_the_score_of_play_game() -> None:
     """[RL-reward, RL-seed] the simple strategy driving the AEC env plays play_game's game
     of the same seed, and every agent's rewards add up to its (positive) final score."""
@@ -147,6 +152,7 @@ def test_rewards_add_up_to_the_score_of_play_game() -> None:
     assert sum(rewards) == score(final)
 
 
+@pytest.mark.checks("RL-reward")
 def test_a_game_lost_to_errors_gives_back_its_score_under_hle() -> None:
     """[RL-reward] under hle a game lost to errors scores 0: the rewards, positive on the
     way, add up to 0, the last one taking everything back."""
@@ -160,6 +166,7 @@ def test_a_game_lost_to_errors_gives_back_its_score_under_hle() -> None:
     assert sum(rewards) == 0 and rewards[-1] < 0
 
 
+@pytest.mark.checks("RL-gym", "RL-reward")
 def test_gym_self_play_is_the_engines_game() -> None:
     """[RL-gym, RL-reward] self-play, two episodes on one env: the agent acts for the seat
     to act and sees that seat's view of the engine's game; rewards add up to the score."""
@@ -188,6 +195,7 @@ def catch_up(mirror: GameState, played: GameState, seat: int, agent: Strategy) -
     return mirror
 
 
+@pytest.mark.checks("RL-gym", "RL-reward")
 @pytest.mark.parametrize("name", ["info", "random"])
 @pytest.mark.parametrize("seat", [0, 1, 2])
 def test_gym_seat_beside_strategies_is_play_games_game(seat: int, name: str) -> None:
@@ -225,6 +233,7 @@ def play_seat(
 # ----------------------------------------------------------------- seeds
 
 
+@pytest.mark.checks("RL-seed")
 def test_aec_seeds_deal_the_engines_decks_and_unseeded_resets_follow() -> None:
     """[RL-seed] reset(seed=S) deals deck_from_seed(config, S); the resets without a seed
     that follow are the same in two environments seeded alike."""
@@ -240,6 +249,7 @@ def test_aec_seeds_deal_the_engines_decks_and_unseeded_resets_follow() -> None:
     assert decks[0] == decks[1] != deck_from_seed(config, 77)
 
 
+@pytest.mark.checks("RL-seed")
 def test_gym_seeds_deal_the_engines_decks_and_unseeded_resets_follow() -> None:
     """[RL-seed] the same for the Gym env, whose unseeded resets draw from np_random."""
     config, env = make_config(2, "hle"), HanabiGymEnv()
@@ -260,6 +270,7 @@ def discard_index(config: GameConfig) -> int:
     return plain_actions(config).index(Discard(0), 0)
 
 
+@pytest.mark.checks("RL-illegal")
 def test_aec_illegal_action_raises_and_changes_nothing() -> None:
     """[RL-illegal] the error names the clause, the action and the engine's reason; the
     env is as it was and a legal action still works."""
@@ -276,6 +287,7 @@ def test_aec_illegal_action_raises_and_changes_nothing() -> None:
     assert env.table.state.turn == 1
 
 
+@pytest.mark.checks("RL-illegal", "RL-reward")
 def test_aec_illegal_action_terminates_with_a_zero_return() -> None:
     """[RL-illegal, RL-reward] terminate mode: the game ends for every agent with
     illegal_action set, and each agent's rewards add up to 0."""
@@ -311,6 +323,7 @@ def forbidden_index(env: HanabiAECEnv) -> int:
     return int(np.flatnonzero(env.observe(env.agent_selection)["action_mask"] == 0)[0])
 
 
+@pytest.mark.checks("RL-illegal")
 def test_gym_illegal_action_raises_or_terminates() -> None:
     """[RL-illegal] the Gym env raises by default and changes nothing; in terminate mode
     the episode ends with info["illegal_action"] and a return of 0; a step after the end
@@ -332,6 +345,7 @@ def test_gym_illegal_action_raises_or_terminates() -> None:
 # ----------------------------------------------------------------- refusals and rendering
 
 
+@pytest.mark.checks("RL-errors", "RL-encodings")
 @pytest.mark.parametrize("make", [HanabiAECEnv, HanabiGymEnv])
 def test_bad_names_are_refused_by_name(make: Callable[..., object]) -> None:
     """[RL-errors, RL-encodings] an unknown encoding, preset, variant, mode or render mode
@@ -350,6 +364,7 @@ def test_bad_names_are_refused_by_name(make: Callable[..., object]) -> None:
         make(render_mode="human")
 
 
+@pytest.mark.checks("RL-gym")
 def test_gym_seat_and_strategy_are_checked() -> None:
     """[RL-gym] an unknown strategy, a strategy refusing the game, a seat outside it, and
     a seat without others are refused when the env is built; step before reset too."""

@@ -37,6 +37,7 @@ CASES = [
 ]
 
 
+@pytest.mark.checks("RL-hat-decode", "RL-hat-sum", "RL-hat-embed", "RL-hat-offsets", "RL-hat-spaces", "RL-hat-observations")
 @pytest.mark.parametrize(("players", "hand", "preset", "space", "embedding"), CASES)
 def test_every_receiver_recovers_its_own_hat(players: int, hand: int, preset: str, space: str, embedding: str) -> None:
     """[RL-hat-decode, RL-hat-sum, RL-hat-embed, RL-hat-offsets, RL-hat-spaces,
@@ -64,6 +65,7 @@ def test_every_receiver_recovers_its_own_hat(players: int, hand: int, preset: st
     assert sent >= 10
 
 
+@pytest.mark.checks("RL-hat-spaces", "RL-hat-observations", "RL-hat-embed", "RL-hat-sum")
 def test_sizes_of_the_notes() -> None:
     """[RL-hat-spaces, RL-hat-observations, RL-hat-embed] at 4 players with hand size 5:
     11 actions, 30 reveal encodings, a recommendation observation of 1001 values, hats of
@@ -75,6 +77,7 @@ def test_sizes_of_the_notes() -> None:
     assert layout("recommendation", config).size == 1001
 
 
+@pytest.mark.checks("RL-hat-embed", "RL-hat-spaces", "RL-hat-offsets", "RL-errors")
 def test_refusals_name_their_clause() -> None:
     """[RL-hat-embed, RL-hat-spaces, RL-hat-offsets, RL-errors] information hats at 2 and
     3 players (25 values, 10 and 20 reveals), unknown names, and out-of-range actions."""
@@ -93,6 +96,7 @@ def test_refusals_name_their_clause() -> None:
         HatCode(config, "recommendation").action(11, view)
 
 
+@pytest.mark.checks("RL-hat-mask")
 def test_send_is_masked_without_a_token_or_a_legal_reveal() -> None:
     """[RL-hat-mask] with empty hints allowed "send" needs only a token; under hle it
     also needs its one reveal to touch a card, and that differs between states."""
@@ -120,6 +124,7 @@ def test_send_is_masked_without_a_token_or_a_legal_reveal() -> None:
     assert (True, False, 0) in seen["hle"] and (True, True, 1) in seen["hle"] and (False, False, 0) in seen["hle"]
 
 
+@pytest.mark.checks("RL-hat-recommendation")
 def test_the_hand_coded_recommendation() -> None:
     """[RL-hat-recommendation] on a hand-built 4-player position, from seat 0's view:
     seat 1 holds two playable cards (play the lower value), seat 2 holds a dead
@@ -139,6 +144,7 @@ def test_the_hand_coded_recommendation() -> None:
     assert policy(recommendation_observation(view, 3)) == 3      # b3: the only card not a last copy
 
 
+@pytest.mark.checks("RL-hat-information")
 def test_the_most_playable_card_follows_the_public_belief() -> None:
     """[RL-hat-information] at the deal every card is alike (the oldest is chosen); after
     "ones" touches slot 2 of seat 1 (and only it), slot 2 is the most playable."""
@@ -151,6 +157,7 @@ def test_the_most_playable_card_follows_the_public_belief() -> None:
     assert most_playable_slot(make_view(state, 2), 1) == 2
 
 
+@pytest.mark.checks("RL-hat-observations", "RL-hat-decode")
 @pytest.mark.parametrize(("preset", "space"), [("hle", "recommendation"), ("thesis", "information"),
                                                ("hle", "information")])
 def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str) -> None:
@@ -193,6 +200,7 @@ def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str)
     api_test(HanabiAECEnv(players=4, hand_size=5, actions=space, hat_options=options), num_cycles=200)
 
 
+@pytest.mark.checks("RL-hat-spaces", "RL-gym")
 def test_the_gymnasium_checker_passes_in_a_hat_space() -> None:
     """[RL-hat-spaces, RL-gym] check_env on the self-play wrapper with information hats."""
     pytest.importorskip("gymnasium")

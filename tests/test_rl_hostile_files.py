@@ -212,6 +212,7 @@ def test_the_hostile_archives_are_what_they_claim(tmp_path: Path) -> None:
         assert all(np.array_equal(mine[key], theirs[key]) for key in theirs.files)
 
 
+@pytest.mark.checks("RL-train-files", "RL-train-shipped")
 @pytest.mark.parametrize("path", [RECOMMENDER, JUDGE], ids=["recommender", "judge"])
 def test_the_shipped_models_read_as_numpy_reads_them(path: Path) -> None:
     """[RL-train-files, RL-train-shipped] the bounded reader and numpy's own reader give the
@@ -226,6 +227,7 @@ def test_the_shipped_models_read_as_numpy_reads_them(path: Path) -> None:
             assert value.dtype == np.float32 and np.array_equal(value, data[key]), key
 
 
+@pytest.mark.checks("RL-train-limits")
 @pytest.mark.parametrize("kind", list(HOSTILE))
 def test_the_attacks_model_files_are_refused_before_their_data_is_read(kind: str, tmp_path: Path) -> None:
     """[RL-train-limits] the attack's bomb in w0, bomb in meta and huge header: refused by
@@ -237,6 +239,7 @@ def test_the_attacks_model_files_are_refused_before_their_data_is_read(kind: str
         load_model(path)
 
 
+@pytest.mark.checks("RL-train-files", "RL-train-limits")
 @pytest.mark.parametrize("kind", list(MORE))
 def test_damaged_model_files_are_refused_naming_the_member(kind: str, tmp_path: Path) -> None:
     """[RL-train-files, RL-train-limits] what is wrong inside a model file is named with the
@@ -251,6 +254,7 @@ def test_damaged_model_files_are_refused_naming_the_member(kind: str, tmp_path: 
         load_model(path)
 
 
+@pytest.mark.checks("RL-train-limits")
 def test_only_regular_files_of_bounded_size_are_read(tmp_path: Path) -> None:
     """[RL-train-limits] a directory, a file larger than the limit (sparse: nothing is
     read), a zip with a comment after its end record and a zip whose end record claims a
@@ -382,6 +386,7 @@ PAIRS = [pytest.param(entry, kind, marks=() if index == position else pytest.mar
 default, the rest in the deep set"""
 
 
+@pytest.mark.checks("RL-train-limits", "RL-errors")
 @pytest.mark.parametrize(("entry", "kind"), PAIRS)
 def test_hostile_model_files_cost_one_line_little_memory_and_time(entry: str, kind: str, tmp_path: Path,
                                                                    baseline: Callable[[str], Outcome]) -> None:
@@ -402,6 +407,7 @@ def test_hostile_model_files_cost_one_line_little_memory_and_time(entry: str, ki
     assert outcome.cpu <= 2 * junk.cpu + 1.0, (outcome.cpu, junk.cpu)
 
 
+@pytest.mark.checks("RL-train-limits")
 def test_the_largest_model_the_limits_allow_costs_little(tmp_path: Path, baseline: Callable[[str], Outcome]) -> None:
     """[RL-train-limits] a genuine model file of the largest sizes meta may state (4096
     inputs, 1024 hidden units and outputs: 22 MB of random weights) is read whole within the
@@ -462,6 +468,7 @@ def saved_run(learn: Any, directory: Path) -> Any:
     return trainer
 
 
+@pytest.mark.checks("RL-train-files", "RL-train-seeds")
 def test_a_checkpoint_is_read_back_whole_by_the_weights_only_loader(learn: Any, tmp_path: Path) -> None:
     """[RL-train-files, RL-train-seeds] a saved run resumes with the same weights, cloned
     policy, optimiser state, generators, counts, phase, curve and judge; its checkpoint
@@ -532,6 +539,7 @@ MUTATIONS: dict[str, Mutation] = {
 """damage to a checkpoint's objects whose settings stay the run's"""
 
 
+@pytest.mark.checks("RL-train-files")
 @pytest.mark.parametrize("mutation", list(MUTATIONS))
 def test_a_checkpoint_of_the_right_settings_and_wrong_contents_is_refused_untouched(
         mutation: str, learn: Any, tmp_path: Path) -> None:
@@ -565,6 +573,7 @@ class RunsACommand:
         return (os.system, (self.line,))
 
 
+@pytest.mark.checks("RL-train-files", "RL-errors")
 def test_a_checkpoint_that_would_run_a_command_runs_nothing(learn: Any, tmp_path: Path,
                                                              capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-train-files, RL-errors] ``rl train --out DIR`` with a checkpoint whose settings
@@ -623,6 +632,7 @@ ARCHIVES: dict[str, tuple[Callable[[dict[str, Entry]], dict[str, Entry]], str]] 
 }
 
 
+@pytest.mark.checks("RL-train-limits")
 @pytest.mark.parametrize("kind", list(ARCHIVES))
 def test_a_checkpoint_archive_is_checked_before_torch_reads_it(kind: str, learn: Any, tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
@@ -638,6 +648,7 @@ def test_a_checkpoint_archive_is_checked_before_torch_reads_it(kind: str, learn:
         learn.Trainer(learn.Settings(**SETTINGS), tmp_path).resume()
 
 
+@pytest.mark.checks("RL-train-files")
 def test_a_checkpoint_in_torchs_legacy_format_is_not_unpickled(learn: Any, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-train-files] the format before zip archives (a pickle stream whose tensor sizes
@@ -651,6 +662,7 @@ def test_a_checkpoint_in_torchs_legacy_format_is_not_unpickled(learn: Any, tmp_p
         learn.Trainer(learn.Settings(**SETTINGS), tmp_path).resume()
 
 
+@pytest.mark.checks("RL-train-limits")
 def test_a_checkpoint_that_is_not_a_regular_file_is_not_opened(learn: Any, tmp_path: Path) -> None:
     """[RL-train-limits] a FIFO named ``checkpoint.pt`` is refused without being opened (a
     watcher that opens its other end, which only succeeds while a reader has it open,

@@ -34,6 +34,7 @@ from hanabi_ref.view import PlayerView, make_view
 CONFIG = make_config(4, preset="hle")
 
 
+@pytest.mark.checks("RL-train-teacher")
 def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_view() -> None:
     """[RL-train-teacher] on every state of ten games, for every seat and every target it
     sees, the teacher computed from the recommendation observation alone is H-rec-action's
@@ -58,6 +59,7 @@ def _some_public_offset(public: np.ndarray) -> int:
     return int(np.round(float(public @ np.arange(len(public), dtype=np.float64)) * 7)) % 30
 
 
+@pytest.mark.checks("RL-train-team", "RL-hat-decode")
 @pytest.mark.parametrize("embedding", ["constant", "modular", "permutation", "public"])
 def test_games_played_together_are_the_games_of_the_strategy(embedding: str) -> None:
     """[RL-train-team, RL-train-turn, RL-hat-decode, RL-hat-offsets] the games the training
@@ -74,12 +76,14 @@ def test_games_played_together_are_the_games_of_the_strategy(embedding: str) -> 
     assert all(record.final.errors < 3 for record in alone)  # the teacher's team never strikes out here
 
 
+@pytest.mark.checks("RL-train-team")
 def test_configurations_the_team_cannot_play_are_named() -> None:
     """[RL-train-team] hands of four cards and at least three players."""
     assert team_unsupported(CONFIG) is None
     assert "hands of 4 cards" in str(team_unsupported(make_config(2, preset="hle")))
 
 
+@pytest.mark.checks("RL-train-files", "RL-train-policy")
 def test_model_files_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
     """[RL-train-files, RL-train-policy] weights written and read back give the same
     recommendations; a missing, foreign, truncated or misshapen file is refused with
@@ -105,6 +109,7 @@ def test_model_files_round_trip_and_bad_ones_are_named(tmp_path: Path) -> None:
         policy.check_config(make_config(5, preset="hle"), str(path))
 
 
+@pytest.mark.checks("RL-train-seeds", "RL-train-files")
 @pytest.mark.deep
 def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None:
     """[RL-train-bc, RL-train-pg, RL-train-seeds, RL-train-files, RL-train-judge-fit] a few
@@ -148,6 +153,7 @@ def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None
         other.resume()
 
 
+@pytest.mark.checks("RL-train-extra")
 def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-train-extra] without torch, training is refused in one line naming the extra."""
     import sys
@@ -159,6 +165,7 @@ def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.Mon
         torch_module()
 
 
+@pytest.mark.checks("RL-train-cli", "RL-train-files")
 def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-train-cli, RL-train-files] ``rl train`` writes the run's files and resumes it;
     other settings in the same directory, an unknown agent, one rollout or a missing model
@@ -197,6 +204,7 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     assert (tmp_path / "curve.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
 
 
+@pytest.mark.checks("RL-train-shipped")
 def test_the_teacher_team_is_a_strategy_of_the_command_line() -> None:
     """[RL-train-team, RL-train-shipped] ``learned-recommendation`` with ``model=teacher``
     plays the games of the teacher's team; a model for another configuration is refused."""
@@ -208,6 +216,7 @@ def test_the_teacher_team_is_a_strategy_of_the_command_line() -> None:
             assert play_game(CONFIG, factory, seed=seed).trace == expected
 
 
+@pytest.mark.checks("RL-train-shipped")
 def test_the_shipped_model_plays_games() -> None:
     """[RL-train-shipped] the model shipped in the package loads, is the 4-player hle
     model, and its team plays whole games (every seat decoding every reveal)."""
@@ -220,6 +229,7 @@ def test_the_shipped_model_plays_games() -> None:
     assert all(record.final.terminal and record.score > 0 for record in records)
 
 
+@pytest.mark.checks("RL-train-files", "RL-train-shipped")
 @pytest.mark.parametrize(("arguments", "expected"), [
     (["--players", "5"], "RL-train-files: shipped: the model takes 838 inputs"),
     (["--players", "4", "--param", "model=/nonexistent/model.npz"], "RL-train-files: /nonexistent/model.npz: no such model file"),
@@ -236,6 +246,7 @@ def test_a_model_the_run_cannot_use_is_one_line_before_any_game(arguments: list[
     assert len(err.strip().splitlines()) == 1 and expected in err and "Traceback" not in err, err
 
 
+@pytest.mark.checks("RL-train-rollouts")
 def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driver_does() -> None:
     """[RL-train-rollouts] :class:`TeamRollouts` plays, from the first move, the teacher's
     games of ``play_team_games``, action for action; and an advantage it reports is the
@@ -273,6 +284,7 @@ def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driv
     assert changed > 0  # some changed hat changes the score, so the comparison is not vacuous
 
 
+@pytest.mark.checks("RL-train-judge")
 def test_the_judges_features_read_the_seats_view() -> None:
     """[RL-train-judge] every block of the judge's features, recomputed from the view by
     other means: the slot's knowledge set, the identities playable then and now, the copies
@@ -304,6 +316,7 @@ def test_the_judges_features_read_the_seats_view() -> None:
     assert checked == 120
 
 
+@pytest.mark.checks("RL-train-judge", "RL-train-team")
 def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_rule(tmp_path: Path) -> None:
     """[RL-train-judge, RL-train-team] the team's games with a judge are the same in
     ``play_team_games`` and as a strategy (every seat asking its judge from its own view);
@@ -333,6 +346,7 @@ def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_r
         load_model(path)
 
 
+@pytest.mark.checks("RL-train-offset", "RL-train-offset-two-level")
 def test_the_public_offset_is_learned_from_the_senders_view_and_by_two_levels() -> None:
     """[RL-train-offset, RL-train-offset-view, RL-train-offset-two-level] the expected
     number of legal sums of each offset is the brute-force count; a model fitted to the
@@ -360,6 +374,7 @@ def test_the_public_offset_is_learned_from_the_senders_view_and_by_two_levels() 
     assert offsets.meta["kind"] == "policy" and 0 <= OffsetFunction(offsets, 8)(publics[0]) < 30
 
 
+@pytest.mark.checks("RL-train-shipped", "RL-train-judge", "RL-train-offset")
 def test_the_strategys_judge_and_offset_parameters() -> None:
     """[RL-train-shipped, RL-train-judge, RL-train-offset] ``learned-recommendation``: the
     shipped judge plays with the shipped model unless told ``judge=none``; the public
@@ -380,6 +395,7 @@ def test_the_strategys_judge_and_offset_parameters() -> None:
             factory_for("learned-recommendation", params)
 
 
+@pytest.mark.checks("RL-train-info", "RL-hat-decode")
 def test_the_information_team_decodes_every_message_and_keeps_one_public_record() -> None:
     """[RL-train-info, RL-train-info-turn, RL-hat-decode] in real games of the information
     team, every identity a receiver learns from a reveal that was a message is the identity
@@ -430,6 +446,7 @@ def test_the_information_team_decodes_every_message_and_keeps_one_public_record(
     assert checked > 500 and checked > 0.9 * learned and len(compared) > 25 * 40
 
 
+@pytest.mark.checks("RL-train-info-actor")
 def test_the_learned_information_actor_is_cloned_from_the_rule_and_plays(tmp_path: Path) -> None:
     """[RL-train-info-actor, RL-train-files] a few seconds of cloning give an actor whose
     file round-trips and whose team plays whole games with legal moves only."""

@@ -95,6 +95,7 @@ def one_other_play(game_seed: int) -> StrategyFactory:
 # ------------------------------------------------------------------ the clause
 
 
+@pytest.mark.checks("SIM-trace-hash")
 def test_the_hash_is_the_clause_s_and_names_every_game(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash] ``simulate --json`` reports the hash computed here by the clause,
     and the text output prints the same hash on its ``trace sha256`` line."""
@@ -107,6 +108,7 @@ def test_the_hash_is_the_clause_s_and_names_every_game(capsys: pytest.CaptureFix
     assert [line.split() for line in out.splitlines() if line.startswith("trace sha256")] == [["trace", "sha256", expected]]
 
 
+@pytest.mark.checks("SIM-trace-hash", "SIM-jobs")
 def test_the_hash_does_not_depend_on_workers_or_chunks(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash, SIM-jobs] one process, two workers with chunks of 3 and of 7 games:
     one hash, the clause's; games in another order (a leak of chunk order) would not give it."""
@@ -118,6 +120,7 @@ def test_the_hash_does_not_depend_on_workers_or_chunks(capsys: pytest.CaptureFix
     assert reordered not in hashes
 
 
+@pytest.mark.checks("SIM-trace-hash")
 def test_one_other_action_changes_the_hash(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash] seat 0 of the game with seed 5 makes one different first move:
     the run's hash changes, and it is the clause's hash of the changed games."""
@@ -132,6 +135,7 @@ def test_one_other_action_changes_the_hash(monkeypatch: pytest.MonkeyPatch, caps
     assert swerved == clause_hash(config, factory, range(2, 8)) != plain
 
 
+@pytest.mark.checks("SIM-trace-hash", "SIM-crash")
 def test_a_failed_game_contributes_the_failure_marker(monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash, SIM-crash] games 13 and 16 raise: in one process or two workers
@@ -145,6 +149,7 @@ def test_a_failed_game_contributes_the_failure_marker(monkeypatch: pytest.Monkey
         assert result["trace_sha256"] == expected
 
 
+@pytest.mark.checks("SIM-trace-hash", "SIM-sweep")
 def test_a_sweep_has_one_hash_per_point(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash, SIM-sweep] ``sweep --format json``: each row's hash is the clause's
     hash of that point's games; points that play differently have different hashes."""
@@ -173,6 +178,7 @@ for argv in json.loads(sys.argv[1]):
 """
 
 
+@pytest.mark.checks("SIM-trace-hash")
 @pytest.mark.parametrize("names", [PACKAGE_STRATEGIES[:-1], PACKAGE_STRATEGIES[-1:]], ids=["fast", "info-search"])
 def test_contracts_never_steer(names: tuple[str, ...], capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash] every strategy plays the same games with contracts off (a child

@@ -93,6 +93,7 @@ def module_snoop(view: PlayerView, seed: int) -> Guess:
     return {}
 
 
+@pytest.mark.checks("ISO-memo", "ISO-inprocess")
 def test_no_module_holds_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     """[ISO-memo, ISO-inprocess] the view memo lives in the game's ViewMaker: searching every module's
     globals finds no deck.  Positive control: with the memo kept in a module global (as
@@ -148,6 +149,7 @@ def sealed_seeds() -> tuple[int, int]:
     return secrets.randbits(63), secrets.randbits(63)
 
 
+@pytest.mark.checks("ISO-seeds")
 @pytest.mark.parametrize("attack", [seed_inversion, seed_search])
 def test_seeds_tell_a_sealed_strategy_nothing(attack: Callable[[PlayerView, int], Guess]) -> None:
     """[ISO-seeds] with seeds drawn as ``--sealed`` draws them, enumerating small game
@@ -165,6 +167,7 @@ def test_seeds_tell_a_sealed_strategy_nothing(attack: Callable[[PlayerView, int]
         assert found and right_guesses(found, deck) == len(found)
 
 
+@pytest.mark.checks("ISO-seeds")
 def test_a_run_seed_of_strategies_apart_from_the_decks_hides_small_game_seeds() -> None:
     """[ISO-seeds] with small game seeds but a strategy seed of its own (``--strategy-seed``,
     here drawn from the system), the strategy's seed no longer leads back to its game
@@ -225,6 +228,7 @@ class Channel:
             self.seen.append(f"memo, turn {view.turn}")
 
 
+@pytest.mark.checks("ISO-views")
 def test_no_object_of_a_view_is_shared_with_another_seat() -> None:
     """[ISO-views] what seat 0 writes into its view's configuration, history and action
     memos reaches no other seat and not the game: the others see nothing, and the game is
@@ -246,6 +250,7 @@ class _FirstLegal(BaseStrategy):
         return view_legal_actions(view)[0]
 
 
+@pytest.mark.checks("ISO-views")
 def test_a_sealed_history_cannot_be_rewritten() -> None:
     """[ISO-views] a view's history is sealed: its entries are a tuple and its attributes
     cannot be set, so a seat cannot rewrite what the others were shown."""
@@ -264,6 +269,7 @@ def test_a_sealed_history_cannot_be_rewritten() -> None:
         setattr(history, "planted", 1)
 
 
+@pytest.mark.checks("ISO-seeds")
 def test_sealed_runs_report_their_seeds_and_play_again(tmp_path: Any, capsys: pytest.CaptureFixture[str]) -> None:
     """[ISO-seeds, C-simulate, C-play, T-trace] ``--sealed`` draws both seeds (63 bits,
     reported); the run played again with them gives the same games; a trace records the

@@ -44,6 +44,7 @@ def _check_sections(sections: list[tuple[str, str]], states: list[GameState], fi
         assert f"deck {len(state.deck) - state.next_card}" in top and f"turn {state.turn} " in top
 
 
+@pytest.mark.checks("SH-show")
 def test_play_show_prints_every_move_and_the_summary(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SH-show, C-play] ``play --show`` shows the deal and every move of the game it
     writes to ``--out``; the summary follows."""
@@ -57,6 +58,7 @@ def test_play_show_prints_every_move_and_the_summary(tmp_path: Path, capsys: pyt
     assert summary.split()[0] == str(score(states[-1]))
 
 
+@pytest.mark.checks("SH-show")
 def test_replay_show_from_to_limits_the_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SH-show] ``--from N --to M`` shows the board after move N - 1 and moves N..M; a
     range past the end is cut to it."""
@@ -81,6 +83,7 @@ def test_replay_show_reads_hanab_live_files(name: str, capsys: pytest.CaptureFix
 
 @pytest.mark.parametrize("argv", [["--from", "3"], ["--to", "3"], ["--show", "--from", "5", "--to", "2"],
                                   ["--show", "--from", "-1"]])
+@pytest.mark.checks("SH-show")
 def test_bad_show_options_are_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                            argv: list[str]) -> None:
     """[SH-show, C-exit] ``--from``/``--to`` without ``--show`` or out of order: exit 2,

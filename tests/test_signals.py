@@ -72,6 +72,7 @@ def _stop_mid_run(argv: list[str], jobs: int, signum: signal.Signals, out: Path)
 SOLVE_CASES = [(2, signum) for signum in SIGNALS] + [(1, signal.SIGTERM), (1, signal.SIGHUP)]
 
 
+@pytest.mark.checks("SV-signals")
 @pytest.mark.parametrize(("jobs", "signum"), SOLVE_CASES, ids=[f"jobs{j}-{s.name}" for j, s in SOLVE_CASES])
 def test_a_signal_stops_solve_with_one_line_and_no_worker_left(jobs: int, signum: signal.Signals, tmp_path: Path) -> None:
     """[SV-signals] SIGINT, SIGTERM or SIGHUP to ``solve`` mid-run (with two workers, or
@@ -86,6 +87,7 @@ def test_a_signal_stops_solve_with_one_line_and_no_worker_left(jobs: int, signum
 SIMULATE_CASES = [signal.SIGINT, signal.SIGHUP]
 """SIGTERM to simulate: tests/test_sim_lifecycle.py."""
 
+@pytest.mark.checks("SIM-orphans")
 @pytest.mark.parametrize("signum", SIMULATE_CASES, ids=[s.name for s in SIMULATE_CASES])
 def test_a_signal_stops_simulate_with_one_line_and_no_worker_left(signum: signal.Signals, tmp_path: Path) -> None:
     """[SIM-orphans] SIGINT or SIGHUP to ``simulate --jobs 2`` mid-run: its code, its one
@@ -94,6 +96,7 @@ def test_a_signal_stops_simulate_with_one_line_and_no_worker_left(signum: signal
                   2, signum, tmp_path / "none")
 
 
+@pytest.mark.checks("SIM-orphans")
 @pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
 def test_a_signal_stops_sweep_with_one_line_and_no_worker_left(signum: signal.Signals, tmp_path: Path) -> None:
     """[SIM-orphans] SIGINT, SIGTERM or SIGHUP to ``sweep --jobs 2`` mid-run: its code,
@@ -103,6 +106,7 @@ def test_a_signal_stops_sweep_with_one_line_and_no_worker_left(signum: signal.Si
                    "--grid", "rho_h=2,3", "--format", "csv", "--out", str(out)], 2, signum, out)
 
 
+@pytest.mark.checks("SV-signals")
 def test_a_signal_ignored_at_the_start_stays_ignored(tmp_path: Path) -> None:
     """[SV-signals] ``solve`` started with SIGHUP ignored (as ``nohup`` starts it) does not
     take SIGHUP back: the kernel discards it (no handler of ours), and SIGTERM after it
@@ -120,6 +124,7 @@ def test_a_signal_ignored_at_the_start_stays_ignored(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+@pytest.mark.checks("RL-train-cli")
 @pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
 def test_a_signal_stops_rl_train_with_one_line(signum: signal.Signals, tmp_path: Path) -> None:
     """[SV-signals, RL-train-cli] SIGINT, SIGTERM or SIGHUP to ``rl train`` while it plays

@@ -38,6 +38,7 @@ def closed_port() -> int:
     return port
 
 
+@pytest.mark.checks("SIM-dask", "SIM-jobs")
 def test_simulate_on_dask_equals_the_local_run(scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-dask, SIM-jobs] the same JSON as one local process, apart from timing and the
     executor; ``jobs`` is the cluster's two worker threads."""
@@ -51,6 +52,7 @@ def test_simulate_on_dask_equals_the_local_run(scheduler: str, capsys: pytest.Ca
     assert (remote_result["executor"], remote_result["jobs"]) == ("dask", 2)
 
 
+@pytest.mark.checks("SIM-dask", "SIM-sweep")
 def test_sweep_on_dask_equals_the_local_run(scheduler: str, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-dask, SIM-sweep] the same CSV, byte for byte."""
@@ -62,6 +64,7 @@ def test_sweep_on_dask_equals_the_local_run(scheduler: str, monkeypatch: pytest.
     assert local[0] == remote[0] == EXIT_OK and remote[1] == local[1] and remote[2] == ""
 
 
+@pytest.mark.checks("SIM-dask", "SIM-crash")
 def test_failing_game_on_dask(scheduler: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-dask, SIM-crash] a game that raises on a worker is reported by seed, as locally."""
     register(monkeypatch, failing_spec("flaky", illegal_on=(9,)))
@@ -74,6 +77,7 @@ def test_failing_game_on_dask(scheduler: str, monkeypatch: pytest.MonkeyPatch, c
     assert remote[2] == local[2] and "seed 9" in remote[2]
 
 
+@pytest.mark.checks("SIM-dask", "SIM-errors")
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:{port}", "127.0.0.1:{port}", "tcp://[::1", "tcp://host:port"])
 def test_unreachable_scheduler_exits_2_before_writing(address: str, tmp_path: Path,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
@@ -88,6 +92,7 @@ def test_unreachable_scheduler_exits_2_before_writing(address: str, tmp_path: Pa
     assert not target.exists() and list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.checks("SV-estimate", "SIM-dask")
 def test_solve_on_dask_equals_the_local_run(scheduler: str, capsys: pytest.CaptureFixture[str]) -> None:
     """[SV-estimate, SIM-dask] ``solve`` on the cluster gives the local run's answers (the
     budget is counted in positions), apart from the CPU times."""

@@ -139,6 +139,7 @@ def started(argv: list[str], cwd: Path) -> Iterator[Run]:
 # ------------------------------------------------------------------ [SIM-orphans]
 
 
+@pytest.mark.checks("SIM-orphans")
 @needs_proc
 @pytest.mark.parametrize("sent", [signal.SIGKILL, signal.SIGTERM])
 def test_workers_die_with_the_main_process(sent: signal.Signals, tmp_path: Path) -> None:
@@ -175,6 +176,7 @@ WATCHDOG_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.checks("SIM-orphans")
 @needs_proc
 def test_watchdog_ends_a_worker_whose_parent_died() -> None:
     """[SIM-orphans] ``die_with_parent`` in a process whose parent then exits: the process
@@ -184,6 +186,7 @@ def test_watchdog_ends_a_worker_whose_parent_died() -> None:
     assert wait_for(lambda: not is_alive(worker), GONE_WITHIN), process_state(worker)
 
 
+@pytest.mark.checks("SIM-orphans")
 @needs_proc
 def test_watchdog_thread_alone_ends_an_orphan() -> None:
     """[SIM-orphans] the portable path: with the kernel's signal switched off, the watchdog
@@ -201,6 +204,7 @@ def test_watchdog_thread_alone_ends_an_orphan() -> None:
 # ------------------------------------------------------------------ [SIM-stall]
 
 
+@pytest.mark.checks("SIM-stall")
 @needs_proc
 def test_a_stopped_worker_is_reported_as_a_stall(tmp_path: Path) -> None:
     """[SIM-stall] one worker stopped with SIGSTOP: within the stall time (2 s here) after
@@ -232,6 +236,7 @@ class Sleeper(SimpleStrategy):
         return super().act(view)
 
 
+@pytest.mark.checks("SIM-stall")
 def test_a_hung_pool_raises_stall_error(monkeypatch: pytest.MonkeyPatch) -> None:
     """[SIM-stall] a local pool whose games hang raises StallError after the stall time and
     its workers are killed (the test returns long before the games would)."""
@@ -243,6 +248,7 @@ def test_a_hung_pool_raises_stall_error(monkeypatch: pytest.MonkeyPatch) -> None
     assert time.monotonic() - start < 30
 
 
+@pytest.mark.checks("SIM-stall")
 @pytest.mark.parametrize("command", ["simulate", "sweep"])
 def test_both_run_commands_take_the_stall_timeout(command: str) -> None:
     """[SIM-stall] ``--stall-timeout`` is an option of simulate and of sweep alike, and
@@ -296,6 +302,7 @@ def strategies_seed(game_seed: int) -> int:
     return derive_seed(game_seed, 1)
 
 
+@pytest.mark.checks("SIM-out", "SIM-resume")
 def test_interrupted_run_resumes_to_the_same_result(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out, SIM-resume] Ctrl-C at seed 17 of seeds 7..36 (chunks of 4, one process):
@@ -324,6 +331,7 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path: Path, monkeypatch:
     assert_statistics(json.loads(resumed), *direct(make_config(3), STRATEGIES["simple"], range(7, 37)))
 
 
+@pytest.mark.checks("SIM-out", "SIM-resume", "SIM-orphans")
 @needs_proc
 def test_killed_run_resumes_to_the_same_result(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out, SIM-resume, SIM-orphans] ``simulate --jobs 2 --out F --checkpoint-every 0``
@@ -361,6 +369,7 @@ def chunks_in(path: Path) -> int:
     return len(document.get("chunks", []))
 
 
+@pytest.mark.checks("SIM-resume", "SIM-crash")
 def test_failed_games_are_kept_and_reported_after_resume(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                          capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-resume, SIM-crash] a game that failed before the interruption stays failed, by
@@ -404,6 +413,7 @@ def render_first_chunk(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFi
     return first
 
 
+@pytest.mark.checks("SIM-resume", "SIM-errors")
 @pytest.mark.parametrize(
     ("change", "fragment"),
     [
@@ -430,6 +440,7 @@ def test_resume_from_another_run_is_refused(change: list[str], fragment: str, tm
     assert out.read_text() == checkpoint
 
 
+@pytest.mark.checks("SIM-resume", "SIM-param")
 def test_resume_with_other_parameters_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-resume, SIM-param] a strategy parameter that differs is named with both values."""
@@ -463,6 +474,7 @@ def checkpoint_of(options: dict[str, str], out: Path) -> str:
     return text
 
 
+@pytest.mark.checks("SIM-resume")
 @pytest.mark.parametrize(
     ("tamper", "fragment"),
     [
@@ -488,6 +500,7 @@ def test_malformed_checkpoint_is_refused(tamper: Callable[[dict[str, Any]], None
     assert fragment in err
 
 
+@pytest.mark.checks("SIM-resume")
 def test_resume_of_a_finished_result_or_a_missing_file(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-resume] a finished run's result has nothing to resume, a missing file cannot be
     read: one line each, exit 2."""
@@ -510,6 +523,7 @@ CLUSTER_SCRIPT = textwrap.dedent("""
 """)
 
 
+@pytest.mark.checks("SIM-dask-lost", "SIM-resume")
 @needs_proc
 def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path: Path,
                                                                        capsys: pytest.CaptureFixture[str]) -> None:

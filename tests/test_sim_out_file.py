@@ -76,6 +76,7 @@ def limited_run(limit: int, argv: list[str], cwd: Path) -> tuple[int, str, list[
 # ------------------------------------------------------------------ [SIM-out-early]
 
 
+@pytest.mark.checks("SIM-out-early")
 def test_an_out_file_that_cannot_be_written_fails_before_any_game(tmp_path: Path) -> None:
     """[SIM-out-early] a file that cannot take a byte (a full disk): one line naming it,
     exit 2, no report, and not one game played."""
@@ -86,6 +87,7 @@ def test_an_out_file_that_cannot_be_written_fails_before_any_game(tmp_path: Path
     assert not out.exists()
 
 
+@pytest.mark.checks("SIM-out-early")
 def test_the_report_survives_an_out_file_that_cannot_be_written(tmp_path: Path,
                                                                 capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out-early] a disk that fills up after the first checkpoint (512 bytes: the first
@@ -107,6 +109,7 @@ def test_the_report_survives_an_out_file_that_cannot_be_written(tmp_path: Path,
     assert without_speed(stdout) == without_speed(plain) and "outcome sha256" in stdout
 
 
+@pytest.mark.checks("SIM-out-early", "SIM-sweep")
 def test_a_sweep_table_that_cannot_be_written_goes_to_standard_output(tmp_path: Path,
                                                                     capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out-early, SIM-sweep] ``sweep --out F`` on a full disk: the table it could not
@@ -140,6 +143,7 @@ def held(lock: Path) -> Iterator[None]:
         os.close(descriptor)
 
 
+@pytest.mark.checks("SIM-out-lock")
 @pytest.mark.parametrize("linked", [False, True])
 def test_a_locked_out_file_is_refused_at_once(linked: bool, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out-lock] while another process holds the lock ``.NAME.lock`` beside the file
@@ -164,6 +168,7 @@ def test_a_locked_out_file_is_refused_at_once(linked: bool, tmp_path: Path, caps
     assert "trace_sha256" in json.loads(real.read_text()) and not lock.exists()
 
 
+@pytest.mark.checks("SIM-out-lock", "SIM-out-early")
 def test_a_second_run_on_the_same_out_file_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out-lock, SIM-out-early] a run under way (its first checkpoint written) holds its
     file: a second run on it is refused at once and the first run's checkpoint is left as
@@ -210,6 +215,7 @@ def unfinished(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.C
     return out
 
 
+@pytest.mark.checks("SIM-out-lock")
 def test_an_unfinished_run_s_checkpoint_is_not_overwritten(unfinished: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out-lock] a run without ``--resume`` over the checkpoint of a run that has not
     finished is refused on one line naming the file and both ways on, exit 2, the file
@@ -231,6 +237,7 @@ def test_an_unfinished_run_s_checkpoint_is_not_overwritten(unfinished: Path, cap
     assert sorted(path.name for path in unfinished.parent.iterdir()) == [unfinished.name]
 
 
+@pytest.mark.checks("SIM-out-lock", "SIM-resume")
 def test_resume_writes_its_own_checkpoint_but_not_another(unfinished: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-out-lock, SIM-resume] ``--resume F --out G`` is refused when G holds another

@@ -97,6 +97,7 @@ def seal(chunk: Mapping[str, Any]) -> str:
 # ------------------------------------------------------------------ [SIM-outcome-hash]
 
 
+@pytest.mark.checks("SIM-outcome-hash")
 @needs_fork
 def test_the_outcome_hash_is_the_clause_s(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-outcome-hash] ``simulate --json`` reports the outcome hash computed here by the
@@ -118,6 +119,7 @@ def test_the_outcome_hash_is_the_clause_s(monkeypatch: pytest.MonkeyPatch, capsy
         ["outcome", "sha256", expected]]
 
 
+@pytest.mark.checks("SIM-outcome-hash", "SIM-crash")
 def test_a_failed_game_counts_with_its_error_text(monkeypatch: pytest.MonkeyPatch,
                                                   capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-outcome-hash, SIM-crash] a failed game's outcome is its seed and the failure's
@@ -133,6 +135,7 @@ def test_a_failed_game_counts_with_its_error_text(monkeypatch: pytest.MonkeyPatc
     assert result["outcome_sha256"] == expected
 
 
+@pytest.mark.checks("SIM-outcome-hash", "SIM-sweep")
 def test_sweep_rows_carry_the_outcome_hash(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-outcome-hash, SIM-sweep] each row of ``sweep --format json`` has, beside its
     trace hash, the outcome hash that ``simulate`` reports for its point's parameters."""
@@ -196,6 +199,7 @@ def flip_digest(document: dict[str, Any]) -> None:
     document["chunks"][1]["digests"] = ("0" if digests[0] != "0" else "1") + digests[1:]
 
 
+@pytest.mark.checks("SIM-resume")
 @pytest.mark.parametrize(
     ("tamper", "chunk"),
     [
@@ -225,6 +229,7 @@ def test_outcomes_edited_apart_from_the_digests_are_refused(tamper: Callable[[di
     assert sorted(path.name for path in interrupted.parent.iterdir()) == [interrupted.name]
 
 
+@pytest.mark.checks("SIM-resume", "SIM-outcome-hash")
 def test_a_forged_checkpoint_publishes_another_outcome_hash(interrupted: Path,
                                                             capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-resume, SIM-outcome-hash] the issue's edit with the seals forged too (by the
@@ -247,6 +252,7 @@ def test_a_forged_checkpoint_publishes_another_outcome_hash(interrupted: Path,
     assert forged["outcome_sha256"] == outcome_hash(reported + played_outcomes(STRATEGIES["simple"], 3, range(8, 12)))
 
 
+@pytest.mark.checks("SIM-resume", "SIM-outcome-hash")
 def test_a_checkpoint_resumes_to_the_genuine_hashes(interrupted: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-resume, SIM-outcome-hash] untouched, the same checkpoint resumes to the result
     and both hashes of the run never interrupted; its seals are the clause's."""
@@ -264,6 +270,7 @@ def two_failures_backwards(chunk: dict[str, Any]) -> None:
     chunk["failures"].reverse()
 
 
+@pytest.mark.checks("SIM-resume")
 @pytest.mark.parametrize(
     ("tamper", "fragment"),
     [
@@ -293,6 +300,7 @@ that would forge a line of its own."""
 RAW = ("\x1b", "\x07", "\r", "\n", "\u2028", "\u202e")
 
 
+@pytest.mark.checks("OUT-escape", "SIM-crash", "SIM-resume")
 @pytest.mark.parametrize("json_output", [False, True])
 def test_a_failure_text_from_a_checkpoint_is_escaped(json_output: bool, interrupted: Path,
                                                      capsys: pytest.CaptureFixture[str]) -> None:

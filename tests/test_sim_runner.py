@@ -152,6 +152,7 @@ def assert_statistics(result: Mapping[str, Any], scores: list[int], strikeouts: 
 # ------------------------------------------------------------------ [SIM-jobs]
 
 
+@pytest.mark.checks("SIM-jobs")
 def test_chunks_cover_the_seeds_in_order() -> None:
     """[SIM-jobs] 7 games from seed 5 in chunks of 3: seeds 5-7, 8-10, 11 (by hand); the
     automatic size aims at eight chunks per worker and at most 50 games (or ``largest``)."""
@@ -168,6 +169,7 @@ def test_chunks_cover_the_seeds_in_order() -> None:
     assert chunk_size_for(4000, 32, largest=200) == 16  # 4000 / (8 * 32), rounded up
 
 
+@pytest.mark.checks("SIM-jobs")
 def test_jobs_and_chunk_size_do_not_change_the_result(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-jobs, C-simulate] one process, two or three workers and any chunk size give the
     same result, and it is that of playing seeds 11 .. 33 one by one."""
@@ -183,6 +185,7 @@ def test_jobs_and_chunk_size_do_not_change_the_result(capsys: pytest.CaptureFixt
         assert result["jobs"] == int(extra[1])
 
 
+@pytest.mark.checks("SIM-jobs")
 def test_local_executor_returns_every_chunk_once() -> None:
     """[SIM-jobs] two worker processes return each chunk exactly once, equal to playing it
     in this process."""
@@ -197,6 +200,7 @@ def test_local_executor_returns_every_chunk_once() -> None:
 # ------------------------------------------------------------------ [SIM-param]
 
 
+@pytest.mark.checks("SIM-param")
 def test_params_are_resolved_recorded_and_used(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-param] --param sets one parameter, the others keep their defaults, the JSON
     names them all, and the games are those of the strategy built with that value."""
@@ -211,6 +215,7 @@ def test_params_are_resolved_recorded_and_used(monkeypatch: pytest.MonkeyPatch, 
     assert_statistics(default, *direct(make_config(3), mix_factory(0), range(3, 13)))
 
 
+@pytest.mark.checks("SIM-param", "S-params")
 def test_thesis_parameters_reach_the_workers(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-param, S-params] the thesis strategy with omega_p = 0.3 in two workers plays
     the games of factory_for("thesis", {"omega_p": "0.3"})."""
@@ -224,6 +229,7 @@ def test_thesis_parameters_reach_the_workers(capsys: pytest.CaptureFixture[str])
 # ------------------------------------------------------------------ [SIM-progress]
 
 
+@pytest.mark.checks("SIM-progress")
 def test_progress_bar_shows_rate_and_running_mean() -> None:
     """[SIM-progress] the bar counts games, shows games per second and the running mean of
     the finished games (20 = (10 + 20 + 30) / 3; the failed game does not count)."""
@@ -236,6 +242,7 @@ def test_progress_bar_shows_rate_and_running_mean() -> None:
     assert "4/4" in text and "game/s" in text and "mean 20.000" in text
 
 
+@pytest.mark.checks("SIM-progress")
 def test_no_progress_output_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-progress] under a pipe (here: pytest's capture) standard error stays empty."""
     code, out, err = run(["simulate", "--strategy", "simple", "--players", "2", "--games", "5", "--jobs", "2"], capsys)
@@ -245,6 +252,7 @@ def test_no_progress_output_when_stderr_is_not_a_terminal(capsys: pytest.Capture
 # ------------------------------------------------------------------ [SIM-crash]
 
 
+@pytest.mark.checks("SIM-crash")
 @pytest.mark.parametrize("jobs", ["1", "2"])
 def test_a_failing_game_is_reported_and_the_others_count(
     jobs: str, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
@@ -267,6 +275,7 @@ def test_a_failing_game_is_reported_and_the_others_count(
     assert "failed games" in out and "mean score" in out
 
 
+@pytest.mark.checks("SIM-crash")
 @needs_fork
 def test_a_worker_that_dies_loses_only_its_game(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-crash] the game with seed 15 ends its worker process (os._exit): that seed is
@@ -296,6 +305,7 @@ class KillOnce(SimpleStrategy):
         os._exit(9)
 
 
+@pytest.mark.checks("SIM-crash")
 @needs_fork
 def test_a_worker_killed_once_loses_nothing(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                             capsys: pytest.CaptureFixture[str]) -> None:
@@ -310,6 +320,7 @@ def test_a_worker_killed_once_loses_nothing(tmp_path: Path, monkeypatch: pytest.
     assert_statistics(result, *direct(make_config(3), STRATEGIES["simple"], range(50, 62)))
 
 
+@pytest.mark.checks("SIM-crash")
 def test_no_game_finished(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-crash] if every game fails the statistics are empty (null), not an error."""
     register(monkeypatch, failing_spec("hopeless", illegal_on=range(3)))
@@ -327,6 +338,7 @@ def test_no_game_finished(monkeypatch: pytest.MonkeyPatch, capsys: pytest.Captur
 SIM = ["simulate", "--players", "3", "--games", "2"]
 
 
+@pytest.mark.checks("SIM-errors", "SIM-param")
 @pytest.mark.parametrize(
     ("argv", "fragment"),
     [
@@ -358,6 +370,7 @@ def test_usage_errors_exit_2_with_one_line(argv: list[str], fragment: str, capsy
     assert out == "" and err.count("\n") == 1 and fragment in err and "Traceback" not in err
 
 
+@pytest.mark.checks("SIM-errors", "SIM-dask")
 def test_dask_not_installed_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-errors, SIM-dask] without the optional package: how to install it, exit 2."""
     monkeypatch.setitem(sys.modules, "distributed", None)  # makes ``import distributed`` fail

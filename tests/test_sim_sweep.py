@@ -56,6 +56,7 @@ def expected_row(random_seats: int) -> dict[str, float]:
 # ------------------------------------------------------------------ [SIM-sweep]
 
 
+@pytest.mark.checks("SIM-sweep")
 def test_grid_points_follow_the_order_given() -> None:
     """[SIM-sweep] the cartesian product, first key slowest, values checked and typed."""
     axes = parse_grid(["random_seats=2,0", "style=plain,fancy"], MIX, {})
@@ -66,6 +67,7 @@ def test_grid_points_follow_the_order_given() -> None:
     assert parse_grid([" weight = 0.25, 1 "], MIX, {})[0].values == (0.25, 1.0)
 
 
+@pytest.mark.checks("SIM-sweep")
 def test_csv_rows_are_the_games_of_each_point(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-sweep] one CSV row per point in grid order, each the statistics of that point's
     games on the same seeds S .. S+N-1."""
@@ -81,6 +83,7 @@ def test_csv_rows_are_the_games_of_each_point(capsys: pytest.CaptureFixture[str]
             assert float(row[column]) == pytest.approx(expected[column], abs=1e-12), column
 
 
+@pytest.mark.checks("SIM-sweep")
 def test_json_and_table_formats(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-sweep] JSON: settings, the fixed parameters, the grid, per point its values, all
     its parameters and the statistics; the table: a heading and one line per point."""
@@ -106,6 +109,7 @@ def test_json_and_table_formats(capsys: pytest.CaptureFixture[str]) -> None:
     assert lines[1].split()[1] == f"{expected_row(1)['mean_score']:.3f}"
 
 
+@pytest.mark.checks("SIM-sweep", "SIM-jobs")
 def test_workers_and_chunks_do_not_change_the_table(capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-sweep, SIM-jobs] the same CSV in one process and in two workers with small chunks."""
     argv = ["sweep", "--strategy", "mix", "--players", "2", "--games", "9", "--seed", "40",
@@ -118,6 +122,7 @@ def test_workers_and_chunks_do_not_change_the_table(capsys: pytest.CaptureFixtur
 # ------------------------------------------------------------------ output files [SIM-errors]
 
 
+@pytest.mark.checks("SIM-sweep", "SIM-errors")
 def test_out_replaces_the_file_and_leaves_nothing_else(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-sweep, SIM-errors] --out writes the table there (not to stdout), replacing an
     old file; no temporary file is left behind."""
@@ -129,6 +134,7 @@ def test_out_replaces_the_file_and_leaves_nothing_else(tmp_path: Path, capsys: p
     assert [path.name for path in tmp_path.iterdir()] == ["table.csv"]
 
 
+@pytest.mark.checks("SIM-errors")
 @pytest.mark.parametrize("error", [RuntimeError("disk on fire"), KeyboardInterrupt()])
 def test_an_interrupted_write_changes_nothing(tmp_path: Path, error: BaseException) -> None:
     """[SIM-errors] a write that fails half-way leaves the old file as it was, and no
@@ -146,12 +152,14 @@ def test_an_interrupted_write_changes_nothing(tmp_path: Path, error: BaseExcepti
     assert [path.name for path in tmp_path.iterdir()] == ["chart.png"]
 
 
+@pytest.mark.checks("SIM-errors")
 def test_a_write_into_a_vanished_directory_is_a_usage_error(tmp_path: Path) -> None:
     """[SIM-errors] an OS error while writing becomes a one-line usage error naming the option."""
     with pytest.raises(SetupError, match="--out .*: cannot write"):
         write_atomically(tmp_path / "gone" / "table.csv", lambda file: None, "--out")
 
 
+@pytest.mark.checks("SIM-plot")
 @pytest.mark.parametrize(("kind", "suffix", "grid"), [
     ("mean", ".png", ["--grid", "random_seats=0,1,2", "--grid", "style=plain,fancy"]),
     ("mean", ".svg", ["--grid", "style=plain,fancy"]),
@@ -169,6 +177,7 @@ def test_plots(kind: str, suffix: str, grid: list[str], tmp_path: Path, capsys: 
     assert sorted(path.name for path in tmp_path.iterdir()) == sorted([chart.name, "t.txt"])
 
 
+@pytest.mark.checks("SIM-plot", "SIM-errors")
 def test_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-plot, SIM-errors] without the optional package: how to install it, exit 2,
     nothing written."""
@@ -183,6 +192,7 @@ def test_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 # ------------------------------------------------------------------ [SIM-crash]
 
 
+@pytest.mark.checks("SIM-crash", "SIM-sweep")
 def test_failing_games_in_a_sweep(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-crash, SIM-sweep] seed 6 fails at every point: the table is still written with
     the other seven games per point, the error line names the points and the seed, exit 1."""
@@ -201,6 +211,7 @@ def test_failing_games_in_a_sweep(monkeypatch: pytest.MonkeyPatch, tmp_path: Pat
 # ------------------------------------------------------------------ [SIM-errors]
 
 
+@pytest.mark.checks("SIM-errors")
 @pytest.mark.parametrize(
     ("extra", "fragment"),
     [
@@ -246,6 +257,7 @@ def test_usage_errors_exit_2_and_write_nothing(extra: list[str], fragment: str, 
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.checks("SIM-errors")
 @pytest.mark.parametrize(("strategy", "grid", "fragment"), [
     ("nope", "a=1", "--strategy: unknown strategy 'nope'"),
     ("simple", "omega_p=0.5", "strategy 'simple': unknown parameter 'omega_p' (known: none)"),
@@ -256,6 +268,7 @@ def test_unknown_strategy_or_parameter(strategy: str, grid: str, fragment: str, 
     assert code == EXIT_USAGE and out == "" and fragment in err and err.count("\n") == 1
 
 
+@pytest.mark.checks("SIM-errors")
 def test_grid_errors_are_param_errors() -> None:
     """[SIM-errors] the parser itself raises ParamError (exit 2 through the command line)."""
     with pytest.raises(ParamError, match="empty value list"):

@@ -30,6 +30,7 @@ from hanabi_ref.strategies import factory_for
 from tests.test_playability_opengame import engine_config, engine_deck, small_games
 
 
+@pytest.mark.checks("SV-open", "SV-moves", "SV-bounds", "SV-key")
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_games())
 def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_search(game: OpenGame) -> None:
@@ -46,6 +47,7 @@ def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_searc
         assert score(replay(config, deck, solution.line)) == config.max_score
 
 
+@pytest.mark.checks("SV-result")
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 def test_winning_lines_of_real_decks_replay_to_25(players: int) -> None:
     """[SV-result] on seeded real decks (No Variant, hle), every winning line the solver
@@ -66,6 +68,7 @@ def test_winning_lines_of_real_decks_replay_to_25(players: int) -> None:
     assert decided >= 8
 
 
+@pytest.mark.checks("SV-result")
 def test_every_deck_the_hat_player_wins_is_winnable() -> None:
     """[SV-result] a perfect game of the hat player is a winning line of the open game,
     so the solver must find every such deck winnable."""
@@ -78,6 +81,7 @@ def test_every_deck_the_hat_player_wins_is_winnable() -> None:
     assert wins > 20
 
 
+@pytest.mark.checks("SV-result", "SV-input")
 def test_a_spent_budget_is_undecided_and_bad_input_is_named() -> None:
     """[SV-result, SV-input] a budget too small to finish gives "undecided" (no
     line); a deck that is not a permutation of the cards, a target out of range and a
@@ -99,6 +103,7 @@ def test_a_spent_budget_is_undecided_and_bad_input_is_named() -> None:
             call()
 
 
+@pytest.mark.checks("SV-bounds")
 def test_too_few_turns_is_a_cheap_reason_and_a_lower_target_is_still_searched() -> None:
     """[SV-bounds] one suit of five single cards, two players with hands of two: one
     card is left to draw, so at most 1 + 2 turns can play and 5 points are out of reach,
@@ -113,6 +118,7 @@ def test_too_few_turns_is_a_cheap_reason_and_a_lower_target_is_still_searched() 
     assert score(replay(config, deck, lower.line)) >= 2
 
 
+@pytest.mark.checks("SV-estimate", "SV-input")
 def test_the_solve_command_counts_decks_alike_for_any_jobs_and_refuses_bad_input(
         tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SV-estimate, SV-input] ``solve`` prints the winnable, lost and undecided counts of
@@ -148,6 +154,7 @@ def test_the_solve_command_counts_decks_alike_for_any_jobs_and_refuses_bad_input
         assert len(err.strip().splitlines()) == 1 and message in err, err
 
 
+@pytest.mark.checks("SV-late", "SV-bounds")
 def test_cards_that_wait_for_the_last_draw_are_a_cheap_reason() -> None:
     """[SV-late, SV-bounds] two suits (one copy of each value of the first), two players
     with hands of two, the first suit's 1 as the very last card: after it is drawn the
@@ -187,6 +194,7 @@ def small_configs(draw: st.DrawFn) -> tuple[GameConfig, tuple[int, ...], int]:
     return config, deck, target
 
 
+@pytest.mark.checks("SV-core", "SV-hold", "SV-relax", "SV-restarts")
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_configs())
 def test_the_solvers_model_decides_as_the_plain_search_over_the_engines_states(
@@ -211,6 +219,7 @@ def test_the_solvers_model_decides_as_the_plain_search_over_the_engines_states(
             assert plain.reachable is False
 
 
+@pytest.mark.checks("SV-relax")
 @settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_games())
 def test_the_relaxed_game_decides_the_thesis_rules_exactly(game: OpenGame) -> None:
@@ -226,6 +235,7 @@ def test_the_relaxed_game_decides_the_thesis_rules_exactly(game: OpenGame) -> No
     assert (relaxed is not None) == is_open_game_playable(game)
 
 
+@pytest.mark.checks("SV-hold")
 def test_a_seat_cannot_play_two_cards_in_the_last_round() -> None:
     """[SV-hold] one suit 1, 2, 3 with one copy each, two players with hands of two:
     the deal gives seat 0 the 1 and the 2 and seat 1 the 3 and nothing is left to draw,
@@ -241,11 +251,13 @@ def test_a_seat_cannot_play_two_cards_in_the_last_round() -> None:
     assert solve_deck(config, deck).reachable is False
 
 
+@pytest.mark.checks("SV-restarts")
 def test_restart_lengths_follow_the_luby_sequence() -> None:
     """[SV-restarts] the first fifteen terms of the Luby-Sinclair-Zuckerman sequence."""
     assert [core.luby(index) for index in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
 
 
+@pytest.mark.checks("SV-best")
 def test_the_best_score_of_a_deck_that_misses_the_maximum() -> None:
     """[SV-best] the deck of the cheap-reason test above reaches 2 of its 5 points: with
     one card to draw after the deal and two players, three turns can play, but the 3 is
@@ -260,6 +272,7 @@ def test_the_best_score_of_a_deck_that_misses_the_maximum() -> None:
     assert solution.line is not None and score(replay(config, deck, solution.line)) == best
 
 
+@pytest.mark.checks("SV-core", "SV-result")
 @pytest.mark.parametrize(("counts", "hand", "printed"), [((1, 1, 1, 1, 6), 2, "0.1460"), ((1, 1, 1, 6, 1), 3, "0.2821")])
 def test_the_solver_reproduces_cells_of_the_thesis_appendix_a(counts: tuple[int, ...], hand: int, printed: str) -> None:
     """[SV-core, SV-result] the single-colour sequences of Appendix A are open games of
@@ -283,6 +296,7 @@ def test_the_solver_reproduces_cells_of_the_thesis_appendix_a(counts: tuple[int,
     assert f"{winnable / len(decks):.4f}" == printed
 
 
+@pytest.mark.checks("SV-against")
 def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contradiction(
         monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
     """[SV-against] ``--against hat`` counts the hat player's perfect games on the decks
@@ -309,6 +323,7 @@ def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contrad
     assert len(err.strip().splitlines()) == 1 and "decks a strategy won but the solver found lost" in err
 
 
+@pytest.mark.checks("SV-bench")
 def test_bench_solver_measures_every_idea_on_the_same_decks(capsys: pytest.CaptureFixture[str]) -> None:
     """[SV-bench] ``bench solver`` solves the same decks with the whole solver and without
     each idea, and reports per variant the decks decided, the CPU time and the positions;
@@ -325,6 +340,7 @@ def test_bench_solver_measures_every_idea_on_the_same_decks(capsys: pytest.Captu
     assert "one player count" in capsys.readouterr().err
 
 
+@pytest.mark.checks("SV-signals", "SV-estimate")
 def test_an_interrupted_solve_leaves_no_output_file(tmp_path: Path) -> None:
     """[SV-estimate, SV-signals] Ctrl-C during ``solve --out FILE``: one line, exit 130,
     and FILE is not there (it is written whole once every deck is solved).  The signal is

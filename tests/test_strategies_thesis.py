@@ -61,6 +61,7 @@ def live_counts(state: GameState) -> Counter[int]:
     return Counter(state.deck[c] for c in ids)
 
 
+@pytest.mark.checks("4.2", "4.3", "4.4")
 @SETTINGS
 @given(runs(max_moves=150, config=CLASSIC), st.data())
 def test_card_predicates_follow_definitions_4_2_to_4_4(run: Run, data: st.DataObject) -> None:
@@ -90,6 +91,7 @@ def test_card_predicates_follow_definitions_4_2_to_4_4(run: Run, data: st.DataOb
             assert bool(tables.unique >> x & 1) == unique == is_unique(composition, discarded, played, x)
 
 
+@pytest.mark.checks("4.3", "4.4")
 def test_example_4_5() -> None:
     """[4.3, 4.4] Example 4.5: with F[1] = (1, 2, 3) the cards (x, 1), x <= 3, are worthless,
     (4, 1) is playable, (5, 1) is worthless once both 4s are discarded, and (5, 1) is
@@ -146,6 +148,7 @@ def small_hands(draw: st.DrawFn) -> tuple[list[int], list[int], int]:
     return masks, counts, event
 
 
+@pytest.mark.checks("S-posterior")
 @MANY
 @given(small_hands())
 def test_posterior_counts_equal_brute_force(hand: tuple[list[int], list[int], int]) -> None:
@@ -158,6 +161,7 @@ def test_posterior_counts_equal_brute_force(hand: tuple[list[int], list[int], in
     assert [posterior.count(slot, event) for slot in range(len(masks))] == inside
 
 
+@pytest.mark.checks("S-components", "S-peel")
 @reaches_assertion()
 @MANY
 @given(small_hands())
@@ -182,6 +186,7 @@ def test_reductions_give_the_probabilities_of_the_whole_hand(hand: tuple[list[in
         assert Fraction(count, total) == expected
 
 
+@pytest.mark.checks("S-bounds")
 @reaches_assertion()
 @MANY
 @given(small_hands(), st.fractions(0, 1, max_denominator=12))
@@ -199,6 +204,7 @@ def test_threshold_decisions_are_those_of_the_exact_probabilities(hand: tuple[li
     assert own.extreme(event, highest=False) == [s for s in range(len(masks)) if inside[s] == min(inside)]
 
 
+@pytest.mark.checks("S-know", "S-know-public")
 @SETTINGS
 @given(runs(max_moves=150), st.data())
 def test_unseen_counts_are_the_own_hand_and_the_stack(run: Run, data: st.DataObject) -> None:
@@ -226,6 +232,7 @@ def test_unseen_counts_are_the_own_hand_and_the_stack(run: Run, data: st.DataObj
     assert [weights(1 << x) for x in range(len(counts))] == counts
 
 
+@pytest.mark.checks("S-know")
 @MANY
 @given(st.lists(st.integers(0, 6), min_size=1, max_size=12), st.data())
 def test_taking_copies_away_from_weights_is_decrementing_counts(counts: list[int], data: st.DataObject) -> None:
@@ -246,6 +253,7 @@ def test_taking_copies_away_from_weights_is_decrementing_counts(counts: list[int
     assert [after(mask) for mask in masks] == [expected(mask) for mask in masks]
 
 
+@pytest.mark.checks("S-posterior", "S-know")
 @settings(max_examples=15, deadline=None)
 @given(st.integers(0, 2**64 - 1), st.integers(8, 14), st.booleans())
 def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, left: int, worthless: bool) -> None:
@@ -317,6 +325,7 @@ def position(hands: list[list[tuple[int, int]]], config: GameConfig = CLASSIC) -
     return initial_state(config, deck)
 
 
+@pytest.mark.checks("4.6-a", "4.6-omega-p")
 def test_step_a_plays_a_card_known_to_be_playable() -> None:
     """[4.6-a, 4.6-omega-p] after a hint on its 1s (all 1s playable at the start) seat 1
     plays one of them; with omega_p = 1 it plays nothing else."""
@@ -326,6 +335,7 @@ def test_step_a_plays_a_card_known_to_be_playable() -> None:
     assert action in (Play(0), Play(2))
 
 
+@pytest.mark.checks("4.6-omega-s")
 def test_omega_s_forbids_risky_plays_before_the_last_error() -> None:
     """[4.6-omega-s] with omega_p = 0 every card is marked; with omega_s = 1 and two
     errors made only certain cards are: the strategy then does not play."""
@@ -339,6 +349,7 @@ def test_omega_s_forbids_risky_plays_before_the_last_error() -> None:
     assert not isinstance(thesis(CLASSIC, omega_p=0.0, omega_s=1).act(view), Play)
 
 
+@pytest.mark.checks("4.6-b", "4.6-omega-d")
 def test_step_b_discards_a_card_known_to_be_worthless() -> None:
     """[4.6-b, 4.6-omega-d, 4.3] once a 1 of every suit is played, a card hinted as a 1 is
     certainly worthless and is discarded (nothing is playable for certain)."""
@@ -355,6 +366,7 @@ def test_step_b_discards_a_card_known_to_be_worthless() -> None:
     assert thesis(config, seat=1).act(make_view(state, 1)) == Discard(0)
 
 
+@pytest.mark.checks("4.6-hint-3", "S-turn-order", "S-first-card")
 def test_hint_rule_3_hints_the_next_players_lowest_playable_card_by_value() -> None:
     """[4.6-hint-3, S-turn-order, S-first-card] seat 0 looks at seat 1 first; of seat 1's
     playable cards, the lower value is preferred; never hinted, so a value hint."""
@@ -362,6 +374,7 @@ def test_hint_rule_3_hints_the_next_players_lowest_playable_card_by_value() -> N
     assert thesis(CLASSIC, rho_h=3).act(make_view(state, 0)) == Hint(1, "value", 1)
 
 
+@pytest.mark.checks("S-first-card")
 def test_hint_rule_3_passes_over_touched_cards_under_rehint_never() -> None:
     """[S-first-card] once seat 1's 1 was hinted, rule 3 (rehint=never) looks further, at
     seat 2's 1; under rehint=attribute the value is known, so seat 1 gets the colour."""
@@ -374,6 +387,7 @@ def test_hint_rule_3_passes_over_touched_cards_under_rehint_never() -> None:
     assert thesis(CLASSIC, rho_h=3, rehint="attribute").act(view) == Hint(1, "colour", 3)
 
 
+@pytest.mark.checks("4.6-hint-2", "S-volume", "S-hint-order")
 def test_hint_rule_2_counts_cards_as_the_volume_reading_says() -> None:
     """[4.6-hint-2, S-volume, S-hint-order] seat 1 holds three 4s; once told, 'touched'
     repeats the hint, 'new' moves on to the most informative other hint."""
@@ -391,6 +405,7 @@ def test_hint_rule_2_counts_cards_as_the_volume_reading_says() -> None:
     assert chosen == tied
 
 
+@pytest.mark.checks("4.6-hint-4")
 def test_hint_rule_4_hints_a_worthless_card_when_nothing_playable_needs_a_hint() -> None:
     """[4.6-hint-4] no other player holds a playable card; seat 2's (1, 0) is worthless
     once red 1 is on the field, so rule 4 hints it while rule 3 falls back to volume."""
@@ -403,6 +418,7 @@ def test_hint_rule_4_hints_a_worthless_card_when_nothing_playable_needs_a_hint()
     assert thesis(CLASSIC, rho_h=3, omega_p=1.0).act(view) != Hint(2, "value", 1)
 
 
+@pytest.mark.checks("4.6-discard-3", "4.6-d", "4.6-discard")
 def test_discard_rule_3_discards_the_oldest_card() -> None:
     """[4.6-discard-3, 4.6-d] with no hint left and nothing known, rule 3 discards the card
     with the lowest id: the first dealt."""
@@ -415,6 +431,7 @@ def test_discard_rule_3_discards_the_oldest_card() -> None:
     assert thesis(config, seat=2, rho_d=3, omega_p=1.0).act(view) == Discard(0)
 
 
+@pytest.mark.checks("4.6-discard-1", "4.6-discard", "4.6-discard-4", "S-random")
 @pytest.mark.parametrize("rule", [1, 2, 4])
 def test_random_discard_rules_reach_every_tied_card(rule: int) -> None:
     """[4.6-discard-1, 4.6-discard-2, 4.6-discard-4, S-random] with nothing known every card
@@ -428,6 +445,7 @@ def test_random_discard_rules_reach_every_tied_card(rule: int) -> None:
     assert thesis(CLASSIC, seat=2, seed=7, rho_d=rule).act(view) == thesis(CLASSIC, seat=2, seed=7, rho_d=rule).act(view)
 
 
+@pytest.mark.checks("4.6-discard-4")
 def test_discard_rule_4_keeps_a_card_that_may_be_unique() -> None:
     """[4.6-discard-4, 4.4] a card hinted as a 5 is unique with probability 1; every other
     card may not be, so rule 4 never discards the 5."""
@@ -440,6 +458,7 @@ def test_discard_rule_4_keeps_a_card_that_may_be_unique() -> None:
     assert Discard(0) not in chosen and chosen
 
 
+@pytest.mark.checks("4.6-hint-1", "4.6-c")
 def test_hint_rule_1_gives_random_hints_to_random_players() -> None:
     """[4.6-hint-1, 4.6-c, 4.6-hint] rule 1 reaches both other players and all ten hints."""
     state = position([[(2, 0), (3, 0), (4, 0), (2, 1), (3, 1)], [(4, 1), (5, 2), (4, 3), (4, 4), (3, 2)], [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4)]])
@@ -447,6 +466,7 @@ def test_hint_rule_1_gives_random_hints_to_random_players() -> None:
     assert len(hints) == 2 * 10
 
 
+@pytest.mark.checks("4.6-omega-h")
 def test_omega_h_zero_discards_instead_of_hinting() -> None:
     """[4.6-omega-h, 4.6-discard] with omega_h = 0 step (c) never gives a hint."""
     state = position([[(2, 0), (3, 0), (4, 0), (2, 1), (3, 1)], [(1, 1), (5, 2), (4, 3), (4, 4), (3, 2)], [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4)]])
@@ -454,6 +474,7 @@ def test_omega_h_zero_discards_instead_of_hinting() -> None:
     assert isinstance(thesis(CLASSIC, omega_h=1.0).act(make_view(state, 0)), Hint)
 
 
+@pytest.mark.checks("4.6-omega-h")
 def test_presets_without_discards_at_max_tokens_hint_instead() -> None:
     """[4.6-omega-h, S-fallback] under hanab-live rules, at 8 tokens a discard is illegal, so
     even omega_h = 0 hints; games under every preset finish with legal moves."""
@@ -469,6 +490,7 @@ def test_presets_without_discards_at_max_tokens_hint_instead() -> None:
 # ------------------------------------------------------------------ parameters
 
 
+@pytest.mark.checks("S-params")
 def test_parameters_are_checked_by_name_kind_and_range() -> None:
     """[S-params] unknown names, wrong kinds and out-of-range values are refused with a
     message naming the parameter; decimal text is exact."""
@@ -497,6 +519,7 @@ def test_parameters_are_checked_by_name_kind_and_range() -> None:
 # ------------------------------------------------------------------ what the thesis states
 
 
+@pytest.mark.checks("4.6-omega-p", "4.6-omega-s")
 def test_reckless_play_scores_zero_as_appendix_b_reports() -> None:
     """[4.6-omega-p, 4.6-omega-s] Appendix B: with omega_s = 0 and omega_p <= 0.2 every game
     ends with the third error (mean, maximum and minimum 0)."""
@@ -504,6 +527,7 @@ def test_reckless_play_scores_zero_as_appendix_b_reports() -> None:
     assert {play_game(CLASSIC, factory, seed=seed).score for seed in range(40)} == {0}
 
 
+@pytest.mark.checks("4.6")
 def test_the_best_rule_scores_near_the_thesis_mean() -> None:
     """[4.6] Appendix B reports 15.4075 for the best rule (rho_h = 3, rho_d = 2, omega_p =
     0.6); over 150 games our mean lies within 1.0 of it (the issue's tolerance)."""

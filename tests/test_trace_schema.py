@@ -36,6 +36,7 @@ def recorded(players: int = 3, preset: str = "thesis", variant: str = "No Varian
     return trace_to_json(record.trace, with_states=True)
 
 
+@pytest.mark.checks("T-schema")
 def test_spec_copy_of_the_schema_is_the_shipped_schema() -> None:
     """[T-schema] spec/trace.schema.json is the file the package validates with, and a
     valid draft 2020-12 schema."""
@@ -45,6 +46,7 @@ def test_spec_copy_of_the_schema_is_the_shipped_schema() -> None:
 
 @pytest.mark.parametrize(("preset", "variant", "players"), [("thesis", "No Variant", 1), ("hle", "No Variant", 5),
                                                              ("hanab-live", "Rainbow (6 Suits)", 4), ("thesis", "Black (6 Suits)", 6)])
+@pytest.mark.checks("T-schema")
 def test_written_traces_satisfy_the_schema(preset: str, variant: str, players: int) -> None:
     """[T-schema, T-trace] every trace we write, states included, is valid under the schema
     (checked by jsonschema directly, not through our loader)."""
@@ -66,6 +68,7 @@ def test_written_traces_satisfy_the_schema(preset: str, variant: str, players: i
         (lambda d: d["states"][0].__setitem__("lives", 3), "states[0].lives: unknown field"),
     ],
 )
+@pytest.mark.checks("T-schema")
 def test_schema_violations_name_the_path(mutate: Any, message: str) -> None:
     """[T-schema] the first stage: a schema violation is one line naming the JSON path."""
     data = recorded()
@@ -76,6 +79,7 @@ def test_schema_violations_name_the_path(mutate: Any, message: str) -> None:
     assert "\n" not in str(error.value)
 
 
+@pytest.mark.checks("T-canonical")
 def test_canonical_json_is_sorted_compact_and_integer_only() -> None:
     """[T-canonical] keys sorted, no spaces, floats refused; equal values give equal bytes."""
     assert canonical_json({"b": [1, {"d": None, "c": True}], "a": "é"}) == '{"a":"é","b":[1,{"c":true,"d":null}]}'
@@ -84,6 +88,7 @@ def test_canonical_json_is_sorted_compact_and_integer_only() -> None:
     assert canonical_json(json.loads(json.dumps(recorded(), indent=3))) == canonical_json(recorded())
 
 
+@pytest.mark.checks("T-canonical")
 def test_saved_trace_is_canonical(tmp_path: Path) -> None:
     """[T-canonical, C-play] `play --out --states` writes canonical JSON plus one newline."""
     path = tmp_path / "game.json"
@@ -93,6 +98,7 @@ def test_saved_trace_is_canonical(tmp_path: Path) -> None:
     assert json.loads(text)["states"] == recorded()["states"]
 
 
+@pytest.mark.checks("T-state")
 def test_state_object_matches_an_independent_reading_of_the_trace() -> None:
     """[T-state] hands, fireworks, discard, tokens and deck size recomputed by a small
     model from the deck and the actions (blocks deal, oldest card first, a draw appends)."""
@@ -123,6 +129,7 @@ def test_state_object_matches_an_independent_reading_of_the_trace() -> None:
         assert (state["clue_tokens"], state["strikes"], state["deck_size"]) == (tokens, strikes, len(deck) - nxt)
 
 
+@pytest.mark.checks("T-state", "T-knowledge")
 def test_knowledge_is_reported_as_suits_times_values() -> None:
     """[T-state, T-knowledge, 2.14] a product set is split into its suits and values; a
     set that is not a product also lists its cards, and the object validates."""
@@ -136,6 +143,7 @@ def test_knowledge_is_reported_as_suits_times_values() -> None:
     jsonschema.validate(partial, {"$ref": "#/$defs/knowledge", "$defs": trace_schema()["$defs"]})
 
 
+@pytest.mark.checks("T-states")
 def test_expected_states_are_checked_on_replay() -> None:
     """[T-states] a trace whose expected state differs from the replay fails at that index
     and field; a wrong number of states is refused."""
@@ -152,6 +160,7 @@ def test_expected_states_are_checked_on_replay() -> None:
     assert len(replay_states(trace_from_json(data))) == len(data["actions"]) + 1
 
 
+@pytest.mark.checks("T-states")
 def test_replay_of_a_trace_with_wrong_states_exits_1(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-replay, C-exit, T-states] the command reports the first wrong state, exit 1."""
     data = recorded()

@@ -40,6 +40,7 @@ def _classic_masks(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]
 
 
 @pytest.mark.parametrize("variant", ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"])
+@pytest.mark.checks("VAR-existing")
 def test_existing_variants_keep_their_masks(variant: str) -> None:
     """[VAR-existing, VAR-engine-masks] the model's masks of the four older variants are
     those of 2.16-2a-suit and 2.16-2a-value, with every rank clue and no free hint."""
@@ -169,6 +170,7 @@ def test_random_games_keep_every_clause(variant: str) -> None:
         assert 0 <= state.score <= 5 * config.suit_count
 
 
+@pytest.mark.checks("SH-move")
 def test_orange_moves_read_as_what_happened() -> None:
     """[SH-move, VAR-engine-orange] the sentence of an orange move says what happened
     instead of the move chosen."""
@@ -253,6 +255,7 @@ def test_up_or_down_early_end_counts_both_ways() -> None:
     assert max_attainable_score(state) == 24
 
 
+@pytest.mark.checks("HL-up-or-down")
 def test_up_or_down_file_ranks() -> None:
     """[HL-up-or-down] a START card is rank 7 in hanab.live's files, read as value 6 and
     written back as 7; rank 6 is refused."""
@@ -267,6 +270,7 @@ def test_up_or_down_file_ranks() -> None:
         trace_from_hanablive(data)
 
 
+@pytest.mark.checks("SV-input")
 @pytest.mark.parametrize("variant", ["Up or Down (5 Suits)", "Orange (3 Suits)"])
 def test_solver_refuses_what_its_bounds_do_not_model(variant: str) -> None:
     """[SV-input] the solver refuses Up or Down and orange suits in one line."""
@@ -305,6 +309,7 @@ def test_real_game_variants_play_and_replay(name: str) -> None:
     assert exported >= 1
 
 
+@pytest.mark.checks("HL-orange")
 def test_orange_moves_are_written_as_what_happened() -> None:
     """[HL-orange] in a hanab.live file our play of an orange card is a discard action and
     our discard of it a play action; other cards keep their type; read back, the file is

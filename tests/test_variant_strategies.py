@@ -83,6 +83,7 @@ def is_blind(config: GameConfig, hint: Hint) -> bool:
 # ------------------------------------------------------------------ whole games
 
 
+@pytest.mark.checks("S-variants", "4.6-hint")
 @pytest.mark.parametrize(("name", "players"), VARIANTS)
 def test_heuristics_play_every_variant_legally(name: str, players: int) -> None:
     """[S-variants, 4.6-hint, VAR-engine-masks, VAR-clue-ranks] two games per strategy
@@ -114,6 +115,7 @@ def telling_hints(config: GameConfig, card: int, known: int) -> tuple[Hint | Non
     return thesis._telling_hint(1, card, known), SimpleStrategy._informative_hint(view, 1, card, known)
 
 
+@pytest.mark.checks("S-variants")
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(VARIANTS), st.data())
 def test_a_hint_on_a_card_touches_it(variant: tuple[str, int], data: st.DataObject) -> None:
@@ -135,6 +137,7 @@ def test_a_hint_on_a_card_touches_it(variant: tuple[str, int], data: st.DataObje
         assert known & ~hint_mask(config, thesis_hint) or (thesis_hint.kind == "colour" and suit_unknown)
 
 
+@pytest.mark.checks("S-variants")
 @settings(max_examples=300, deadline=None)
 @given(st.sampled_from(CLASSIC_CONFIGS), st.data())
 def test_classic_touch_gives_the_classic_hints(config: GameConfig, data: st.DataObject) -> None:
@@ -159,6 +162,7 @@ def test_classic_touch_gives_the_classic_hints(config: GameConfig, data: st.Data
 # ------------------------------------------------------------------ the convention strategies
 
 
+@pytest.mark.checks("S-variants", "H-configs", "I-configs")
 @pytest.mark.parametrize("strategy", CONVENTIONS)
 @pytest.mark.parametrize("name", ["Pink (5 Suits)", "Color Blind (5 Suits)", "Orange (5 Suits)", "Black (5 Suits)",
                                   "Odds and Evens (5 Suits)", "Dual-Color (6 Suits)"])
@@ -196,6 +200,7 @@ def test_classic_touch() -> None:
     assert not any(is_classic_touch(config) for config in other)
 
 
+@pytest.mark.checks("S-variants")
 def test_command_line_refusal_exits_2() -> None:
     """[S-variants, S-params] on the command line the refusal is a usage error: exit 2,
     one line, no traceback."""
@@ -241,6 +246,7 @@ def test_a_shared_suit_letter_names_no_colour() -> None:
     assert parse_action(custom, "hint 1 s2") == Hint(1, "colour", 1)
 
 
+@pytest.mark.checks("S-variants")
 @pytest.mark.parametrize("strategy", ["thesis", "simple"])
 def test_heuristics_refuse_up_or_down(strategy: str) -> None:
     """[S-variants, VAR-engine-up-or-down] the heuristics refuse Up or Down in one line

@@ -213,6 +213,7 @@ def test_at_least_twenty_four_families() -> None:
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
+@pytest.mark.checks("VAR-suit-table")
 def test_suits_colours_and_rank_clues(family: Family) -> None:
     """[VAR-colours, VAR-clue-ranks, VAR-engine, VAR-suit-table] the engine's suits, clue
     colours and rank clues are the hand-written ones."""
@@ -224,6 +225,7 @@ def test_suits_colours_and_rank_clues(family: Family) -> None:
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
+@pytest.mark.checks("VAR-suit")
 def test_deck_composition_and_max_score(family: Family) -> None:
     """[VAR-counts, VAR-dark, VAR-scarce-ones, VAR-critical-fours, VAR-max-score] copies
     of each rank per suit by the counts rule, the deck size as written, 5 per suit."""
@@ -270,6 +272,7 @@ def rank_mismatches(family: Family, config: GameConfig) -> list[str]:
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
+@pytest.mark.checks("VAR-suit")
 def test_colour_clues_touch_as_the_table_says(family: Family) -> None:
     """[VAR-touch, VAR-engine-masks, VAR-prism, VAR-special-rank, VAR-blind] every clue
     colour, every suit, ranks 1-5: the engine's mask and the model's touches agree with
@@ -279,6 +282,7 @@ def test_colour_clues_touch_as_the_table_says(family: Family) -> None:
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
+@pytest.mark.checks("VAR-suit")
 def test_rank_clues_touch_as_the_table_says(family: Family) -> None:
     """[VAR-touch, VAR-engine-masks, VAR-funnels, VAR-chimneys, VAR-odds-and-evens,
     VAR-deceptive, VAR-all-ranks, VAR-no-ranks, VAR-clue-ranks] every rank clue 1-5,
@@ -309,6 +313,7 @@ def test_oracle_can_fail() -> None:
 # ------------------------------------------------------------------ the vectors of the families
 
 
+@pytest.mark.checks("VEC-variants")
 def test_variant_vectors_cover_the_families() -> None:
     """[VEC-variants, VAR-clue-ranks, VAR-mute, VAR-blind] under hanab-live at least 24
     families each have a config vector and hint transitions; a missing rank clue and a

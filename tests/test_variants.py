@@ -179,6 +179,7 @@ def _check_table(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", sorted(HANAB_LIVE_ENTRIES))
+@pytest.mark.checks("VAR-model", "VAR-basic", "VAR-two-suits", "VAR-suit-table")
 def test_issue_names_match_hanab_live(name: str) -> None:
     """[VAR-names, VAR-basic, VAR-single-suit, VAR-two-suits, VAR-ambiguous,
     VAR-dual-colour, VAR-colours, VAR-clue-ranks, VAR-model] every variant name of issue 24
@@ -238,6 +239,7 @@ def test_mixes_and_matryoshka() -> None:
         ("no variant", "no variant"),
     ],
 )
+@pytest.mark.checks("VAR-two-suits")
 def test_refused_families(name: str, part: str) -> None:
     """[VAR-refused] a family we do not model, or a name outside the grammar, is refused with
     one line that starts with the part; nothing is guessed."""
@@ -264,6 +266,7 @@ def test_touch_all_and_no_ranks() -> None:
         _check_table(name)
 
 
+@pytest.mark.checks("VAR-suit")
 def test_touch_dark() -> None:
     """[VAR-dark, VAR-suit, VAR-touch] dark suits touch like their light versions, one of each rank."""
     _check_table("Dark Omni & Dark Null (6 Suits)")
@@ -357,6 +360,7 @@ def test_other_rule_flags() -> None:
 
 
 @pytest.mark.parametrize("name", ["No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)"])
+@pytest.mark.checks("VAR-to-suits", "VAR-existing")
 def test_existing_variants_unchanged(name: str) -> None:
     """[VAR-existing, VAR-to-suits] the four variants of spec/rules.md give exactly today's
     suits, clue colours, colour masks and value masks."""
@@ -380,6 +384,7 @@ def _mask(variant: Variant, clue: Clue) -> int:
     )
 
 
+@pytest.mark.checks("VAR-to-suits")
 def test_to_suits_expressible_and_refused() -> None:
     """[VAR-to-suits, VAR-refused] white and ambiguous suits fit today's Suit; pink, prism,
     orange, special ranks and rules are refused naming the part."""

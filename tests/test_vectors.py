@@ -72,6 +72,7 @@ def every_vector() -> list[Vector]:
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
 @pytest.mark.parametrize("name", list(CASES))
+@pytest.mark.checks("VEC-format", "VEC-cases")
 def test_case(name: str, preset: str) -> None:
     """[VEC-cases, VEC-format] a case function under a preset: its own checks pass while
     it yields; every vector names its preset, its case and known rules, and its JSON
@@ -102,6 +103,7 @@ def assert_plain_json(data: object, where: str) -> None:
         assert data is None or isinstance(data, (bool, int, str)), f"{where}: {data!r}"
 
 
+@pytest.mark.checks("VEC-format")
 def test_names_are_unique() -> None:
     """[VEC-format] vector names are unique over all presets."""
     names = Counter(vector.name for vector in every_vector())
@@ -133,6 +135,7 @@ def required_clauses() -> list[str]:
             if formal and not c.startswith(("C-", "L-")) and c not in ("B-engine", "B-strategy", "B-verify", "B-isolate")]
 
 
+@pytest.mark.checks("VEC-coverage")
 def test_every_clause_is_covered_under_every_preset() -> None:
     """[VEC-coverage] each required clause has a vector under each preset, unless the pair
     is in NOT_APPLICABLE; and no pair in NOT_APPLICABLE is in fact covered."""
@@ -148,6 +151,7 @@ def test_every_clause_is_covered_under_every_preset() -> None:
     assert not stale, f"NOT_APPLICABLE lists covered pairs: {stale}"
 
 
+@pytest.mark.checks("VEC-coverage")
 def test_not_applicable_is_small_and_names_real_clauses() -> None:
     """[VEC-coverage] the table names existing formalized clauses and presets, each with a
     reason, and stays small."""
@@ -335,6 +339,7 @@ RECHECKS: dict[str, Callable[[Vector], None]] = {
 
 
 @pytest.mark.parametrize("preset", PRESET_NAMES)
+@pytest.mark.checks("VEC-transition", "VEC-game", "VEC-initial", "VEC-deal", "VEC-config", "VEC-view", "VEC-action", "VEC-trace")
 def test_independent_recheck(preset: str) -> None:
     """[VEC-transition, VEC-game, VEC-initial, VEC-config, VEC-view, VEC-action,
     VEC-trace, VEC-deal] every vector is re-derived from its inputs without trusting its
@@ -354,6 +359,7 @@ def first(kind: str, predicate: Callable[[Vector], bool] = lambda v: True) -> Ve
     return next(v for v in every_vector() if v.kind == kind and predicate(v))
 
 
+@pytest.mark.checks("VEC-cases")
 def test_checks_catch_a_wrong_hint() -> None:
     """[VEC-cases, 2.16-2a-cost, 2.16-2a-suit] the move checks reject a post-state with
     the token not spent, or with a touched card's knowledge left unchanged."""
@@ -371,6 +377,7 @@ def test_checks_catch_a_wrong_hint() -> None:
         check_move(config, deck, vector.data["pre"], action, wrong)
 
 
+@pytest.mark.checks("VEC-cases")
 def test_checks_catch_a_broken_state() -> None:
     """[VEC-state, 2.13-conservation, 2.14-sound, 2.16-3-strikeout] the state checks
     reject a lost card, a knowledge set without the card, and a wrong score."""
@@ -392,6 +399,7 @@ def test_checks_catch_a_broken_state() -> None:
         check_state(config, deck, scored)
 
 
+@pytest.mark.checks("VEC-cases")
 def test_builder_refuses_a_wrong_expected_clause() -> None:
     """[VEC-cases, 2.16-2] a case that expects the wrong clause for a refusal fails."""
     from hanabi_ref.vectors.build import Maker
@@ -408,6 +416,7 @@ def test_builder_refuses_a_wrong_expected_clause() -> None:
 # ------------------------------------------------------------------ the accessors
 
 
+@pytest.mark.checks("VEC-format")
 def test_vector_accessors() -> None:
     """[VEC-format] config, deck, prefix, action and actions parse a vector's JSON back."""
     move = first("transition", lambda v: len(v.data["prefix"]) >= 2)
@@ -447,6 +456,7 @@ def differences(left: Path, right: Path) -> list[str]:
     return sorted(ours ^ theirs) + changed
 
 
+@pytest.mark.checks("VEC-generate")
 def test_committed_copy_is_current(generated: Path) -> None:
     """[VEC-generate] spec/vectors/ is byte for byte what the generator writes."""
     if not COMMITTED.is_dir():
@@ -457,6 +467,7 @@ def test_committed_copy_is_current(generated: Path) -> None:
     assert not changed, f"spec/vectors/ is out of date ({len(changed)} files differ, e.g. {changed[:5]}): {REGENERATE}"
 
 
+@pytest.mark.checks("VEC-generate")
 @pytest.mark.deep
 def test_generation_is_deterministic(generated: Path, tmp_path: Path) -> None:
     """[VEC-generate] a fresh generation (every case run again) writes the same bytes.
@@ -467,6 +478,7 @@ def test_generation_is_deterministic(generated: Path, tmp_path: Path) -> None:
     assert differences(generated, again) == []
 
 
+@pytest.mark.checks("VEC-files", "T-canonical")
 def test_files_and_index(generated: Path) -> None:
     """[VEC-files, T-canonical] one file per case and preset, each one canonical JSON
     line (sorted keys, no whitespace) ending in a newline; the index lists
@@ -488,6 +500,7 @@ def test_files_and_index(generated: Path) -> None:
     assert sum(p.stat().st_size for p in generated.rglob("*.json")) < 6_000_000
 
 
+@pytest.mark.checks("VEC-generate")
 def test_generate_refuses_a_foreign_directory(tmp_path: Path) -> None:
     """[VEC-generate] a non-empty directory that is not a vectors directory is refused and
     left alone; a file in place of DIR too."""
@@ -502,6 +515,7 @@ def test_generate_refuses_a_foreign_directory(tmp_path: Path) -> None:
         generate(tmp_path / "file", [])
 
 
+@pytest.mark.checks("VEC-generate")
 def test_generate_replaces_a_previous_directory(tmp_path: Path) -> None:
     """[VEC-generate] a previous vectors directory is replaced as a whole (stale files
     go), an extra file makes it foreign, and nothing temporary is left beside it."""
@@ -519,6 +533,7 @@ def test_generate_replaces_a_previous_directory(tmp_path: Path) -> None:
     assert generate(empty, some[:1]) == 1
 
 
+@pytest.mark.checks("VEC-files")
 def test_read_vectors_refuses_a_changed_file(tmp_path: Path) -> None:
     """[VEC-files] a file whose bytes no longer match the index is refused."""
     target = tmp_path / "vectors"
@@ -536,6 +551,7 @@ def test_iter_vectors_matches_the_cases() -> None:
     assert names == expected
 
 
+@pytest.mark.checks("C-vectors")
 def test_command_line_writes_the_same_vectors(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                               capsys: pytest.CaptureFixture[str]) -> None:
     """[C-vectors, VEC-generate] ``hanabi-ref vectors generate DIR`` writes exactly what
@@ -569,6 +585,7 @@ def committed_files() -> list[Path]:
     return sorted(COMMITTED.rglob("*.json"))
 
 
+@pytest.mark.checks("VEC-schema", "VEC-files")
 def test_committed_vectors_satisfy_the_schema() -> None:
     """[VEC-schema, VEC-files] every file of spec/vectors/, the index included, is valid
     under vectors.schema.json (the check generate and read_vectors use)."""
@@ -595,6 +612,7 @@ def test_committed_vectors_satisfy_the_schema_by_jsonschema_alone() -> None:
         assert strict_validator(VECTORS_SCHEMA).is_valid(data) and lax.is_valid(data), path
 
 
+@pytest.mark.checks("VEC-schema", "VEC-state")
 @pytest.mark.deep
 def test_generated_vectors_satisfy_the_schema(generated: Path) -> None:
     """[VEC-schema, VEC-generate] every vector the case functions yield is valid (generate
@@ -633,6 +651,7 @@ def _damaged(kind: str, damage: Callable[[dict[str, Any]], object]) -> dict[str,
          'at $: "comment" is not allowed here (schema vectors.schema.json#/$defs/trace_vector/additionalProperties)'),
     ],
 )
+@pytest.mark.checks("VEC-schema", "VEC-state")
 def test_vectors_outside_the_schema_are_named(kind: str, damage: Callable[[dict[str, Any]], object], message: str) -> None:
     """[VEC-schema] a vector broken in one place: the violation names its place (in the
     vector's own indices), the value and the schema keyword, and it is the violation
@@ -645,6 +664,7 @@ def test_vectors_outside_the_schema_are_named(kind: str, damage: Callable[[dict[
     assert violation == first_violation(strict_validator(VECTORS_SCHEMA, "vector"), data)
 
 
+@pytest.mark.checks("VEC-schema", "VEC-generate", "VEC-files")
 def test_generate_and_read_refuse_vectors_outside_the_schema(tmp_path: Path) -> None:
     """[VEC-schema, VEC-generate, VEC-files] generate refuses a vector outside the schema
     before writing anything (one line naming the vector and the place); read_vectors

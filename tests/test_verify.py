@@ -129,6 +129,7 @@ def test_reference_agrees_with_itself_over_random_games() -> None:
     # RefusesPlayingSlotZeroLate: deep; test_shrinking_shortens_a_late_divergence catches and shrinks it in the quick set
     [ExtraTokenAfterSecondStrike, AcceptsSelfHints, pytest.param(RefusesPlayingSlotZeroLate, marks=pytest.mark.deep), HidesDiscards],
 )
+@pytest.mark.checks("EP-protocol", "EP-compare", "EP-shrink")
 def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> None:
     """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; the shrunk game
     replays under our rules and still diverges when played again on the broken engine."""
@@ -141,6 +142,7 @@ def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> 
     assert again is not None and again.what == divergence.what
 
 
+@pytest.mark.checks("EP-shrink")
 def test_shrinking_shortens_a_late_divergence() -> None:
     """[EP-shrink] a bug that shows only once the stack is down to ten cards is first met
     in a long game; shrinking (budget 400 games) reports a strictly shorter one, which
@@ -152,6 +154,7 @@ def test_shrinking_shortens_a_late_divergence() -> None:
     assert 20 <= shrunk < report.first_length
 
 
+@pytest.mark.checks("EP-requests")
 def test_unsupported_configurations_are_skipped() -> None:
     """[EP-requests] configurations an engine declares unsupported are counted, not failures."""
     report = verify_random_games(PlaysOnlyHle(), CONFIGS, games=40, seed=4)
@@ -201,6 +204,7 @@ def test_same_encoding_implies_json_equality(ours: object, theirs: object) -> No
     assert same_encoding(ours, ours) and json_equal(ours, ours)
 
 
+@pytest.mark.checks("EP-types")
 def test_same_encoding_tells_json_types_apart() -> None:
     """[EP-types] values Python finds equal but JSON does not: 1 and true, 1 and 1.0."""
     from hanabi_ref.verify.compare import same_encoding
@@ -211,6 +215,7 @@ def test_same_encoding_tells_json_types_apart() -> None:
     assert same_encoding({"fireworks": [1, 0]}, {"fireworks": [1, 0]})
 
 
+@pytest.mark.checks("EP-compare")
 def test_state_difference_reports_first_field_and_unknown_fields() -> None:
     """[EP-compare, T-state] omitted fields are skipped; an unknown field is a divergence."""
     config = make_config(3, preset="hle")
@@ -226,6 +231,7 @@ def test_state_difference_reports_first_field_and_unknown_fields() -> None:
 # ------------------------------------------------------------------ the protocol, in and out of process
 
 
+@pytest.mark.checks("EP-requests", "EP-serve")
 def test_serve_answers_every_request_kind() -> None:
     """[EP-serve, EP-requests] a scripted session through serve(): hello, new game, state,
     legal actions, an illegal action refused, a legal one accepted, quit."""
@@ -259,12 +265,14 @@ def test_serve_answers_every_request_kind() -> None:
                                       {"op": "new_game", "config": {"players": 0}, "deck": []},
                                       {"op": "new_game", "config": {"players": 2}, "deck": "x"},
                                       {"op": "hello", "protocol": "other", "version": 1}, {"op": "state"}])
+@pytest.mark.checks("EP-serve")
 def test_serve_reports_malformed_requests(request_: object) -> None:
     """[EP-serve] a malformed request is answered with ok false and an error, never an exception."""
     answer = answer_request(ReferenceEngine(), request_)
     assert answer["ok"] is False and isinstance(answer["error"], str)
 
 
+@pytest.mark.checks("C-serve", "EP-transport", "EP-requests")
 def test_process_engine_through_serve_agrees() -> None:
     """[EP-transport, EP-requests, C-serve] our engine behind `hanabi-ref serve`, driven as
     an external process, agrees over random games and refuses an unsupported config."""
@@ -295,6 +303,7 @@ HELLO = '{"ok": true, "name": "scripted"}'
          'answer to legal_actions is outside the protocol: at $.actions[0].type: "jump" is not one of'),
     ],
 )
+@pytest.mark.checks("EP-failures", "C-exit")
 def test_failing_engines_exit_1_with_one_line(tmp_path: Path, capsys: pytest.CaptureFixture[str], lines: list[str], fragment: str) -> None:
     """[EP-failures, C-verify, C-exit] hangs, crashes, garbage and protocol breaches end
     the run with exit 1 and one line naming the request; nothing is waited on forever."""
@@ -342,6 +351,7 @@ def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
 # ------------------------------------------------------------------ the command
 
 
+@pytest.mark.checks("C-verify", "T-states")
 def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """[C-verify, EP-shrink, T-states] a diverging engine: exit 1, the report names the
     divergence, the trace file replays and carries our expected states."""
@@ -373,6 +383,7 @@ def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys:
         (["replay", "game.json", "--rules", "hle"], "--rules"),
     ],
 )
+@pytest.mark.checks("C-serve")
 def test_verify_and_serve_usage_errors_exit_2(argv: list[str], fragment: str, capsys: pytest.CaptureFixture[str]) -> None:
     """[C-exit, C-verify, C-serve] bad arguments: exit 2, one line naming the argument."""
     code = main(argv)
@@ -397,6 +408,7 @@ def test_verify_engine_command_that_cannot_start_exits_2(command: str, fragment:
     assert code == EXIT_USAGE and err.count("\n") == 1 and err.startswith(f"hanabi-ref: {fragment}"), err
 
 
+@pytest.mark.checks("C-verify", "C-serve")
 def test_verify_serve_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[C-verify, C-serve] `verify --engine "hanabi-ref serve"` reports 0 divergences."""
     code = main(["verify", "--engine", SERVE, "--no-vectors", "--games", "5", "--players", "2", "--rules", "hle",
@@ -406,6 +418,7 @@ def test_verify_serve_end_to_end(capsys: pytest.CaptureFixture[str], tmp_path: P
     assert not (tmp_path / "d.json").exists()
 
 
+@pytest.mark.checks("EP-vectors")
 def test_vectors_pass_on_the_reference_and_catch_a_broken_engine() -> None:
     """[EP-vectors] every transition and game vector passes on our engine; an engine that
     accepts self-hints is caught by a vector that expects the refusal; vectors of presets
@@ -446,6 +459,7 @@ def _one_rule_set(log: Path, options: dict[str, Any]) -> str:
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(ONE_RULE_SET))} {shlex.quote(str(log))} {shlex.quote(json.dumps(options))}"
 
 
+@pytest.mark.checks("EP-options")
 def test_verify_option_plays_the_random_games_under_the_changed_rules(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[EP-options, C-verify, P-presets] ``--rules physical --option ...``: an engine that
     plays only the printed rulebook with a round-robin deal and no draw after the final
@@ -490,6 +504,7 @@ def test_verify_option_through_the_reference_engine(capsys: pytest.CaptureFixtur
     assert "random games    4 played" in out and "divergences     0" in out
 
 
+@pytest.mark.checks("EP-options")
 def test_random_game_configs_carry_the_options() -> None:
     """[EP-options, EP-random] each preset of --rules (and a peer's configuration) gets the
     options on top; the others keep the preset's values and the preset its name."""
@@ -523,6 +538,7 @@ def test_random_game_configs_carry_the_options() -> None:
         ("self_hints=true", ["--option: under preset hle: options.self_hints"]),
     ],
 )
+@pytest.mark.checks("EP-options")
 def test_verify_option_usage_errors_exit_2(option: str, fragments: list[str], capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[EP-options, C-exit] an unknown option, a value outside its list, a pair without
     ``=`` or an option a preset of --rules refuses: exit 2 and one line naming --option

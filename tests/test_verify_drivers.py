@@ -135,6 +135,7 @@ class Situations(ReferenceEngine):
 # ------------------------------------------------------------------ the drivers
 
 
+@pytest.mark.checks("EP-skilled")
 def test_skilled_drivers_choose_legal_moves_and_finish_games() -> None:
     """[EP-skilled] whatever they draw, the drivers choose only legal moves, under every
     preset, and their games end."""
@@ -152,6 +153,7 @@ def test_skilled_drivers_choose_legal_moves_and_finish_games() -> None:
                     state = apply(state, action)
 
 
+@pytest.mark.checks("EP-random", "EP-skilled")
 def test_kinds_offered_by_each_configuration() -> None:
     """[EP-random, EP-skilled] every kind but the spoiler everywhere, each as likely; the
     spoiler only where R-1 ends games early, there as likely as all the others together."""
@@ -161,6 +163,7 @@ def test_kinds_offered_by_each_configuration() -> None:
     assert set(live) == set(KINDS) and live["spoiler"] == len(others) and all(live[k] == 1 for k in others)
 
 
+@pytest.mark.checks("EP-skilled")
 def test_default_random_phase_reaches_every_situation() -> None:
     """[EP-skilled, EP-random] over the default random phase against our own engine, the
     games show every situation the drivers aim at, counted from the states: suits
@@ -184,6 +187,7 @@ def test_default_random_phase_reaches_every_situation() -> None:
 # ------------------------------------------------------------------ the injected bugs
 
 
+@pytest.mark.checks("EP-compare")
 def test_the_correct_small_engine_passes_the_default_random_phase() -> None:
     """[EP-random, EP-compare] without a bug, the small engine agrees with ours over the
     default random phase: the bugs below are the only reason it diverges."""
@@ -193,6 +197,7 @@ def test_the_correct_small_engine_passes_the_default_random_phase() -> None:
 
 
 @pytest.mark.parametrize("bug", sorted(BUGS))
+@pytest.mark.checks("EP-compare", "EP-random", "EP-skilled")
 def test_each_injected_bug_is_found_by_the_default_random_phase(bug: str) -> None:
     """[EP-skilled, EP-random, EP-compare] each classic bug, injected alone into the small
     engine, is found within the default game count and seed by the random games alone;
@@ -207,6 +212,7 @@ def test_each_injected_bug_is_found_by_the_default_random_phase(bug: str) -> Non
     assert play_compared(InProcessSmallEngine(), trace.config, trace.deck, Following(trace.actions)) is None
 
 
+@pytest.mark.checks("C-verify")
 def test_verify_command_finds_an_injected_bug_through_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-skilled, EP-shrink, C-verify] through the command line, with the defaults and
     ``--no-vectors``, the small engine as a process with a bug switched on diverges (exit

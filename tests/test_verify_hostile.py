@@ -91,6 +91,7 @@ def _pids(path: Path) -> list[int]:
 # ------------------------------------------------------------------ engines that never read
 
 
+@pytest.mark.checks("EP-failures")
 def test_engine_that_never_reads_is_given_up_within_the_timeout(tmp_path: Path) -> None:
     """[EP-lifecycle, EP-failures] an engine that answers without ever reading its input
     fills the pipe to its stdin: verify's write gives up at the request's time limit
@@ -116,6 +117,7 @@ def test_engine_that_never_reads_is_given_up_within_the_timeout(tmp_path: Path) 
 # ------------------------------------------------------------------ nothing outlives verify
 
 
+@pytest.mark.checks("EP-lifecycle")
 def test_spinning_child_of_a_hung_engine_is_ended_with_it(tmp_path: Path, pidfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-lifecycle, EP-failures] an engine started through ``sh -c`` forks a child that
     spins and then hangs: when verify gives up, no process of the engine's group is left."""
@@ -127,6 +129,7 @@ def test_spinning_child_of_a_hung_engine_is_ended_with_it(tmp_path: Path, pidfil
     _assert_group_and_child_gone(pidfile)
 
 
+@pytest.mark.checks("EP-lifecycle")
 def test_children_an_agreeing_engine_leaves_are_ended_at_the_end(tmp_path: Path, pidfile: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-lifecycle] an engine that agrees and quits but leaves a ``sleep 1000`` behind:
     verify reports no divergence, and the sleeping child is gone too."""
@@ -150,6 +153,7 @@ def _assert_group_and_child_gone(pidfile: Path) -> None:
     [(signal.SIGTERM, 143, "terminated by SIGTERM"), (signal.SIGHUP, 129, "terminated by SIGHUP"),
      (signal.SIGINT, 130, "hanabi-ref: interrupted")],
 )
+@pytest.mark.checks("EP-lifecycle")
 def test_signal_to_verify_ends_the_hung_engine_group(tmp_path: Path, pidfile: Path, signum: signal.Signals, code: int, message: str) -> None:
     """[EP-lifecycle] SIGTERM, SIGHUP or SIGINT to a verify process whose engine hangs
     (the engine, in a session of its own, gets none of them): verify exits with
@@ -185,6 +189,7 @@ def _wait_for(condition: Any, process: subprocess.Popen[str]) -> None:
 # ------------------------------------------------------------------ stderr floods
 
 
+@pytest.mark.checks("EP-transport", "EP-failures")
 def test_stderr_flood_keeps_only_the_tail(tmp_path: Path) -> None:
     """[EP-lifecycle, EP-failures] 20 MB of engine stderr: the failure quotes its last
     line, and verify's peak memory grows by less than 10 MB while it reads the flood
@@ -206,6 +211,7 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path) -> None:
     assert int(growth_kib) < 10 * 1024
 
 
+@pytest.mark.checks("EP-transport")
 def test_tail_keeps_the_last_bytes_and_quotes_the_last_line() -> None:
     """[EP-lifecycle] the tail holds at most its size, the newest bytes, and its last line
     is the last non-empty line written."""
@@ -228,6 +234,7 @@ def test_tail_keeps_the_last_bytes_and_quotes_the_last_line() -> None:
         ([HELLO, '{"ok": true}', f'{{"ok": true, "state": {{"clue_tokens": {"8" * 5000}}}}}'], "answer to state: a number has 5000 digits"),
     ],
 )
+@pytest.mark.checks("EP-numbers", "EP-failures")
 def test_endless_numbers_in_answers_are_one_line_failures(tmp_path: Path, capsys: pytest.CaptureFixture[str], answers: list[str], fragment: str) -> None:
     """[EP-numbers, EP-failures] an integer of more than 4300 digits in an answer ends the
     run with exit 1 and one line naming the request, not a ValueError traceback."""
@@ -236,6 +243,7 @@ def test_endless_numbers_in_answers_are_one_line_failures(tmp_path: Path, capsys
     assert code == EXIT_INVALID_GAME and err.count("\n") == 1 and fragment in err and "Traceback" not in err, err
 
 
+@pytest.mark.checks("EP-numbers")
 def test_numbers_up_to_the_limit_are_read() -> None:
     """[EP-numbers] 4300 digits are a number (with or without a minus sign); 4301 are not."""
     assert parse_line(f'{{"x": -{"7" * LIMIT}}}') == {"x": -int("7" * LIMIT)}
@@ -280,6 +288,7 @@ class WrongType(ReferenceEngine):
 
 
 @pytest.mark.parametrize(("field", "kind", "problem", "shown"), WRONG_TYPES)
+@pytest.mark.checks("EP-types")
 def test_wrong_json_types_of_an_engine_inside_python_diverge(field: str, kind: str, problem: str, shown: str) -> None:
     """[EP-types, EP-compare, T-state] the same wrong types from an engine inside Python (a
     peer adapter's state is not a protocol answer): a divergence naming the field and
@@ -290,6 +299,7 @@ def test_wrong_json_types_of_an_engine_inside_python_diverge(field: str, kind: s
     assert divergence is not None and divergence.what == f"after the deal: state.{field}: reference {ours}, {shown}"
 
 
+@pytest.mark.checks("EP-types")
 def test_json_equal_compares_json_types_not_python_equality() -> None:
     """[EP-types] values Python's ``==`` confuses are different JSON values, at any depth;
     equal JSON values (tuples standing for arrays) are equal."""
@@ -303,6 +313,7 @@ def test_json_equal_compares_json_types_not_python_equality() -> None:
     assert [json_type(v) for v in values] == ["boolean", "integer", "number", "string", "null", "array", "object"]
 
 
+@pytest.mark.checks("EP-types", "EP-compare")
 def test_state_difference_names_a_nested_type_difference() -> None:
     """[EP-types, EP-compare] a card value written as 1.0 deep in the hands is a
     divergence of ``hands`` that names the place of the wrong type."""
@@ -321,6 +332,7 @@ def test_state_difference_names_a_nested_type_difference() -> None:
 # ------------------------------------------------------------------ serve goes on
 
 
+@pytest.mark.checks("EP-numbers", "EP-serve")
 def test_serve_answers_an_endless_number_or_line_with_an_error_and_goes_on() -> None:
     """[EP-serve, EP-numbers] a request with a 5000-digit number and a line over 1 MiB
     each get an error answer; the requests after them are answered as usual."""
@@ -347,6 +359,7 @@ def test_serve_process_survives_an_endless_number() -> None:
     assert [a["ok"] for a in answers] == [False, True]
 
 
+@pytest.mark.checks("EP-serve")
 def test_serve_process_answers_requests_our_json_rules_refuse() -> None:
     """[EP-serve, T-json, C-serve] a line that is not UTF-8, one that is not JSON, NaN,
     and a key given twice each get one error answer naming the problem; the server goes
@@ -373,6 +386,7 @@ def test_serve_process_answers_requests_our_json_rules_refuse() -> None:
 
 
 @pytest.mark.parametrize("where", ["missing/d.json", "is_a_file/d.json", "a_directory"])
+@pytest.mark.checks("EP-out")
 def test_unwritable_out_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str], where: str) -> None:
     """[EP-out, C-exit] an ``--out`` whose directory is missing or is a file, or that is a
     directory: exit 2 with one line naming --out, and the engine is never started (an
@@ -385,6 +399,7 @@ def test_unwritable_out_is_refused_before_the_run(tmp_path: Path, capsys: pytest
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root may write into a read-only directory")
+@pytest.mark.checks("EP-out")
 def test_out_in_a_read_only_directory_is_refused_before_the_run(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-out, C-exit] an ``--out`` in a directory we may not write to: exit 2."""
     locked = tmp_path / "locked"
@@ -407,6 +422,7 @@ class ReportsTerminalAsNumber(ReferenceEngine):
 
 
 @pytest.mark.parametrize("as_json", [False, True])
+@pytest.mark.checks("EP-out")
 def test_divergence_is_printed_when_its_trace_cannot_be_written(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, as_json: bool
 ) -> None:

@@ -47,6 +47,7 @@ class Tampered(ReferenceEngine):
         return answer
 
 
+@pytest.mark.checks("EP-report")
 def test_every_differing_field_side_by_side() -> None:
     """[EP-report] a wrong end of game shows every field that differs, not only the
     first: hands slot by slot with the differing slots marked and cards by name, the
@@ -66,6 +67,7 @@ def test_every_differing_field_side_by_side() -> None:
     assert lines[3:] == ["state.clue_tokens: reference 8 | engine 7", "state.terminal: reference false | engine true"]
 
 
+@pytest.mark.checks("EP-report", "EP-repro")
 def test_the_json_report_and_the_reproduction_file_hold_everything(tmp_path: Path,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-report, EP-repro] ``--json``: every difference with whole values, both states
@@ -89,6 +91,7 @@ def test_the_json_report_and_the_reproduction_file_hold_everything(tmp_path: Pat
     assert code == EXIT_OK, err
 
 
+@pytest.mark.checks("EP-explain")
 def test_explain_tells_the_story(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-explain] the deal, each move in words, then "the engine says X, the rules say Y
     (clause)" with the clause that fixes the field after that move; a plain trace is
@@ -117,6 +120,7 @@ def test_explain_tells_the_story(tmp_path: Path, capsys: pytest.CaptureFixture[s
     assert code == EXIT_USAGE and err.count("\n") == 1
 
 
+@pytest.mark.checks("EP-explain")
 def test_the_clause_behind_each_field() -> None:
     """[EP-explain] the clause a field is judged by after each kind of move, by the
     clauses' own text in spec/rules.md: a hint's token (2.16-2a-cost), a discard's token
@@ -140,6 +144,7 @@ def test_the_clause_behind_each_field() -> None:
     assert clause_of("hands", None, None, state) == "2.16-1-deal"
 
 
+@pytest.mark.checks("EP-coverage")
 def test_exercised_clauses_of_hand_built_moves() -> None:
     """[EP-coverage] what single moves exercise, by the clauses' text: a completed suit
     (2.16-2c-five), a discard at the maximum under the thesis' rules (E-2), the third error
@@ -159,6 +164,7 @@ def test_exercised_clauses_of_hand_built_moves() -> None:
     assert "2.16-2a-empty" in exercised(state, hint, apply(state, hint))
 
 
+@pytest.mark.checks("EP-coverage")
 def test_coverage_counts_fields_and_the_rules_reached(capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-coverage] against our own engine every field is reported in every state
     answer, and the common clauses are reached; the text report lists them."""
@@ -174,6 +180,7 @@ def test_coverage_counts_fields_and_the_rules_reached(capsys: pytest.CaptureFixt
     assert "rules           " in text and "reachable clauses exercised" in text
 
 
+@pytest.mark.checks("EP-partial")
 def test_an_engine_reporting_nothing_fails_unless_partial(capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-partial] every state answered with ``{}``: INCOMPLETE and exit 1, even with no
     divergence; with ``--partial`` and two fields the run passes and says what was not
@@ -190,6 +197,7 @@ def test_an_engine_reporting_nothing_fails_unless_partial(capsys: pytest.Capture
     assert report["partial"] is True
 
 
+@pytest.mark.checks("EP-progress")
 def test_progress_and_shrinking_are_reported_apart() -> None:
     """[EP-progress] the progress callback hears every game played, then the shrinking;
     the games' time excludes the shrinking, which is reported with its own count."""
@@ -205,6 +213,7 @@ def test_progress_and_shrinking_are_reported_apart() -> None:
     assert shrinks and report.shrinking == len(shrinks) and report.shrinking_seconds > 0
 
 
+@pytest.mark.checks("EP-coverage")
 def test_the_random_games_count_coverage_until_the_first_divergence() -> None:
     """[EP-coverage] a compared game counts its state answers and moves; a game played
     by hand-built moves gives the counts it must."""

@@ -33,6 +33,7 @@ SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 
 
 @pytest.mark.parametrize("reveal", ["deck", "drawn"])
+@pytest.mark.checks("EP-seed")
 def test_an_engine_dealing_from_its_seed_agrees_in_process(reveal: str) -> None:
     """[EP-seed] our engine dealing from its own seed, revealing the whole stack or each
     card as drawn, agrees with the reference over random games: the adopted deal is the
@@ -41,6 +42,7 @@ def test_an_engine_dealing_from_its_seed_agrees_in_process(reveal: str) -> None:
     assert report.divergence is None and report.checked == 40
 
 
+@pytest.mark.checks("EP-seed")
 def test_the_adopted_deck_starts_with_the_deal_and_keeps_the_cards() -> None:
     """[EP-seed] the stack is the cards revealed, then the configuration's others in
     canonical order; a card drawn later is moved to where it is drawn; a card the
@@ -81,6 +83,7 @@ class RevealsAnImpossibleDeal(SeededReference):
         return Deal((five, five, *deal.cards[2:]), deal.complete)
 
 
+@pytest.mark.checks("EP-seed", "EP-compare")
 def test_a_card_revealed_wrongly_is_a_difference_of_the_hands() -> None:
     """[EP-seed, EP-compare] an engine that reveals another card than it drew diverges:
     our game draws the card revealed, the engine's hand holds the one drawn."""
@@ -89,6 +92,7 @@ def test_a_card_revealed_wrongly_is_a_difference_of_the_hands() -> None:
     assert any(difference.field == "hands" for difference in report.divergence.differences)
 
 
+@pytest.mark.checks("EP-seed")
 def test_a_deal_the_configuration_cannot_have_is_a_divergence() -> None:
     """[EP-seed, 2.16-1-deal] a deal with two copies of a 5 is a divergence at the deal."""
     report = verify_random_games(RevealsAnImpossibleDeal("deck"), CONFIGS, games=5, seed=3, shrink_budget=0)
@@ -108,6 +112,7 @@ class Following(Chooser):
         return self.actions.pop(0)
 
 
+@pytest.mark.checks("EP-shrink", "EP-repro")
 def test_a_divergence_of_a_seed_dealt_game_shrinks_and_names_the_seed() -> None:
     """[EP-seed, EP-shrink, EP-repro] the shrunk game of an engine dealing from its seed
     replays under our rules on the deal it revealed (the trace's deck begins with the
@@ -126,6 +131,7 @@ def test_a_divergence_of_a_seed_dealt_game_shrinks_and_names_the_seed() -> None:
     assert again is not None and again.what == divergence.what
 
 
+@pytest.mark.checks("EP-seed", "C-serve")
 def test_verify_through_serve_dealing_from_a_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-seed, C-serve, C-verify] ``serve --deals seed-drawn`` and ``--deals seed``
     through the protocol: verify adopts the deal, plays no vector (each fixes a deck) and
@@ -150,6 +156,7 @@ def test_verify_through_serve_dealing_from_a_seed(tmp_path: Path, capsys: pytest
     ('{"ok": true, "dealt": [{"suit": 0}]}', "answer to new_game is outside the protocol"),
     ('{"ok": true, "deck": [], "dealt": []}', "answer to new_game is outside the protocol"),
 ])
+@pytest.mark.checks("EP-seed", "EP-failures")
 def test_a_seeded_new_game_answer_without_a_deal_is_a_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str],
                                                                 new_game: str, message: str) -> None:
     """[EP-seed, EP-failures, EP-schemas] an engine dealing from its seed that reveals no
@@ -163,6 +170,7 @@ def test_a_seeded_new_game_answer_without_a_deal_is_a_failure(tmp_path: Path, ca
     assert code == EXIT_INVALID_GAME and message in err and err.count("\n") == 1
 
 
+@pytest.mark.checks("PE-hle-views", "PE-hle-seed", "EP-seed")
 def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
     """[PE-hle-seed, EP-seed, PE-hle-views] pyhanabi dealing with ``deal_random_card`` from
     its own seed agrees with the reference over random games of 2 to 5 players, its
@@ -184,6 +192,7 @@ def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
         engine.new_game(configs[1], configs[1].canonical_deck)
 
 
+@pytest.mark.checks("EP-repro")
 def test_a_reproduction_file_carries_the_engine_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-seed, EP-repro, EP-explain] the reproduction of a seed-dealt divergence is a
     trace that replays, with the engine's seed in its divergence object, which the story

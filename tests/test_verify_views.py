@@ -98,6 +98,7 @@ def compared(command: str, *actions: Action) -> Any:
 
 @pytest.mark.parametrize(("players", "preset", "variant"), [(2, "hle", "No Variant"), (3, "thesis", "Rainbow (6 Suits)"),
                                                             (5, "hanab-live", "Black (6 Suits)")])
+@pytest.mark.checks("T-view")
 def test_our_view_is_the_state_with_the_seats_own_cards_hidden(players: int, preset: str, variant: str) -> None:
     """[T-view, 2.17-view] along a random game, the view object of every seat, built from
     the player view, is the state object with ``seat`` added and that seat's own cards
@@ -116,6 +117,7 @@ def test_our_view_is_the_state_with_the_seats_own_cards_hidden(players: int, pre
         state = apply(state, choices.choice(legal_actions(state)))
 
 
+@pytest.mark.checks("EP-observe")
 def test_serve_announces_and_answers_observe() -> None:
     """[EP-observe, EP-serve] our engine says in hello that it answers observe, answers
     it with our view, and refuses a seat the game does not have."""
@@ -134,6 +136,7 @@ def test_serve_announces_and_answers_observe() -> None:
 # ------------------------------------------------------------------ leaks and wrong fields
 
 
+@pytest.mark.checks("EP-views")
 def test_a_seat_shown_its_own_card_is_a_leak() -> None:
     """[EP-views, 2.17-view] an engine that shows every seat the identity of its own slot 1
     (the right identity) diverges at the deal, every seat named, leaks all."""
@@ -147,6 +150,7 @@ def test_a_seat_shown_its_own_card_is_a_leak() -> None:
                                f"{name(CONFIG, dealt(0, 1))}; 2 more field(s) differ: view[1].hands, view[2].hands")
 
 
+@pytest.mark.checks("EP-views")
 def test_a_member_that_shows_the_next_card_is_a_leak() -> None:
     """[EP-views, 2.17-view, T-view] from move 2 on, a member ``next`` holds the top card of
     the stack: after two hints (which draw nothing) that is deck[3h], the first card the
@@ -160,6 +164,7 @@ def test_a_member_that_shows_the_next_card_is_a_leak() -> None:
                                       f"engine {json.dumps(card(DECK[3 * HAND]), sort_keys=True)}")
 
 
+@pytest.mark.checks("EP-views")
 def test_knowledge_beyond_the_hints_is_a_leak_and_less_is_wrong() -> None:
     """[EP-views, 2.17-view, 2.14] after seat 0's value hint to seat 1 (which touches seat
     1's slot 0): each seat's own slot 1 narrowed to its card is a leak for every seat;
@@ -176,6 +181,7 @@ def test_knowledge_beyond_the_hints_is_a_leak_and_less_is_wrong() -> None:
     assert divergence.differences[2].engine[2][1] == {"suits": [suit], "values": [value]}
 
 
+@pytest.mark.checks("EP-views")
 def test_a_wrong_public_field_or_a_hidden_teammate_is_wrong() -> None:
     """[EP-views] nine clue tokens shown (eight at the deal, 2.16-1) and seat 2's cards
     hidden from its teammates: wrong fields, named seat by seat in T-view's order; seat
@@ -213,6 +219,7 @@ def test_verify_finds_a_leak_reports_it_and_explain_tells_it(tmp_path: Path, cap
     assert f"  the engine shows seat 2 its own slot 0 as {name(trace.config, trace.deck[2 * HAND])}; the rules hide it (2.17-view)" in story
 
 
+@pytest.mark.checks("EP-observe", "EP-views", "EP-coverage")
 def test_verify_no_views_and_an_engine_without_observe(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-views, EP-observe, EP-coverage] with ``--no-views`` the leaking engine passes and
     the report says the views were not checked; our engine behind serve passes, by
@@ -246,6 +253,7 @@ def test_verify_no_views_and_an_engine_without_observe(tmp_path: Path, capsys: p
         ('{"hands": []}', 'at $.view: "seat" is missing (schema trace.schema.json#/$defs/view/required)'),
     ],
 )
+@pytest.mark.checks("EP-observe", "EP-failures")
 def test_a_malformed_observe_answer_is_a_one_line_failure(tmp_path: Path, capsys: pytest.CaptureFixture[str], view: str,
                                                          message: str) -> None:
     """[EP-observe, EP-schemas, EP-failures, C-exit] an engine that announces observe and
@@ -273,6 +281,7 @@ OBSERVED = "\n".join([
 seat 2 (to move), then seat 0."""
 
 
+@pytest.mark.checks("PE-openspiel-views")
 def test_an_observation_string_read_as_a_view() -> None:
     """[PE-openspiel-views] the hand-written observation of seat 1: hands turned back to
     seat order (seat 1's own cards null), the seat marked ``Cur player`` is 1 + 1,
@@ -303,6 +312,7 @@ def test_an_observation_string_read_as_a_view() -> None:
         ("Discards: Y3 B1", "Discards: Y3 B1\n", 15, "the end of the observation"),
     ],
 )
+@pytest.mark.checks("PE-openspiel-views")
 def test_an_unreadable_observation_line_is_named(old: str, new: str, line: int, what: str) -> None:
     """[PE-openspiel-views] strict reading: a line that is not of HLE's form is an
     EngineFailure naming its number, the seat and what was expected."""
@@ -313,6 +323,7 @@ def test_an_unreadable_observation_line_is_named(old: str, new: str, line: int, 
     assert f"line {line} of OpenSpiel's observation string for seat 1 is not {what}" in str(failure.value)
 
 
+@pytest.mark.checks("PE-openspiel-views", "EP-views")
 def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
     """[PE-openspiel-views, EP-views] OpenSpiel's observation strings agree with our views
     over random games of 2 to 5 players; an observation with one own card shown (the
@@ -338,6 +349,7 @@ def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
     assert divergence.differences[0].note == "leak (2.17-view): seat 0 is shown its own slot 0 as r1"
 
 
+@pytest.mark.checks("EP-views")
 def test_the_seats_whose_views_each_mode_compares() -> None:
     """[EP-views] ``acting`` (the default): every seat after the deal and once the game is
     over, the seat to move in between; ``all``: every seat at every state; ``none``: no
@@ -358,6 +370,7 @@ def test_the_seats_whose_views_each_mode_compares() -> None:
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(2, 5), st.integers(0, 2**32), st.lists(st.tuples(st.integers(0, 10**6), st.characters()), max_size=6))
+@pytest.mark.checks("PE-openspiel-views")
 def test_the_plain_observation_reader_agrees_with_the_strict_one(players: int, seed: int,
                                                                  edits: list[tuple[int, str]]) -> None:
     """[PE-openspiel-views] the one-pass reader gives, for every observation it reads, the

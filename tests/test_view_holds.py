@@ -35,6 +35,7 @@ def _tampered(made: view.PlayerView, **changes: Any) -> view.PlayerView:
     return forged
 
 
+@pytest.mark.checks("CT-view")
 def test_the_list_names_every_field_of_a_view() -> None:
     """[2.17-view, CT-view] a field added to PlayerView must be added to the list, with its type."""
     assert set(view.VIEW_HOLDS) == {field.name for field in attrs.fields(view.PlayerView)}
@@ -48,6 +49,7 @@ def test_real_views_hold_only_listed_fields() -> None:
 
 
 @pytest.mark.parametrize("name", ["notes", "cache", "_memo"])
+@pytest.mark.checks("CT-view")
 def test_the_stack_under_an_innocent_name_is_refused(name: str) -> None:
     """[2.17-view, CT-view] the identities of the stack, in order, planted under a name that
     says nothing of a deck, make the view condition fire naming its clause."""
@@ -70,6 +72,7 @@ def test_the_stack_under_an_innocent_name_is_refused(name: str) -> None:
         ("hints", True),  # a bool is not a count
     ],
 )
+@pytest.mark.checks("CT-view")
 def test_a_listed_name_holding_another_type_is_refused(name: str, value: object) -> None:
     """[2.17-view, CT-view] a listed attribute holding a value of another type fires the condition."""
     state = _state_after(6)

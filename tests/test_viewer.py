@@ -167,6 +167,7 @@ def page_data(page: str) -> dict[str, Any]:
 # ------------------------------------------------------------------ the file [VW-file, VW-network, VW-escape]
 
 
+@pytest.mark.checks("VW-file", "VW-network")
 def test_the_page_is_one_self_contained_file() -> None:
     """[VW-file, VW-network] one document, styles and script inline, one JSON block, a
     Content-Security-Policy that forbids every request, and no address of anything
@@ -186,6 +187,7 @@ def test_the_page_is_one_self_contained_file() -> None:
         assert fetching not in page, fetching
 
 
+@pytest.mark.checks("VW-file")
 def test_a_long_five_player_game_is_well_under_300_kb() -> None:
     """[VW-file] a game of at least 90 moves and 5 players (6 Suits: 60 cards) gives a
     page of at most 300 KB."""
@@ -195,6 +197,7 @@ def test_a_long_five_player_game_is_well_under_300_kb() -> None:
     assert size <= 300_000, size
 
 
+@pytest.mark.checks("VW-file", "OUT-atomic")
 def test_write_viewer_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """[VW-file, OUT-atomic] the file written is the page; a path in a missing directory
     raises OSError and leaves nothing; a failure while rendering leaves an existing file
@@ -220,6 +223,7 @@ def test_write_viewer_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert out.read_text(encoding="utf-8") == "old" and sorted(tmp_path.iterdir()) == [out]
 
 
+@pytest.mark.checks("VW-escape")
 def test_text_from_files_is_escaped() -> None:
     """[VW-escape] a title and a divergence whose strings hold markup reach the page as
     text: the title escaped, the JSON block with no ``<`` at all, and the strings read
@@ -239,6 +243,7 @@ def test_text_from_files_is_escaped() -> None:
 # ------------------------------------------------------------------ the data [VW-data, VW-move, VW-hint]
 
 
+@pytest.mark.checks("VW-data", "VW-move", "VW-hint")
 def test_each_step_holds_the_engines_state() -> None:
     """[VW-data, VW-move, VW-hint] step i of the page is the state after i actions:
     fireworks, tokens, strikes, stack size, score, seat to move, each hand's cards by
@@ -269,6 +274,7 @@ def test_each_step_holds_the_engines_state() -> None:
                 if isinstance(action, Hint) else step["touched"] == []
 
 
+@pytest.mark.checks("VW-move", "VW-hint")
 def test_moves_in_words_on_a_stacked_deck() -> None:
     """[VW-move, VW-hint] the move texts of a game dealt by hand, transcribed from the
     clause: a colour hint touching two slots, a value hint touching one, a play that
@@ -298,6 +304,7 @@ def reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
     return out
 
 
+@pytest.mark.checks("VW-divergence")
 def test_a_reproduction_opens_at_its_divergence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[VW-divergence] ``read_divergence`` gives a reproduction's divergence object (None
     for a plain trace); the page opens at the trace's last step, says what differs with
@@ -324,6 +331,7 @@ def test_a_reproduction_opens_at_its_divergence(tmp_path: Path, capsys: pytest.C
     assert page_data(render_viewer(trace, replay_states(trace)))["divergence"] is None
 
 
+@pytest.mark.checks("VW-divergence", "VW-move")
 def test_a_divergence_on_a_move_says_whether_the_rules_allow_it() -> None:
     """[VW-divergence, VW-move] when the engines parted on a move the trace does not hold,
     the panel tells that move: in words when the rules allow it, with the forbidding
@@ -355,6 +363,7 @@ def inflated_divergence() -> dict[str, Any]:
             "after": {"reference": state, "engine": dict(state)}}
 
 
+@pytest.mark.checks("VW-divergence")
 def test_an_inflated_reproduction_gives_a_small_page() -> None:
     """[VW-divergence] whatever the divergence object holds, the panel adds at most about
     700 KB to the page: the tables are cut, each with a row counting what was left out."""
@@ -512,6 +521,7 @@ def check_steps(opened: Opened, trace: Trace, states: list[GameState], key: str,
             check_board(board, trace, states, step, seat)
 
 
+@pytest.mark.checks("VW-step", "VW-board", "VW-seat", "VW-hint", "VW-move", "VW-network")
 def test_the_page_steps_and_shows_every_state_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     """[VW-step, VW-board, VW-seat, VW-hint, VW-move, VW-network] in headless Chromium the
     page loads from a file, shows the state of the engine at every step face up (Right
@@ -554,6 +564,7 @@ def test_the_page_steps_and_shows_every_state_in_a_browser(browser: Browser, tmp
     opened.close()
 
 
+@pytest.mark.checks("VW-file", "VW-network")
 def test_a_long_game_opens_at_once(browser: Browser, tmp_path: Path) -> None:
     """[VW-file, VW-network] the page of a game of 90 moves and more opens and steps in
     the browser (the time it takes is printed, not judged)."""
@@ -569,6 +580,7 @@ def test_a_long_game_opens_at_once(browser: Browser, tmp_path: Path) -> None:
     opened.close()
 
 
+@pytest.mark.checks("VW-divergence", "VW-step", "VW-seat")
 def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, tmp_path: Path,
                                                           capsys: pytest.CaptureFixture[str]) -> None:
     """[VW-divergence, VW-step, VW-seat] a reproduction's page opens at the divergence,
@@ -601,6 +613,7 @@ def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, tmp_
     opened.close()
 
 
+@pytest.mark.checks("VW-divergence", "VW-file")
 def test_an_inflated_reproduction_opens_in_a_browser(browser: Browser, tmp_path: Path) -> None:
     """[VW-divergence, VW-file] the page of a hostile divergence object opens, opens at
     the divergence and shows its panel."""
@@ -614,6 +627,7 @@ def test_an_inflated_reproduction_opens_in_a_browser(browser: Browser, tmp_path:
     opened.close()
 
 
+@pytest.mark.checks("VW-network")
 def test_only_the_pages_own_script_runs(browser: Browser, tmp_path: Path) -> None:
     """[VW-network] a script put into the page beside ours (as text that escaped its
     element would be) does not run: the policy names our script by its hash; ours runs."""
