@@ -390,7 +390,7 @@ def check_swap_bijection(longest: int) -> int:
 def test_swap_bijection() -> None:
     """[3.21] The swap bijection for N <= 7 (N = 8, five times as many images, is in the
     deep set)."""
-    assert check_swap_bijection(7) > 20_000  # the check reached the large cases
+    assert check_swap_bijection(7) > 15_000  # the check reached the large cases (about 15 800 images)
 
 
 @pytest.mark.deep
