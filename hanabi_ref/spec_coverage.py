@@ -462,16 +462,29 @@ def coverage_matrix(root: Path) -> Matrix:
     code, proofs, vectors = implementers(root), proof_documents(root), vector_counts(root)
     tests, wrong = testers(root)
 
-    def citing(clause: Clause, citers: tuple[Citer, ...]) -> tuple[str, ...]:
-        return tuple(sorted(citer.name for citer in citers if citer.cites(clause)))
+    by_token = {kind: _by_token(citers, "tokens") for kind, citers in (("code", code), ("tests", tests), ("proofs", proofs))}
+    by_check = _by_token(tests, "checks")
+
+    def citing(clause: Clause, kind: str) -> tuple[str, ...]:
+        return tuple(sorted(citer.name for citer in by_token[kind].get(clause.id, ()) if citer.cites(clause)))
 
     def row(clause: Clause) -> Row:
-        checked = tuple(sorted(t.name for t in tests if clause.formalized and clause.id in t.checks))
-        cited = tuple(name for name in citing(clause, tests) if name not in checked)
+        checked = tuple(sorted(t.name for t in by_check.get(clause.id, ()))) if clause.formalized else ()
+        cited = tuple(name for name in citing(clause, "tests") if name not in checked)
         count = vectors.get(clause.id, 0) if clause.formalized else 0
-        return Row(clause, citing(clause, code), checked, cited, citing(clause, proofs), count)
+        return Row(clause, citing(clause, "code"), checked, cited, citing(clause, "proofs"), count)
 
     return Matrix(tuple(map(row, clauses)), wrong + _marker_problems(clauses, tests))
+
+
+def _by_token(citers: tuple[Citer, ...], field: str) -> dict[str, list[Citer]]:
+    """The citers whose ``tokens`` (or ``checks``) hold each token: a clause's citers are
+    then found without a pass over all of them."""
+    index: dict[str, list[Citer]] = {}
+    for citer in citers:
+        for token in citer.tokens if field == "tokens" else citer.checks:
+            index.setdefault(token, []).append(citer)
+    return index
 
 
 def _marker_problems(clauses: tuple[Clause, ...], tests: tuple[Citer, ...]) -> tuple[str, ...]:
