@@ -263,7 +263,7 @@ def test_the_direct_item_check_is_the_schema_on_integers(item: object, definitio
         assert valid
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=200, deadline=None)
 @given(state_like())
 def test_the_direct_state_check_is_the_schema_on_integers(item: object) -> None:
     """[T-schema, T-limits] the direct check of a state (which spares jsonschema a

@@ -4,8 +4,10 @@ touches every test module; the slow list is made from durations and names real t
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
+from hanabi_ref.spec_coverage import TESTED, coverage_matrix
 from tests.tiers import ROOT, function_id, read_slow_list, slow_functions
 
 TEST_FILES = (("tests", "test_*.py"), ("proofs", "check_*.py"), ("docs", "test_*.py"))
@@ -48,6 +50,33 @@ def test_the_quick_tier_touches_every_test_module() -> None:
     assert len(modules) > 50
     empty = [module for module, names in modules.items() if names and all(name in slow for name in names)]
     assert not empty, f"the quick tier would run nothing of {empty}"
+
+
+def family(clause: str) -> str:
+    """A clause's family: its letters or chapter number before the first hyphen or dot
+    (``E`` of ``E-17``, ``ISO`` of ``ISO-timeout``, ``2`` of ``2.13-1``)."""
+    return re.split(r"[-.]", clause, maxsplit=1)[0]
+
+
+def _test_id(name: str) -> str:
+    """A test of the coverage matrix (``file::Class.method``) as a test function id."""
+    path, _, inside = name.partition("::")
+    return f"{path}::{inside.replace('.', '::')}"
+
+
+def test_the_quick_tier_samples_every_clause_family() -> None:
+    """Every family of tested clauses keeps, in the quick tier, a test whose checks marker
+    names a clause of it (or, for the clauses the conformance vectors cover, the vectors'
+    own test)."""
+    slow = read_slow_list()
+    rows = [row for row in coverage_matrix(ROOT).formalized() if row.status == TESTED]
+    families = {family(row.clause.id) for row in rows}
+    vectors_quick = "tests/test_vectors.py::test_case" not in slow
+    sampled = {family(row.clause.id) for row in rows
+               if any(_test_id(name) not in slow for name in row.checked_by)
+               or (row.vectors and vectors_quick)}
+    assert len(families) > 20
+    assert families <= sampled, f"the quick tier checks no clause of the families {sorted(families - sampled)}"
 
 
 def test_the_slow_list_names_only_real_test_functions() -> None:
