@@ -30,6 +30,7 @@ from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
 from tests.helpers import reached, reaches_assertion, scripted_engine
+from tests.shrinking import limit_shrinking
 
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 CONFIGS = [make_config(p, preset=r) for r in ("thesis", "hle", "hanab-live") for p in (2, 3, 5)]
@@ -130,11 +131,17 @@ def test_reference_agrees_with_itself_over_random_games() -> None:
     [ExtraTokenAfterSecondStrike, AcceptsSelfHints, pytest.param(RefusesPlayingSlotZeroLate, marks=pytest.mark.deep), HidesDiscards],
 )
 def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> None:
-    """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; the shrunk game
-    replays under our rules and still diverges when played again on the broken engine."""
-    report = verify_random_games(broken(), CONFIGS, games=300, seed=2)
+    """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; shrinking (20
+    games) shortens the game; the shrunk game replays under our rules and still diverges
+    when played again on the broken engine."""
+    # Under these seeds each engine is caught within a few games (the fault shows in the
+    # first game that meets its situation), and 20 games of shrinking already find a
+    # shorter game than the first one.
+    seed = {ExtraTokenAfterSecondStrike: 1, AcceptsSelfHints: 4, RefusesPlayingSlotZeroLate: 4, HidesDiscards: 5}[broken]
+    report = verify_random_games(broken(), CONFIGS, games=300, seed=seed, shrink_budget=20)
     divergence = report.divergence
     assert divergence is not None, f"{broken.__name__} was not caught"
+    assert report.first_length is not None and len(divergence.trace.actions) < report.first_length
     replay(divergence.trace)  # the reproduction is a legal game of ours
     again = play_compared(broken(), divergence.trace.config, divergence.trace.deck,
                           Replay(divergence.trace.actions, divergence.offending))
@@ -143,10 +150,10 @@ def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> 
 
 def test_shrinking_shortens_a_late_divergence() -> None:
     """[EP-shrink] a bug that shows only once the stack is down to ten cards is first met
-    in a long game; shrinking (budget 400 games) reports a strictly shorter one, which
+    in a long game; shrinking (budget 20 games) reports a strictly shorter one, which
     still needs the stack run down: at least 50 - 5*4 - 10 = 20 draws (5 players deal
     the most cards)."""
-    report = verify_random_games(RefusesPlayingSlotZeroLate(), CONFIGS, games=300, seed=2)
+    report = verify_random_games(RefusesPlayingSlotZeroLate(), CONFIGS, games=300, seed=2, shrink_budget=20)
     assert report.divergence is not None and report.first_length is not None
     shrunk = len(report.divergence.trace.actions)
     assert 20 <= shrunk < report.first_length
@@ -348,6 +355,7 @@ def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys:
     import hanabi_ref.verify.cli as verify_cli
 
     monkeypatch.setattr(verify_cli, "make_engine", lambda name: ExtraTokenAfterSecondStrike())
+    limit_shrinking(monkeypatch, 20)  # the reproduction is what is checked here, not how short it gets
     monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
     out = tmp_path / "divergence.json"
     code = main(["verify", "--against", "openspiel", "--no-vectors", "--games", "300", "--players", "2,3", "--out", str(out), "--json"])
