@@ -442,6 +442,25 @@ def test_verify_against_openspiel_runs_the_vectors_it_supports(capsys: pytest.Ca
     assert report["vectors"]["checked"] > 0 and report["vectors"]["skipped"] > 0
 
 
+@pytest.mark.parametrize("preset", ["thesis", "hle", "hanab-live"])
+def test_every_vector_passes_through_serve(preset: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-vectors, C-verify, C-serve] `verify --engine "hanabi-ref serve" --games 0`: every
+    transition and game vector, replayed through the protocol on our own engine, passes,
+    and none is skipped (one preset's vectors per test, so that the three share the time)."""
+    from hanabi_ref.vectors import PRESET_NAMES, all_vectors
+
+    assert set(PRESET_NAMES) == {"thesis", "hle", "hanab-live"}  # every preset with vectors has its test
+    vectors = tuple(vector for vector in all_vectors() if vector.preset == preset)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
+        code = main(["verify", "--engine", SERVE, "--games", "0", "--out", str(tmp_path / "d.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None, report["divergence"]
+    replayed = sum(vector.kind in ("transition", "game") for vector in vectors)
+    assert replayed > 50 and report["vectors"] == {"checked": replayed, "skipped": 0}
+    assert report["random_games"] is None
+
+
 # ------------------------------------------------------------------ rule options on top of a preset
 
 ONE_RULE_SET = Path(__file__).resolve().parent / "engines" / "one_rule_set.py"
