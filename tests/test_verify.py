@@ -30,6 +30,7 @@ from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
 from tests.helpers import reached, reaches_assertion, scripted_engine
+from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
 
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
@@ -275,7 +276,7 @@ def test_serve_reports_malformed_requests(request_: object) -> None:
 def test_process_engine_through_serve_agrees() -> None:
     """[EP-transport, EP-requests, C-serve] our engine behind `hanabi-ref serve`, driven as
     an external process, agrees over random games and refuses an unsupported config."""
-    engine = ProcessEngine(SERVE, timeout=20)
+    engine = ProcessEngine(SERVE, timeout=WAIT)  # a bound a busy machine cannot reach
     try:
         report = verify_random_games(engine, [make_config(3, preset="hle"), make_config(4)], games=8, seed=6)
         assert report.divergence is None and report.checked == 8
@@ -453,7 +454,8 @@ def test_every_vector_passes_through_serve(preset: str, capsys: pytest.CaptureFi
     vectors = tuple(vector for vector in all_vectors() if vector.preset == preset)
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
-        code = main(["verify", "--engine", SERVE, "--games", "0", "--out", str(tmp_path / "d.json"), "--json"])
+        code = main(["verify", "--engine", SERVE, "--games", "0", "--out", str(tmp_path / "d.json"), "--json",
+                     "--timeout", str(WAIT)])
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK and report["divergence"] is None, report["divergence"]
     replayed = sum(vector.kind in ("transition", "game") for vector in vectors)

@@ -37,6 +37,7 @@ from hanabi_ref.verify.drivers import DRIVERS, KINDS, kinds_for, make_driver
 from hanabi_ref.verify.engine import ReferenceEngine, UnsupportedConfig
 from hanabi_ref.verify.run import verify_random_games
 from tests.engines.buggy import BUGS, SmallEngine, Unsupported
+from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
 
 BUGGY = Path(__file__).resolve().parent / "engines" / "buggy.py"
@@ -220,7 +221,7 @@ def test_verify_command_finds_an_injected_bug_through_the_protocol(tmp_path: Pat
     command = f"{sys.executable} {BUGGY} --bug five-past-max"
     with pytest.MonkeyPatch.context() as monkeypatch:
         limit_shrinking(monkeypatch, 20)
-        code = main(["verify", "--engine", command, "--no-vectors", "--out", str(out), "--json"])
+        code = main(["verify", "--engine", command, "--no-vectors", "--out", str(out), "--json", "--timeout", str(WAIT)])
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_INVALID_GAME and report["divergence"] is not None, report
     assert "clue_tokens" in report["divergence"]["what"]
