@@ -128,8 +128,7 @@ def test_reference_agrees_with_itself_over_random_games() -> None:
 
 @pytest.mark.parametrize(
     "broken",
-    # RefusesPlayingSlotZeroLate: deep; test_shrinking_shortens_a_late_divergence catches and shrinks it in the quick set
-    [ExtraTokenAfterSecondStrike, AcceptsSelfHints, pytest.param(RefusesPlayingSlotZeroLate, marks=pytest.mark.deep), HidesDiscards],
+    [ExtraTokenAfterSecondStrike, AcceptsSelfHints, RefusesPlayingSlotZeroLate, HidesDiscards],
 )
 def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> None:
     """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; shrinking (20
