@@ -30,6 +30,8 @@ from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
 from tests.helpers import reached, reaches_assertion, scripted_engine
+from tests.processes import WAIT
+from tests.shrinking import limit_shrinking
 
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 CONFIGS = [make_config(p, preset=r) for r in ("thesis", "hle", "hanab-live") for p in (2, 3, 5)]
@@ -126,16 +128,21 @@ def test_reference_agrees_with_itself_over_random_games() -> None:
 
 @pytest.mark.parametrize(
     "broken",
-    # RefusesPlayingSlotZeroLate: deep; test_shrinking_shortens_a_late_divergence catches and shrinks it in the quick set
-    [ExtraTokenAfterSecondStrike, AcceptsSelfHints, pytest.param(RefusesPlayingSlotZeroLate, marks=pytest.mark.deep), HidesDiscards],
+    [ExtraTokenAfterSecondStrike, AcceptsSelfHints, RefusesPlayingSlotZeroLate, HidesDiscards],
 )
 @pytest.mark.checks("EP-protocol", "EP-compare", "EP-shrink")
 def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> None:
-    """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; the shrunk game
-    replays under our rules and still diverges when played again on the broken engine."""
-    report = verify_random_games(broken(), CONFIGS, games=300, seed=2)
+    """[EP-compare, EP-shrink, EP-protocol] every broken engine diverges; shrinking (20
+    games) shortens the game; the shrunk game replays under our rules and still diverges
+    when played again on the broken engine."""
+    # Under these seeds each engine is caught within a few games (the fault shows in the
+    # first game that meets its situation), and 20 games of shrinking already find a
+    # shorter game than the first one.
+    seed = {ExtraTokenAfterSecondStrike: 1, AcceptsSelfHints: 4, RefusesPlayingSlotZeroLate: 4, HidesDiscards: 5}[broken]
+    report = verify_random_games(broken(), CONFIGS, games=300, seed=seed, shrink_budget=20)
     divergence = report.divergence
     assert divergence is not None, f"{broken.__name__} was not caught"
+    assert report.first_length is not None and len(divergence.trace.actions) < report.first_length
     replay(divergence.trace)  # the reproduction is a legal game of ours
     again = play_compared(broken(), divergence.trace.config, divergence.trace.deck,
                           Replay(divergence.trace.actions, divergence.offending))
@@ -145,10 +152,10 @@ def test_broken_engines_are_caught_and_shrunk(broken: type[ReferenceEngine]) -> 
 @pytest.mark.checks("EP-shrink")
 def test_shrinking_shortens_a_late_divergence() -> None:
     """[EP-shrink] a bug that shows only once the stack is down to ten cards is first met
-    in a long game; shrinking (budget 400 games) reports a strictly shorter one, which
+    in a long game; shrinking (budget 20 games) reports a strictly shorter one, which
     still needs the stack run down: at least 50 - 5*4 - 10 = 20 draws (5 players deal
     the most cards)."""
-    report = verify_random_games(RefusesPlayingSlotZeroLate(), CONFIGS, games=300, seed=2)
+    report = verify_random_games(RefusesPlayingSlotZeroLate(), CONFIGS, games=300, seed=2, shrink_budget=20)
     assert report.divergence is not None and report.first_length is not None
     shrunk = len(report.divergence.trace.actions)
     assert 20 <= shrunk < report.first_length
@@ -276,7 +283,7 @@ def test_serve_reports_malformed_requests(request_: object) -> None:
 def test_process_engine_through_serve_agrees() -> None:
     """[EP-transport, EP-requests, C-serve] our engine behind `hanabi-ref serve`, driven as
     an external process, agrees over random games and refuses an unsupported config."""
-    engine = ProcessEngine(SERVE, timeout=20)
+    engine = ProcessEngine(SERVE, timeout=WAIT)  # a bound a busy machine cannot reach
     try:
         report = verify_random_games(engine, [make_config(3, preset="hle"), make_config(4)], games=8, seed=6)
         assert report.divergence is None and report.checked == 8
@@ -358,6 +365,7 @@ def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys:
     import hanabi_ref.verify.cli as verify_cli
 
     monkeypatch.setattr(verify_cli, "make_engine", lambda name: ExtraTokenAfterSecondStrike())
+    limit_shrinking(monkeypatch, 20)  # the reproduction is what is checked here, not how short it gets
     monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
     out = tmp_path / "divergence.json"
     code = main(["verify", "--against", "openspiel", "--no-vectors", "--games", "300", "--players", "2,3", "--out", str(out), "--json"])
@@ -445,6 +453,26 @@ def test_verify_against_openspiel_runs_the_vectors_it_supports(capsys: pytest.Ca
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK and report["divergence"] is None
     assert report["vectors"]["checked"] > 0 and report["vectors"]["skipped"] > 0
+
+
+@pytest.mark.parametrize("preset", ["thesis", "hle", "hanab-live"])
+def test_every_vector_passes_through_serve(preset: str, capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-vectors, C-verify, C-serve] `verify --engine "hanabi-ref serve" --games 0`: every
+    transition and game vector, replayed through the protocol on our own engine, passes,
+    and none is skipped (one preset's vectors per test, so that the three share the time)."""
+    from hanabi_ref.vectors import PRESET_NAMES, all_vectors
+
+    assert set(PRESET_NAMES) == {"thesis", "hle", "hanab-live"}  # every preset with vectors has its test
+    vectors = tuple(vector for vector in all_vectors() if vector.preset == preset)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
+        code = main(["verify", "--engine", SERVE, "--games", "0", "--out", str(tmp_path / "d.json"), "--json",
+                     "--timeout", str(WAIT)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None, report["divergence"]
+    replayed = sum(vector.kind in ("transition", "game") for vector in vectors)
+    assert replayed > 50 and report["vectors"] == {"checked": replayed, "skipped": 0}
+    assert report["random_games"] is None
 
 
 # ------------------------------------------------------------------ rule options on top of a preset

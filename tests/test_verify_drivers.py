@@ -7,7 +7,8 @@ random phase alone (``--no-vectors``) finds each of seven classic bugs injected 
 time into a small engine of the test suite's own (``tests/engines/buggy.py``, written
 from spec/rules.md and sharing no code with ours), the correct small engine passes, and
 the games themselves (not the drivers' intentions) show every situation the drivers aim
-at.
+at.  The default set plays the first :data:`FIRST` games of the default random phase for
+the last two; the deep set (``python -m pytest -m deep``) plays all of them.
 """
 
 from __future__ import annotations
@@ -36,8 +37,19 @@ from hanabi_ref.verify.drivers import DRIVERS, KINDS, kinds_for, make_driver
 from hanabi_ref.verify.engine import ReferenceEngine, UnsupportedConfig
 from hanabi_ref.verify.run import verify_random_games
 from tests.engines.buggy import BUGS, SmallEngine, Unsupported
+from tests.processes import WAIT
+from tests.shrinking import limit_shrinking
 
 BUGGY = Path(__file__).resolve().parent / "engines" / "buggy.py"
+FIRST = 40
+"""Games of the default random phase (its first ones: one seeded generator draws them in
+order) that the default test set plays where the whole phase is the deep set's."""
+SITUATIONS = {
+    "successful 5": 20, "5 at the token maximum": 5, "maximum score with cards left": 3,
+    "last round over": 10, "third error": 10, "third error with points": 5,
+    "third error in the last round": 3, "hanab-live early end": 3,
+}
+"""The least number of times the whole default random phase shows each situation."""
 
 
 def default_random_phase() -> tuple[list[GameConfig], int, int]:
@@ -165,23 +177,14 @@ def test_kinds_offered_by_each_configuration() -> None:
 
 @pytest.mark.checks("EP-skilled")
 def test_default_random_phase_reaches_every_situation() -> None:
-    """[EP-skilled, EP-random] over the default random phase against our own engine, the
-    games show every situation the drivers aim at, counted from the states: suits
-    completed (2.16-2c-five), a 5 played at the token maximum, the maximum score with cards
-    left (2.16-3-max), games ended by the last round (2.16-3-last-round, 2.16-3-R0), by the
-    last allowed error (2.16-3-strikeout) with points on the fireworks and within the last
-    round, and hanab-live games ended early (R-1)."""
-    configs, games, seed = default_random_phase()
-    engine = Situations()
-    report = verify_random_games(engine, configs, games, seed)
-    assert report.divergence is None and report.checked == games
-    wanted = {
-        "successful 5": 20, "5 at the token maximum": 5, "maximum score with cards left": 3,
-        "last round over": 10, "third error": 10, "third error with points": 5,
-        "third error in the last round": 3, "hanab-live early end": 3,
-    }
-    short = {what: engine.seen[what] for what, least in wanted.items() if engine.seen[what] < least}
-    assert not short, f"too few games reach {short} (all counts: {dict(engine.seen)})"
+    """[EP-skilled, EP-random] over the first games of the default random phase against our
+    own engine, the games show every situation the drivers aim at, counted from the
+    states: suits completed (2.16-2c-five), a 5 played at the token maximum, the maximum
+    score with cards left (2.16-3-max), games ended by the last round (2.16-3-last-round,
+    2.16-3-R0), by the last allowed error (2.16-3-strikeout) with points on the
+    fireworks and within the last round, and hanab-live games ended early (R-1); each at
+    least a fifth as often (and at least once) as the whole phase must show it."""
+    assert_situations_reached(FIRST, {what: max(1, least // 5) for what, least in SITUATIONS.items()})
 
 
 # ------------------------------------------------------------------ the injected bugs
@@ -190,10 +193,11 @@ def test_default_random_phase_reaches_every_situation() -> None:
 @pytest.mark.checks("EP-compare")
 def test_the_correct_small_engine_passes_the_default_random_phase() -> None:
     """[EP-random, EP-compare] without a bug, the small engine agrees with ours over the
-    default random phase: the bugs below are the only reason it diverges."""
+    first games of the default random phase: the bugs below are the only reason it
+    diverges (each bug's test also replays its diverging game on the correct engine)."""
     configs, games, seed = default_random_phase()
-    report = verify_random_games(InProcessSmallEngine(), configs, games, seed)
-    assert report.divergence is None and report.checked == games and report.skipped == 0
+    report = verify_random_games(InProcessSmallEngine(), configs, FIRST, seed)
+    assert report.divergence is None and report.checked == FIRST and report.skipped == 0
 
 
 @pytest.mark.parametrize("bug", sorted(BUGS))
@@ -216,11 +220,48 @@ def test_each_injected_bug_is_found_by_the_default_random_phase(bug: str) -> Non
 def test_verify_command_finds_an_injected_bug_through_the_protocol(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-skilled, EP-shrink, C-verify] through the command line, with the defaults and
     ``--no-vectors``, the small engine as a process with a bug switched on diverges (exit
-    1), and the shrunk reproduction is a legal game of ours."""
+    1), and the shrunk reproduction is a legal game of ours.  Shrinking tries at most 20
+    games here instead of 400, each through the process (tests/test_verify.py tests how
+    far shrinking gets)."""
     out = tmp_path / "divergence.json"
     command = f"{sys.executable} {BUGGY} --bug five-past-max"
-    code = main(["verify", "--engine", command, "--no-vectors", "--out", str(out), "--json"])
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        limit_shrinking(monkeypatch, 20)
+        code = main(["verify", "--engine", command, "--no-vectors", "--out", str(out), "--json", "--timeout", str(WAIT)])
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_INVALID_GAME and report["divergence"] is not None, report
     assert "clue_tokens" in report["divergence"]["what"]
+    assert 0 < report["random_games"]["shrinking"]["games"] <= 20
     replay(load_trace(out))
+
+
+# ------------------------------------------------------------------ the whole default random phase (deep set)
+
+
+@pytest.mark.deep
+def test_the_whole_default_random_phase_reaches_every_situation_often() -> None:
+    """[EP-skilled, EP-random] over the whole default random phase against our own engine,
+    the games show each situation of :func:`test_default_random_phase_reaches_every_situation`
+    at least :data:`SITUATIONS` times (the default set plays the first :data:`FIRST`)."""
+    assert_situations_reached(None, SITUATIONS)
+
+
+def assert_situations_reached(first: int | None, wanted: dict[str, int]) -> None:
+    """Play the default random phase (only its ``first`` games, if given) against our
+    engine and check that every situation of ``wanted`` is seen at least that often."""
+    configs, games, seed = default_random_phase()
+    games = games if first is None else first
+    engine = Situations()
+    report = verify_random_games(engine, configs, games, seed)
+    assert report.divergence is None and report.checked == games
+    short = {what: engine.seen[what] for what, least in wanted.items() if engine.seen[what] < least}
+    assert not short, f"too few games reach {short} (all counts: {dict(engine.seen)})"
+
+
+@pytest.mark.deep
+def test_the_correct_small_engine_passes_the_whole_default_random_phase() -> None:
+    """[EP-random, EP-compare] without a bug, the small engine agrees with ours over the
+    whole default random phase (the default set plays the first :data:`FIRST` games)."""
+    configs, games, seed = default_random_phase()
+    report = verify_random_games(InProcessSmallEngine(), configs, games, seed)
+    assert report.divergence is None and report.checked == games and report.skipped == 0

@@ -22,6 +22,8 @@ from hanabi_ref.verify.engine import ReferenceEngine
 from hanabi_ref.verify.report import Coverage, clause_of, exercised, render
 from hanabi_ref.verify.run import verify_random_games
 from tests.helpers import stacked_deck
+from tests.processes import WAIT
+from tests.shrinking import limit_shrinking
 
 ENGINES = Path(__file__).parent / "engines"
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
@@ -75,8 +77,10 @@ def test_the_json_report_and_the_reproduction_file_hold_everything(tmp_path: Pat
     object with the same."""
     out = tmp_path / "repro.json"
     engine = f"{sys.executable} {ENGINES / 'tampered.py'} 4 clue_tokens=9 strikes=2"
-    code, text, err = run(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--out", str(out), "--json"],
-                          capsys)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        limit_shrinking(monkeypatch, 20)  # each game through the process; the report is what is checked here
+        code, text, err = run(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--out", str(out),
+                               "--json", "--timeout", str(WAIT)], capsys)
     assert code == EXIT_INVALID_GAME, err
     report = json.loads(text)["divergence"]
     assert [d["field"] for d in report["differences"]] == ["clue_tokens", "strikes"]
@@ -98,7 +102,10 @@ def test_explain_tells_the_story(tmp_path: Path, capsys: pytest.CaptureFixture[s
     refused in one line."""
     out = tmp_path / "repro.json"
     engine = f"{sys.executable} {ENGINES / 'tampered.py'} 3 clue_tokens=9"
-    run(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--out", str(out)], capsys)
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        limit_shrinking(monkeypatch, 20)  # each game through the process; the story is what is checked here
+        run(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--out", str(out), "--timeout", str(WAIT)],
+            capsys)
     code, text, err = run(["explain", str(out)], capsys)
     assert code == EXIT_OK, err
     lines = text.splitlines()
@@ -167,17 +174,32 @@ def test_exercised_clauses_of_hand_built_moves() -> None:
 @pytest.mark.checks("EP-coverage")
 def test_coverage_counts_fields_and_the_rules_reached(capsys: pytest.CaptureFixture[str]) -> None:
     """[EP-coverage] against our own engine every field is reported in every state
-    answer, and the common clauses are reached; the text report lists them."""
-    code, text, err = run(["verify", "--engine", SERVE, "--games", "20", "--rules", "hle", "--json"], capsys)
+    answer, and the common clauses are reached; the text report lists them.  The vectors
+    (a few cases of the hle preset here, both kinds, instead of all of them) add their
+    state answers to the count, and no clause: only the random games count those."""
+    import tempfile
+
+    from hanabi_ref.vectors import iter_vectors
+
+    vectors = tuple(iter_vectors(presets=("hle",), cases=("hint_refused", "strikeout", "games")))
+    # A folder of its own for a divergence's file, and a bound on answers that load cannot reach.
+    folder = tempfile.TemporaryDirectory()
+    options = ["--out", str(Path(folder.name) / "d.json"), "--timeout", str(WAIT)]
+    with folder, pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
+        code, text, err = run(["verify", "--engine", SERVE, "--games", "5", "--rules", "hle", "--json", *options], capsys)
+        assert code == EXIT_OK, err
+        report = json.loads(text)
+        code, text, err = run(["verify", "--engine", SERVE, "--games", "2", "--no-vectors", *options], capsys)
     assert code == EXIT_OK, err
-    coverage = json.loads(text)["coverage"]
+    assert "rules           " in text and "reachable clauses exercised" in text
+    assert report["vectors"] == {"checked": sum(v.kind in ("transition", "game") for v in vectors), "skipped": 0}
+    coverage = report["coverage"]
     assert coverage["states"] > 100 and set(coverage["fields"].values()) == {coverage["states"]}
     for clause in ("2.16-1-deal", "2.16-2a-cost", "2.16-2b-discard", "2.16-2c-success", "2.16-2c-fail",
                    "2.16-2-next", "2.16-2a-empty", "2.16-2a-target"):
         assert coverage["clauses"][clause] > 0, clause
-    assert coverage["clauses"]["2.16-1-deal"] == json.loads(text)["random_games"]["games"]
-    code, text, err = run(["verify", "--engine", SERVE, "--games", "5", "--no-vectors"], capsys)
-    assert "rules           " in text and "reachable clauses exercised" in text
+    assert coverage["clauses"]["2.16-1-deal"] == report["random_games"]["games"]
 
 
 @pytest.mark.checks("EP-partial")
@@ -207,7 +229,8 @@ def test_progress_and_shrinking_are_reported_apart() -> None:
     assert [event for event in heard if event[0] == "game"] == [("game", n, 0) for n in range(1, 7)]
     assert report.shrinking == 0 and report.playing_seconds > 0
     heard.clear()
-    report = verify_random_games(Tampered(2, strikes=1), [config], 6, 0, progress=lambda *event: heard.append(event))
+    report = verify_random_games(Tampered(2, strikes=1), [config], 6, 0, shrink_budget=20,
+                                 progress=lambda *event: heard.append(event))
     assert report.divergence is not None and heard[0] == ("game", 1, 1)  # the first game diverges
     shrinks = [event for event in heard if event[0] == "shrink"]
     assert shrinks and report.shrinking == len(shrinks) and report.shrinking_seconds > 0
