@@ -11,8 +11,7 @@ import pytest
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import make_config
-
-pyspiel = pytest.importorskip("pyspiel")
+from tests.oracles import needs
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -21,6 +20,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
     return code, captured.out, captured.err
 
 
+@needs("pyspiel")
 def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-check] ``rl check --against openspiel --states N --json``: at least N
     states, the situations met, no difference, exit 0."""
@@ -31,6 +31,7 @@ def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture
     assert report["encodings"] == ["canonical", "minimal"] and report["games"] >= 2
 
 
+@needs("pyspiel")
 def test_rl_play_prints_each_observation(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-canonical] ``rl play --json``: one line per acting seat and per seat at
     the end; the first vector is OpenSpiel's tensor of seat 0 at the deal."""
@@ -72,6 +73,7 @@ def test_rl_refusals_are_one_line_exit_2(argv: list[str], message: str, capsys: 
     assert err.count("\n") == 1 and message in err
 
 
+@needs("pyspiel")
 def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-bench, RL-cli] ``rl bench --json``: the single environment, each batch size and
     both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's

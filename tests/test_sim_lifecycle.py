@@ -36,6 +36,7 @@ from hanabi_ref.view import PlayerView
 from tests.processes import end_session, run_process
 from tests.processes import started as process_started
 from tests.test_sim_runner import EXIT_FAILED, assert_statistics, direct, failing_spec, register, without_timing
+from tests.oracles import oracle
 
 EXIT_STOPPED = 3
 EXIT_TERMINATED = 143
@@ -513,7 +514,7 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
     """[SIM-dask-lost, SIM-resume] the scheduler's process killed mid-run: one line naming
     it, exit 3, the finished chunks in the checkpoint, and a local ``--resume`` ends with
     the trace hash of a local run never interrupted."""
-    pytest.importorskip("distributed")
+    oracle("distributed")
     with process_started([sys.executable, "-c", CLUSTER_SCRIPT], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          text=True) as cluster:
         address = cluster.stdout.readline().strip() if cluster.stdout is not None else ""
