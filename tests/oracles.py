@@ -77,7 +77,8 @@ def oracle(module: str) -> Any:
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        missing(module, error)
+        absent = error
+    missing(module, absent)  # outside the handler: the report is one line, not a chain
 
 
 def needs(*modules: str) -> pytest.MarkDecorator:

@@ -4,6 +4,8 @@ refusals with exit 2 [RL-cli, RL-errors]."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -73,11 +75,24 @@ def test_rl_refusals_are_one_line_exit_2(argv: list[str], message: str, capsys: 
     assert err.count("\n") == 1 and message in err
 
 
+def _a_tenth_of_the_steps(measure: Callable[..., float]) -> Callable[..., float]:
+    """``measure`` called with its last positional argument, the steps, divided by 10."""
+    def measured(*arguments: Any, **options: Any) -> float:
+        return measure(*arguments[:-1], arguments[-1] // 10, **options)
+    return measured
+
+
 @needs("pyspiel")
-def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
+def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-bench, RL-cli] ``rl bench --json``: the single environment, each batch size and
     both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's
-    ``observation_tensor`` (numbers are measured, not checked here)."""
+    ``observation_tensor`` (numbers are measured, not checked here, so each measure runs a
+    tenth of its steps)."""
+    from hanabi_ref.rl import batch, commands
+
+    for module, name in ((batch, "openspiel_bench"), (batch, "bench"), (commands, "single_bench")):
+        monkeypatch.setattr(module, name, _a_tenth_of_the_steps(getattr(module, name)))
     code, out, err = run(["rl", "bench", "--players", "2", "--batch", "4", "--repeats", "1", "--json"], capsys)
     assert code == EXIT_OK, err
     report = json.loads(out)
