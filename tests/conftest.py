@@ -6,6 +6,10 @@ clause) are part of what the tests exercise: every property test also runs every
 contract on every state it reaches.  ``HANABI_REF_CONTRACTS=0`` removes them for speed,
 so a test run with that setting would silently check much less; we refuse it.
 
+A test that needs an optional library (a peer engine such as OpenSpiel or pyhanabi,
+numpy, torch...) asks ``tests/oracles.py`` for it: skipped where it is missing, failed
+instead under ``HANABI_REF_REQUIRE_ORACLES=1`` (set by ``.ci/run``, which installs them).
+
 ``tests/leftover_processes.py`` marks every process the tests start and fails the session
 if one of them is still alive at its end (after killing it); tests start processes
 through ``tests/processes.py``, which ends each one's whole session on every path.
@@ -25,6 +29,7 @@ from hanabi_ref.contracts import ENABLED  # noqa: E402  (after the environment i
 
 from tests.leftover_processes import mark_session, pytest_sessionfinish, pytest_sessionstart  # noqa: E402, F401
 from tests.tiers import pytest_addoption, pytest_collection_modifyitems  # noqa: E402, F401  (--quick)
+from tests.oracles import pytest_configure, pytest_runtest_setup, pytest_terminal_summary  # noqa: E402, F401
 
 mark_session()  # before anything a test module starts at import
 

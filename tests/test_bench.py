@@ -22,14 +22,12 @@ import pytest
 
 from hanabi_ref import bench
 from hanabi_ref.cli import main
+from tests.oracles import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS = 0.05
 REPEATS = 2
 PLAYERS = (2, 3)
-
-needs_openspiel = pytest.mark.skipif(importlib.util.find_spec("pyspiel") is None, reason="open-spiel is not installed")
-
 
 def _isolate(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
     """Children import this checkout and look for compiled builds in an empty cache."""
@@ -41,8 +39,7 @@ def _isolate(monkeypatch: pytest.MonkeyPatch, cache: Path) -> None:
 @pytest.fixture(scope="module")
 def report(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, Any]]:
     """One tiny interleaved run against OpenSpiel, without a compiled build."""
-    if importlib.util.find_spec("pyspiel") is None:
-        pytest.skip("open-spiel is not installed")
+    oracle("pyspiel")
     with pytest.MonkeyPatch.context() as monkeypatch:
         _isolate(monkeypatch, tmp_path_factory.mktemp("empty-cache"))
         yield bench.bench_engine(PLAYERS, "hle", SECONDS, REPEATS, seed=5, against="openspiel")
@@ -125,11 +122,10 @@ def test_openspiel_runs_count_whole_games_of_player_moves(report: dict[str, Any]
             assert run["contracts"] is None and run["games"] <= run["moves"] <= bound * run["games"]
 
 
-@needs_openspiel
 def test_openspiel_game_skips_chance_nodes() -> None:
     """[B-engine] the moves counted are the history's entries by a player; the deal and
     the draws (chance) are in the history too but not counted."""
-    import pyspiel
+    pyspiel = oracle("pyspiel")
 
     for players in (2, 5):
         game = pyspiel.load_game("hanabi", {"players": players})

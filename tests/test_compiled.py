@@ -22,6 +22,7 @@ import pytest
 
 from hanabi_ref import compiled
 from hanabi_ref.cli import main
+from tests.oracles import needs
 from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -33,7 +34,7 @@ def _c_compiler() -> str | None:
     return shutil.which(str(command).split()[0]) if command else None
 
 
-needs_mypyc = pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc (mypy) is not installed")
+needs_mypyc = needs("mypyc")
 needs_compiler = pytest.mark.skipif(
     _c_compiler() is None, reason=f"no C compiler: {sysconfig.get_config_var('CC')!r} (sysconfig CC) is not on PATH"
 )

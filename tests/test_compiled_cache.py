@@ -23,6 +23,7 @@ import pytest
 
 from hanabi_ref import compiled
 from hanabi_ref.cli import main
+from tests.oracles import needs
 from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -127,7 +128,7 @@ def _fake_compile_group(scratch: Path, group: Sequence[str], build: Path, verbos
 
 
 @pytest.mark.checks("B-compiled")
-@pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc (mypy) is not installed")
+@needs("mypyc")
 def test_compile_marks_its_build_keeps_it_private_and_prunes_only_ours(
     monkeypatch: pytest.MonkeyPatch, crowded_cache: tuple[Path, dict[str, list[str]], Path]
 ) -> None:
@@ -152,7 +153,7 @@ def test_compile_marks_its_build_keeps_it_private_and_prunes_only_ours(
 
 
 @pytest.mark.checks("B-compiled")
-@pytest.mark.skipif(importlib.util.find_spec("mypyc") is None, reason="mypyc (mypy) is not installed")
+@needs("mypyc")
 def test_compile_does_not_replace_a_foreign_directory_of_its_key(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:

@@ -6,7 +6,11 @@ reported state field, the legal actions, and the refusal of illegal probes.  The
 mix uniformly random play with a cheating driver; the situations the comparison must
 cover (strikeouts, the last round after the stack runs out, hints touching several
 cards, 5s played with every token) are counted here from our own states, independently
-of the engines, and each must reach a minimum.  Broken engines must be caught.
+of the engines, and each must reach a minimum rate.  Broken engines must be caught.
+
+The default set plays a few dozen games per configuration, every move compared, enough
+for every situation to occur at its rate; the deep set compares over a million states
+per peer (``python -m pytest -m deep -n auto tests/test_differential.py``, README).
 
 Peers and the clauses of spec/peers.md they exercise:
 
@@ -19,7 +23,9 @@ Peers and the clauses of spec/peers.md they exercise:
   PE-hanabython-discard-max, PE-hanabython-hand-size, PE-hanabython-variants,
   PE-hanabython-actions, PE-hanabython-state].
 
-Each peer's tests skip when its library is not installed.
+Each peer's tests skip when its library is not installed, and fail instead under
+``HANABI_REF_REQUIRE_ORACLES=1`` (tests/oracles.py), which ``.ci/run`` sets after
+installing all three.
 """
 
 from __future__ import annotations
@@ -44,17 +50,18 @@ from hanabi_ref.state import GameState, is_nothing_playable_left
 from hanabi_ref.transition import apply
 from hanabi_ref.verify.compare import play_compared
 from hanabi_ref.verify.engine import Engine, EngineFailure
+from tests.oracles import oracle
 from tests.processes import run_process
 
-OPENSPIEL_GAMES = 300  # per player count: "a few hundred"
-HLE_GAMES = 60
+PRESET_GAMES = 40  # per player count, OpenSpiel and pyhanabi: about 1,500 states each
 HANABYTHON_GAMES = 40
+DEEP_STATES = 1_000_000  # per peer in the deep set, shared among its player counts
 
-# Minimum counts per player count, about half of what the fixed seeds produce, so the
-# test fails when the sample stops covering a situation.
-OPENSPIEL_MINIMUM = {"strikeout": 50, "last round": 40, "wide hint": 500, "five at full tokens": 60}
-HLE_MINIMUM = {"strikeout": 8, "last round": 6, "wide hint": 100, "five at full tokens": 12}
-HANABYTHON_MINIMUM = {"strikeout": 6, "last round": 1, "wide hint": 70, "five at full tokens": 10}
+# Minimum rates per 1,000 compared states, about half of what the fixed seeds produce (in
+# 40 games and in 250,000 states alike), so that a test fails when its sample stops
+# covering a situation.  hanabython ends the last round sooner (R-1 without the draw).
+PRESET_RATES = {"strikeout": 4.5, "last round": 3.0, "wide hint": 100.0, "five at full tokens": 8.0}
+HANABYTHON_RATES = {"strikeout": 4.0, "last round": 0.6, "wide hint": 50.0, "five at full tokens": 6.0}
 HANABYTHON_RULES = attrs.asdict(hanabython_options(empty_hints=False))
 
 
@@ -118,30 +125,40 @@ def chooser_for(seed: int) -> RecordingChooser:
     return RecordingChooser(seed, random_rate=1.0 if seed % 3 == 0 else 0.1)
 
 
-def play_many(engine: Engine, config: GameConfig, games: int, first_seed: int = 0) -> Counter[str]:
-    """Play ``games`` compared games; fail at the first divergence; count situations."""
+def play_many(engine: Engine, config: GameConfig, games: int, states: int = 0) -> Counter[str]:
+    """Play compared games from seed 0, at least ``games`` of them and until ``states``
+    states were compared; fail at the first divergence; count situations, games, states."""
     counts: Counter[str] = Counter()
-    for seed in range(first_seed, first_seed + games):
-        chooser = chooser_for(seed)
-        divergence = play_compared(engine, config, deck_from_seed(config, seed), chooser)
-        assert divergence is None, f"{engine.name}, {config.players} players, seed {seed}: {divergence.what}"
-        for state, action in chooser.moves:
-            counts.update(situations(state, action))
-        counts["games"] += 1
+    while counts["games"] < games or counts["states"] < states:
+        play_one(engine, config, counts["games"], counts)
     return counts
 
 
-def assert_covered(counts: Counter[str], minimum: dict[str, int]) -> None:
-    """Each situation occurred at least its minimum number of times."""
-    short = {name: counts[name] for name, least in minimum.items() if counts[name] < least}
-    assert not short, f"the sample no longer covers {short} (minimums {minimum})"
+def play_one(engine: Engine, config: GameConfig, seed: int, counts: Counter[str]) -> RecordingChooser:
+    """One compared game of ``seed``, which must not diverge; its situations, its states
+    (after the deal and after every move) and the game itself added to ``counts``."""
+    chooser = chooser_for(seed)
+    divergence = play_compared(engine, config, deck_from_seed(config, seed), chooser)
+    assert divergence is None, f"{engine.name}, {config.players} players, seed {seed}: {divergence.what}"
+    for state, action in chooser.moves:
+        counts.update(situations(state, action))
+    counts["states"] += len(chooser.moves) + 1
+    counts["games"] += 1
+    return chooser
+
+
+def assert_covered(counts: Counter[str], per_thousand: dict[str, float]) -> None:
+    """Each situation occurred at least at its rate per 1,000 compared states."""
+    least = {name: rate * counts["states"] / 1000 for name, rate in per_thousand.items()}
+    short = {name: counts[name] for name, minimum in least.items() if counts[name] < minimum}
+    assert not short, f"the sample of {counts['states']} states no longer covers {short} (minimums {least})"
 
 
 # ------------------------------------------------------------------ fixtures
 
 
 def _engine(module: str, name: str) -> Iterator[Engine]:
-    pytest.importorskip(module)
+    oracle(module)
     engine = PEERS[name]()
     yield engine
     engine.close()
@@ -168,12 +185,22 @@ def hanabython() -> Iterator[Engine]:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.checks("PE-differential", "PE-openspiel", "PE-openspiel-deal", "PE-openspiel-actions", "PE-openspiel-state", "PE-hle-empty-hints", "PE-hle-discard-max", "PE-hle-no-points", "PE-hle-final-draw")
 def test_openspiel_plays_the_hle_preset(openspiel: Engine, players: int) -> None:
-    """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] a few
-    hundred games per player count agree with the hle preset move by move, and cover
-    strikeouts, last rounds, wide hints and 5s at full tokens [PE-differential]."""
+    """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] forty
+    games per player count agree with the hle preset move by move, and cover strikeouts,
+    last rounds, wide hints and 5s at full tokens [PE-differential]."""
     config = peer_config("openspiel", players)
     assert openspiel.unsupported(config) is None
-    assert_covered(play_many(openspiel, config, OPENSPIEL_GAMES), OPENSPIEL_MINIMUM)
+    assert_covered(play_many(openspiel, config, PRESET_GAMES), PRESET_RATES)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_openspiel_plays_the_hle_preset_for_a_million_states(openspiel: Engine, players: int) -> None:
+    """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] the
+    comparison above over a quarter of a million states per player count, a million in
+    all, at the same rates [PE-differential]."""
+    config = peer_config("openspiel", players)
+    assert_covered(play_many(openspiel, config, 0, DEEP_STATES // 4), PRESET_RATES)
 
 
 @pytest.mark.parametrize(
@@ -339,7 +366,16 @@ def test_hle_plays_the_hle_preset(hle: Engine, players: int) -> None:
     by card, agrees with the hle preset move by move [PE-differential]."""
     config = peer_config("hle", players)
     assert hle.unsupported(config) is None
-    assert_covered(play_many(hle, config, HLE_GAMES), HLE_MINIMUM)
+    assert_covered(play_many(hle, config, PRESET_GAMES), PRESET_RATES)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_hle_plays_the_hle_preset_for_a_million_states(hle: Engine, players: int) -> None:
+    """[PE-hle, PE-hle-deal, PE-hle-actions, PE-hle-state] the comparison above over a
+    quarter of a million states per player count, a million in all [PE-differential]."""
+    config = peer_config("hle", players)
+    assert_covered(play_many(hle, config, 0, DEEP_STATES // 4), PRESET_RATES)
 
 
 @pytest.mark.checks("PE-hle", "PE-hle-variants")
@@ -402,15 +438,25 @@ def test_hanabython_plays_its_peer_config(hanabython: Engine, players: int) -> N
     final draw, move by move, including R as remaining_turns [PE-differential]."""
     config = peer_config("hanabython", players)
     assert hanabython.unsupported(config) is None
+    assert_covered(play_hanabython(hanabython, config, HANABYTHON_GAMES), HANABYTHON_RATES)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
+def test_hanabython_plays_its_peer_config_for_a_million_states(hanabython: Engine, players: int) -> None:
+    """[PE-hanabython, PE-hanabython-deal, PE-hanabython-slots, PE-hanabython-no-points,
+    PE-hanabython-final-draw, PE-hanabython-actions, PE-hanabython-state] the comparison
+    above over a fifth of a million states per player count, a million in all."""
+    config = peer_config("hanabython", players)
+    assert_covered(play_hanabython(hanabython, config, 0, DEEP_STATES // 5), HANABYTHON_RATES)
+
+
+def play_hanabython(engine: Engine, config: GameConfig, games: int, states: int = 0) -> Counter[str]:
+    """:func:`play_many` for hanabython, each game's end checked by :func:`_check_final_draw`."""
     counts: Counter[str] = Counter()
-    for seed in range(HANABYTHON_GAMES):
-        chooser = chooser_for(seed)
-        divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
-        assert divergence is None, f"hanabython, {players} players, seed {seed}: {divergence.what}"
-        for state, action in chooser.moves:
-            counts.update(situations(state, action))
-        _check_final_draw(hanabython, chooser)
-    assert_covered(counts, HANABYTHON_MINIMUM)
+    while counts["games"] < games or counts["states"] < states:
+        _check_final_draw(engine, play_one(engine, config, counts["games"], counts))
+    return counts
 
 
 class FiveDiscarder(RecordingChooser):
@@ -547,7 +593,7 @@ def test_the_final_draw_is_pending_in_hle_dealt_by_rl_env_not_by_openspiel(seed:
     strike) leaves the state terminal with the chance player to move: the draw is pending.
     Dealing it as ``rl_env.step()`` does (while the chance player is to move) gives the
     mover its card back; OpenSpiel's terminal state is no chance node, so no card follows."""
-    pyhanabi = pytest.importorskip("hanabi_learning_environment.pyhanabi")
+    pyhanabi = oracle("hanabi_learning_environment.pyhanabi")
     hle_game = pyhanabi.HanabiGame({"players": 2, "seed": seed})  # kept: the state points into it
     state = hle_game.new_initial_state()
     while state.cur_player() == pyhanabi.CHANCE_PLAYER_ID:
@@ -563,7 +609,7 @@ def test_the_final_draw_is_pending_in_hle_dealt_by_rl_env_not_by_openspiel(seed:
         state.deal_random_card()
     assert state.is_terminal() and state.deck_size() == deck - 1 and len(state.player_hands()[mover]) == hand + 1
 
-    pyspiel = pytest.importorskip("pyspiel")
+    pyspiel = oracle("pyspiel")
     game = pyspiel.load_game("hanabi", {"players": 2, "seed": seed})
     spiel = game.new_initial_state()
     while not spiel.is_terminal():

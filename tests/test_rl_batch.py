@@ -23,8 +23,9 @@ from hanabi_ref.state import GameState, score, stop_clause
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import greedy_open_action
+from tests.oracles import oracle
 
-np = pytest.importorskip("numpy")
+np = oracle("numpy")
 
 from hanabi_ref.rl import batch  # noqa: E402  (needs numpy)
 from hanabi_ref.rl.batch import BatchEnv, random_legal, shuffled_decks  # noqa: E402

@@ -4,6 +4,8 @@ refusals with exit 2 [RL-cli, RL-errors]."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,8 +13,7 @@ import pytest
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import make_config
-
-pyspiel = pytest.importorskip("pyspiel")
+from tests.oracles import needs
 
 
 def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, str]:
@@ -22,6 +23,7 @@ def run(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str, 
 
 
 @pytest.mark.checks("RL-cli", "RL-check")
+@needs("pyspiel")
 def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-check] ``rl check --against openspiel --states N --json``: at least N
     states, the situations met, no difference, exit 0."""
@@ -33,6 +35,7 @@ def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture
 
 
 @pytest.mark.checks("RL-cli", "RL-canonical")
+@needs("pyspiel")
 def test_rl_play_prints_each_observation(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-canonical] ``rl play --json``: one line per acting seat and per seat at
     the end; the first vector is OpenSpiel's tensor of seat 0 at the deal."""
@@ -75,11 +78,25 @@ def test_rl_refusals_are_one_line_exit_2(argv: list[str], message: str, capsys: 
     assert err.count("\n") == 1 and message in err
 
 
+def _a_tenth_of_the_steps(measure: Callable[..., float]) -> Callable[..., float]:
+    """``measure`` called with its last positional argument, the steps, divided by 10."""
+    def measured(*arguments: Any, **options: Any) -> float:
+        return measure(*arguments[:-1], arguments[-1] // 10, **options)
+    return measured
+
+
 @pytest.mark.checks("RL-bench", "RL-cli")
-def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str]) -> None:
+@needs("pyspiel")
+def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-bench, RL-cli] ``rl bench --json``: the single environment, each batch size and
     both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's
-    ``observation_tensor`` (numbers are measured, not checked here)."""
+    ``observation_tensor`` (numbers are measured, not checked here, so each measure runs a
+    tenth of its steps)."""
+    from hanabi_ref.rl import batch, commands
+
+    for module, name in ((batch, "openspiel_bench"), (batch, "bench"), (commands, "single_bench")):
+        monkeypatch.setattr(module, name, _a_tenth_of_the_steps(getattr(module, name)))
     code, out, err = run(["rl", "bench", "--players", "2", "--batch", "4", "--repeats", "1", "--json"], capsys)
     assert code == EXIT_OK, err
     report = json.loads(out)

@@ -25,11 +25,11 @@ from hanabi_ref.rules import make_config
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import drawn_rearrangement, reached, reaches_assertion, stacked_deck
-
-pyspiel = pytest.importorskip("pyspiel")
+from tests.oracles import needs, oracle
 
 
 @pytest.mark.checks("RL-check", "RL-canonical", "RL-minimal", "RL-encode", "RL-hands", "RL-missing", "RL-deck", "RL-fireworks", "RL-tokens", "RL-discards", "RL-last-action", "RL-knowledge", "RL-dims")
+@needs("pyspiel")
 def test_canonical_and_minimal_equal_openspiel_on_ten_thousand_states() -> None:
     """[RL-check, RL-canonical, RL-minimal, RL-encode, RL-hands, RL-missing, RL-deck,
     RL-fireworks, RL-tokens, RL-discards, RL-last-action, RL-knowledge, RL-dims] every seat
@@ -50,6 +50,8 @@ def test_layout_lengths_are_openspiels_shapes() -> None:
     """[RL-layout, RL-dims] the formulas give OpenSpiel's tensor shape for the presets and
     for drawn configurations of every parameter."""
     import random
+
+    pyspiel = oracle("pyspiel")
 
     rng = random.Random(7)
     configs = [make_config(players, "hle") for players in range(2, 6)] + [make_config(4, "hle", hand_size=5)]
@@ -179,6 +181,7 @@ def test_v0_and_notes_equal_the_sad_forks_golden_vectors() -> None:
 
 
 @pytest.mark.checks("RL-plain", "RL-mask")
+@needs("pyspiel")
 def test_plain_actions_and_masks_are_openspiels() -> None:
     """[RL-plain, RL-mask] on games of 2-5 players the mask of the seat to act lists
     exactly OpenSpiel's legal move ids, each index maps to the action whose OpenSpiel id it

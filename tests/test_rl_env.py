@@ -12,8 +12,10 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-pytest.importorskip("pettingzoo")
-pytest.importorskip("gymnasium")
+from tests.oracles import oracle
+
+oracle("pettingzoo")
+oracle("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402

@@ -20,6 +20,7 @@ from hanabi_ref.rules import make_config
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import stacked_deck
+from tests.oracles import oracle
 
 
 def public_offset(observation: Vector) -> int:
@@ -165,7 +166,7 @@ def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str)
     environment in a hat space: after every "send", each receiver's observation ends with
     the one-hot of exactly the hat an independent code computed for it from the sender's
     view, the sender's own slot is cleared, and PettingZoo's api_test passes."""
-    pytest.importorskip("pettingzoo")
+    oracle("pettingzoo")
     from pettingzoo.test import api_test
 
     from hanabi_ref.rl.env import HanabiAECEnv
@@ -203,7 +204,7 @@ def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str)
 @pytest.mark.checks("RL-hat-spaces", "RL-gym")
 def test_the_gymnasium_checker_passes_in_a_hat_space() -> None:
     """[RL-hat-spaces, RL-gym] check_env on the self-play wrapper with information hats."""
-    pytest.importorskip("gymnasium")
+    oracle("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
     from hanabi_ref.rl.env import HanabiGymEnv

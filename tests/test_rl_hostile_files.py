@@ -46,6 +46,7 @@ from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.train.modelfile import MODEL_FILE_LIMIT, read_model_file
 from hanabi_ref.rl.train.policy import load_model, save_model
 from hanabi_ref.rules import make_config
+from tests.oracles import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
 MODELS = ROOT / "hanabi_ref" / "rl" / "models"
@@ -434,7 +435,7 @@ def test_the_largest_model_the_limits_allow_costs_little(tmp_path: Path, baselin
 
 @pytest.fixture
 def learn() -> Any:
-    pytest.importorskip("torch")
+    oracle("torch")
     from hanabi_ref.rl.train import learn as module
 
     return module
@@ -473,7 +474,7 @@ def test_a_checkpoint_is_read_back_whole_by_the_weights_only_loader(learn: Any, 
     """[RL-train-files, RL-train-seeds] a saved run resumes with the same weights, cloned
     policy, optimiser state, generators, counts, phase, curve and judge; its checkpoint
     loads with ``weights_only=True``."""
-    torch = pytest.importorskip("torch")
+    torch = oracle("torch")
     saved = saved_run(learn, tmp_path)
     assert isinstance(torch.load(tmp_path / "checkpoint.pt", weights_only=True), dict)
     resumed = learn.Trainer(learn.Settings(**SETTINGS), tmp_path)
@@ -547,7 +548,7 @@ def test_a_checkpoint_of_the_right_settings_and_wrong_contents_is_refused_untouc
     optimiser state, generators, counts, phase, curve, judge or keys are not is refused in
     one line naming the file, and nothing of it is applied (the issue's example: model
     ``{"bogus": tensor}``, a traceback before)."""
-    torch = pytest.importorskip("torch")
+    torch = oracle("torch")
     saved_run(learn, tmp_path)
     path = tmp_path / "checkpoint.pt"
     state = torch.load(path, weights_only=True)
@@ -581,7 +582,7 @@ def test_a_checkpoint_that_would_run_a_command_runs_nothing(learn: Any, tmp_path
     one line naming the file and the function, exit 2, and nothing is written."""
     from hanabi_ref.cli import main
 
-    torch = pytest.importorskip("torch")
+    torch = oracle("torch")
     marker = tmp_path / "marker"
     run = tmp_path / "run"
     run.mkdir()
@@ -597,7 +598,7 @@ def test_a_checkpoint_that_would_run_a_command_runs_nothing(learn: Any, tmp_path
 
 def _no_torch_load(monkeypatch: pytest.MonkeyPatch) -> None:
     """torch.load fails the test if it is called: the refusal must come before it."""
-    torch = pytest.importorskip("torch")
+    torch = oracle("torch")
 
     def refuse(*args: Any, **kwargs: Any) -> None:
         raise AssertionError("torch.load read the file")
@@ -653,7 +654,7 @@ def test_a_checkpoint_in_torchs_legacy_format_is_not_unpickled(learn: Any, tmp_p
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-train-files] the format before zip archives (a pickle stream whose tensor sizes
     the stream declares) is refused as not a zip archive, before torch reads it."""
-    torch = pytest.importorskip("torch")
+    torch = oracle("torch")
     saved_run(learn, tmp_path)
     path = tmp_path / "checkpoint.pt"
     torch.save(torch.load(path, weights_only=True), path, _use_new_zipfile_serialization=False)

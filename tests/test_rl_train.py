@@ -30,6 +30,7 @@ from hanabi_ref.strategies import factory_for
 from hanabi_ref.strategy import Strategy
 from hanabi_ref.transition import apply, new_game
 from hanabi_ref.view import PlayerView, make_view
+from tests.oracles import oracle
 
 CONFIG = make_config(4, preset="hle")
 
@@ -116,8 +117,8 @@ def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None
     seconds of training: behaviour cloning lowers its loss, and so does the judge's fit; a run stopped after its second update and
     resumed from its checkpoint ends with the same weights, curve and moves as the run
     that went straight through."""
-    learn = pytest.importorskip("hanabi_ref.rl.train.learn", exc_type=ImportError)
-    pytest.importorskip("torch")
+    oracle("torch")
+    from hanabi_ref.rl.train import learn
     settings = learn.Settings(steps=9000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, checkpoint_every=1, seed=5,
                               judge_games=30, judge_epochs=2, threshold_games=3)
     straight = learn.Trainer(settings, tmp_path / "straight")
@@ -171,8 +172,8 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     other settings in the same directory, an unknown agent, one rollout or a missing model
     are one line each, exit 2; ``rl eval`` prints simulate's summary of the model's team;
     ``rl curve`` writes a PNG."""
-    pytest.importorskip("torch")
-    pytest.importorskip("matplotlib")
+    oracle("torch")
+    oracle("matplotlib")
     from hanabi_ref.cli import main
 
     run = tmp_path / "run"
@@ -322,7 +323,7 @@ def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_r
     ``play_team_games`` and as a strategy (every seat asking its judge from its own view);
     a judge that always declines plays the rule's games; a judge model file round-trips
     and a foreign one is refused."""
-    pytest.importorskip("torch")
+    oracle("torch")
     from hanabi_ref.rl.train.judge import Judge, fit_judge, judge_examples, with_threshold
 
     features, labels, moves = judge_examples(CONFIG, range(40))
@@ -352,7 +353,7 @@ def test_the_public_offset_is_learned_from_the_senders_view_and_by_two_levels() 
     number of legal sums of each offset is the brute-force count; a model fitted to the
     sender's legal reveals gives offsets in range that the team plays with; two-level
     optimisation runs its updates, alternating the levels."""
-    torch = pytest.importorskip("torch")
+    torch = oracle("torch")
     from hanabi_ref.rl.train.offset import (OffsetFunction, expected_legal_sums, fit_view, legality_examples,
                                             play_with_offset, two_level)
 
@@ -450,7 +451,7 @@ def test_the_information_team_decodes_every_message_and_keeps_one_public_record(
 def test_the_learned_information_actor_is_cloned_from_the_rule_and_plays(tmp_path: Path) -> None:
     """[RL-train-info-actor, RL-train-files] a few seconds of cloning give an actor whose
     file round-trips and whose team plays whole games with legal moves only."""
-    pytest.importorskip("torch")
+    oracle("torch")
     from hanabi_ref.rl.train.info import LearnedActor, fit_actor, play_info_games
 
     model, accuracy = fit_actor(CONFIG, "hle", range(6), 3)

@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from tests.processes import LINUX, Stat, catches, checkout_env, cli, session_members, started, stat, wait_until
+from tests.oracles import oracle
 
 pytestmark = pytest.mark.skipif(not LINUX, reason="reads processes through /proc")
 
@@ -129,6 +130,6 @@ def test_a_signal_ignored_at_the_start_stays_ignored(tmp_path: Path) -> None:
 def test_a_signal_stops_rl_train_with_one_line(signum: signal.Signals, tmp_path: Path) -> None:
     """[SV-signals, RL-train-cli] SIGINT, SIGTERM or SIGHUP to ``rl train`` while it plays
     its teacher's games: its code, its one line, nothing of it left running."""
-    pytest.importorskip("torch")
+    oracle("torch")
     _stop_mid_run(["rl", "train", "--agent", "recommendation", "--steps", "100000000", "--players", "4",
                    "--bc-games", "100000", "--out", str(tmp_path / "run")], 1, signum, tmp_path / "none")

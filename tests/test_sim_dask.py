@@ -18,8 +18,9 @@ import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE
 from tests.test_sim_runner import EXIT_FAILED, MIX, failing_spec, register, run, without_timing
+from tests.oracles import oracle
 
-distributed: Any = pytest.importorskip("distributed")
+distributed: Any = oracle("distributed")
 
 
 @pytest.fixture(scope="module")

@@ -36,6 +36,7 @@ from hanabi_ref.view import PlayerView
 from tests.processes import end_session, run_process
 from tests.processes import started as process_started
 from tests.test_sim_runner import EXIT_FAILED, assert_statistics, direct, failing_spec, register, without_timing
+from tests.oracles import oracle
 
 EXIT_STOPPED = 3
 EXIT_TERMINATED = 143
@@ -530,7 +531,7 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
     """[SIM-dask-lost, SIM-resume] the scheduler's process killed mid-run: one line naming
     it, exit 3, the finished chunks in the checkpoint, and a local ``--resume`` ends with
     the trace hash of a local run never interrupted."""
-    pytest.importorskip("distributed")
+    oracle("distributed")
     # the cluster (its workers play the games) niced, so that however busy the machine,
     # this test sees the first chunks before the run can end
     with process_started(["nice", "-n", "19", sys.executable, "-c", CLUSTER_SCRIPT], stdout=subprocess.PIPE,

@@ -24,6 +24,7 @@ from hanabi_ref.sim.files import write_atomically
 from hanabi_ref.sim.sweep import parse_grid, points
 from hanabi_ref.strategies import ParamError
 from tests.test_sim_runner import EXIT_FAILED, MIX, direct, failing_spec, mix_factory, register, run
+from tests.oracles import oracle
 
 Z = 1.959963984540054
 SEEDS = range(5, 13)
@@ -168,7 +169,7 @@ def test_a_write_into_a_vanished_directory_is_a_usage_error(tmp_path: Path) -> N
 ])
 def test_plots(kind: str, suffix: str, grid: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-plot] a chart of the requested kind in the requested format, beside the table."""
-    pytest.importorskip("matplotlib")
+    oracle("matplotlib")
     chart = tmp_path / f"chart{suffix}"
     code, _, err = run(SWEEP + grid + ["--plot", str(chart), "--plot-kind", kind, "--out", str(tmp_path / "t.txt")], capsys)
     assert code == EXIT_OK, err

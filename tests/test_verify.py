@@ -32,6 +32,7 @@ from hanabi_ref.verify.serve import answer_request, serve
 from tests.helpers import reached, reaches_assertion, scripted_engine
 from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
+from tests.oracles import oracle
 
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 CONFIGS = [make_config(p, preset=r) for r in ("thesis", "hle", "hanab-live") for p in (2, 3, 5)]
@@ -450,7 +451,7 @@ def test_vectors_pass_on_the_reference_and_catch_a_broken_engine() -> None:
 def test_verify_against_openspiel_runs_the_vectors_it_supports(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
     """[C-verify, EP-vectors] `verify --against openspiel` with its vectors: those under
     other presets are skipped, the hle ones pass, and a few random games agree."""
-    pytest.importorskip("pyspiel")
+    oracle("pyspiel")
     code = main(["verify", "--against", "openspiel", "--games", "3", "--players", "2",
                  "--out", str(tmp_path / "d.json"), "--json"])
     report = json.loads(capsys.readouterr().out)

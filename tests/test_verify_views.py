@@ -40,6 +40,7 @@ from hanabi_ref.verify.report import Coverage
 from hanabi_ref.verify.serve import answer_request
 from hanabi_ref.view import make_view
 from tests.helpers import scripted_engine, suit_and_value
+from tests.oracles import oracle
 
 ENGINES = Path(__file__).resolve().parent / "engines"
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
@@ -328,7 +329,7 @@ def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
     """[PE-openspiel-views, EP-views] OpenSpiel's observation strings agree with our views
     over random games of 2 to 5 players; an observation with one own card shown (the
     first ``XX`` replaced by a card) is reported as a leak of that seat."""
-    pytest.importorskip("pyspiel")
+    oracle("pyspiel")
     from hanabi_ref.peers import peer_config
     from hanabi_ref.peers.hle_observation import parse_observation
     from hanabi_ref.peers.openspiel import OpenSpielEngine
@@ -376,7 +377,7 @@ def test_the_plain_observation_reader_agrees_with_the_strict_one(players: int, s
     """[PE-openspiel-views] the one-pass reader gives, for every observation it reads, the
     strict reader's object, and reads nothing the strict reader refuses: over every seat's
     observation of a random OpenSpiel game, as printed and with characters replaced."""
-    pytest.importorskip("pyspiel")
+    oracle("pyspiel")
     from hanabi_ref.peers import peer_config
     from hanabi_ref.peers.hle_observation import CardLine, _read_plainly, _read_strictly
     from hanabi_ref.peers.openspiel import OpenSpielEngine
