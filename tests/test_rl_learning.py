@@ -22,13 +22,16 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
 from hanabi_ref.rules import make_config
 from hanabi_ref.view import PlayerView
+from tests.oracles import oracle
 
 CONFIG = make_config(4, preset="hle")
 
 
 def learn_module() -> Any:
-    pytest.importorskip("torch")
-    return pytest.importorskip("hanabi_ref.rl.train.learn", exc_type=ImportError)
+    oracle("torch")
+    import hanabi_ref.rl.train.learn as learn
+
+    return learn
 
 
 def teacher_hats(batch: np.ndarray) -> np.ndarray:
