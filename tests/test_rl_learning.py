@@ -155,7 +155,7 @@ def test_the_judge_learns_from_the_stale_moments_labelled_by_the_deck() -> None:
     features and label 1 exactly when the card in the slot is playable, read here from
     the dealt deck; the threshold is the value of the grid whose team scores most (the
     lowest of equal ones), each mean the team's mean score with that threshold."""
-    pytest.importorskip("torch")
+    oracle("torch")
     from hanabi_ref.rl.train.judge import THRESHOLDS, Judge, choose_threshold, fit_judge, judge_examples, judge_features, with_threshold
 
     every_feature: list[np.ndarray] = []
@@ -196,7 +196,7 @@ def test_the_judge_learns_from_the_stale_moments_labelled_by_the_deck() -> None:
 def test_of_thresholds_whose_teams_score_alike_the_lowest_is_taken(monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-train-judge-fit] with the games stood in for (every threshold from 0.9 up
     scores 21 on each deck, the others 20), the threshold is 0.9, the lowest of the best."""
-    pytest.importorskip("torch")
+    oracle("torch")
     from hanabi_ref.rl.train import judge as judge_module
     from hanabi_ref.rl.train.policy import NumpyPolicy
 
@@ -219,7 +219,7 @@ def test_the_view_offset_learns_which_reveals_are_legal_where_the_sender_may_sen
     was recommended), the sender's public observation and, for each of the R reveals,
     whether the engine allows it then; the model fitted to them is a ``view`` model of
     R outputs."""
-    pytest.importorskip("torch")
+    oracle("torch")
     from hanabi_ref.game import play_game
     from hanabi_ref.legality import is_legal
     from hanabi_ref.rl.encoders import public_observation
