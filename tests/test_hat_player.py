@@ -35,7 +35,7 @@ from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement, reached, reach
 
 @pytest.mark.checks("H-decode", "H-cluing", "H-predict", "H-feasible")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
-@settings(max_examples=40, deadline=None)  # 200 more per configuration in the deep set, below
+@settings(max_examples=25, deadline=None)  # 125 more per configuration in the deep set, below
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-decode, H-cluing, H-last-to-first, H-budget, H-feasible, H-predict] in real games, every
@@ -64,7 +64,7 @@ def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, v
 @pytest.mark.deep
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 def test_every_clue_decodes_to_the_intended_actions_at_length(players: int, preset: str, variant: str) -> None:
-    """[H-decode] the property above, five more runs (200 games per configuration)."""
+    """[H-decode] the property above, five more runs (125 games per configuration)."""
     for _ in range(5):
         test_every_clue_decodes_to_the_intended_actions(players=players, preset=preset, variant=variant)
 
@@ -211,7 +211,7 @@ def test_strategy_specs_report_unsupported_configurations() -> None:
 
 @pytest.mark.checks("H-rec", "H-rec-decode")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=15, deadline=None)
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_recommendation_is_recovered(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-rec, H-rec-decode, H-rec-code, H-rec-values] after every hint, each player but

@@ -26,6 +26,7 @@ from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.seeded import Deal, NotInStack, SeededReference, adopt_drawn, adopted_deck
 from hanabi_ref.verify.engine import EngineFailure
 from hanabi_ref.verify.faulty import LastRoundShort
+from tests.shrinking import limit_shrinking
 from tests.helpers import scripted_engine
 from tests.oracles import oracle
 
@@ -119,7 +120,7 @@ def test_a_divergence_of_a_seed_dealt_game_shrinks_and_names_the_seed() -> None:
     replays under our rules on the deal it revealed (the trace's deck begins with the
     engine's deal of that seed, D-seed), and the engine started with that seed and those
     moves diverges again."""
-    report = verify_random_games(LastRoundShortSeeded("drawn"), CONFIGS, games=100, seed=1)
+    report = verify_random_games(LastRoundShortSeeded("drawn"), CONFIGS, games=100, seed=1, shrink_budget=20)
     divergence = report.divergence
     assert divergence is not None and divergence.engine_seed is not None
     assert report.first_length is not None and len(divergence.trace.actions) <= report.first_length
@@ -202,6 +203,7 @@ def test_a_reproduction_file_carries_the_engine_seed(tmp_path: Path, capsys: pyt
 
     monkey = pytest.MonkeyPatch()
     monkey.setattr(verify_cli, "make_engine", lambda name: LastRoundShortSeeded("drawn"))
+    limit_shrinking(monkey, 20)  # the file and the story are checked here, not how far shrinking gets
     try:
         out = tmp_path / "d.json"
         code = main(["verify", "--against", "hle", "--no-vectors", "--games", "100", "--seed", "1", "--out", str(out)])
