@@ -6,9 +6,10 @@ from __future__ import annotations
 import ast
 import re
 from pathlib import Path
+from typing import Any
 
 from hanabi_ref.spec_coverage import TESTED, coverage_matrix
-from tests.tiers import ROOT, function_id, read_slow_list, slow_functions
+from tests.tiers import ROOT, function_id, keep_samples, read_slow_list, sampled, slow_functions
 
 TEST_FILES = (("tests", "test_*.py"), ("proofs", "check_*.py"), ("docs", "test_*.py"))
 
@@ -43,6 +44,40 @@ def _every_test_function() -> dict[str, list[str]]:
     return found
 
 
+def module_samples() -> list[list[str]]:
+    """For each test module, its test functions (one of them must stay quick)."""
+    return [names for names in _every_test_function().values() if names]
+
+
+def family(clause: str) -> str:
+    """A clause's family: its letters or chapter number before the first hyphen or dot
+    (``E`` of ``E-17``, ``ISO`` of ``ISO-timeout``, ``2`` of ``2.13-1``)."""
+    return re.split(r"[-.]", clause, maxsplit=1)[0]
+
+
+VECTORS_TEST = "tests/test_vectors.py::test_case"
+"""The test that replays every conformance vector (a clause with vectors is checked by it)."""
+
+
+def _test_id(name: str) -> str:
+    """A test of the coverage matrix (``file::Class.method``) as a test function id."""
+    path, _, inside = name.partition("::")
+    return f"{path}::{inside.replace('.', '::')}"
+
+
+def family_samples() -> list[list[str]]:
+    """For each family of tested clauses, the test functions that check a clause of it
+    (one of them must stay quick)."""
+    checkers: dict[str, set[str]] = {}
+    for row in coverage_matrix(ROOT).formalized():
+        if row.status == TESTED:
+            found = checkers.setdefault(family(row.clause.id), set())
+            found.update(_test_id(name) for name in row.checked_by)
+            if row.vectors:
+                found.add(VECTORS_TEST)
+    return [sorted(names) for _, names in sorted(checkers.items())]
+
+
 def test_the_quick_tier_touches_every_test_module() -> None:
     """Each test module keeps at least one test function that the slow list does not name."""
     slow = read_slow_list()
@@ -52,31 +87,21 @@ def test_the_quick_tier_touches_every_test_module() -> None:
     assert not empty, f"the quick tier would run nothing of {empty}"
 
 
-def family(clause: str) -> str:
-    """A clause's family: its letters or chapter number before the first hyphen or dot
-    (``E`` of ``E-17``, ``ISO`` of ``ISO-timeout``, ``2`` of ``2.13-1``)."""
-    return re.split(r"[-.]", clause, maxsplit=1)[0]
-
-
-def _test_id(name: str) -> str:
-    """A test of the coverage matrix (``file::Class.method``) as a test function id."""
-    path, _, inside = name.partition("::")
-    return f"{path}::{inside.replace('.', '::')}"
-
-
 def test_the_quick_tier_samples_every_clause_family() -> None:
-    """Every family of tested clauses keeps, in the quick tier, a test whose checks marker
-    names a clause of it (or, for the clauses the conformance vectors cover, the vectors'
-    own test)."""
+    """Every family of tested clauses keeps, in the quick tier, a test that checks a clause
+    of it (a checks marker, or the vectors' own test for the clauses they cover)."""
     slow = read_slow_list()
-    rows = [row for row in coverage_matrix(ROOT).formalized() if row.status == TESTED]
-    families = {family(row.clause.id) for row in rows}
-    vectors_quick = "tests/test_vectors.py::test_case" not in slow
-    sampled = {family(row.clause.id) for row in rows
-               if any(_test_id(name) not in slow for name in row.checked_by)
-               or (row.vectors and vectors_quick)}
-    assert len(families) > 20
-    assert families <= sampled, f"the quick tier checks no clause of the families {sorted(families - sampled)}"
+    samples = family_samples()
+    assert len(samples) > 20
+    unsampled = [group for group in samples if all(name in slow for name in group)]
+    assert not unsampled, f"the quick tier checks no clause of the families checked only by {unsampled[:3]}"
+
+
+def test_keeping_samples_frees_the_fastest_of_each_emptied_group() -> None:
+    """A group all slow gives back its fastest function; a group with a quick one, none."""
+    slow = ["a::one", "a::two", "b::one", "c::one"]
+    times = {"a::one": 5.0, "a::two": 3.0, "b::one": 9.0, "c::one": 1.0}
+    assert keep_samples(slow, times, [["a::one", "a::two"], ["b::one", "b::quick"], ["c::one"]]) == ["a::one", "b::one"]
 
 
 def test_the_slow_list_names_only_real_test_functions() -> None:
@@ -108,3 +133,14 @@ def test_slow_functions_are_found_by_case_and_by_sum(tmp_path: Path) -> None:
     listing = tmp_path / "slow.txt"
     listing.write_text("# comment\n\ntests/test_a.py::test_one\n  tests/test_b.py::test_fixture  \n")
     assert read_slow_list(listing) == {"tests/test_a.py::test_one", "tests/test_b.py::test_fixture"}
+
+
+def test_a_parametrized_function_is_sampled_at_its_ends_and_middle() -> None:
+    """The quick tier runs the first, a middle and the last case of a long parametrization,
+    and every case of a short one."""
+    cases: list[Any] = list(range(10))
+    picked: list[Any] = sampled(cases)
+    assert picked in ([0, 4, 9], [0, 5, 9])
+    short: list[Any] = sampled(cases[:3])
+    single: list[Any] = sampled(cases[:1])
+    assert short == [0, 1, 2] and single == [0]

@@ -1,7 +1,8 @@
 """The quick tier: ``python -m pytest -n auto --quick``, a developer's loop of about a minute.
 
-The whole suite (README) is what CI runs; the quick tier is every test of it except the
-slow ones, listed by test function in ``tests/slow.txt``.  What the tier must still do
+The whole suite (README) is what CI runs; the quick tier is every test function of it
+except the slow ones, listed in ``tests/slow.txt``, and of a parametrized function at
+most three cases (the first, the last and one between).  What the tier must still do
 is checked by ``tests/test_tiers.py``: every test module keeps at least one test, and every
 clause family of ``spec/`` (the letters before an id's first hyphen, ``E`` of ``E-17``)
 keeps at least one test whose ``checks`` marker names a clause of it.
@@ -27,9 +28,9 @@ import pytest
 
 ROOT: Final = Path(__file__).resolve().parent.parent
 SLOW_LIST: Final = ROOT / "tests" / "slow.txt"
-SLOW_CASE: Final = 0.8
+SLOW_CASE: Final = 0.4
 """Seconds of one case (one parameter set) that make its test function slow."""
-SLOW_FUNCTION: Final = 2.5
+SLOW_FUNCTION: Final = 1.2
 """Seconds of all of a function's cases together that make it slow."""
 DURATION_RE: Final = re.compile(r"^\s*([0-9.]+)s (?:call|setup|teardown)\s+(\S+)\s*$")
 HEADER: Final = """\
@@ -54,6 +55,17 @@ def read_slow_list(path: Path = SLOW_LIST) -> frozenset[str]:
     return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
+def function_times(durations: str) -> dict[str, float]:
+    """Seconds per test function (all its cases, setup and teardown) of a
+    ``--durations=0`` report."""
+    per_function: dict[str, float] = defaultdict(float)
+    for line in durations.splitlines():
+        match = DURATION_RE.match(line)
+        if match:
+            per_function[function_id(match.group(2))] += float(match.group(1))
+    return dict(per_function)
+
+
 def slow_functions(durations: str) -> list[str]:
     """The slow test functions of a ``--durations=0`` report, sorted."""
     per_case: dict[str, float] = defaultdict(float)
@@ -68,6 +80,29 @@ def slow_functions(durations: str) -> list[str]:
                   if max(cases) >= SLOW_CASE or sum(cases) >= SLOW_FUNCTION)
 
 
+def keep_samples(slow: list[str], times: dict[str, float], samples: list[list[str]]) -> list[str]:
+    """``slow`` less, for each group of ``samples`` (the test functions of one module, or
+    those that check one clause family) that it would empty, the group's fastest function."""
+    left = set(slow)
+    for group in samples:
+        if group and all(name in left for name in group):
+            left.discard(min(group, key=lambda name: times.get(name, 0.0)))
+    return sorted(left)
+
+
+QUICK_CASES: Final = 3
+"""Cases of one parametrized test function that the quick tier runs: the first, the last
+and one between."""
+
+
+def sampled(group: list[pytest.Item]) -> list[pytest.Item]:
+    """At most :data:`QUICK_CASES` cases of one test function, evenly spread."""
+    if len(group) <= QUICK_CASES:
+        return group
+    step = (len(group) - 1) / (QUICK_CASES - 1)
+    return [group[round(index * step)] for index in range(QUICK_CASES)]
+
+
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption("--quick", action="store_true", default=False,
                      help="the quick tier: leave out the slow test functions of tests/slow.txt (tests/tiers.py)")
@@ -77,8 +112,13 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     if not config.getoption("--quick"):
         return
     slow = read_slow_list()
-    kept = [item for item in items if function_id(item.nodeid) not in slow]
-    left_out = [item for item in items if function_id(item.nodeid) in slow]
+    cases: dict[str, list[pytest.Item]] = defaultdict(list)
+    for item in items:
+        if function_id(item.nodeid) not in slow:
+            cases[function_id(item.nodeid)].append(item)
+    chosen = {id(item) for group in cases.values() for item in sampled(group)}
+    kept = [item for item in items if id(item) in chosen]
+    left_out = [item for item in items if id(item) not in chosen]
     if left_out:
         config.hook.pytest_deselected(items=left_out)
     items[:] = kept
@@ -97,6 +137,9 @@ def main(argv: list[str]) -> int:
     if not slow:
         print(f"tests.tiers: {argv[0]} holds no durations (run pytest with --durations=0)", file=sys.stderr)
         return 2
+    from tests.test_tiers import module_samples, family_samples
+
+    slow = keep_samples(slow, function_times(text), [*module_samples(), *family_samples()])
     SLOW_LIST.write_text(HEADER + "".join(f"{name}\n" for name in slow), encoding="utf-8")
     print(f"tests/slow.txt: {len(slow)} slow test functions")
     return 0
