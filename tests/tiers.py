@@ -55,26 +55,28 @@ def read_slow_list(path: Path = SLOW_LIST) -> frozenset[str]:
     return frozenset(line.strip() for line in lines if line.strip() and not line.lstrip().startswith("#"))
 
 
-def function_times(durations: str) -> dict[str, float]:
-    """Seconds per test function (all its cases, setup and teardown) of a
-    ``--durations=0`` report."""
-    per_function: dict[str, float] = defaultdict(float)
-    for line in durations.splitlines():
-        match = DURATION_RE.match(line)
-        if match:
-            per_function[function_id(match.group(2))] += float(match.group(1))
-    return dict(per_function)
-
-
-def slow_functions(durations: str) -> list[str]:
-    """The slow test functions of a ``--durations=0`` report, sorted."""
+def case_times(durations: str) -> dict[str, float]:
+    """Seconds per test case (setup, call and teardown) of a ``--durations=0`` report."""
     per_case: dict[str, float] = defaultdict(float)
     for line in durations.splitlines():
         match = DURATION_RE.match(line)
         if match:
             per_case[match.group(2)] += float(match.group(1))
+    return dict(per_case)
+
+
+def function_times(durations: str) -> dict[str, float]:
+    """Seconds per test function (all its cases) of a ``--durations=0`` report."""
+    per_function: dict[str, float] = defaultdict(float)
+    for nodeid, seconds in case_times(durations).items():
+        per_function[function_id(nodeid)] += seconds
+    return dict(per_function)
+
+
+def slow_functions(durations: str) -> list[str]:
+    """The slow test functions of a ``--durations=0`` report, sorted."""
     per_function: dict[str, list[float]] = defaultdict(list)
-    for nodeid, seconds in per_case.items():
+    for nodeid, seconds in case_times(durations).items():
         per_function[function_id(nodeid)].append(seconds)
     return sorted(name for name, cases in per_function.items()
                   if max(cases) >= SLOW_CASE or sum(cases) >= SLOW_FUNCTION)
