@@ -26,6 +26,7 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState, stack_size
+from hanabi_ref.strategies.hat.player import Snapshot
 from hanabi_ref.transition import apply, initial_state
 
 # ------------------------------------------------------------------ cards and decks
@@ -55,6 +56,20 @@ HAT_CONFIGS = [(players, "hanab-live", variant) for players in (4, 5) for varian
 def card(config: GameConfig, value: int, suit: int) -> int:
     """The identity of (value, suit) in ``config``; suit counted from 0."""
     return identity(value, suit, config.values)
+
+
+def hat_snapshot(config: GameConfig, tokens: int, fields: dict[int, int] | None = None,
+                 discarded: tuple[tuple[int, int], ...] = ()) -> Snapshot:
+    """A hat player's public snapshot of a board of five suits: the fields' heights by suit
+    (0 elsewhere), the (value, suit) cards discarded, ``tokens`` clue tokens, 30 cards in
+    the stack, no strikes."""
+    heights = [0] * 5
+    for suit, height in (fields or {}).items():
+        heights[suit] = height
+    lost = [0] * 25
+    for value, suit in discarded:
+        lost[card(config, value, suit)] += 1
+    return Snapshot(tuple(heights), tuple(lost), tokens, 30, 0)
 
 
 def expected_counts(config: GameConfig) -> tuple[tuple[int, ...], ...]:

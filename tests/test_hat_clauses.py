@@ -25,7 +25,7 @@ from hanabi_ref.strategies.hat.core import hat_sum
 from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatPlayer, Snapshot, modified_candidates
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import PlayerView
-from tests.helpers import HAT_CONFIGS, HAT_VARIANTS, card
+from tests.helpers import HAT_CONFIGS, HAT_VARIANTS, card, hat_snapshot
 
 MODULUS = 9
 SEEDS = range(4)
@@ -315,13 +315,7 @@ RED, YELLOW, GREEN, BLUE, PURPLE = range(5)
 
 
 def snapshot(tokens: int, fields: dict[int, int] | None = None, discarded: tuple[tuple[int, int], ...] = ()) -> Snapshot:
-    heights = [0] * 5
-    for suit, height in (fields or {}).items():
-        heights[suit] = height
-    lost = [0] * 25
-    for value, suit in discarded:
-        lost[card(CONFIG, value, suit)] += 1
-    return Snapshot(tuple(heights), tuple(lost), tokens, 30, 0)
+    return hat_snapshot(CONFIG, tokens, fields, discarded)
 
 
 def hand(*cards: tuple[int, int]) -> list[int]:

@@ -27,20 +27,14 @@ from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recom
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
-from tests.helpers import HAT_CONFIGS, card, reference_hint_mask
+from tests.helpers import HAT_CONFIGS, card, hat_snapshot, reference_hint_mask
 
 CONFIG = make_config(4, "hanab-live", "no-variant")
 RED, YELLOW, GREEN, BLUE, PURPLE = range(5)
 
 
 def snapshot(fields: dict[int, int] | None = None, discarded: tuple[tuple[int, int], ...] = ()) -> Snapshot:
-    heights = [0] * 5
-    for suit, height in (fields or {}).items():
-        heights[suit] = height
-    lost = [0] * 25
-    for value, suit in discarded:
-        lost[card(CONFIG, value, suit)] += 1
-    return Snapshot(tuple(heights), tuple(lost), 3, 30, 0)
+    return hat_snapshot(CONFIG, 3, fields, discarded)
 
 
 def hand(*cards: tuple[int, int]) -> list[int]:
