@@ -110,10 +110,18 @@ def pytest_addoption(parser: pytest.Parser) -> None:
                      help="the quick tier: leave out the slow test functions of tests/slow.txt (tests/tiers.py)")
 
 
+FIRST: Final = "tests/test_types.py::test_the_code_type_checks_strictly"
+"""The suite's longest single test (the type check), handed out first: pytest-xdist gives
+tests to its workers in collection order, so a long test collected late would finish alone
+on one worker while the others wait.  The quick tier leaves it out (mypy's own cache makes a
+developer's ``python -m mypy`` fast)."""
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    items.sort(key=lambda item: item.nodeid != FIRST)  # stable: the rest keep their order
     if not config.getoption("--quick"):
         return
-    slow = read_slow_list()
+    slow = read_slow_list() | {FIRST}
     cases: dict[str, list[pytest.Item]] = defaultdict(list)
     for item in items:
         if function_id(item.nodeid) not in slow:
