@@ -3,9 +3,10 @@
 The blocks of one file run in order in one shared namespace, so a later block can use
 the names an earlier one defined; the assertions in the blocks are the checks.  A block
 whose info string is ``python no-run`` is shown but not run.  In ``console`` blocks every
-``$ hanabi-ref ...`` line runs as a command (in a fresh interpreter, in a temporary
-folder shared by the file's blocks, with any ``VAR=value`` prefix in its environment) and
-must exit 0; a ``console no-run`` block (installation, the test run itself) is shown only.
+``$ hanabi-ref ...`` line runs as a command (as ``hanabi-ref`` runs it, in a temporary
+folder shared by the file's blocks, with any ``VAR=value`` prefix in its environment;
+consecutive lines with the same prefix share one fresh interpreter) and must exit 0; a
+``console no-run`` block (installation, the test run itself) is shown only.
 A failure is reported at its line in the markdown file.
 
 Clause links of the form ``[2.16-2b-token](../spec/rules.md)`` must name a clause that
@@ -14,6 +15,8 @@ spec/rules.md defines.
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import re
 import shlex
@@ -81,9 +84,18 @@ def run_blocks(path: Path) -> int:
     return ran
 
 
-def run_console_blocks(path: Path, folder: Path) -> int:
-    """Run every ``$ hanabi-ref`` line of the file's console blocks; return how many ran."""
-    ran = 0
+@attrs.frozen
+class Command:
+    """One ``$ hanabi-ref ...`` line: where it is, its ``VAR=value`` prefix, its arguments."""
+
+    where: str
+    env: tuple[tuple[str, str], ...]
+    arguments: tuple[str, ...]
+
+
+def console_commands(path: Path) -> list[Command]:
+    """The ``$ hanabi-ref`` lines of the file's runnable console blocks, in order."""
+    commands = []
     for block in code_blocks(path.read_text(encoding="utf-8")):
         words = block.info.split()
         if not words or words[0] != "console" or "no-run" in words[1:]:
@@ -93,18 +105,56 @@ def run_console_blocks(path: Path, folder: Path) -> int:
                 continue
             where = f"{path.name}:{block.line + offset}"
             tokens = shlex.split(line[2:], comments=True)
-            env = dict(os.environ, PYTHONPATH=str(DOCS.parent))
+            env = []
             while tokens and re.fullmatch(r"[A-Z_]+=\S*", tokens[0]):
                 name, _, value = tokens.pop(0).partition("=")
-                env[name] = value
+                env.append((name, value))
             assert tokens[:1] == ["hanabi-ref"], f"{where}: only hanabi-ref runs here; mark the block 'console no-run'"
-            result = run_process(
-                [sys.executable, "-m", "hanabi_ref.cli", *tokens[1:]],
-                cwd=folder, env=env, capture_output=True, text=True,
-            )
-            assert result.returncode == 0, f"{where}: exit {result.returncode}: {result.stderr.strip()}"
-            ran += 1
-    return ran
+            commands.append(Command(where, tuple(env), tuple(tokens[1:])))
+    return commands
+
+
+MARK = "docs runner: failed:"
+RUNNER = """
+import json, sys, traceback
+from hanabi_ref.cli import main
+
+for index, arguments in enumerate(json.loads(sys.argv[1])):
+    try:
+        code = main(arguments)
+    except SystemExit as stop:  # how the command line ends on a usage error of argparse
+        code = stop.code if isinstance(stop.code, int) else 0 if stop.code is None else 1
+    except BaseException:
+        traceback.print_exc()
+        code = 1
+    if code != 0:
+        print(sys.argv[2], index, code, file=sys.stderr)
+        sys.exit(1)
+"""
+"""Runs the commands given as a JSON list of argument lists, one after the other, as
+``hanabi-ref`` runs each; stops at the first that does not exit 0, naming it."""
+
+
+def run_console_blocks(path: Path, folder: Path) -> int:
+    """Run every ``$ hanabi-ref`` line of the file's console blocks, in order, in
+    ``folder``; return how many ran.  Consecutive lines with the same ``VAR=value``
+    prefix run one after the other in one fresh interpreter (:data:`RUNNER`), each as
+    ``hanabi-ref`` runs it: the prefix is read when the package is imported, so each
+    new prefix starts a new interpreter."""
+    commands = console_commands(path)
+    for _, group in itertools.groupby(commands, key=lambda command: command.env):
+        batch = list(group)
+        env = dict(os.environ, PYTHONPATH=str(DOCS.parent), **dict(batch[0].env))
+        arguments = json.dumps([command.arguments for command in batch])
+        result = run_process([sys.executable, "-c", RUNNER, arguments, MARK], cwd=folder, env=env,
+                             capture_output=True, text=True)
+        if result.returncode != 0:
+            failed = re.search(f"^{re.escape(MARK)} (\\d+) (-?\\d+)\n", result.stderr, re.MULTILINE)
+            if failed is None:  # the interpreter itself failed
+                raise AssertionError(f"{batch[0].where}: exit {result.returncode}: {result.stderr.strip()}")
+            stderr = result.stderr.replace(failed[0], "").strip()
+            raise AssertionError(f"{batch[int(failed[1])].where}: exit {failed[2]}: {stderr}")
+    return len(commands)
 
 
 MARKDOWN = sorted(DOCS.glob("*.md"))
@@ -123,11 +173,21 @@ def test_console_commands_run(path: Path, tmp_path: Path) -> None:
 
 
 def test_console_runner_reports_a_failing_command(tmp_path: Path) -> None:
-    """A console line whose command fails is reported with its line (so the test can fail)."""
+    """A console line whose command fails is reported with its line and exit code (so
+    the test can fail), also after others that ran in the same interpreter, and also
+    for a usage error."""
     page = tmp_path / "page.md"
     page.write_text("```console\n$ hanabi-ref replay missing.json\n```\n", encoding="utf-8")
-    with pytest.raises(AssertionError, match="page.md:2: exit 2"):
+    with pytest.raises(AssertionError, match="page.md:2: exit 2: hanabi-ref: "):
         run_console_blocks(page, tmp_path)
+    page.write_text("```console\n$ hanabi-ref --version\n$ HANABI_REF_CONTRACTS=0 hanabi-ref --version\n"
+                    "$ HANABI_REF_CONTRACTS=0 hanabi-ref rules --no-such-option\n$ hanabi-ref --version\n```\n",
+                    encoding="utf-8")
+    with pytest.raises(AssertionError, match="page.md:4: exit 2: hanabi-ref: rules: "):
+        run_console_blocks(page, tmp_path)
+    page.write_text("```console\n$ hanabi-ref --version\n$ HANABI_REF_CONTRACTS=0 hanabi-ref --version\n"
+                    "$ hanabi-ref rules --list\n```\n", encoding="utf-8")
+    assert run_console_blocks(page, tmp_path) == 3
 
 
 @pytest.mark.parametrize("path", MARKDOWN, ids=[path.name for path in MARKDOWN])

@@ -177,11 +177,18 @@ def hand_mask(newest: Card, others: Sequence[Card]) -> int:
     return seen_of(newest, others).others | 1 << ident(newest)
 
 
-def is_legal_hint(config: GameConfig, cluer: int, target_mask: dict[int, int], hint: Hint) -> bool:
+TouchKeys = dict[int, int]
+
+
+def touch_keys(config: GameConfig, target_mask: dict[int, int]) -> TouchKeys:
+    """The target hands' identity masks as the touch keys the engine's legality reads
+    (:func:`~hanabi_ref.legality.touch_key`)."""
+    return {seat: touch_key(config.touch_bits, members(mask)) for seat, mask in target_mask.items()}
+
+
+def is_legal_hint(config: GameConfig, cluer: int, keys: TouchKeys, hint: Hint) -> bool:
     """Legality under hanab-live rules, asked of the engine, with one hint token left;
-    ``target_mask`` holds the target hands' identity masks, which the engine's legality
-    reads as touch keys (:func:`~hanabi_ref.legality.touch_key`)."""
-    keys = {seat: touch_key(config.touch_bits, members(mask)) for seat, mask in target_mask.items()}
+    ``keys`` are the target hands' :func:`touch_keys`."""
     return action_problem(config, 1, cluer, 4, lambda seat: keys.get(seat), hint) is None
 
 
@@ -209,18 +216,30 @@ def in_class(cls: int, kind: str, touches_newest: bool) -> bool:
     return kind == ("colour" if cls == COLOUR_AVOID else "value") and not touches_newest
 
 
+@cache
+def touched_cards(variant: str) -> tuple[frozenset[Card], ...]:
+    """For each hint of :func:`reference_hints`, the cards of the deck it touches."""
+    return tuple(frozenset(card for card in copies(variant) if touches(variant, kind, value, card))
+                 for kind, value in reference_hints(variant))
+
+
+@cache
+def classes_of(kind: str, touches_newest: bool) -> tuple[int, ...]:
+    """The classes a hint of ``kind`` lies in, touching the newest card or not."""
+    return tuple(cls for cls in range(5) if in_class(cls, kind, touches_newest))
+
+
 def brute_force_classes(
     variant: str, newest: Card, others: Sequence[Card]
 ) -> dict[int, list[int]]:
     """For each class, the catalogue indices of its legal hints (touching some card)."""
     result: dict[int, list[int]] = {cls: [] for cls in range(5)}
-    for index, (kind, value) in enumerate(reference_hints(variant)):
-        on_newest = touches(variant, kind, value, newest)
-        if not on_newest and not any(touches(variant, kind, value, card) for card in others):
+    for index, ((kind, _), touched) in enumerate(zip(reference_hints(variant), touched_cards(variant))):
+        on_newest = newest in touched
+        if not on_newest and touched.isdisjoint(others):
             continue  # [2.16-2a-empty] touches no card: illegal under hanab-live
-        for cls in range(5):
-            if in_class(cls, kind, on_newest):
-                result[cls].append(index)
+        for cls in classes_of(kind, on_newest):
+            result[cls].append(index)
     return result
 
 
@@ -257,7 +276,7 @@ def test_every_hand(variant: str, size: int) -> None:
             continue  # the code sees the same (newest, other identities) as before
         checked.add(seen)
         target = 1 + len(checked) % 3  # the cluer is seat 0
-        masks = {target: hand_mask(newest, others)}
+        keys = touch_keys(config, {target: hand_mask(newest, others)})
         for cls in range(5):
             index = tables.class_hint(seen.newest, seen.others, cls)
             if index is None:
@@ -266,7 +285,7 @@ def test_every_hand(variant: str, size: int) -> None:
             assert brute[cls] and index == brute[cls][0], (variant, newest, others, cls, index)
             hint = catalogue[target][index][0]
             assert (hint.kind, hint.subject) == hints[index]
-            assert is_legal_hint(config, 0, masks, hint), (variant, newest, others, hint)
+            assert is_legal_hint(config, 0, keys, hint), (variant, newest, others, hint)
             on_newest = touches(variant, hint.kind, hint.subject, newest)
             for size_of_part, classes in PARTS.items():
                 if cls in classes:
@@ -337,6 +356,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
         seen[seat] = seen_of(newest, others)
         masks[seat] = hand_mask(newest, others)
         newest_of[seat] = newest
+    keys = touch_keys(config, masks)
     broken = [is_broken(variant, newest, others) for newest, others in table]
     mask = code.sendable(cluer, seen)
     assert mask == expected_sendable(p, broken), (variant, p, cluer, broken, bin(mask))
@@ -347,7 +367,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
                 code.encode(cluer, seen, number)
             continue
         hint = code.encode(cluer, seen, number)
-        assert is_legal_hint(config, cluer, masks, hint), (variant, cluer, number, hint)
+        assert is_legal_hint(config, cluer, keys, hint), (variant, cluer, number, hint)
         assert code.decode(cluer, hint, touches(variant, hint.kind, hint.subject, newest_of[hint.target])) == number
         given.add(hint)
     assert len(given) == mask.bit_count()  # distinct numbers, distinct hints
@@ -356,7 +376,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
     hit = 0
     for seat in masks:
         for hint, _ in config.action_catalogue.hints[seat]:
-            if is_legal_hint(config, cluer, masks, hint):
+            if is_legal_hint(config, cluer, keys, hint):
                 hit |= 1 << code.decode(cluer, hint, touches(variant, hint.kind, hint.subject, newest_of[seat]))
     assert hit == mask
     return mask
@@ -392,18 +412,24 @@ def check_slot_orders(newest: Card, others: Sequence[Card]) -> None:
         assert seen_hand(ids, identities) == seen_of(newest, others)
 
 
+# One in 199 of the three- and four-card hands by default (380 to 770 a variant), one in
+# 61 (about 2,500) in the deep set.
+SAMPLING = [pytest.param(199, id="1-in-199"), pytest.param(61, id="1-in-61", marks=pytest.mark.deep)]
+
+
 @pytest.mark.checks("H-newest", "H-code-9", "H-code-5p")
+@pytest.mark.parametrize("every", SAMPLING)
 @pytest.mark.parametrize("variant", VARIANTS)
 @pytest.mark.parametrize("players", (4, 5))
-def test_codes_on_sampled_hands(variant: str, players: int) -> None:
-    """[H-code-local, H-newest] one in 61 of the three- and four-card hands, at each
-    target position in turn and with every cluer, unbroken hands elsewhere, through the
-    public code; and the newest card read from card ids in every slot order."""
+def test_codes_on_sampled_hands(variant: str, players: int, every: int) -> None:
+    """[H-code-local, H-newest] one in ``every`` of the three- and four-card hands, at
+    each target position in turn and with every cluer, unbroken hands elsewhere, through
+    the public code; and the newest card read from card ids in every slot order."""
     code = nine_code(config_for(variant, players))
     count = 0
     for size in (3, 4):
         for index, hand in enumerate(hands(variant, size)):
-            if index % 61:
+            if index % every:
                 continue
             position = count % (players - 1)
             table = [hand if i == position else UNBROKEN[i] for i in range(players - 1)]

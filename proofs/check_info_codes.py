@@ -40,10 +40,17 @@ def full_board(config: GameConfig) -> Board:
     return Board(config, (0,) * len(config.suits), (0,) * len(counts), counts)
 
 
+@cache
+def suits_and_values(config: GameConfig) -> dict[int, tuple[int, int]]:
+    """(suit, value) of every identity of the configuration, each found once by the
+    independent search of ``tests.helpers.suit_and_value``."""
+    return {identity: suit_and_value(config, identity) for identity in range(config.suit_count * config.values)}
+
+
 def touches(config: GameConfig, hint: Hint, identity: int) -> bool:
     """spec/rules.md section 6, transcribed: a value hint touches its value, a colour hint
     the suits of its colour (with Rainbow, the rainbow suit too)."""
-    suit, value = suit_and_value(config, identity)
+    suit, value = suits_and_values(config)[identity]
     if hint.kind == "value":
         return value == hint.subject
     return suit in colour_suits(config, hint.subject)
@@ -75,9 +82,11 @@ def hands(config: GameConfig, others_count: int) -> Iterator[tuple[int, tuple[in
                 yield focus, others
 
 
-def check_hand(config: GameConfig, focus: int, others: Sequence[int], sets: Sequence[int], exact: bool) -> int:
-    """The claim for one hand with public ``sets`` (focus first); returns k."""
-    board = full_board(config)
+def check_hand(config: GameConfig, focus: int, others: Sequence[int], sets: Sequence[int], exact: bool,
+               board: Board | None = None) -> int:
+    """The claim for one hand with public ``sets`` (focus first), on ``board`` (by default
+    the full deck's); returns k."""
+    board = board or full_board(config)
     hand = [focus, *others]
     k = code_size(sets, 0, board)
     for kind in range(k):
@@ -98,12 +107,13 @@ def check_exhaustively(variant: str, largest: int) -> Counter[int]:
     Rainbow, and with Rainbow exactly for a Rainbow focus with three cards of its value."""
     config = config_of(variant)
     blank = config.all_cards_mask
+    board = full_board(config)
     sizes: Counter[int] = Counter()
     for others_count in range(largest):
         for focus, others in hands(config, others_count):
-            k = check_hand(config, focus, others, [1 << c for c in (focus, *others)], exact=True)
+            k = check_hand(config, focus, others, [1 << c for c in (focus, *others)], exact=True, board=board)
             sizes[k] += 1
-            check_hand(config, focus, others, [blank] * (1 + others_count), exact=False)
+            check_hand(config, focus, others, [blank] * (1 + others_count), exact=False, board=board)
             if others_count == 3:
                 suit, value = suit_and_value(config, focus)
                 broken = variant == "rainbow" and suit == 5 and all(suit_and_value(config, o)[1] == value for o in others)
