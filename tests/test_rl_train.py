@@ -180,17 +180,17 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     from hanabi_ref.cli import main
 
     run = tmp_path / "run"
-    train = ["rl", "train", "--agent", "recommendation", "--steps", "2500", "--out", str(run), "--judge-games", "20",
-             "--threshold-games", "2", "--bc-games", "20", "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
+    train = ["rl", "train", "--agent", "recommendation", "--steps", "1000", "--out", str(run), "--judge-games", "10",
+             "--threshold-games", "2", "--bc-games", "10", "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
     assert main(train) == 0
     assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "model-cloned.npz", "curve.json",
                                                      "judge.npz"}
     assert "(resumed)" not in capsys.readouterr().out
     assert main(train) == 0 and "(resumed)" in capsys.readouterr().out
-    longer = [*train[:5], "3000", *train[6:]]
+    longer = [*train[:5], "1500", *train[6:]]
     assert main(longer) == 0  # a larger --steps goes on with the same run
     out = capsys.readouterr().out
-    assert "(resumed)" in out and int(out.split(" moves,")[0].split()[-1]) >= 3000
+    assert "(resumed)" in out and int(out.split(" moves,")[0].split()[-1]) >= 1500
     for arguments, expected in [
         ([*train[:-6], "--seed", "4"], "RL-train-files: "),
         (["rl", "train", "--agent", "offset", "--steps", "10", "--out", str(tmp_path / "x")], "RL-train-cli: --agent"),
