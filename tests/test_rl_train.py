@@ -329,15 +329,15 @@ def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_r
     oracle("torch")
     from hanabi_ref.rl.train.judge import Judge, fit_judge, judge_examples, with_threshold
 
-    features, labels, moves = judge_examples(CONFIG, range(40))
-    assert len(features) == len(labels) > 50 and 0 < labels.mean() < 1 and moves > 40 * 30
+    features, labels, moves = judge_examples(CONFIG, range(20))
+    assert len(features) == len(labels) > 50 and 0 < labels.mean() < 1 and moves > 20 * 30
     model, losses = fit_judge(CONFIG, "hle", features, labels, 3, 0)
     path = tmp_path / "judge.npz"
     save_model(path, model.weights(), model.meta)
     judge = Judge(with_threshold(load_model(path, agent="judge"), 0.6))
     rule = teacher(CONFIG)
     hats = lambda batch: np.array([rule(row) for row in batch], np.int64)  # noqa: E731
-    seeds = list(range(8))
+    seeds = list(range(4))
     together = play_team_games(CONFIG, seeds, hats, embedding="modular", judge=judge)
     alone = [play_game(CONFIG, team_factory(rule, "modular", judge=judge), seed=seed) for seed in seeds]
     assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
