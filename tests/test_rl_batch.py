@@ -108,17 +108,18 @@ HLE_CONFIGS = [(2, 5), (3, 5), (4, 4), (4, 5), (5, 4)]
 
 
 @pytest.mark.checks("RL-batch", "RL-canonical", "RL-mask", "RL-reward", "RL-seed")
-@pytest.mark.parametrize(("games", "random_games"), [(15, 1), pytest.param(30, 2, marks=pytest.mark.deep)],
-                         ids=["15-games", "30-games"])
+@pytest.mark.parametrize(("games", "steps", "random_games"),
+                         [(15, 150, 1), pytest.param(30, 200, 2, marks=pytest.mark.deep)], ids=["15-games", "30-games"])
 @pytest.mark.parametrize(("players", "hand_size"), HLE_CONFIGS)
-def test_every_game_is_the_engines_game(players: int, hand_size: int, games: int, random_games: int) -> None:
+def test_every_game_is_the_engines_game(players: int, hand_size: int, games: int, steps: int, random_games: int) -> None:
     """[RL-batch, RL-canonical, RL-mask, RL-reward, RL-seed] the hle preset: every step of
     every game equals the engine's, including the new games dealt when one ends; games
     end in each of the three ways: all lives lost, the deck run out, the fireworks
-    complete [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max].  15 games, a third of them at
-    random (those end soon, and often); in the deep set 30, two thirds at random."""
+    complete [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max].  15 games stepped 150 times, a
+    third of them at random (those end soon, and often); in the deep set 30 games
+    stepped 200 times, two thirds at random."""
     config = make_config(players, "hle", hand_size=hand_size)
-    endings = replay(config, n=games, steps=200, seed=100 * players + hand_size, random_games=random_games)
+    endings = replay(config, n=games, steps=steps, seed=100 * players + hand_size, random_games=random_games)
     assert all(endings[name] >= 1 for name in ENDINGS.values()), endings
 
 
