@@ -621,13 +621,15 @@ def test_a_bot_that_cannot_read_a_hint_plays_on_on_the_command_line(monkeypatch:
 CONVENTION_BOTS = ("hat", "hat-classic", "recommendation", "info", "info-source", "info-search")
 """The strategies that assume every partner follows their convention: a person's moves
 make them fail (H-code-error, I-questions), and the fallback takes over (HU-bots)."""
-GAMES = 30
+GAMES = 16
+"""Two games for each configuration a strategy plays (at most 8: 2-5 players, hle and thesis);
+400 in the deep set (:func:`test_many_games_with_a_random_person_end_cleanly`)."""
 
 
 @pytest.mark.checks("HU-play", "HU-input", "HU-bots")
 @pytest.mark.parametrize("name", sorted(STRATEGIES))
 def test_games_with_a_random_person_end_cleanly(name: str) -> None:
-    """[HU-play, HU-input, HU-bots, T-trace] 30 games of a person typing random moves (and
+    """[HU-play, HU-input, HU-bots, T-trace] 16 games of a person typing random moves (and
     nonsense) against each strategy, 2-5 players: each ends with a trace of legal moves
     that replays to its final state; a bot that failed was replaced and the person told."""
     outcomes = person_games(name, GAMES)

@@ -51,13 +51,14 @@ def first_difference(config: GameConfig, ours: object, theirs: object) -> str:
     return f"{len(differing)} values differ, first in {section.name!r} at offset {index - section.start}"
 
 
-def replay(config: GameConfig, n: int, steps: int, seed: int) -> Counter[str]:
+def replay(config: GameConfig, n: int, steps: int, seed: int, random_games: int = 2) -> Counter[str]:
     """Step ``n`` games of the batch ``steps`` times, and each game alongside with the
     engine from its seed; at every step compare the acting seat, the observation, the
-    mask, the reward and the end, and the seed a new game is dealt.  Games i % 3 == 0
-    and 1 choose from the batch's mask at random (they mostly lose their lives); games
-    i % 3 == 2 play open and greedily (tests.helpers.greedy_open_action: the deck runs
-    out, or the fireworks are completed).  Returns how the finished games ended."""
+    mask, the reward and the end, and the seed a new game is dealt.  Games i with
+    i % 3 < ``random_games`` (i % 3 == 0 and 1 unless told) choose from the batch's mask
+    at random (they mostly lose their lives); the others play open and greedily
+    (tests.helpers.greedy_open_action: the deck runs out, or the fireworks are
+    completed).  Returns how the finished games ended."""
     plain = plain_actions(config)
     env = BatchEnv(config, n, seed)
     observation, mask = env.reset()
@@ -83,7 +84,7 @@ def replay(config: GameConfig, n: int, steps: int, seed: int) -> Counter[str]:
         chosen = random_legal(mask, rng)
         actions: list[Action] = []
         for game, state in enumerate(states):
-            action = greedy_open_action(state) if game % 3 == 2 else plain.action(int(chosen[game]), state.current)
+            action = greedy_open_action(state) if game % 3 >= random_games else plain.action(int(chosen[game]), state.current)
             chosen[game] = plain.index(action, state.current)
             actions.append(action)
         observation, mask, reward, done = env.step(chosen)
@@ -107,14 +108,18 @@ HLE_CONFIGS = [(2, 5), (3, 5), (4, 4), (4, 5), (5, 4)]
 
 
 @pytest.mark.checks("RL-batch", "RL-canonical", "RL-mask", "RL-reward", "RL-seed")
+@pytest.mark.parametrize(("games", "steps", "random_games"),
+                         [(15, 150, 1), pytest.param(30, 200, 2, marks=pytest.mark.deep)], ids=["15-games", "30-games"])
 @pytest.mark.parametrize(("players", "hand_size"), HLE_CONFIGS)
-def test_every_game_is_the_engines_game(players: int, hand_size: int) -> None:
+def test_every_game_is_the_engines_game(players: int, hand_size: int, games: int, steps: int, random_games: int) -> None:
     """[RL-batch, RL-canonical, RL-mask, RL-reward, RL-seed] the hle preset: every step of
     every game equals the engine's, including the new games dealt when one ends; games
     end in each of the three ways: all lives lost, the deck run out, the fireworks
-    complete [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max]."""
+    complete [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max].  15 games stepped 150 times, a
+    third of them at random (those end soon, and often); in the deep set 30 games
+    stepped 200 times, two thirds at random."""
     config = make_config(players, "hle", hand_size=hand_size)
-    endings = replay(config, n=30, steps=200, seed=100 * players + hand_size)
+    endings = replay(config, n=games, steps=steps, seed=100 * players + hand_size, random_games=random_games)
     assert all(endings[name] >= 1 for name in ENDINGS.values()), endings
 
 

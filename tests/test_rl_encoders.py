@@ -28,21 +28,37 @@ from tests.helpers import drawn_rearrangement, reached, reaches_assertion, stack
 from tests.oracles import needs, oracle
 
 
-@pytest.mark.checks("RL-check", "RL-canonical", "RL-minimal", "RL-encode", "RL-hands", "RL-missing", "RL-deck", "RL-fireworks", "RL-tokens", "RL-discards", "RL-last-action", "RL-knowledge", "RL-dims")
-@needs("pyspiel")
-def test_canonical_and_minimal_equal_openspiel_on_ten_thousand_states() -> None:
-    """[RL-check, RL-canonical, RL-minimal, RL-encode, RL-hands, RL-missing, RL-deck,
-    RL-fireworks, RL-tokens, RL-discards, RL-last-action, RL-knowledge, RL-dims] every seat
-    at every decision and terminal state of games played move for move by our engine and
-    OpenSpiel: the two vectors are equal, and the situations a wrong bit would hide in
-    occurred."""
-    report = check_against_openspiel(10_000, seed=1)
+def _equal_to_openspiel(states: int) -> None:
+    """``rl check`` over at least ``states`` states: no difference, at least 20 drawn
+    configurations, and at least 5 of each situation a wrong bit would hide in."""
+    report = check_against_openspiel(states, seed=1)
     assert report.difference is None, report.difference.describe()
-    assert report.states >= 10_000
+    assert report.states >= states
     assert report.configs >= 20
     for situation in ("terminal states", "states with a short hand", "last move a successful play",
                       "last move completed a suit", "last move a misplay"):
         assert report.coverage[situation] >= 5, (situation, report.coverage)
+
+
+@pytest.mark.checks("RL-check", "RL-canonical", "RL-minimal", "RL-encode", "RL-hands", "RL-missing", "RL-deck", "RL-fireworks", "RL-tokens", "RL-discards", "RL-last-action", "RL-knowledge", "RL-dims")
+@needs("pyspiel")
+def test_canonical_and_minimal_equal_openspiel_on_three_thousand_states() -> None:
+    """[RL-check, RL-canonical, RL-minimal, RL-encode, RL-hands, RL-missing, RL-deck,
+    RL-fireworks, RL-tokens, RL-discards, RL-last-action, RL-knowledge, RL-dims] every seat
+    at every decision and terminal state of games played move for move by our engine and
+    OpenSpiel: the two vectors are equal, and the situations a wrong bit would hide in
+    occurred (ten thousand states in the deep set)."""
+    _equal_to_openspiel(3_000)
+
+
+@pytest.mark.checks("RL-check", "RL-canonical", "RL-minimal", "RL-encode", "RL-hands", "RL-missing", "RL-deck", "RL-fireworks", "RL-tokens", "RL-discards", "RL-last-action", "RL-knowledge", "RL-dims")
+@pytest.mark.deep
+@needs("pyspiel")
+def test_canonical_and_minimal_equal_openspiel_on_ten_thousand_states() -> None:
+    """[RL-check, RL-canonical, RL-minimal, RL-encode, RL-hands, RL-missing, RL-deck,
+    RL-fireworks, RL-tokens, RL-discards, RL-last-action, RL-knowledge, RL-dims] the same
+    on ten thousand states."""
+    _equal_to_openspiel(10_000)
 
 
 @pytest.mark.checks("RL-layout", "RL-dims")

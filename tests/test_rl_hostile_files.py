@@ -469,6 +469,18 @@ def saved_run(learn: Any, directory: Path) -> Any:
     return trainer
 
 
+@pytest.fixture(scope="module")
+def saved_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The bytes of :func:`saved_run`'s ``checkpoint.pt``, made once for the module: each
+    test that damages it writes its own copy into its own directory."""
+    oracle("torch")
+    from hanabi_ref.rl.train import learn as module
+
+    directory = tmp_path_factory.mktemp("saved-run")
+    saved_run(module, directory)
+    return (directory / "checkpoint.pt").read_bytes()
+
+
 @pytest.mark.checks("RL-train-files", "RL-train-seeds")
 def test_a_checkpoint_is_read_back_whole_by_the_weights_only_loader(learn: Any, tmp_path: Path) -> None:
     """[RL-train-files, RL-train-seeds] a saved run resumes with the same weights, cloned
@@ -543,13 +555,13 @@ MUTATIONS: dict[str, Mutation] = {
 @pytest.mark.checks("RL-train-files")
 @pytest.mark.parametrize("mutation", list(MUTATIONS))
 def test_a_checkpoint_of_the_right_settings_and_wrong_contents_is_refused_untouched(
-        mutation: str, learn: Any, tmp_path: Path) -> None:
+        mutation: str, learn: Any, saved_checkpoint: bytes, tmp_path: Path) -> None:
     """[RL-train-files] a checkpoint whose settings are the run's but whose weights,
     optimiser state, generators, counts, phase, curve, judge or keys are not is refused in
     one line naming the file, and nothing of it is applied (the issue's example: model
     ``{"bogus": tensor}``, a traceback before)."""
     torch = oracle("torch")
-    saved_run(learn, tmp_path)
+    (tmp_path / "checkpoint.pt").write_bytes(saved_checkpoint)
     path = tmp_path / "checkpoint.pt"
     state = torch.load(path, weights_only=True)
     MUTATIONS[mutation](torch, state)
@@ -635,12 +647,12 @@ ARCHIVES: dict[str, tuple[Callable[[dict[str, Entry]], dict[str, Entry]], str]] 
 
 @pytest.mark.checks("RL-train-limits")
 @pytest.mark.parametrize("kind", list(ARCHIVES))
-def test_a_checkpoint_archive_is_checked_before_torch_reads_it(kind: str, learn: Any, tmp_path: Path,
-                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_checkpoint_archive_is_checked_before_torch_reads_it(kind: str, learn: Any, saved_checkpoint: bytes,
+                                                                 tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-train-limits] torch's reader inflates compressed members whatever they claim,
     so a checkpoint whose members are compressed (a 1 GiB tensor in 1 MB), or named as
     torch.save never names them, is refused before torch reads a byte of it."""
-    saved_run(learn, tmp_path)
+    (tmp_path / "checkpoint.pt").write_bytes(saved_checkpoint)
     path = tmp_path / "checkpoint.pt"
     change, message = ARCHIVES[kind]
     _repacked(path, change)
@@ -650,12 +662,12 @@ def test_a_checkpoint_archive_is_checked_before_torch_reads_it(kind: str, learn:
 
 
 @pytest.mark.checks("RL-train-files")
-def test_a_checkpoint_in_torchs_legacy_format_is_not_unpickled(learn: Any, tmp_path: Path,
+def test_a_checkpoint_in_torchs_legacy_format_is_not_unpickled(learn: Any, saved_checkpoint: bytes, tmp_path: Path,
                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-train-files] the format before zip archives (a pickle stream whose tensor sizes
     the stream declares) is refused as not a zip archive, before torch reads it."""
     torch = oracle("torch")
-    saved_run(learn, tmp_path)
+    (tmp_path / "checkpoint.pt").write_bytes(saved_checkpoint)
     path = tmp_path / "checkpoint.pt"
     torch.save(torch.load(path, weights_only=True), path, _use_new_zipfile_serialization=False)
     _no_torch_load(monkeypatch)

@@ -63,8 +63,9 @@ def predicted(state: GameState, seat: TeamStrategy, played_since: list[int]) -> 
 
 
 @pytest.mark.checks("RL-train-turn")
+@pytest.mark.parametrize("games", [3, pytest.param(6, marks=pytest.mark.deep)])
 @pytest.mark.parametrize("players", (4, 5))
-def test_every_move_of_the_team_is_the_rules(players: int) -> None:
+def test_every_move_of_the_team_is_the_rules(players: int, games: int) -> None:
     """[RL-train-turn] whole games of the teacher's team under hle: (1) the recommended
     play, unless its slot is empty or a card played since, playable when it was given,
     may have had its identity (a copy unseen by the seat); (2) else with a token the
@@ -72,11 +73,12 @@ def test_every_move_of_the_team_is_the_rules(players: int) -> None:
     discard; (4) else the newest card; (5) else the first legal reveal that carries no
     sum, after which no receiver holds a recommendation (when there is none, a reveal:
     the clause says nothing more).  Every move spends the mover's recommendation.
-    Steps 1 to 4 all occur, a stale play declined among them."""
+    Steps 1 to 4 all occur, a stale play declined among them.  3 games (6 in the deep
+    set)."""
     config = make_config(players, "hle")
     rule = teacher(config)
     steps: Counter[str] = Counter()
-    for seed in range(6):
+    for seed in range(games):
         seats = [TeamStrategy(config, seat, rule, "modular") for seat in range(players)]
         played_since: list[list[int]] = [[] for _ in range(players)]
         playable_then = [0] * players
@@ -149,17 +151,19 @@ def info_predicted(seat: InfoSeat, state: GameState) -> tuple[str, Action]:
 
 
 @pytest.mark.checks("RL-train-info-turn")
-def test_every_move_of_the_information_team_is_the_rules() -> None:
+@pytest.mark.parametrize("games", [4, pytest.param(8, marks=pytest.mark.deep)])
+def test_every_move_of_the_information_team_is_the_rules(games: int) -> None:
     """[RL-train-info-turn] whole games of the information team (4 players, hle): (1) the
     known playable card of lowest value; (2) else, with a token, the first legal reveal
     whose encoding carries the sum of the others' hats modulo 25; (3) else the first
     discard the rules allow of a known card already played, then the cards not known,
     oldest first, then the oldest; (4) else the legal reveal whose shifted hats make the
     fewest receivers believe a wrong playable identity their knowledge allows, then the
-    fewest believe any, then the first.  Every rule occurs."""
+    fewest believe any, then the first.  Every rule occurs.  4 games (8 in the deep
+    set)."""
     config = make_config(4, "hle")
     steps: Counter[str] = Counter()
-    for seed in range(8):
+    for seed in range(games):
         seats = [InfoSeat(config, seat) for seat in range(4)]
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:

@@ -36,13 +36,14 @@ CONFIG = make_config(4, preset="hle")
 
 
 @pytest.mark.checks("RL-train-teacher")
-def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_view() -> None:
-    """[RL-train-teacher] on every state of ten games, for every seat and every target it
-    sees, the teacher computed from the recommendation observation alone is H-rec-action's
-    recommendation computed from the view."""
+@pytest.mark.parametrize("games", [4, pytest.param(10, marks=pytest.mark.deep)])
+def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_view(games: int) -> None:
+    """[RL-train-teacher] on every state of ``games`` games (4, and 10 in the deep set),
+    for every seat and every target it sees, the teacher computed from the recommendation
+    observation alone is H-rec-action's recommendation computed from the view."""
     rule = teacher(CONFIG)
     compared = 0
-    for seed in range(10):
+    for seed in range(games):
         state = new_game(CONFIG, seed)
         for action in play_game(CONFIG, factory_for("simple"), seed=seed).trace.actions:
             for seat in range(4):
@@ -52,7 +53,7 @@ def test_the_teacher_reads_from_the_observation_what_the_paper_reads_from_the_vi
                         assert rule(recommendation_observation(view, target)) == teacher_hat(view, target)
                         compared += 1
             state = apply(state, action)
-    assert compared > 4000
+    assert compared > 400 * games  # some 30 moves a game, each compared 12 times
 
 
 def _some_public_offset(public: np.ndarray) -> int:
@@ -61,14 +62,16 @@ def _some_public_offset(public: np.ndarray) -> int:
 
 
 @pytest.mark.checks("RL-train-team", "RL-hat-decode")
+@pytest.mark.parametrize("games", [4, pytest.param(12, marks=pytest.mark.deep)])
 @pytest.mark.parametrize("embedding", ["constant", "modular", "permutation", "public"])
-def test_games_played_together_are_the_games_of_the_strategy(embedding: str) -> None:
+def test_games_played_together_are_the_games_of_the_strategy(embedding: str, games: int) -> None:
     """[RL-train-team, RL-train-turn, RL-hat-decode, RL-hat-offsets] the games the training
     plays (every receiver handed what decoding gives it) are, action for action, the games
     of :class:`TeamStrategy`, whose seats decode every reveal from their own views (with a
-    public offset: each from the sender's public observation as its own view shows it)."""
+    public offset: each from the sender's public observation as its own view shows it):
+    ``games`` games an embedding (4, and 12 in the deep set)."""
     rule = teacher(CONFIG)
-    seeds = list(range(12))
+    seeds = list(range(games))
     together = play_team_games(CONFIG, seeds, lambda batch: np.array([rule(row) for row in batch], np.int64),
                                embedding=embedding, permutation=7, offset=_some_public_offset)
     alone = [play_game(CONFIG, team_factory(rule, embedding, permutation=7, offset=_some_public_offset), seed=seed)
@@ -177,17 +180,17 @@ def test_the_command_line_trains_evaluates_and_draws(tmp_path: Path, capsys: pyt
     from hanabi_ref.cli import main
 
     run = tmp_path / "run"
-    train = ["rl", "train", "--agent", "recommendation", "--steps", "2500", "--out", str(run), "--judge-games", "20",
-             "--threshold-games", "2", "--bc-games", "20", "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
+    train = ["rl", "train", "--agent", "recommendation", "--steps", "1000", "--out", str(run), "--judge-games", "10",
+             "--threshold-games", "2", "--bc-games", "10", "--bc-epochs", "1", "--decks", "2", "--rollouts", "2"]
     assert main(train) == 0
     assert {path.name for path in run.iterdir()} == {"checkpoint.pt", "model.npz", "model-cloned.npz", "curve.json",
                                                      "judge.npz"}
     assert "(resumed)" not in capsys.readouterr().out
     assert main(train) == 0 and "(resumed)" in capsys.readouterr().out
-    longer = [*train[:5], "4000", *train[6:]]
+    longer = [*train[:5], "1500", *train[6:]]
     assert main(longer) == 0  # a larger --steps goes on with the same run
     out = capsys.readouterr().out
-    assert "(resumed)" in out and int(out.split(" moves,")[0].split()[-1]) >= 4000
+    assert "(resumed)" in out and int(out.split(" moves,")[0].split()[-1]) >= 1500
     for arguments, expected in [
         ([*train[:-6], "--seed", "4"], "RL-train-files: "),
         (["rl", "train", "--agent", "offset", "--steps", "10", "--out", str(tmp_path / "x")], "RL-train-cli: --agent"),
@@ -257,7 +260,7 @@ def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driv
 
     rule = teacher(CONFIG)
     team = TeamRollouts(CONFIG, "modular")
-    for seed in range(6):
+    for seed in range(3):
         record = play_team_games(CONFIG, [seed], lambda batch: np.array([rule(row) for row in batch], np.int64),
                                  embedding="modular")[0]
         final = team.finish(team.start(seed))
@@ -326,15 +329,15 @@ def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_r
     oracle("torch")
     from hanabi_ref.rl.train.judge import Judge, fit_judge, judge_examples, with_threshold
 
-    features, labels, moves = judge_examples(CONFIG, range(40))
-    assert len(features) == len(labels) > 50 and 0 < labels.mean() < 1 and moves > 40 * 30
+    features, labels, moves = judge_examples(CONFIG, range(20))
+    assert len(features) == len(labels) > 50 and 0 < labels.mean() < 1 and moves > 20 * 30
     model, losses = fit_judge(CONFIG, "hle", features, labels, 3, 0)
     path = tmp_path / "judge.npz"
     save_model(path, model.weights(), model.meta)
     judge = Judge(with_threshold(load_model(path, agent="judge"), 0.6))
     rule = teacher(CONFIG)
     hats = lambda batch: np.array([rule(row) for row in batch], np.int64)  # noqa: E731
-    seeds = list(range(8))
+    seeds = list(range(4))
     together = play_team_games(CONFIG, seeds, hats, embedding="modular", judge=judge)
     alone = [play_game(CONFIG, team_factory(rule, "modular", judge=judge), seed=seed) for seed in seeds]
     assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
@@ -397,11 +400,12 @@ def test_the_strategys_judge_and_offset_parameters() -> None:
 
 
 @pytest.mark.checks("RL-train-info", "RL-hat-decode")
-def test_the_information_team_decodes_every_message_and_keeps_one_public_record() -> None:
-    """[RL-train-info, RL-train-info-turn, RL-hat-decode] in real games of the information
-    team, every identity a receiver learns from a reveal that was a message is the identity
-    of the card it names (checked against the deck), and after every move every seat holds
-    the same sets of named cards."""
+@pytest.mark.parametrize("games", [8, pytest.param(25, marks=pytest.mark.deep)])
+def test_the_information_team_decodes_every_message_and_keeps_one_public_record(games: int) -> None:
+    """[RL-train-info, RL-train-info-turn, RL-hat-decode] in ``games`` real games of the
+    information team (8, and 25 in the deep set), every identity a receiver learns from a
+    reveal that was a message is the identity of the card it names (checked against the
+    deck), and after every move every seat holds the same sets of named cards."""
     import hanabi_ref.rl.train.info as info
 
     forced: set[tuple[int, int]] = set()  # (game, turn) of reveals sent for want of a message
@@ -427,7 +431,7 @@ def test_the_information_team_decodes_every_message_and_keeps_one_public_record(
 
     learned = checked = 0
     compared: list[int] = []
-    for game in range(25):
+    for game in range(games):
         seats: list[Checked] = []
         table: list[tuple[int, list[set[int]]] | None] = [None] * 4
 
@@ -444,7 +448,7 @@ def test_the_information_team_decodes_every_message_and_keeps_one_public_record(
                 if (game, turn) not in forced:
                     assert record.final.deck[card] == identity, (game, turn, seat.seat)
                     checked += 1
-    assert checked > 500 and checked > 0.9 * learned and len(compared) > 25 * 40
+    assert checked > 20 * games and checked > 0.9 * learned and len(compared) > games * 40
 
 
 @pytest.mark.checks("RL-train-info-actor")

@@ -70,11 +70,17 @@ def _stop_mid_run(argv: list[str], jobs: int, signum: signal.Signals, out: Path)
     assert not out.exists()
 
 
-SOLVE_CASES = [(2, signum) for signum in SIGNALS] + [(1, signal.SIGTERM), (1, signal.SIGHUP)]
+DEEP_SOLVE_CASES = {(2, signal.SIGHUP), (1, signal.SIGTERM)}
+SOLVE_CASES = [pytest.param(jobs, signum, id=f"jobs{jobs}-{signum.name}",
+                            marks=pytest.mark.deep if (jobs, signum) in DEEP_SOLVE_CASES else ())
+               for jobs, signum in [(2, signum) for signum in SIGNALS] + [(1, signal.SIGTERM), (1, signal.SIGHUP)]]
+"""By default each way a run stops, once: with workers, Ctrl-C (KeyboardInterrupt) and
+SIGTERM (:class:`Stopped`); in one process, SIGHUP (:class:`Stopped`, the other line and
+code).  The other two in the deep set."""
 
 
 @pytest.mark.checks("SV-signals")
-@pytest.mark.parametrize(("jobs", "signum"), SOLVE_CASES, ids=[f"jobs{j}-{s.name}" for j, s in SOLVE_CASES])
+@pytest.mark.parametrize(("jobs", "signum"), SOLVE_CASES)
 def test_a_signal_stops_solve_with_one_line_and_no_worker_left(jobs: int, signum: signal.Signals, tmp_path: Path) -> None:
     """[SV-signals] SIGINT, SIGTERM or SIGHUP to ``solve`` mid-run (with two workers, or
     in one process): exit 130, 143 or 129, the one line, no traceback, no "leaked
@@ -97,8 +103,15 @@ def test_a_signal_stops_simulate_with_one_line_and_no_worker_left(signum: signal
                   2, signum, tmp_path / "none")
 
 
+SWEEP_CASES = [pytest.param(signum, id=signum.name, marks=pytest.mark.deep if signum == signal.SIGHUP else ())
+               for signum in SIGNALS]
+"""Ctrl-C and SIGTERM by default (the two ways ``sweep`` stops); SIGHUP, which takes
+SIGTERM's way with another line and code (checked above for ``solve`` and ``simulate``),
+in the deep set."""
+
+
 @pytest.mark.checks("SIM-orphans")
-@pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
+@pytest.mark.parametrize("signum", SWEEP_CASES)
 def test_a_signal_stops_sweep_with_one_line_and_no_worker_left(signum: signal.Signals, tmp_path: Path) -> None:
     """[SIM-orphans] SIGINT, SIGTERM or SIGHUP to ``sweep --jobs 2`` mid-run: its code,
     its one line, no worker left, no ``--out`` file."""
@@ -125,11 +138,21 @@ def test_a_signal_ignored_at_the_start_stays_ignored(tmp_path: Path) -> None:
     assert not out.exists()
 
 
+RL_TRAIN_CASES = [pytest.param(signum, marks=() if signum == signal.SIGTERM else pytest.mark.deep, id=signum.name)
+                  for signum in SIGNALS]
+"""SIGTERM by default: it takes the stop that ``rl train`` handles itself (RL-train-cli);
+SIGINT goes on to the command line's Ctrl-C, and SIGHUP differs from SIGTERM only in its
+line and code, both checked above for ``solve``, ``simulate`` and ``sweep``, which share
+hanabi_ref/signals.py with it.  SIGINT and SIGHUP in the deep set (each run imports
+PyTorch)."""
+
+
 @pytest.mark.checks("RL-train-cli")
-@pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
+@pytest.mark.parametrize("signum", RL_TRAIN_CASES)
 def test_a_signal_stops_rl_train_with_one_line(signum: signal.Signals, tmp_path: Path) -> None:
     """[SV-signals, RL-train-cli] SIGINT, SIGTERM or SIGHUP to ``rl train`` while it plays
-    its teacher's games: its code, its one line, nothing of it left running."""
+    its teacher's games: its code, its one line, nothing of it left running (SIGTERM by
+    default, the others in the deep set)."""
     oracle("torch")
     _stop_mid_run(["rl", "train", "--agent", "recommendation", "--steps", "100000000", "--players", "4",
                    "--bc-games", "100000", "--out", str(tmp_path / "run")], 1, signum, tmp_path / "none")
