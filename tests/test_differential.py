@@ -215,13 +215,15 @@ def test_openspiel_plays_the_hle_preset_for_a_million_states(openspiel: Engine, 
     ],
     ids=["h3-t2-f1", "t0-unbounded-errors", "h8-t12-f5", "custom-3x4"],
 )
+@pytest.mark.parametrize("games", [15, pytest.param(30, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-openspiel", "PE-hle-variants")
-def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig) -> None:
+def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig, games: int) -> None:
     """[PE-openspiel, PE-hle-variants] hand size, t0, f0 (infinity as N + 1 lives) and
-    HLE-shaped custom decks are expressed by OpenSpiel's parameters and agree."""
+    HLE-shaped custom decks are expressed by OpenSpiel's parameters and agree (15 games
+    each by default, 30 in the deep set)."""
     assert openspiel.unsupported(config) is None
-    counts = play_many(openspiel, config, 30)
-    assert counts["games"] == 30
+    counts = play_many(openspiel, config, games)
+    assert counts["games"] == games
 
 
 @pytest.mark.checks("PE-openspiel-actions")
@@ -378,15 +380,17 @@ def test_hle_plays_the_hle_preset_for_a_million_states(hle: Engine, players: int
     assert_covered(play_many(hle, config, 0, DEEP_STATES // 4), PRESET_RATES)
 
 
+@pytest.mark.parametrize("games", [8, pytest.param(15, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hle", "PE-hle-variants")
-def test_hle_plays_other_parameters(hle: Engine) -> None:
-    """[PE-hle, PE-hle-variants] non-default parameters and a custom HLE-shaped deck."""
+def test_hle_plays_other_parameters(hle: Engine, games: int) -> None:
+    """[PE-hle, PE-hle-variants] non-default parameters and a custom HLE-shaped deck (8
+    games each by default, 15 in the deep set)."""
     for config in (
         make_config(4, "hle", hand_size=2, hints=1, errors=None),
         make_config(2, composition=[[3, 1]] * 4, empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False),
     ):
         assert hle.unsupported(config) is None
-        assert play_many(hle, config, 15)["games"] == 15
+        assert play_many(hle, config, games)["games"] == games
 
 
 @pytest.mark.checks("PE-hle-deal")
@@ -512,20 +516,24 @@ def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
 @pytest.mark.parametrize(
     "variant", ["Rainbow (6 Suits)", "Black (6 Suits)", "6 Suits", "Dutch Rainbow (Example 2.12)"]
 )
+@pytest.mark.parametrize("games", [8, pytest.param(15, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hanabython-variants")
-def test_hanabython_plays_variants(hanabython: Engine, variant: str) -> None:
-    """[PE-hanabython-variants] the sixth suit as hanabython's sixth colour or Multicolor."""
+def test_hanabython_plays_variants(hanabython: Engine, variant: str, games: int) -> None:
+    """[PE-hanabython-variants] the sixth suit as hanabython's sixth colour or Multicolor
+    (8 games each by default, 15 in the deep set)."""
     config = make_config(3, "thesis", variant, **HANABYTHON_RULES)
     assert hanabython.unsupported(config) is None
-    assert play_many(hanabython, config, 15)["games"] == 15
+    assert play_many(hanabython, config, games)["games"] == games
 
 
+@pytest.mark.parametrize("games", [8, pytest.param(15, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hanabython-empty-hints")
-def test_hanabython_plays_empty_clues(hanabython: Engine) -> None:
-    """[PE-hanabython-empty-hints] with empty clues allowed on both sides."""
+def test_hanabython_plays_empty_clues(hanabython: Engine, games: int) -> None:
+    """[PE-hanabython-empty-hints] with empty clues allowed on both sides (8 games by
+    default, 15 in the deep set)."""
     config = peer_config("hanabython", 3, empty_hints=True)
     assert hanabython.unsupported(config) is None
-    assert play_many(hanabython, config, 15)["games"] == 15
+    assert play_many(hanabython, config, games)["games"] == games
 
 
 @pytest.mark.checks("PE-hanabython-deal", "PE-hanabython-slots", "PE-hanabython-no-points", "PE-hanabython-final-draw", "PE-hanabython-discard-max", "PE-hanabython-variants")
