@@ -8,7 +8,7 @@ cover (strikeouts, the last round after the stack runs out, hints touching sever
 cards, 5s played with every token) are counted here from our own states, independently
 of the engines, and each must reach a minimum rate.  Broken engines must be caught.
 
-The default set plays a few dozen games per configuration, every move compared, enough
+The default set plays twenty games per player count and peer, every move compared, enough
 for every situation to occur at its rate; the deep set compares over a million states
 per peer (``python -m pytest -m deep -n auto tests/test_differential.py``, README).
 
@@ -53,12 +53,12 @@ from hanabi_ref.verify.engine import Engine, EngineFailure
 from tests.oracles import oracle
 from tests.processes import run_process
 
-PRESET_GAMES = 40  # per player count, OpenSpiel and pyhanabi: about 1,500 states each
-HANABYTHON_GAMES = 40
+PRESET_GAMES = 20  # per player count, OpenSpiel and pyhanabi: about 800 states each
+HANABYTHON_GAMES = 20
 DEEP_STATES = 1_000_000  # per peer in the deep set, shared among its player counts
 
 # Minimum rates per 1,000 compared states, about half of what the fixed seeds produce (in
-# 40 games and in 250,000 states alike), so that a test fails when its sample stops
+# 20 games and in 250,000 states alike), so that a test fails when its sample stops
 # covering a situation.  hanabython ends the last round sooner (R-1 without the draw).
 PRESET_RATES = {"strikeout": 4.5, "last round": 3.0, "wide hint": 100.0, "five at full tokens": 8.0}
 HANABYTHON_RATES = {"strikeout": 4.0, "last round": 0.6, "wide hint": 50.0, "five at full tokens": 6.0}
@@ -185,7 +185,7 @@ def hanabython() -> Iterator[Engine]:
 @pytest.mark.parametrize("players", [2, 3, 4, 5])
 @pytest.mark.checks("PE-differential", "PE-openspiel", "PE-openspiel-deal", "PE-openspiel-actions", "PE-openspiel-state", "PE-hle-empty-hints", "PE-hle-discard-max", "PE-hle-no-points", "PE-hle-final-draw")
 def test_openspiel_plays_the_hle_preset(openspiel: Engine, players: int) -> None:
-    """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] forty
+    """[PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state] twenty
     games per player count agree with the hle preset move by move, and cover strikeouts,
     last rounds, wide hints and 5s at full tokens [PE-differential]."""
     config = peer_config("openspiel", players)
@@ -215,13 +215,15 @@ def test_openspiel_plays_the_hle_preset_for_a_million_states(openspiel: Engine, 
     ],
     ids=["h3-t2-f1", "t0-unbounded-errors", "h8-t12-f5", "custom-3x4"],
 )
+@pytest.mark.parametrize("games", [15, pytest.param(30, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-openspiel", "PE-hle-variants")
-def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig) -> None:
+def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig, games: int) -> None:
     """[PE-openspiel, PE-hle-variants] hand size, t0, f0 (infinity as N + 1 lives) and
-    HLE-shaped custom decks are expressed by OpenSpiel's parameters and agree."""
+    HLE-shaped custom decks are expressed by OpenSpiel's parameters and agree (15 games
+    each by default, 30 in the deep set)."""
     assert openspiel.unsupported(config) is None
-    counts = play_many(openspiel, config, 30)
-    assert counts["games"] == 30
+    counts = play_many(openspiel, config, games)
+    assert counts["games"] == games
 
 
 @pytest.mark.checks("PE-openspiel-actions")
@@ -378,15 +380,17 @@ def test_hle_plays_the_hle_preset_for_a_million_states(hle: Engine, players: int
     assert_covered(play_many(hle, config, 0, DEEP_STATES // 4), PRESET_RATES)
 
 
+@pytest.mark.parametrize("games", [8, pytest.param(15, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hle", "PE-hle-variants")
-def test_hle_plays_other_parameters(hle: Engine) -> None:
-    """[PE-hle, PE-hle-variants] non-default parameters and a custom HLE-shaped deck."""
+def test_hle_plays_other_parameters(hle: Engine, games: int) -> None:
+    """[PE-hle, PE-hle-variants] non-default parameters and a custom HLE-shaped deck (8
+    games each by default, 15 in the deep set)."""
     for config in (
         make_config(4, "hle", hand_size=2, hints=1, errors=None),
         make_config(2, composition=[[3, 1]] * 4, empty_hints=False, discard_at_max_hints=False, draw_after_final_move=False),
     ):
         assert hle.unsupported(config) is None
-        assert play_many(hle, config, 15)["games"] == 15
+        assert play_many(hle, config, games)["games"] == games
 
 
 @pytest.mark.checks("PE-hle-deal")
@@ -476,10 +480,13 @@ class FiveDiscarder(RecordingChooser):
 @pytest.mark.checks("PE-hanabython-final-draw", "PE-hanabython-no-points")
 def test_hanabython_final_draw_is_the_only_difference(hanabython: Engine) -> None:
     """[PE-hanabython-final-draw, PE-hanabython-no-points] games ended by R-1 with cards
-    left: hanabython's final state differs from ours exactly by the card it drew."""
+    left: hanabython's final state differs from ours exactly by the card it drew (each
+    game compared move by move, until ten of them ended so, within 30 games)."""
     config = peer_config("hanabython", 3)
     ended_with_draw = 0
     for seed in range(30):
+        if ended_with_draw == 10:
+            break
         chooser = FiveDiscarder(seed, random_rate=0.1)
         divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
         assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
@@ -491,11 +498,13 @@ def test_hanabython_final_draw_is_the_only_difference(hanabython: Engine) -> Non
 def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
     """[PE-hanabython-last-round, R-4] hanabython has no end of the last round with nothing
     left to play: games of its configuration (the option off) that reach such a moment
-    and go on agree with it move by move."""
+    and go on agree with it move by move (games compared until two of them did, within 60)."""
     config = peer_config("hanabython", 3)
     assert not config.options.end_when_nothing_playable
     reached = 0
     for seed in range(60):
+        if reached == 2:
+            break
         chooser = chooser_for(seed)
         divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
         assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
@@ -507,20 +516,24 @@ def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
 @pytest.mark.parametrize(
     "variant", ["Rainbow (6 Suits)", "Black (6 Suits)", "6 Suits", "Dutch Rainbow (Example 2.12)"]
 )
+@pytest.mark.parametrize("games", [8, pytest.param(15, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hanabython-variants")
-def test_hanabython_plays_variants(hanabython: Engine, variant: str) -> None:
-    """[PE-hanabython-variants] the sixth suit as hanabython's sixth colour or Multicolor."""
+def test_hanabython_plays_variants(hanabython: Engine, variant: str, games: int) -> None:
+    """[PE-hanabython-variants] the sixth suit as hanabython's sixth colour or Multicolor
+    (8 games each by default, 15 in the deep set)."""
     config = make_config(3, "thesis", variant, **HANABYTHON_RULES)
     assert hanabython.unsupported(config) is None
-    assert play_many(hanabython, config, 15)["games"] == 15
+    assert play_many(hanabython, config, games)["games"] == games
 
 
+@pytest.mark.parametrize("games", [8, pytest.param(15, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hanabython-empty-hints")
-def test_hanabython_plays_empty_clues(hanabython: Engine) -> None:
-    """[PE-hanabython-empty-hints] with empty clues allowed on both sides."""
+def test_hanabython_plays_empty_clues(hanabython: Engine, games: int) -> None:
+    """[PE-hanabython-empty-hints] with empty clues allowed on both sides (8 games by
+    default, 15 in the deep set)."""
     config = peer_config("hanabython", 3, empty_hints=True)
     assert hanabython.unsupported(config) is None
-    assert play_many(hanabython, config, 15)["games"] == 15
+    assert play_many(hanabython, config, games)["games"] == games
 
 
 @pytest.mark.checks("PE-hanabython-deal", "PE-hanabython-slots", "PE-hanabython-no-points", "PE-hanabython-final-draw", "PE-hanabython-discard-max", "PE-hanabython-variants")

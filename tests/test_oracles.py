@@ -81,6 +81,7 @@ def _outcomes(tmp_path: Path, switch: str | None) -> tuple[int, dict[str, str], 
     (tmp_path / "test_module_probe.py").write_text(MODULE_PROBE)
     report = tmp_path / f"report-{switch}.xml"
     env = checkout_env()
+    env["PYTEST_DISABLE_PLUGIN_AUTOLOAD"] = "1"  # only tests/oracles.py's hooks: hypothesis's alone cost seconds
     env.pop(REQUIRE_ORACLES, None)
     if switch is not None:
         env[REQUIRE_ORACLES] = switch

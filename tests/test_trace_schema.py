@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import json
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -32,8 +33,19 @@ REPO = Path(__file__).resolve().parents[1]
 
 
 def recorded(players: int = 3, preset: str = "thesis", variant: str = "No Variant", seed: int = 4) -> dict[str, Any]:
+    """The trace file object, states included, of a game of the simple strategy: a copy of
+    its own for the caller to change."""
+    data: dict[str, Any] = json.loads(recorded_text(players, preset, variant, seed))
+    return data
+
+
+@cache
+def recorded_text(players: int = 3, preset: str = "thesis", variant: str = "No Variant", seed: int = 4) -> str:
+    """:func:`recorded` as canonical JSON text (the object holds JSON values only, so that
+    it reads back equal).  Each game is played once: the fuzz tests below ask for the same
+    few many times."""
     record = play_game(make_config(players, preset=preset, variant=variant), STRATEGIES["simple"], seed=seed)
-    return trace_to_json(record.trace, with_states=True)
+    return canonical_json(trace_to_json(record.trace, with_states=True))
 
 
 @pytest.mark.checks("T-schema")
@@ -224,7 +236,7 @@ def test_fuzz_mutated_traces_at_length() -> None:
 @given(st.integers(0, 10_000), st.sampled_from(["truncate", "byte"]))
 def test_fuzz_damaged_files(tmp_path_factory: pytest.TempPathFactory, cut: int, damage: str) -> None:
     """[T-schema, C-replay] truncated or byte-damaged files: one-line errors."""
-    text = canonical_json(recorded())
+    text = recorded_text()
     position = cut % len(text)
     damaged = text[:position] if damage == "truncate" else text[:position] + "\x00" + text[position + 1:]
     path = tmp_path_factory.mktemp("fuzz") / "game.json"

@@ -45,7 +45,7 @@ from hanabi_ref.vectors.checks import check_move, check_state
 from hanabi_ref.vectors.validate import VECTORS_SCHEMA, file_violation, vector_violation
 from hanabi_ref.vectors.writer import INDEX
 from hanabi_ref.view import make_view
-from hanabi_ref.spec_coverage import parse_clauses
+from hanabi_ref.spec_coverage import Clause, parse_clauses
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "spec" / "rules.md"
@@ -79,7 +79,7 @@ def test_case(name: str, preset: str) -> None:
     holds integers, strings, booleans, null, lists and objects only."""
     vectors = case_vectors(name, preset)
     assert vectors, f"{name} yields no vector under {preset}"
-    known = set(rule_clauses()) | variant_clauses()
+    known = known_clauses()
     for vector in vectors:
         assert vector.preset == preset == vector.data["preset"]
         assert vector.name.startswith(f"{preset}/{name}/") and vector.name == vector.data["name"]
@@ -113,11 +113,17 @@ def test_names_are_unique() -> None:
 # ------------------------------------------------------------------ coverage
 
 
+@cache
+def spec_clauses() -> tuple[Clause, ...]:
+    """Every clause of spec/*.md, read once (the files do not change during a run)."""
+    return parse_clauses(ROOT)
+
+
 def rule_clauses() -> dict[str, bool]:
     """Every clause id of spec/rules.md, mapped to whether it is outside "Not formalized"
     (read by the spec coverage module's marker reader)."""
     clauses: dict[str, bool] = {}
-    for clause in parse_clauses(ROOT):
+    for clause in spec_clauses():
         if clause.spec == "spec/rules.md":
             clauses.setdefault(clause.id, clause.formalized)
     return clauses
@@ -125,7 +131,13 @@ def rule_clauses() -> dict[str, bool]:
 
 def variant_clauses() -> set[str]:
     """[VEC-format] the ids of spec/variants.md, which the variant vectors also cite."""
-    return {clause.id for clause in parse_clauses(ROOT) if clause.spec == "spec/variants.md"}
+    return {clause.id for clause in spec_clauses() if clause.spec == "spec/variants.md"}
+
+
+@cache
+def known_clauses() -> frozenset[str]:
+    """[VEC-format] the ids a vector may cite: those of spec/rules.md and spec/variants.md."""
+    return frozenset(rule_clauses()) | variant_clauses()
 
 
 def required_clauses() -> list[str]:
@@ -482,8 +494,10 @@ def test_generation_is_deterministic(generated: Path, tmp_path: Path) -> None:
 def test_files_and_index(generated: Path) -> None:
     """[VEC-files, T-canonical] one file per case and preset, each one canonical JSON
     line (sorted keys, no whitespace) ending in a newline; the index lists
-    every file with its count and SHA-256, the total and the coverage; reading the
-    directory back gives the vectors."""
+    every file with its count and SHA-256, the total and the coverage.  (Reading a whole
+    directory back, which checks every file against the schema once more, is
+    test_committed_vectors_satisfy_the_schema's, on spec/vectors/: the same bytes, as
+    test_committed_copy_is_current shows.)"""
     index = json.loads((generated / INDEX).read_text(encoding="utf-8"))
     assert (index["format"], index["version"], index["presets"]) == ("hanabi-ref/vectors", 1, list(PRESET_NAMES))
     for entry in index["files"]:
@@ -494,7 +508,6 @@ def test_files_and_index(generated: Path) -> None:
         assert text == json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False) + "\n"
         assert len(data) == entry["count"]
     assert index["vectors"] == sum(entry["count"] for entry in index["files"]) == len(every_vector())
-    assert [v.data for v in read_vectors(generated)] == [v.data for v in every_vector()]
     assert index["coverage"]["2.16-2a-empty"].keys() == set(PRESET_NAMES)
     # The variant families (VEC-variants) brought the files near 4 MB; 6 MB leaves room.
     assert sum(p.stat().st_size for p in generated.rglob("*.json")) < 6_000_000
@@ -588,14 +601,21 @@ def committed_files() -> list[Path]:
 @pytest.mark.checks("VEC-schema", "VEC-files")
 def test_committed_vectors_satisfy_the_schema() -> None:
     """[VEC-schema, VEC-files] every file of spec/vectors/, the index included, is valid
-    under vectors.schema.json (the check generate and read_vectors use)."""
+    under vectors.schema.json: read_vectors checks each file the index lists, and the
+    index, with file_violation (the check generate uses too), and refuses the first
+    one outside it; the index lists every case file, and reading the directory back
+    gives the vectors, in order."""
     if not COMMITTED.is_dir():
         pytest.skip("running from an installed package without the repository's spec/vectors/")
     files = committed_files()
     assert len(files) == 91  # 30 case files under each of the three presets, and the index
-    for path in files:
-        violation = file_violation(json.loads(path.read_text(encoding="utf-8")))
-        assert violation is None, f"{path.relative_to(ROOT)}: {violation}"
+    index = json.loads((COMMITTED / INDEX).read_text(encoding="utf-8"))
+    assert sorted(COMMITTED / entry["path"] for entry in index["files"]) == [p for p in files if p.name != INDEX]
+    try:
+        read = [vector.data for vector in read_vectors(COMMITTED)]
+    except VectorsError as error:
+        pytest.fail(f"spec/vectors/: {error}")
+    assert read == [vector.data for vector in every_vector()], f"spec/vectors/ is not the cases' vectors: {REGENERATE}"
 
 
 @pytest.mark.deep

@@ -34,14 +34,16 @@ CONFIGS = [make_config(players, preset=preset) for preset in ("hle", "hanab-live
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
 
 
+@pytest.mark.parametrize("games", [20, pytest.param(40, marks=pytest.mark.deep)])
 @pytest.mark.parametrize("reveal", ["deck", "drawn"])
 @pytest.mark.checks("EP-seed")
-def test_an_engine_dealing_from_its_seed_agrees_in_process(reveal: str) -> None:
+def test_an_engine_dealing_from_its_seed_agrees_in_process(reveal: str, games: int) -> None:
     """[EP-seed] our engine dealing from its own seed, revealing the whole stack or each
-    card as drawn, agrees with the reference over random games: the adopted deal is the
-    engine's game card for card."""
-    report = verify_random_games(SeededReference(reveal), CONFIGS, games=40, seed=3)
-    assert report.divergence is None and report.checked == 40
+    card as drawn, agrees with the reference over random games (20 over the eight
+    configurations by default, 40 in the deep set): the adopted deal is the engine's game
+    card for card."""
+    report = verify_random_games(SeededReference(reveal), CONFIGS, games=games, seed=3)
+    assert report.divergence is None and report.checked == games
 
 
 @pytest.mark.checks("EP-seed")
@@ -134,18 +136,26 @@ def test_a_divergence_of_a_seed_dealt_game_shrinks_and_names_the_seed() -> None:
 
 
 @pytest.mark.checks("EP-seed", "C-serve")
-def test_verify_through_serve_dealing_from_a_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_verify_through_serve_dealing_from_a_seed(tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     """[EP-seed, C-serve, C-verify] ``serve --deals seed-drawn`` and ``--deals seed``
     through the protocol: verify adopts the deal, plays no vector (each fixes a deck) and
-    says so; ``--deals`` with a peer is a usage error."""
+    says so; ``--deals`` with a peer is a usage error.  (The vectors offered are those of
+    one case under every preset: skipping them all is what is checked, and generating
+    every vector here would cost seconds.)"""
+    from hanabi_ref.vectors import PRESET_NAMES, iter_vectors
+
+    vectors = tuple(iter_vectors(PRESET_NAMES, ("strikeout",)))
+    assert any(vector.kind in ("transition", "game") for vector in vectors)
+    monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
     out = str(tmp_path / "d.json")
     for deals in ("seed", "seed-drawn"):
-        code = main(["verify", "--engine", f"{SERVE} --deals {deals}", "--games", "6", "--players", "2,4",
+        code = main(["verify", "--engine", f"{SERVE} --deals {deals}", "--games", "3", "--players", "2,4",
                      "--out", out, "--json"])
         report = json.loads(capsys.readouterr().out)
         assert code == EXIT_OK and report["deals"] == "seed" and report["divergence"] is None
         assert report["vectors"]["checked"] == 0 and report["vectors"]["skipped"] > 0
-        assert report["random_games"]["games"] == 6
+        assert report["random_games"]["games"] == 3
     assert main(["verify", "--engine", f"{SERVE} --deals seed", "--games", "1", "--players", "2", "--out", out]) == EXIT_OK
     assert "none checked: the engine deals from its own seed" in capsys.readouterr().out
     assert main(["serve", "--engine", "openspiel", "--deals", "seed"]) == EXIT_USAGE
@@ -172,11 +182,13 @@ def test_a_seeded_new_game_answer_without_a_deal_is_a_failure(tmp_path: Path, ca
     assert code == EXIT_INVALID_GAME and message in err and err.count("\n") == 1
 
 
+@pytest.mark.parametrize("games", [12, pytest.param(30, marks=pytest.mark.deep)])
 @pytest.mark.checks("PE-hle-views", "PE-hle-seed", "EP-seed")
-def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
+def test_pyhanabi_dealing_from_its_own_seed_agrees(games: int) -> None:
     """[PE-hle-seed, EP-seed, PE-hle-views] pyhanabi dealing with ``deal_random_card`` from
-    its own seed agrees with the reference over random games of 2 to 5 players, its
-    observations of every seat included, and deals the same game again from the same seed."""
+    its own seed agrees with the reference over random games of 2 to 5 players (12 by
+    default, 30 in the deep set), its observations of every seat included, and deals the
+    same game again from the same seed."""
     oracle("hanabi_learning_environment.pyhanabi")
     from hanabi_ref.peers import peer_config
     from hanabi_ref.peers.hle import HLESeedEngine
@@ -185,8 +197,8 @@ def test_pyhanabi_dealing_from_its_own_seed_agrees() -> None:
     from hanabi_ref.verify.report import Coverage
 
     coverage = Coverage()
-    report = verify_random_games(HLESeedEngine(), configs, games=30, seed=2, coverage=coverage, views="all")
-    assert report.divergence is None and report.checked == 30 and coverage.views > 2 * coverage.states > 0
+    report = verify_random_games(HLESeedEngine(), configs, games=games, seed=2, coverage=coverage, views="all")
+    assert report.divergence is None and report.checked == games and coverage.views > 2 * coverage.states > 0
     engine = HLESeedEngine()
     first, again = engine.new_seeded_game(configs[1], 17), engine.new_seeded_game(configs[1], 17)
     assert first == again and len(first.cards) == 3 * 5 and not first.complete
