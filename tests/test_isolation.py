@@ -21,12 +21,13 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from jsonschema.protocols import Validator
 
 from hanabi_ref.cli import main
 from hanabi_ref.game import play_game, play_games
 from hanabi_ref.isolation import seat_command
 from hanabi_ref.isolation.client import BotProcess, IsolatedFactory, SeatFailure
-from hanabi_ref.isolation.protocol import SCHEMA, answer_violation, is_plain_answer
+from hanabi_ref.isolation.protocol import OPS, SCHEMA, answer_violation, is_plain_answer
 from hanabi_ref.isolation.wire import apply_changes, event_from_json, event_to_json, view_changes, view_from_json, view_to_json
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
@@ -148,21 +149,33 @@ def _config_for(name: str) -> GameConfig:
     raise AssertionError(name)
 
 
-@pytest.mark.checks("ISO-same", "ISO-seat", "ISO-protocol", "ISO-games")
-@pytest.mark.parametrize("name", list(SPECS))
-def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None:
-    """[ISO-same, ISO-seat, ISO-protocol, ISO-games] every shipped strategy, each seat in a
-    process of its own that receives only serialised views and events, plays the very
-    games it plays in-process, action for action, one game alone and three games at
-    once; the requests it was sent are valid under the schema's root: every request of
-    the first game, and of the others the first of each operation in each game and every
-    tenth (validating all of them cost 35 s of the suite and found nothing more). The
-    searching ``info-search`` (each move near the end plays dozens of games to their end)
-    plays one game at a time and two at once, searching 8 worlds per move instead of 32:
-    the same code in the seat's process, in a tenth of the time."""
+def _request_validators() -> dict[str, Validator]:
+    """For each operation, a validator that is the schema's root on requests of that
+    operation.  The root is one of the ``<op>_request`` definitions, each of which (every
+    alternative of it) requires ``op`` to be its own name: a request of operation ``op``
+    meets the root exactly when it meets ``<op>_request``, and the root would try all
+    five definitions on it, view and event included (read off the schema here)."""
+    schema = load_schema(SCHEMA)
+    assert schema["$ref"] == "#/$defs/request" and not schema.keys() - {"$id", "$schema", "$ref", "$defs", "title",
+                                                                          "description"}
+    assert schema["$defs"]["request"] == {"oneOf": [{"$ref": f"#/$defs/{op}_request"} for op in OPS]}
+    for op in OPS:
+        definition = schema["$defs"][f"{op}_request"]
+        branches = definition["oneOf"] if "oneOf" in definition else [definition]
+        assert "oneOf" not in definition or definition.keys() == {"oneOf"}
+        for branch in branches:
+            assert "op" in branch["required"] and branch["properties"]["op"] == {"const": op}, (op, branch)
+    return {op: strict_validator(SCHEMA, f"{op}_request") for op in OPS}
+
+
+def _plays_the_same_games_isolated(name: str, params: dict[str, Value], alone: tuple[int, ...],
+                                   together_seeds: range) -> None:
+    """``name`` with ``params``, each seat a process, plays the games ``alone`` one at a
+    time and ``together_seeds`` at once: each the game played in-process, action for
+    action; the requests sent are valid under the schema's root: every request of the
+    first game, and of the others the first of each operation in each game and every
+    tenth."""
     config = _config_for(name)
-    alone, together_seeds = ((3,), range(5, 7)) if name == "info-search" else ((3,), range(5, 8))
-    params: dict[str, Value] = {"search": 8} if name == "info-search" else {}
     sent: list[str] = []
     first_game = 0
     original = BotProcess.post
@@ -185,7 +198,7 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
                 assert record.trace == play_game(config, factory_for(name, params), seed=seed).trace
     finally:
         BotProcess.post = original  # type: ignore[method-assign]
-    validator = strict_validator(SCHEMA)
+    validators = _request_validators()
     assert {json.loads(line)["op"] for line in sent} >= {"hello", "new_game", "observe", "act"}
     assert {json.loads(line).get("game") for line in sent} >= set(range(len(together_seeds)))  # [ISO-games] the games at once
     firsts: set[tuple[object, object]] = set()
@@ -193,8 +206,36 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
         request = json.loads(line)
         kind = (request["op"], request.get("game"))
         if index < first_game or kind not in firsts or index % 10 == 0:
-            assert validator.is_valid(request), line[:200]
+            assert validators[request["op"]].is_valid(request), line[:200]
         firsts.add(kind)
+
+
+@pytest.mark.checks("ISO-same", "ISO-seat", "ISO-protocol", "ISO-games")
+@pytest.mark.parametrize("name", list(SPECS))
+def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None:
+    """[ISO-same, ISO-seat, ISO-protocol, ISO-games] every shipped strategy, each seat in a
+    process of its own that receives only serialised views and events, plays the very
+    games it plays in-process, action for action, one game alone and three games at
+    once; the requests it was sent are valid under the schema's root: every request of
+    the first game, and of the others the first of each operation in each game and every
+    tenth (validating all of them cost 35 s of the suite and found nothing more).  The
+    searching ``info-search`` (each move near the end plays dozens of games to their end)
+    plays two games at once only (the game alone is every other strategy's), searching 8
+    worlds per move instead of 32: the same code in the seat's process, in a tenth of
+    the time; the deep set plays its full search, one game alone and three at once."""
+    if name == "info-search":
+        _plays_the_same_games_isolated(name, {"search": 8}, (), range(5, 7))
+    else:
+        _plays_the_same_games_isolated(name, {}, (3,), range(5, 8))
+
+
+@pytest.mark.deep  # about a minute: every move near the end searches 32 worlds, in-process and in the seat
+@pytest.mark.checks("ISO-same", "ISO-seat", "ISO-games")
+def test_info_search_plays_the_same_games_isolated_with_its_full_search() -> None:
+    """[ISO-same, ISO-seat, ISO-games] ``info-search`` with its default search (32
+    worlds), one game alone and three at once, each seat a process: the games played
+    in-process, action for action."""
+    _plays_the_same_games_isolated("info-search", {}, (3,), range(5, 8))
 
 
 # ------------------------------------------------------------------ failing bots
@@ -389,15 +430,15 @@ def test_a_slow_start_is_not_a_slow_move() -> None:
 
 @pytest.mark.checks("ISO-games", "ISO-failures", "ISO-cli")
 def test_simulate_lists_the_games_a_failure_among_many_fails(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """[ISO-games, ISO-failures, ISO-cli] a refusal in the first chunk of 40 games (five
-    games at once per chunk, the third started failing) fails that chunk's five games,
-    listed with one line, exit 1; the other 35 are played."""
+    """[ISO-games, ISO-failures, ISO-cli] a refusal in the first chunk of 24 games (three
+    games at once per chunk, the third started failing) fails that chunk's three games,
+    listed with one line, exit 1; the other 21 are played."""
     bot = _faulty(tmp_path, "refuse")
-    code = main(["simulate", "--bot", bot, "--players", "2", "--games", "40", "--jobs", "1", "--move-timeout", "5",
+    code = main(["simulate", "--bot", bot, "--players", "2", "--games", "24", "--jobs", "1", "--move-timeout", "5",
                  "--json"])
     out, err = capsys.readouterr()
     summary = json.loads(out)
-    assert code == 1 and summary["games_completed"] == 35 and summary["failed_seeds"] == [0, 1, 2, 3, 4]
+    assert code == 1 and summary["games_completed"] == 21 and summary["failed_seeds"] == [0, 1, 2]
     assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
     assert "seat 0 (faulty), turn 0: failed to answer act" in err
 
@@ -406,13 +447,13 @@ def test_simulate_lists_the_games_a_failure_among_many_fails(tmp_path: Path, cap
 @pytest.mark.parametrize("jobs", [1, 2])
 def test_a_worker_keeps_its_seats_from_chunk_to_chunk(jobs: int, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                                                       capsys: pytest.CaptureFixture[str]) -> None:
-    """[ISO-lifecycle, ISO-seat] 40 games in chunks of 5 (one worker) or 3 (two workers):
+    """[ISO-lifecycle, ISO-seat] 16 games in chunks of 2 (one worker) or 1 (two workers):
     each worker starts its two seats' processes once, and none is left after the run."""
     pids = tmp_path / "pids.txt"
     monkeypatch.setenv("HANABI_REF_BOT_PIDS", str(pids))
     bot = _faulty(tmp_path, "illegal").replace(" 2 ", " 1000 ")  # never fails
-    assert main(["simulate", "--bot", bot, "--players", "2", "--games", "40", "--jobs", str(jobs), "--json"]) == 0
-    assert json.loads(capsys.readouterr().out)["games_completed"] == 40
+    assert main(["simulate", "--bot", bot, "--players", "2", "--games", "16", "--jobs", str(jobs), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["games_completed"] == 16
     started = [int(pid) for pid in pids.read_text().split()]
     assert 2 <= len(started) <= 2 * jobs + 2  # the check of the first seat's hello starts one more (twice at most)
     assert all(_gone(pid) for pid in started)
@@ -464,12 +505,12 @@ def _peeks(route: str, tmp_path: Path, isolated: bool, games: int) -> list[tuple
 @pytest.mark.parametrize("route", ["frames", "gc"])
 def test_reading_the_interpreter_learns_nothing_in_an_isolated_seat(route: str, tmp_path: Path) -> None:
     """[ISO-attacks, ISO-seat] routes 2 (the caller's frames) and 3 (gc.get_objects()):
-    in-process, the attack reads the seat's real hidden cards on every turn (the positive
-    control: the test can fail); in an isolated seat it finds no game state, and its
-    guesses match the seat's real hand never."""
-    control = _peeks(route, tmp_path, isolated=False, games=2)
+    in-process, the attack reads the seat's real hidden cards on every turn of a game (the
+    positive control: the test can fail); in an isolated seat, in two games, it finds no
+    game state, and its guesses match the seat's real hand never."""
+    control = _peeks(route, tmp_path, isolated=False, games=1)
     assert control and all(guess == real for real, guess in control)
-    attacked = _peeks(route, tmp_path, isolated=True, games=3)
+    attacked = _peeks(route, tmp_path, isolated=True, games=2)
     assert len(attacked) > 60
     assert sum(guess == real for real, guess in attacked) == 0
     assert all(guess is None for _, guess in attacked)

@@ -339,10 +339,10 @@ def test_killed_run_resumes_to_the_same_result(tmp_path: Path, capsys: pytest.Ca
     killed with SIGKILL once F holds some chunks but not all; ``--resume F`` (with other
     jobs and chunk size) gives the JSON and trace hash of the uninterrupted run."""
     out = tmp_path / "run.json"
-    games = ["--games", "300", "--seed", "7"]
+    games = ["--games", "120", "--seed", "7"]
     # niced, so that however busy the machine, this test sees the first chunks before the
     # run can end: the run is then killed mid-way, with 3 to 59 of its 60 chunks written
-    with started(["nice", "-n", "19", *simulate_command(*games, "--jobs", "2", "--chunk-size", "5",
+    with started(["nice", "-n", "19", *simulate_command(*games, "--jobs", "2", "--chunk-size", "2",
                                                          "--checkpoint-every", "0", "--out", str(out))],
                  tmp_path) as run:
         assert wait_for(lambda: chunks_in(out) >= 3, 60), "no checkpoint appeared"
@@ -538,8 +538,8 @@ def test_lost_dask_scheduler_is_one_line_and_keeps_the_finished_chunks(tmp_path:
                          stderr=subprocess.DEVNULL, text=True) as cluster:
         address = cluster.stdout.readline().strip() if cluster.stdout is not None else ""
         out = tmp_path / "run.json"
-        games = ["--games", "400", "--seed", "5"]
-        with started(simulate_command(*games, "--executor", "dask", "--scheduler", address, "--chunk-size", "8",
+        games = ["--games", "100", "--seed", "5"]
+        with started(simulate_command(*games, "--executor", "dask", "--scheduler", address, "--chunk-size", "2",
                                       "--checkpoint-every", "0", "--out", str(out)), tmp_path) as run:
             assert wait_for(lambda: chunks_in(out) >= 2, 60), "no checkpoint appeared"
             cluster.kill()

@@ -18,8 +18,10 @@ docs/viewer.md.
 from __future__ import annotations
 
 import base64
+import contextlib
 import hashlib
 import html
+import io
 import json
 import os
 import re
@@ -294,24 +296,26 @@ def test_moves_in_words_on_a_stacked_deck() -> None:
 # ------------------------------------------------------------------ a verify reproduction [VW-divergence]
 
 
-def reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Path:
-    """A reproduction file of ``verify``: an engine that reports 9 clue tokens from move 3 on."""
-    out = tmp_path / "repro.json"
+@pytest.fixture(scope="module")
+def reproduction(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A reproduction file of ``verify``: an engine that reports 9 clue tokens from move 3
+    on (made once for the module: its tests only read it)."""
+    out = tmp_path_factory.mktemp("reproduction") / "repro.json"
     engine = f"{sys.executable} {ENGINES / 'tampered.py'} 3 clue_tokens=9"
-    main(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--players", "3", "--rules", "hle",
-          "--out", str(out)])
-    capsys.readouterr()
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        main(["verify", "--engine", engine, "--no-vectors", "--games", "5", "--players", "3", "--rules", "hle",
+              "--out", str(out)])
     return out
 
 
 @pytest.mark.checks("VW-divergence")
-def test_a_reproduction_opens_at_its_divergence(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_reproduction_opens_at_its_divergence(reproduction: Path, tmp_path: Path) -> None:
     """[VW-divergence] ``read_divergence`` gives a reproduction's divergence object (None
     for a plain trace); the page opens at the trace's last step, says what differs with
     both values, and shows both engines' states there, the differing field marked."""
     from hanabi_ref.trace import load_trace
 
-    out = reproduction(tmp_path, capsys)
+    out = reproduction
     divergence = read_divergence(out)
     assert divergence is not None and "clue_tokens" in divergence["what"]
     trace = load_trace(out)
@@ -581,15 +585,14 @@ def test_a_long_game_opens_at_once(browser: Browser, tmp_path: Path) -> None:
 
 
 @pytest.mark.checks("VW-divergence", "VW-step", "VW-seat")
-def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, tmp_path: Path,
-                                                          capsys: pytest.CaptureFixture[str]) -> None:
+def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, reproduction: Path, tmp_path: Path) -> None:
     """[VW-divergence, VW-step, VW-seat] a reproduction's page opens at the divergence,
     with the panel showing the differing field marked and both engines' values; on
     another step only the banner, whose button goes back; in a seat's view the panel
     holds no card."""
     from hanabi_ref.trace import load_trace
 
-    out = reproduction(tmp_path, capsys)
+    out = reproduction
     trace = load_trace(out)
     states = replay_states(trace)
     path = tmp_path / "repro.html"
