@@ -40,20 +40,26 @@ def full_board(config: GameConfig) -> Board:
     return Board(config, (0,) * len(config.suits), (0,) * len(counts), counts)
 
 
+def is_touched(config: GameConfig, kind: str, subject: int, identity: int) -> bool:
+    """spec/rules.md section 6, transcribed: a value hint touches its value, a colour hint
+    the suits of its colour (with Rainbow, the rainbow suit too)."""
+    suit, value = suit_and_value(config, identity)
+    if kind == "value":
+        return value == subject
+    return suit in colour_suits(config, subject)
+
+
 @cache
-def suits_and_values(config: GameConfig) -> dict[int, tuple[int, int]]:
-    """(suit, value) of every identity of the configuration, each found once by the
-    independent search of ``tests.helpers.suit_and_value``."""
-    return {identity: suit_and_value(config, identity) for identity in range(config.suit_count * config.values)}
+def touched_identities(config: GameConfig) -> dict[tuple[str, int], frozenset[int]]:
+    """For every hint (kind, subject), the identities it touches by :func:`is_touched`."""
+    identities = range(config.suit_count * config.values)
+    return {(hint.kind, hint.subject): frozenset(i for i in identities if is_touched(config, hint.kind, hint.subject, i))
+            for hint in every_hint(config)}
 
 
 def touches(config: GameConfig, hint: Hint, identity: int) -> bool:
-    """spec/rules.md section 6, transcribed: a value hint touches its value, a colour hint
-    the suits of its colour (with Rainbow, the rainbow suit too)."""
-    suit, value = suits_and_values(config)[identity]
-    if hint.kind == "value":
-        return value == hint.subject
-    return suit in colour_suits(config, hint.subject)
+    """Whether ``hint`` touches a card of ``identity`` (:func:`is_touched`)."""
+    return identity in touched_identities(config)[(hint.kind, hint.subject)]
 
 
 def every_hint(config: GameConfig) -> list[Hint]:
