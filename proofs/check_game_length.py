@@ -255,8 +255,9 @@ RANDOM_GAME = {"config": st.sampled_from(STANDARD), "seed": st.integers(0, 2**64
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**RANDOM_GAME)
 def test_random_games_end_within_the_bound(config: GameConfig, seed: int, cautious: bool, data: st.DataObject) -> None:
-    """[PR-length] a random legal game of a standard configuration ends within the
-    bounds (40 games; 120 more in the deep set)."""
+    """[PR-length, PR-legal-action] a random legal game of a standard configuration
+    ends within the bounds, the player to move always having a legal action (40 games;
+    120 more in the deep set)."""
     play_random_game(config, seed, cautious, data)
 
 
@@ -264,7 +265,7 @@ def test_random_games_end_within_the_bound(config: GameConfig, seed: int, cautio
 @settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(**RANDOM_GAME)
 def test_more_random_games_end_within_the_bound(config: GameConfig, seed: int, cautious: bool, data: st.DataObject) -> None:
-    """[PR-length] the same on 120 random games."""
+    """[PR-length, PR-legal-action] the same on 120 random games."""
     play_random_game(config, seed, cautious, data)
 
 

@@ -328,10 +328,11 @@ def check_games(games: int = 8) -> tuple[int, int]:
 
 
 @pytest.mark.checks("H-predict", "H-decode")
-def test_predictions_and_decodes_in_real_games() -> None:
+@pytest.mark.parametrize("games", [4, pytest.param(8, marks=pytest.mark.deep)])
+def test_predictions_and_decodes_in_real_games(games: int) -> None:
     """[H-predict, H-decode] Lemma 3 and the theorem on real games of eight
-    configurations."""
-    confirmed, compared = check_games()
+    configurations, ``games`` each (4 by default, 8 in the deep set)."""
+    confirmed, compared = check_games(games)
     assert confirmed > 1000 and compared > 1000, (confirmed, compared)
 
 
