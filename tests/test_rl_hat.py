@@ -32,40 +32,49 @@ TABLES = ((2, 5), (3, 5), (4, 5), (4, 4), (5, 4))
 EMBEDDINGS = ("constant", "permutation", "public", "modular")
 
 
+ENOUGH = 20
+"""By default a case starts no new game once it has checked this many reveals."""
+
+
 def by_default(players: int, hand: int, preset: str, space: str, embedding: str) -> bool:
     """Each table (players and hand size) with each embedding in each space it has, under
     one preset, the presets alternating so that every table, every embedding and every
-    space meets both presets (a pairwise cover: half the cases); the rest in the deep set."""
+    space meets both presets (a pairwise cover: half the cases)."""
     turn = TABLES.index((players, hand)) + EMBEDDINGS.index(embedding) + (space == "information")
     return preset == ("hle", "thesis")[turn % 2]
 
 
-CASES = [
-    pytest.param(*case, marks=() if by_default(*case) else pytest.mark.deep)
-    for case in (
-        (players, hand, preset, space, embedding)
-        for players, hand in TABLES
-        for preset in ("hle", "thesis")
-        for space in ("recommendation", "information")
-        for embedding in EMBEDDINGS
-        if space == "recommendation" or players >= 4
-    )
+EVERY_CASE = [
+    (players, hand, preset, space, embedding)
+    for players, hand in TABLES
+    for preset in ("hle", "thesis")
+    for space in ("recommendation", "information")
+    for embedding in EMBEDDINGS
+    if space == "recommendation" or players >= 4
 ]
+CASES = [pytest.param(*case, ENOUGH) for case in EVERY_CASE if by_default(*case)] + \
+    [pytest.param(*case, None, marks=pytest.mark.deep) for case in EVERY_CASE]
+"""The pairwise half up to ``ENOUGH`` reveals by default; every case, every game, in the
+deep set."""
 
 
 @pytest.mark.checks("RL-hat-decode", "RL-hat-sum", "RL-hat-embed", "RL-hat-offsets", "RL-hat-spaces", "RL-hat-observations")
-@pytest.mark.parametrize(("players", "hand", "preset", "space", "embedding"), CASES)
-def test_every_receiver_recovers_its_own_hat(players: int, hand: int, preset: str, space: str, embedding: str) -> None:
+@pytest.mark.parametrize(("players", "hand", "preset", "space", "embedding", "enough"), CASES)
+def test_every_receiver_recovers_its_own_hat(players: int, hand: int, preset: str, space: str, embedding: str,
+                                             enough: int | None) -> None:
     """[RL-hat-decode, RL-hat-sum, RL-hat-embed, RL-hat-offsets, RL-hat-spaces,
     RL-hat-recommendation, RL-hat-information, RL-hat-observations] in games of random
     legal hat actions (sending whenever it may, half the time), each receiver decodes from
-    its own view before the reveal exactly the hat the sender computed for it.  Half the
-    cases by default (:func:`by_default`), every one in the deep set."""
+    its own view before the reveal exactly the hat the sender computed for it.  By
+    default half the cases (:func:`by_default`), each until ``enough`` reveals are
+    checked; in the deep set every case and every game."""
     config = make_config(players, preset, hand_size=hand)
     code = HatCode(config, space, embedding, offset=7, seed=11, offset_function=public_offset)
     rng = random.Random(players * 100 + hand)
     sent = 0
     for seed in range(10 if players < 4 else 5):  # games of 4 and 5 send more often
+        if enough is not None and sent >= enough:
+            break
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
             view = make_view(state, state.current)
