@@ -221,7 +221,7 @@ def test_bench_engine_reports_both_modes(capsys: pytest.CaptureFixture[str]) -> 
     env_before = os.environ.get("PYTHONPATH")
     os.environ["PYTHONPATH"] = str(REPO) + (os.pathsep + env_before if env_before else "")
     try:
-        code, out, err = run(["bench", "engine", "--seconds", "0.2", "--repeats", "1", "--json"], capsys)
+        code, out, err = run(["bench", "engine", "--seconds", "0.05", "--repeats", "1", "--json"], capsys)
     finally:
         if env_before is None:
             del os.environ["PYTHONPATH"]

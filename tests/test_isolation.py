@@ -230,11 +230,10 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
 
 
 @pytest.mark.deep  # about a minute: every move near the end searches 32 worlds, in-process and in the seat
-@pytest.mark.checks("ISO-same", "ISO-seat", "ISO-games")
 def test_info_search_plays_the_same_games_isolated_with_its_full_search() -> None:
-    """[ISO-same, ISO-seat, ISO-games] ``info-search`` with its default search (32
-    worlds), one game alone and three at once, each seat a process: the games played
-    in-process, action for action."""
+    """The default test's check of ``info-search`` at full size: its default search (32
+    worlds), one game alone and three at once, each seat a process, plays the games
+    played in-process, action for action."""
     _plays_the_same_games_isolated("info-search", {}, (3,), range(5, 8))
 
 
