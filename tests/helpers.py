@@ -143,11 +143,10 @@ def reference_hint_mask(config: GameConfig, hint: Hint) -> int:
     """The identities a hint names: {(a, y)} for a value hint on a, {(x, y) : y in T} for
     a colour touching the suits T [2.16-2a-value, 2.16-2a-suit]."""
     mask = 0
+    touched = colour_suits(config, hint.subject) if hint.kind == "colour" else set()
     for suit in range(config.suit_count):
         for value in range(1, config.values + 1):
-            if (hint.kind == "value" and value == hint.subject) or (
-                hint.kind == "colour" and suit in colour_suits(config, hint.subject)
-            ):
+            if (hint.kind == "value" and value == hint.subject) or suit in touched:
                 mask |= 1 << card(config, value, suit)
     return mask
 
@@ -159,14 +158,18 @@ def reference_knowledge(state: GameState, seat: int) -> tuple[int, ...]:
     config = state.config
     dealt = config.players * config.hand_size
     drawn_at = {event.drawn: index for index, event in enumerate(state.history) if event.drawn is not None}
+    masks: dict[Hint, int] = {}  # each hint's identities, worked out once per call
+    everything = all_cards(config)
     result = []
     for card_id in state.hands[seat]:
         start = -1 if card_id < dealt else drawn_at[card_id]
-        known = all_cards(config)
+        known = everything
         for event in state.history[start + 1 :]:
             action = event.action
             if isinstance(action, Hint) and action.target == seat:
-                mask = reference_hint_mask(config, action)
+                if action not in masks:
+                    masks[action] = reference_hint_mask(config, action)
+                mask = masks[action]
                 if mask >> state.deck[card_id] & 1:
                     known &= mask
                 else:

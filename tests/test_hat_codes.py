@@ -52,8 +52,9 @@ from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import HANAB_LIVE_VARIANTS, Run, reached, reaches_assertion, reference_hint_mask, runs, stacked_deck
 
-SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-MANY = settings(max_examples=300, deadline=None)
+SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+MANY = settings(max_examples=150, deadline=None)
+# The deep set runs each property test that uses them three more times (test_properties_at_length).
 RAINBOW_SUIT = 5
 
 
@@ -148,19 +149,20 @@ def legal_hints(state: GameState) -> list[Hint]:
     return [a for a in legal_actions(state) if isinstance(a, Hint)]
 
 
-def ongoing(run: Run) -> st.SearchStrategy[GameState]:
+def ongoing(run: Run, tokens: bool = False) -> st.SearchStrategy[GameState]:
     """One of the states of a run in which the game goes on (the later ones favoured:
-    the last of them half of the time)."""
-    states = [state for state in run.states if not state.terminal]
+    the last of them half of the time); with ``tokens``, one with a clue token left
+    (the first state has them all)."""
+    states = [state for state in run.states if not state.terminal and (state.hints or not tokens)]
     return st.one_of(st.just(states[-1]), st.sampled_from(states))
 
 
-def hanab_live_states(players: int, **options: Any) -> st.SearchStrategy[GameState]:
+def hanab_live_states(players: int, tokens: bool = False, **options: Any) -> st.SearchStrategy[GameState]:
     """A state reached by legal play under hanab-live rules, in any of its variants,
-    in which the game goes on."""
+    in which the game goes on (and, with ``tokens``, a hint may be given)."""
     return st.sampled_from(HANAB_LIVE_VARIANTS).flatmap(
         lambda variant: runs(max_moves=120, config=make_config(players, "hanab-live", variant, **options))
-    ).flatmap(ongoing)
+    ).flatmap(lambda run: ongoing(run, tokens))
 
 
 def check_nine_code(state: GameState) -> None:
@@ -220,22 +222,28 @@ def test_nine_code_with_newest_card_first(state: GameState) -> None:
 @pytest.mark.checks("H-sum", "H-recover", "H-code")
 @reaches_assertion()
 @SETTINGS
-@given(hanab_live_states(4), st.data())
+@given(hanab_live_states(4, tokens=True), st.data())
 def test_hat_clue_round_trip_in_real_play(state: GameState, data: st.DataObject) -> None:
     """[H-sum, H-recover, H-code] the whole protocol: the cluer picks hat values for the
-    other players, sends their sum through the code when it is sendable, and each
-    clued player recovers its own value from its own view and the others' values."""
-    if state.hints == 0:
-        return
+    other players (the last so that their sum is a number the code can send), sends
+    the sum through the code, and each clued player recovers its own value from its
+    own view and the others' values."""
+    assert state.hints > 0
     config, cluer = state.config, state.current
     p = config.players
     clued = [(cluer + offset) % p for offset in range(1, p)]
-    values = data.draw(st.lists(st.integers(0, 8), min_size=p - 1, max_size=p - 1))
     code = hat_code(config)
-    clue = give_clue(cluer, clued, values, code.modulus)
     seen = seen_hands(make_view(state, cluer))
-    if not code.sendable(cluer, seen) >> clue.number & 1:
+    sendable = [number for number in range(code.modulus) if code.sendable(cluer, seen) >> number & 1]
+    if not sendable:
         return
+    # Values for all but the last clued seat, and the last one's value chosen so that
+    # their sum is a number the cluer can send.
+    number = data.draw(st.sampled_from(sendable))
+    values = data.draw(st.lists(st.integers(0, code.modulus - 1), min_size=p - 2, max_size=p - 2))
+    values.append((number - sum(values)) % code.modulus)
+    clue = give_clue(cluer, clued, values, code.modulus)
+    assert clue.number == number
     reached()
     after = apply(state, code.encode(cluer, seen, clue.number))
     for seat, value in zip(clued, values):
@@ -433,14 +441,18 @@ def test_hint_list_code(players: int, variant: str) -> None:
 # ------------------------------------------------------------------ k-codes and public sizes
 
 
-def classes_present(config: GameConfig, hand: Sequence[int]) -> set[str]:
+def hint_masks(config: GameConfig) -> list[tuple[Hint, int]]:
+    """Every hint to one hand, colours then values, with its reference mask."""
+    hints = [Hint(1, "colour", c) for c in range(len(config.colours))] + [Hint(1, "value", v) for v in range(1, config.values + 1)]
+    return [(hint, reference_hint_mask(config, hint)) for hint in hints]
+
+
+def classes_present(config: GameConfig, hand: Sequence[int], masks: Sequence[tuple[Hint, int]]) -> set[str]:
     """Which classes hold a legal hint to a hand of identities (last = newest), from
-    reference masks: 'avoid', 'colour-avoid', 'value-avoid'."""
+    reference masks (:func:`hint_masks`): 'avoid', 'colour-avoid', 'value-avoid'."""
     present = set()
     newest = hand[-1]
-    hints = [Hint(1, "colour", c) for c in range(len(config.colours))] + [Hint(1, "value", v) for v in range(1, config.values + 1)]
-    for hint in hints:
-        mask = reference_hint_mask(config, hint)
+    for hint, mask in masks:
         if mask >> newest & 1:
             continue
         if config.options.empty_hints or any(mask >> x & 1 for x in hand[:-1]):
@@ -453,9 +465,10 @@ def brute_part_size(config: GameConfig, knowledge: Sequence[int], capacities: Se
     the knowledge sets and capacities, by enumeration (newest card = last slot)."""
     options = [[x for x in range(len(capacities)) if known >> x & 1 and capacities[x]] for known in knowledge]
     common = {"avoid", "colour-avoid", "value-avoid"}
+    masks = hint_masks(config)
     for hand in itertools.product(*options):
         if all(count <= capacities[x] for x, count in Counter(hand).items()):
-            common &= classes_present(config, hand)
+            common &= classes_present(config, hand, masks)
     if {"colour-avoid", "value-avoid"} <= common:
         return 4
     return 3 if "avoid" in common else 2
@@ -490,7 +503,7 @@ def public_positions(draw: st.DrawFn) -> tuple[GameConfig, list[int], list[int]]
 
 @pytest.mark.checks("H-code-k-public")
 @reaches_assertion()
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=150, deadline=None)  # 450 more in the deep set (test_properties_at_length)
 @given(public_positions())
 def test_public_part_size_by_enumeration(case: tuple[GameConfig, list[int], list[int]]) -> None:
     """[H-code-k-public] the size is the largest whose classes are non-empty for every
@@ -620,3 +633,16 @@ def test_nine_code_along_whole_games(players: int, variant: str) -> None:
             quiet = [action for action in actions if not isinstance(action, Play)]
             state = apply(state, rng.choice(actions if rng.below(30) == 0 or not quiet else quiet))
     assert states > 500 and short_hands > 10
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [
+    test_every_clued_player_recovers_its_value, test_values_can_be_subtracted_in_any_order,
+    test_nine_code_four_players_in_real_play, test_nine_code_five_players_in_real_play,
+    test_nine_code_with_newest_card_first, test_hat_clue_round_trip_in_real_play,
+    test_public_part_size_by_enumeration, test_k_code_in_real_play, test_seen_hand_reads_the_highest_card_id,
+], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """[H-recover, H-code, H-code-k-public] each property test above, three more runs."""
+    for _ in range(3):
+        test()

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -32,6 +33,7 @@ from hanabi_ref.transition import initial_state
 from hanabi_ref.view import make_view, view_legal_actions
 from tests.helpers import (
     Run,
+    card,
     configs,
     drawn_rearrangement,
     expected_counts,
@@ -43,7 +45,6 @@ from tests.helpers import (
     reference_hint_mask,
     reference_knowledge,
     runs,
-    suit_and_value,
     visible_swap,
     with_deck,
 )
@@ -54,11 +55,12 @@ SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[Heal
 def reference_attainable(state: GameState) -> int:
     """[R-1] for each suit go up from its height while some copy of the next value is not
     in the discard pile (counts from the variant table)."""
-    counts = expected_counts(state.config)
-    discarded = Counter(suit_and_value(state.config, state.deck[c]) for c in state.discard)
+    config = state.config
+    counts = expected_counts(config)
+    discarded = Counter(state.deck[c] for c in state.discard)
     total = 0
     for suit, height in enumerate(state.fields):
-        while height < state.config.values and discarded[(suit, height + 1)] < counts[suit][height]:
+        while height < config.values and discarded[card(config, height + 1, suit)] < counts[suit][height]:
             height += 1
         total += height
     return total
@@ -85,12 +87,13 @@ def test_invariants_after_every_step(run: Run) -> None:
     attainable score (recomputed independently), which never grows, and only the final
     state may be terminal."""
     config = run.config
+    composition, size = expected_multiset(config), sum(map(sum, expected_counts(config)))
     previous_attainable = config.max_score
     for index, state in enumerate(run.states):
         assert is_cards_conserved(state) and is_fields_gapless(state)
         assert is_hand_size_valid(state) and is_knowledge_sound(state) and is_errors_within_bound(state)
-        assert identities_in_areas(state) == expected_multiset(config)
-        assert len(state.deck) == sum(map(sum, expected_counts(config)))
+        assert identities_in_areas(state) == composition
+        assert len(state.deck) == size
         assert 0 <= state.hints <= config.max_hints
         assert 0 <= state.errors and (config.max_errors is None or state.errors <= config.max_errors)
         assert state.remaining is None or -1 <= state.remaining <= config.players
@@ -161,7 +164,7 @@ def test_hidden_cards_do_not_reach_the_view(run: Run, data: st.DataObject) -> No
 
 
 @reaches_assertion()
-@SETTINGS
+@settings(SETTINGS, max_examples=60)  # 180 more in the deep set, below
 @given(runs(max_moves=120), st.data())
 def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) -> None:
     """[2.17-view, E-8] a strategy shown equal views chooses equal actions: the random
@@ -183,6 +186,13 @@ def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) ->
         reached()
         assert first == second, name
         assert is_legal(state, first) and is_legal(rearranged, second)
+
+
+@pytest.mark.deep
+def test_strategies_choose_from_the_view_alone_at_length() -> None:
+    """[2.17-view] the property above, three more runs (180 more examples)."""
+    for _ in range(3):
+        test_strategies_choose_from_the_view_alone()
 
 
 # ------------------------------------------------------------------ legality from the view
@@ -225,7 +235,7 @@ def test_games_end_in_time_and_always_offer_an_action(run: Run) -> None:
 # ------------------------------------------------------------------ (f) traces
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 80 more in the deep set, below
 @given(configs(), st.integers(0, 2**64 - 1), st.sampled_from(sorted(STRATEGIES)))
 def test_recorded_games_replay_exactly(config: GameConfig, seed: int, strategy: str) -> None:
     """[T-trace, T-actions, D-seed] play_game's trace, written as JSON text and read back,
@@ -239,3 +249,10 @@ def test_recorded_games_replay_exactly(config: GameConfig, seed: int, strategy: 
     assert trace == record.trace
     assert replay(trace) == record.final
     assert trace.seed == seed and deck_from_seed(config, seed) == trace.deck
+
+
+@pytest.mark.deep
+def test_recorded_games_replay_exactly_at_length() -> None:
+    """[T-trace] the property above, four more runs (80 more games)."""
+    for _ in range(4):
+        test_recorded_games_replay_exactly()
