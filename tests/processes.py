@@ -104,11 +104,26 @@ def end_session(session: int) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
+def _default_ctrl_c(then: Callable[[], object] | None) -> Callable[[], None]:
+    """What a child runs before ``exec``: Ctrl-C (SIGINT) back at its default, then ``then``.
+
+    A suite started as a shell's background job (``pytest ... &`` in a script, ``nohup``)
+    runs with SIGINT ignored, and a child inherits that; our commands keep a signal that
+    was ignored when they started ignored (SV-signals), so a test that stops one with
+    SIGINT would wait for nothing.  Each child starts as one started from a terminal does."""
+    def prepare() -> None:
+        signal.signal(signal.SIGINT, signal.SIG_DFL)
+        if then is not None:
+            then()
+    return prepare
+
+
 @contextmanager
 def started(argv: Sequence[str], **options: Any) -> Iterator[subprocess.Popen[Any]]:
-    """``argv`` started in a session of its own (``subprocess.Popen`` ``options`` else);
-    on the way out, however the test went, that whole session is killed and the process
-    reaped."""
+    """``argv`` started in a session of its own, with Ctrl-C at its default
+    (``subprocess.Popen`` ``options`` else); on the way out, however the test went, that
+    whole session is killed and the process reaped."""
+    options["preexec_fn"] = _default_ctrl_c(options.get("preexec_fn"))
     process = subprocess.Popen(list(argv), start_new_session=True, **options)
     try:
         yield process
