@@ -250,22 +250,31 @@ def test_a_model_the_run_cannot_use_is_one_line_before_any_game(arguments: list[
     assert len(err.strip().splitlines()) == 1 and expected in err and "Traceback" not in err, err
 
 
+SMALL = make_config(3, composition=[[3, 2, 2, 2, 1]] * 3, hand_size=4, hints=8, errors=3, empty_hints=False,
+                    discard_at_max_hints=False, draw_after_final_move=False)
+"""Three players, three suits, the hle rules: shorter games, fewer recommendations to roll out."""
+
+
 @pytest.mark.checks("RL-train-rollouts")
-def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driver_does() -> None:
+@pytest.mark.parametrize("config", [SMALL, pytest.param(CONFIG, marks=pytest.mark.deep)],
+                         ids=["3-players-3-suits", "4-players-hle"])
+def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driver_does(config: GameConfig) -> None:
     """[RL-train-rollouts] :class:`TeamRollouts` plays, from the first move, the teacher's
     games of ``play_team_games``, action for action; and an advantage it reports is the
     score ``play_team_games`` reaches with that one hat changed (a recommender that answers
-    the teacher's hat to every ask but one), minus the teacher's score."""
+    the teacher's hat to every ask but one), minus the teacher's score.  On a small deck by
+    default (every rollout of a deck is a game from each recommendation on), on the 4-player
+    hle game in the deep set."""
     from hanabi_ref.rl.train.improve import TeamRollouts, rollout_advantages
 
-    rule = teacher(CONFIG)
-    team = TeamRollouts(CONFIG, "modular")
-    for seed in range(3):
-        record = play_team_games(CONFIG, [seed], lambda batch: np.array([rule(row) for row in batch], np.int64),
+    rule = teacher(config)
+    team = TeamRollouts(config, "modular")
+    for seed in range(6):
+        record = play_team_games(config, [seed], lambda batch: np.array([rule(row) for row in batch], np.int64),
                                  embedding="modular")[0]
         final = team.finish(team.start(seed))
         assert tuple(event.action for event in final.history) == record.trace.actions
-    examples = rollout_advantages(CONFIG, 3, "modular")
+    examples = rollout_advantages(config, 3, "modular")
     assert len(examples.hats) == len(examples.observations) > 20
     assert all(examples.advantages[row, hat] == 0 for row, hat in enumerate(examples.hats))
     changed = 0
@@ -282,7 +291,7 @@ def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driv
                     asked[0] += 1
                 return np.array(hats, np.int64)
 
-            replayed = play_team_games(CONFIG, [3], one_changed, embedding="modular")[0]
+            replayed = play_team_games(config, [3], one_changed, embedding="modular")[0]
             assert replayed.score - examples.scores[0] == examples.advantages[row, other]
             changed += replayed.score != examples.scores[0]
     assert changed > 0  # some changed hat changes the score, so the comparison is not vacuous
@@ -365,7 +374,7 @@ def test_the_public_offset_is_learned_from_the_senders_view_and_by_two_levels() 
     assert expected_legal_sums(legal, 8) == pytest.approx(brute)
     publics, masks = legality_examples(CONFIG, range(5))
     assert publics.shape[1] == 737 and masks.shape[1] == 30 and 0 < masks.mean() < 1
-    model = fit_view(CONFIG, "hle", range(20), epochs=2)
+    model = fit_view(CONFIG, "hle", range(8), epochs=2)
     function = OffsetFunction(model, 8)
     assert all(0 <= function(row) < 30 for row in publics[:20])
     rule = teacher(CONFIG)
@@ -458,7 +467,7 @@ def test_the_learned_information_actor_is_cloned_from_the_rule_and_plays(tmp_pat
     oracle("torch")
     from hanabi_ref.rl.train.info import LearnedActor, fit_actor, play_info_games
 
-    model, accuracy = fit_actor(CONFIG, "hle", range(6), 3)
+    model, accuracy = fit_actor(CONFIG, "hle", range(3), 3)
     assert 0.3 < accuracy <= 1
     path = tmp_path / "actor.npz"
     save_model(path, model.weights(), model.meta)
