@@ -52,8 +52,8 @@ from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import HANAB_LIVE_VARIANTS, Run, reached, reaches_assertion, reference_hint_mask, runs, stacked_deck
 
-SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
-MANY = settings(max_examples=150, deadline=None)
+SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+MANY = settings(max_examples=100, deadline=None)
 # The deep set runs each property test that uses them three more times (test_properties_at_length).
 RAINBOW_SUIT = 5
 
@@ -503,7 +503,7 @@ def public_positions(draw: st.DrawFn) -> tuple[GameConfig, list[int], list[int]]
 
 @pytest.mark.checks("H-code-k-public")
 @reaches_assertion()
-@settings(max_examples=150, deadline=None)  # 450 more in the deep set (test_properties_at_length)
+@settings(max_examples=100, deadline=None)  # 300 more in the deep set (test_properties_at_length)
 @given(public_positions())
 def test_public_part_size_by_enumeration(case: tuple[GameConfig, list[int], list[int]]) -> None:
     """[H-code-k-public] the size is the largest whose classes are non-empty for every
@@ -605,9 +605,16 @@ def test_seen_hand_reads_the_highest_card_id(ids: list[int], data: st.DataObject
     assert hand == SeenHand(identities[newest], sum(1 << x for x in set(others)))
 
 
+# Each variant once and each code (4 and 5 players) twice by default; the other pairs in the deep set.
+WHOLE_GAMES = [(4, "no-variant"), (5, "6-suits"), (4, "rainbow"), (5, "black")]
+
+
 @pytest.mark.checks("H-code-9", "H-code-5p", "H-code-rainbow", "H-code-end")
-@pytest.mark.parametrize("players", (4, 5))
-@pytest.mark.parametrize("variant", HANAB_LIVE_VARIANTS)
+@pytest.mark.parametrize(("players", "variant"), [
+    *WHOLE_GAMES,
+    *(pytest.param(players, variant, marks=pytest.mark.deep)
+      for players in (4, 5) for variant in HANAB_LIVE_VARIANTS if (players, variant) not in WHOLE_GAMES),
+])
 def test_nine_code_along_whole_games(players: int, variant: str) -> None:
     """[H-code-9, H-code-5p, H-code-rainbow, H-code-end] whole games of seeded random
     legal moves (plays one time in thirty, so that games last into the last round and
@@ -643,6 +650,6 @@ def test_nine_code_along_whole_games(players: int, variant: str) -> None:
     test_public_part_size_by_enumeration, test_k_code_in_real_play, test_seen_hand_reads_the_highest_card_id,
 ], ids=lambda test: test.__name__.removeprefix("test_"))
 def test_properties_at_length(test: Any) -> None:
-    """[H-recover, H-code, H-code-k-public] each property test above, three more runs."""
+    """Each property test above, three more runs."""
     for _ in range(3):
         test()

@@ -35,7 +35,7 @@ from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement, reached, reach
 
 @pytest.mark.checks("H-decode", "H-cluing", "H-predict", "H-feasible")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
-@settings(max_examples=25, deadline=None)  # 125 more per configuration in the deep set, below
+@settings(max_examples=8, deadline=None)  # 120 more per configuration in the deep set, below
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-decode, H-cluing, H-last-to-first, H-budget, H-feasible, H-predict] in real games, every
@@ -64,8 +64,8 @@ def test_every_clue_decodes_to_the_intended_actions(players: int, preset: str, v
 @pytest.mark.deep
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
 def test_every_clue_decodes_to_the_intended_actions_at_length(players: int, preset: str, variant: str) -> None:
-    """[H-decode] the property above, five more runs (125 games per configuration)."""
-    for _ in range(5):
+    """[H-decode] the property above, fifteen more runs (120 games per configuration)."""
+    for _ in range(15):
         test_every_clue_decodes_to_the_intended_actions(players=players, preset=preset, variant=variant)
 
 
@@ -211,7 +211,7 @@ def test_strategy_specs_report_unsupported_configurations() -> None:
 
 @pytest.mark.checks("H-rec", "H-rec-decode")
 @pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
-@settings(max_examples=15, deadline=None)
+@settings(max_examples=5, deadline=None)  # 40 more per configuration in the deep set, below
 @given(seed=st.integers(0, 2**64 - 1))
 def test_every_recommendation_is_recovered(players: int, preset: str, variant: str, seed: int) -> None:
     """[H-rec, H-rec-decode, H-rec-code, H-rec-values] after every hint, each player but
@@ -236,6 +236,14 @@ def test_every_recommendation_is_recovered(players: int, preset: str, variant: s
                 assert {s: seats[s].recommended for s in intended} == intended
                 checked += 1
     assert checked > 0
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("players", "preset", "variant"), HAT_CONFIGS)
+def test_every_recommendation_is_recovered_at_length(players: int, preset: str, variant: str) -> None:
+    """The property above, eight more runs (40 games per configuration)."""
+    for _ in range(8):
+        test_every_recommendation_is_recovered(players=players, preset=preset, variant=variant)
 
 
 def test_a_recommended_play_waits_when_a_card_played_since_may_have_been_its_own() -> None:

@@ -179,9 +179,13 @@ def test_every_turn_follows_the_rules_of_the_clause(players: int, preset: str, v
 
 
 @pytest.mark.checks("H-reclue-turn")
-@pytest.mark.parametrize("players", (4, 5))
-def test_the_rare_rules_occur_in_longer_runs(players: int) -> None:
-    """[H-reclue-turn] forty games of Black (6 Suits), where the gamble (rule 2) and the
-    turn without a token (rule 4) occur, each move as the rules give it."""
-    rules = checked_turns(make_config(players, "hanab-live", "black"), range(40))
+@pytest.mark.parametrize(("players", "games"), [
+    (4, 20), (5, 20),
+    pytest.param(4, 60, marks=pytest.mark.deep), pytest.param(5, 60, marks=pytest.mark.deep),
+])
+def test_the_rare_rules_occur_in_longer_runs(players: int, games: int) -> None:
+    """[H-reclue-turn] twenty games of Black (6 Suits) (sixty in the deep set), where the
+    gamble (rule 2) and the turn without a token (rule 4) occur, each move as the rules
+    give it."""
+    rules = checked_turns(make_config(players, "hanab-live", "black"), range(games))
     assert rules["2 gamble"] and rules["4 no token"] and rules["gamble checked"] > rules["2 gamble"], rules

@@ -7,6 +7,7 @@ import copy
 import math
 from collections.abc import Sequence
 from fractions import Fraction
+from typing import Any
 
 import attrs
 import pytest
@@ -66,7 +67,7 @@ OPTION_SETS = st.sampled_from([Options(), STRONG_OPTIONS])
 
 
 @pytest.mark.checks("I-common", "I-decode", "I-public")
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=25, deadline=None)  # 20,000 in the deep set, below
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**64 - 1), options=OPTION_SETS)
 def test_seats_agree_and_every_number_decodes(setup: tuple[int, str, str], seed: int, options: Options) -> None:
     """[I-common, I-decode, I-decode-check] in real games every seat's public knowledge
@@ -106,7 +107,7 @@ def test_public_knowledge_holds_the_true_card() -> None:
 
 @pytest.mark.checks("I-radix", "I-answers")
 @reaches_assertion()
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)  # 225 more in the deep set (test_properties_at_length)
 @given(setup=st.sampled_from(CONFIGS), seed=st.integers(0, 2**32), turn=st.integers(0, 50), total=st.integers(2, 16))
 def test_decoding_undoes_encoding(setup: tuple[int, str, str], seed: int, turn: int, total: int) -> None:
     """[I-radix, I-questions, I-answers] for the hands of real games: the number that
@@ -161,7 +162,7 @@ def test_code_sizes_are_sound() -> None:
     """[I-k, I-k-exists] in every state of real games and for every slot taken as the
     focus, every type of every seat's code has a hint for the seat's actual cards (so
     every number the actor may need is a hint it can give)."""
-    for players, preset, variant in CONFIGS:
+    for players, preset, variant in CONFIGS[::2]:  # every player count and every variant
         state, _, _ = play_checked(players, preset, variant, seed=players + 100)
         config = state.config
         replay = initial_state(config, state.deck)
@@ -303,7 +304,7 @@ def test_ratios_order_exactly_like_fractions() -> None:
 
 @pytest.mark.checks("I-weights")
 @reaches_assertion()
-@settings(max_examples=2000, deadline=None)
+@settings(max_examples=500, deadline=None)  # 1,500 more in the deep set (test_properties_at_length)
 @given(b=st.integers(2, RATIO_BOUND - 1), d=st.integers(2, RATIO_BOUND - 1), scale=st.integers(1, 64))
 def test_ratios_order_exactly_up_to_their_bound(b: int, d: int, scale: int) -> None:
     """[I-weights] the same at the bound's hardest: for coprime b and d, the fractions
@@ -701,7 +702,7 @@ def test_the_last_round_plays_the_likeliest_card() -> None:
     not always do; with endgame=2 it hints instead when a seat still to act holds a playable
     card it does not know (a token being left), and otherwise acts as with endgame=1."""
     changed = 0
-    for state in _last_round_states(4, range(60)):
+    for state in _last_round_states(4, range(30)):
         seat, config = state.current, state.config
         view = make_view(state, seat)
         default = InfoPlayer(config, seat).act(view)
@@ -720,3 +721,12 @@ def test_the_last_round_plays_the_likeliest_card() -> None:
 def _playable(state: GameState) -> set[int]:
     config = state.config
     return {card(config, height + 1, suit) for suit, height in enumerate(state.fields) if height < config.values}
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [test_decoding_undoes_encoding, test_ratios_order_exactly_up_to_their_bound],
+                         ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """Each property test above, three more runs."""
+    for _ in range(3):
+        test()

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Sequence
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -235,7 +236,7 @@ def run_choose(blueprint: Action, moves: Sequence[Action], check: Sequence[int],
 
 
 @pytest.mark.checks("I-search")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)  # 225 more in the deep set
 @given(data=st.data(), count=st.integers(1, 4), worlds=st.sampled_from([4, 8, 12]))
 def test_the_choice_follows_the_rule(data: st.DataObject, count: int, worlds: int) -> None:
     """[I-search] with roll-out scores drawn at random, the search chooses what the rule
@@ -271,3 +272,11 @@ def test_the_rule_keeps_the_move_within_the_margin() -> None:
     assert run_choose(a, [c, b], [miss], table, 4) == b
     table[c] = list(table[b])
     assert run_choose(a, [c, b], [miss], table, 4) == c
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [test_the_choice_follows_the_rule], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """The choice rule's property above, three more runs."""
+    for _ in range(3):
+        test()

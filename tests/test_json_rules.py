@@ -36,7 +36,7 @@ json_values = st.recursive(
 )
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)  # 300 more in the deep set
 @given(json_values)
 def test_every_json_value_without_the_refused_forms_reads_as_python_reads_it(value: object) -> None:
     """[T-json] what the rules do not refuse is read exactly as Python's own parser reads
@@ -94,6 +94,13 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
     return done.returncode, done.stderr
 
 
+def run_main(argv: list[str], capsys: pytest.CaptureFixture[str]) -> tuple[int, str]:
+    """Exit code and standard error of the command run in this process (the same code path
+    as :func:`run_cli`'s, without a fresh interpreter)."""
+    code = main(argv)
+    return code, capsys.readouterr().err
+
+
 @pytest.mark.parametrize(
     "mutate, reason",
     [
@@ -103,7 +110,8 @@ def run_cli(argv: list[str]) -> tuple[int, str]:
     ],
 )
 @pytest.mark.checks("T-json")
-def test_replay_refuses_a_trace_our_rules_refuse(tmp_path: Path, mutate: Any, reason: str) -> None:
+def test_replay_refuses_a_trace_our_rules_refuse(tmp_path: Path, mutate: Any, reason: str,
+                                                capsys: pytest.CaptureFixture[str]) -> None:
     """[T-json, C-exit, C-replay] a trace with a key twice (the last would silently win in
     Python's parser) or NaN: exit 1, one line with the ``hanabi-ref:`` prefix, the file
     and the rule."""
@@ -112,7 +120,7 @@ def test_replay_refuses_a_trace_our_rules_refuse(tmp_path: Path, mutate: Any, re
     mutated = mutate(text)
     assert mutated != text
     path.write_text(mutated, encoding="utf-8")
-    code, err = run_cli(["replay", str(path)])
+    code, err = run_main(["replay", str(path)], capsys)
     assert code == EXIT_INVALID_GAME and err.count("\n") == 1, err
     assert err.startswith(f"hanabi-ref: {path}: not valid JSON (") and reason in err and "(T-json)" in err, err
 
@@ -129,7 +137,7 @@ def test_replay_of_bytes_that_are_not_utf8_exits_1(tmp_path: Path) -> None:
         assert err.startswith(f"hanabi-ref: {path}: not valid JSON (not UTF-8: line 2, byte offset 29: "), err
 
 
-def test_a_seed_that_deals_another_deck_is_refused(tmp_path: Path) -> None:
+def test_a_seed_that_deals_another_deck_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[D-seed, T-schema, C-replay] a trace names a seed only when that seed deals its deck:
     swapping two different cards of a seeded deck keeps the composition (so the deck alone
     is valid) but breaks the seed; the replay is refused naming ``seed`` and the first card
@@ -146,7 +154,7 @@ def test_a_seed_that_deals_another_deck_is_refused(tmp_path: Path) -> None:
     assert str(error.value) == f"seed: seed {trace.seed} does not deal this deck (deck[{last}] differs, D-seed)"
     path = tmp_path / "game.json"
     path.write_text(json.dumps(data), encoding="utf-8")
-    code, err = run_cli(["replay", str(path)])
+    code, err = run_main(["replay", str(path)], capsys)
     assert code == EXIT_INVALID_GAME and err == f"hanabi-ref: {path}: seed: seed {trace.seed} does not deal this deck (deck[{last}] differs, D-seed)\n"
     del data["seed"]
     replay(trace_from_json(data))
@@ -176,13 +184,21 @@ def test_a_hanablive_time_base_must_be_finite(value: float) -> None:
     assert str(error.value).startswith("options.timeBase: must be a finite number >= 0"), str(error.value)
 
 
-def test_a_hanablive_file_with_nan_is_refused(tmp_path: Path) -> None:
+def test_a_hanablive_file_with_nan_is_refused(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     """[T-json, HL-options, C-exit] NaN in a hanab.live file's options: exit 1, one line."""
     game = trace_to_hanablive(recorded())
     game["options"] = {"timed": True, "timeBase": 30}
     path = tmp_path / "game.json"
     path.write_text(json.dumps(game).replace('"timeBase": 30', '"timeBase": NaN'), encoding="utf-8")
-    code, err = run_cli(["replay", "--format", "hanab-live", str(path)])
+    code, err = run_main(["replay", "--format", "hanab-live", str(path)], capsys)
     assert code == EXIT_INVALID_GAME and err.count("\n") == 1 and "NaN is not a JSON number" in err, err
     path.write_text(json.dumps(game), encoding="utf-8")
-    assert run_cli(["replay", "--format", "hanab-live", str(path)])[0] == EXIT_OK
+    assert run_main(["replay", "--format", "hanab-live", str(path)], capsys)[0] == EXIT_OK
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [test_every_json_value_without_the_refused_forms_reads_as_python_reads_it], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """The reading property above, three more runs."""
+    for _ in range(3):
+        test()

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Sequence
+from typing import Any
 from itertools import permutations
 
 import pytest
@@ -223,7 +224,7 @@ values = st.integers(min_value=-1, max_value=6)
 
 
 @pytest.mark.checks("3.10", "3.29", "PL-solve")
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)  # 450 more in the deep set
 @given(st.lists(values, min_size=1, max_size=11), st.integers(0, 6), st.integers(1, 5))
 def test_solver_equals_algorithm_3_29_on_integer_sequences(sequence: list[int], k: int, m: int) -> None:
     """Sequences in ℤ (values ≤ 0 or above k never play, but fill hand and stack) [3.10, 3.29, PL-solve]."""
@@ -234,7 +235,7 @@ cards = st.tuples(st.integers(1, 3), st.integers(1, 3))
 
 
 @pytest.mark.checks("3.32", "3.36", "PL-solve", "3.4-search")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)  # 225 more in the deep set
 @given(st.lists(cards, min_size=1, max_size=8), st.integers(1, 3))
 def test_solver_equals_search_on_random_multi_colour_sequences(sequence: list[Card], m: int) -> None:
     """Random multi-colour sequences, full target of Definition 3.32 [3.32, 3.36, PL-solve, 3.4-search]."""
@@ -250,7 +251,7 @@ def test_solver_equals_search_on_random_multi_colour_sequences(sequence: list[Ca
 
 
 @pytest.mark.checks("3.13-1", "3.13-2", "3.13-3", "3.13-4")
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=100, deadline=None)  # 300 more in the deep set
 @given(st.lists(st.integers(1, 5), min_size=1, max_size=10), st.integers(1, 5), st.integers(1, 4))
 def test_theorem_3_13(sequence: list[int], k: int, m: int) -> None:
     """The four properties of Theorem 3.13, on the solver [3.13-1, 3.13-2, 3.13-3, 3.13-4]."""
@@ -276,7 +277,7 @@ def _has_increasing_positions(sequence: Sequence[int], k: int) -> bool:
 
 
 @pytest.mark.checks("3.33", "3.34")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)  # 225 more in the deep set
 @given(st.lists(cards, min_size=1, max_size=8))
 def test_theorem_3_33_and_corollary_3_34(sequence: list[Card]) -> None:
     """Sorting by colour keeps (k, 1)-playability; hand size 1 plays each colour apart [3.33, 3.34]."""
@@ -438,3 +439,14 @@ def test_the_old_counter_name_is_a_deprecated_alias() -> None:
     with pytest.warns(DeprecationWarning, match="PlayableCounter"):
         old = getattr(solver, "Counter")
     assert old is PlayableCounter
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [
+    test_solver_equals_algorithm_3_29_on_integer_sequences, test_solver_equals_search_on_random_multi_colour_sequences,
+    test_theorem_3_13, test_theorem_3_33_and_corollary_3_34,
+], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """Each property test above, three more runs."""
+    for _ in range(3):
+        test()

@@ -13,6 +13,7 @@ import itertools
 import math
 from collections.abc import Callable, Iterator, Sequence
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -124,7 +125,7 @@ def test_printed_forms_agree_with_theorem_3_25_and_brute_force() -> None:
 
 
 @pytest.mark.checks("3.15-T", "3.22", "3.23", "3.25")
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=75, deadline=None)  # 225 more in the deep set
 @given(x=count_vectors)
 def test_theorem_3_25_and_recursions_agree_with_brute_force(x: Counts) -> None:
     """[3.15-T, 3.22, 3.23, 3.25] chi, psi, T by formula and by recursion equal the
@@ -138,7 +139,7 @@ def test_theorem_3_25_and_recursions_agree_with_brute_force(x: Counts) -> None:
 
 
 @pytest.mark.checks("3.21")
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=50, deadline=None)  # 150 more in the deep set
 @given(x=st.lists(st.integers(0, 6), min_size=1, max_size=6).map(tuple), data=st.data())
 def test_chi_is_symmetric(x: Counts, data: st.DataObject) -> None:
     """Lemma 3.21 [3.21]: permuting the counts does not change chi."""
@@ -147,7 +148,7 @@ def test_chi_is_symmetric(x: Counts, data: st.DataObject) -> None:
 
 
 @pytest.mark.checks("3.13-2")
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)  # 450 more in the deep set
 @given(sequence=st.lists(st.integers(-1, 6), max_size=9), k=st.integers(0, 6))
 def test_contains_run(sequence: list[int], k: int) -> None:
     """[3.13-2] contains_run agrees with a search over all position sets."""
@@ -230,3 +231,11 @@ def test_bad_arguments_raise_value_error(call: object) -> None:
     with pytest.raises(ValueError) as raised:
         call()
     assert "\n" not in str(raised.value)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [test_theorem_3_25_and_recursions_agree_with_brute_force, test_chi_is_symmetric, test_contains_run], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """Each property test above, three more runs."""
+    for _ in range(3):
+        test()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Hashable, Sequence
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -415,7 +416,7 @@ def pick_action(engine: GameState, choice: int) -> Action:
 
 
 @pytest.mark.checks("3.4")
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 450 more in the deep set
 @given(small_games(), st.lists(st.integers(min_value=0, max_value=10_000), max_size=40))
 def test_model_agrees_with_engine_move_by_move(game: OpenGame, choices: list[int]) -> None:
     """[3.4] The same random game, played by the engine under the thesis preset and by the
@@ -490,3 +491,11 @@ def test_best_score_agrees_with_engine_search(
         assert is_open_game_playable(game) == (best == n * k), order
         outcomes.add(best == n * k)
     assert outcomes == {True, False}, "every tiny family has playable and unplayable orders"
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [test_model_agrees_with_engine_move_by_move], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """The move-by-move property above, three more runs."""
+    for _ in range(3):
+        test()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -31,7 +32,7 @@ from tests.test_playability_opengame import engine_config, engine_deck, small_ga
 
 
 @pytest.mark.checks("SV-open", "SV-moves", "SV-bounds", "SV-key")
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 300 more in the deep set
 @given(small_games())
 def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_search(game: OpenGame) -> None:
     """[SV-open, SV-moves, SV-bounds, SV-key] on random small open games (up to
@@ -154,22 +155,32 @@ def test_the_solve_command_counts_decks_alike_for_any_jobs_and_refuses_bad_input
         assert len(err.strip().splitlines()) == 1 and message in err, err
 
 
+LATE_CONFIG = make_config(2, composition=[[1, 1, 1, 1, 1], [3, 2, 2, 2, 1]], hand_size=2, hints=2)
+LATE_DECK = (5, 5, 5, 6, 6, 7, 7, 8, 8, 9, 1, 2, 3, 4, 0)
+"""The second suit (1, 1, 1, 2, 2, 3, 3, 4, 4, 5), then the first suit's 2, 3, 4, 5 and,
+last of all, its 1."""
+
+
 @pytest.mark.checks("SV-late", "SV-bounds")
 def test_cards_that_wait_for_the_last_draw_are_a_cheap_reason() -> None:
     """[SV-late, SV-bounds] two suits (one copy of each value of the first), two players
     with hands of two, the first suit's 1 as the very last card: after it is drawn the
     last round leaves two turns, but five cards of its suit must follow it.  The deal
-    alone shows it, and the open-game model's exhaustive search agrees that the deck
-    cannot reach the maximum."""
-    from hanabi_ref.playability.opengame import make_open_game
-
-    config = make_config(2, composition=[[1, 1, 1, 1, 1], [3, 2, 2, 2, 1]], hand_size=2, hints=2)
-    second = [5, 5, 5, 6, 6, 7, 7, 8, 8, 9]  # the second suit: 1, 1, 1, 2, 2, 3, 3, 4, 4, 5
-    deck = (*second, 1, 2, 3, 4, 0)
-    solution = solve_deck(config, deck)
+    alone shows it (that the deck indeed cannot reach the maximum is the open-game
+    model's finding in the deep set, below; proofs/check_solver_pruning.py checks the
+    rule against a brute force on every deck of its small compositions)."""
+    solution = solve_deck(LATE_CONFIG, LATE_DECK)
     assert solution.reachable is False and solution.nodes == 0
     assert solution.reason == "the cards that wait for late draws outnumber the turns after them"
-    game = make_open_game(5, 2, 2, 2, [(card % 5 + 1, card // 5 + 1) for card in deck], 2, 3)
+
+
+@pytest.mark.deep
+def test_the_deck_whose_cards_wait_for_the_last_draw_is_lost_by_exhaustive_search() -> None:
+    """The open-game model's exhaustive search agrees that the deck of the cheap-reason
+    test above cannot reach the maximum (some seconds of search)."""
+    from hanabi_ref.playability.opengame import make_open_game
+
+    game = make_open_game(5, 2, 2, 2, [(card % 5 + 1, card // 5 + 1) for card in LATE_DECK], 2, 3)
     assert not is_open_game_playable(game)
 
 
@@ -195,7 +206,7 @@ def small_configs(draw: st.DrawFn) -> tuple[GameConfig, tuple[int, ...], int]:
 
 
 @pytest.mark.checks("SV-core", "SV-hold", "SV-relax", "SV-restarts")
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 360 more in the deep set
 @given(small_configs())
 def test_the_solvers_model_decides_as_the_plain_search_over_the_engines_states(
         case: tuple[GameConfig, tuple[int, ...], int]) -> None:
@@ -220,7 +231,7 @@ def test_the_solvers_model_decides_as_the_plain_search_over_the_engines_states(
 
 
 @pytest.mark.checks("SV-relax")
-@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])  # 180 more in the deep set
 @given(small_games())
 def test_the_relaxed_game_decides_the_thesis_rules_exactly(game: OpenGame) -> None:
     """[SV-relax] under the thesis' rules (a discard is legal with every token) the
@@ -273,7 +284,10 @@ def test_the_best_score_of_a_deck_that_misses_the_maximum() -> None:
 
 
 @pytest.mark.checks("SV-core", "SV-result")
-@pytest.mark.parametrize(("counts", "hand", "printed"), [((1, 1, 1, 1, 6), 2, "0.1460"), ((1, 1, 1, 6, 1), 3, "0.2821")])
+@pytest.mark.parametrize(("counts", "hand", "printed"), [
+    ((1, 1, 1, 1, 6), 2, "0.1460"),
+    pytest.param((1, 1, 1, 6, 1), 3, "0.2821", marks=pytest.mark.deep),  # as many decks, twice as long
+])
 def test_the_solver_reproduces_cells_of_the_thesis_appendix_a(counts: tuple[int, ...], hand: int, printed: str) -> None:
     """[SV-core, SV-result] the single-colour sequences of Appendix A are open games of
     one player with no passes and no limit on errors (Definition 3.10): solving every
@@ -359,3 +373,15 @@ def test_an_interrupted_solve_leaves_no_output_file(tmp_path: Path) -> None:
         _, err = process.communicate(timeout=120)
     assert process.returncode == 130 and err.strip() == "hanabi-ref: interrupted"
     assert not out.exists() and list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [
+    test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_search,
+    test_the_solvers_model_decides_as_the_plain_search_over_the_engines_states,
+    test_the_relaxed_game_decides_the_thesis_rules_exactly,
+], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """Each property test above, three more runs."""
+    for _ in range(3):
+        test()

@@ -18,7 +18,7 @@ import re
 import shutil
 import tokenize
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from functools import cache
 from pathlib import Path
 
@@ -138,9 +138,10 @@ def bracket_citations(source: str) -> Iterator[str]:
                     yield part.strip()
 
 
-def contract_messages(tree: ast.AST) -> Iterator[tuple[int, str]]:
-    """(line, message) of every icontract require/ensure/invariant with a literal message."""
-    for node in ast.walk(tree):
+def contract_messages(nodes: Iterable[ast.AST]) -> Iterator[tuple[int, str]]:
+    """(line, message) of every icontract require/ensure/invariant with a literal message
+    among ``nodes`` (every node of a tree: ``ast.walk``)."""
+    for node in nodes:
         if not isinstance(node, ast.Call):
             continue
         function = node.func
@@ -162,26 +163,35 @@ def message_ids(message: str) -> list[str]:
     return parts
 
 
-def package_sources() -> Iterator[tuple[str, str]]:
+Source = tuple[str, str, list[tuple[int, str]], list[str]]
+"""A module of the package: its path, its text, its contract messages and its string
+constants."""
+
+
+@pytest.fixture(scope="module")
+def package_sources() -> list[Source]:
+    """Every module of the package, read, parsed and gone over once for the tests of this
+    module."""
+    sources = []
     for path in sorted(PACKAGE.rglob("*.py")):
         if "__pycache__" not in path.parts:
-            yield str(path.relative_to(ROOT)), path.read_text(encoding="utf-8")
+            text = path.read_text(encoding="utf-8")
+            nodes = list(ast.walk(ast.parse(text)))
+            strings = [node.value for node in nodes if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+            sources.append((str(path.relative_to(ROOT)), text, list(contract_messages(nodes)), strings))
+    return sources
 
 
-def test_no_dangling_citations() -> None:
+def test_no_dangling_citations(package_sources: list[Source]) -> None:
     """[C-coverage] every id the package cites is defined in spec/ (formalized or not):
     inside ``[...]`` in a comment, docstring or string, at the start of a contract
     message, or as a whole string constant (the clause of an IllegalActionError)."""
     defined = {clause.id for clause in parse_clauses(ROOT)}
     dangling: dict[str, set[str]] = {}
-    for where, source in package_sources():
-        tree = ast.parse(source)
+    for where, source, messages, strings in package_sources:
         found = list(bracket_citations(source))
-        found += [clause for _, message in contract_messages(tree) for clause in message_ids(message)]
-        found += [
-            node.value for node in ast.walk(tree)
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) and ID_RE.fullmatch(node.value)
-        ]
+        found += [clause for _, message in messages for clause in message_ids(message)]
+        found += [string for string in strings if ID_RE.fullmatch(string)]
         for clause in found:
             if clause not in defined:
                 dangling.setdefault(clause, set()).add(where)
@@ -190,12 +200,12 @@ def test_no_dangling_citations() -> None:
     )
 
 
-def test_contract_messages_start_with_clause_ids() -> None:
+def test_contract_messages_start_with_clause_ids(package_sources: list[Source]) -> None:
     """[C-coverage] every icontract message begins with the id(s) of the clause it checks."""
     unlabelled = [
         f"{where}:{line}: {message!r}"
-        for where, source in package_sources()
-        for line, message in contract_messages(ast.parse(source))
+        for where, _, messages, _ in package_sources
+        for line, message in messages
         if not message_ids(message)
     ]
     assert not unlabelled, "contract messages without a leading clause id:\n" + "\n".join(unlabelled)

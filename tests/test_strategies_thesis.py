@@ -9,6 +9,7 @@ from __future__ import annotations
 import itertools
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -41,7 +42,8 @@ from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
 from tests.helpers import Run, card, drawn_rearrangement, reached, reaches_assertion, runs, stacked_deck
 
-MANY = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+MANY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# The deep set runs each test under MANY three more times (test_properties_at_length, at the end).
 SETTINGS = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 CLASSIC = make_config(3)
 
@@ -533,3 +535,14 @@ def test_the_best_rule_scores_near_the_thesis_mean() -> None:
     0.6); over 150 games our mean lies within 1.0 of it (the issue's tolerance)."""
     scores = [play_game(CLASSIC, STRATEGIES["thesis"], seed=seed).score for seed in range(150)]
     assert abs(sum(scores) / len(scores) - 15.4075) <= 1.0
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [
+    test_posterior_counts_equal_brute_force, test_reductions_give_the_probabilities_of_the_whole_hand,
+    test_threshold_decisions_are_those_of_the_exact_probabilities, test_taking_copies_away_from_weights_is_decrementing_counts,
+], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """Each property test under MANY, three more runs (450 more examples)."""
+    for _ in range(3):
+        test()

@@ -8,6 +8,8 @@ import re
 from pathlib import Path
 from typing import Any
 
+import pytest
+
 from hanabi_ref.spec_coverage import TESTED, coverage_matrix
 from tests.tiers import FIRST, ROOT, function_id, keep_samples, read_slow_list, sampled, slow_functions
 
@@ -79,11 +81,17 @@ def family_samples() -> list[list[str]]:
     return [sorted(names) for _, names in sorted(checkers.items())]
 
 
-def test_the_quick_tier_touches_every_test_module() -> None:
+@pytest.fixture(scope="module")
+def every_test_function() -> dict[str, list[str]]:
+    """:func:`_every_test_function`, parsed once for the tests of this module."""
+    return _every_test_function()
+
+
+def test_the_quick_tier_touches_every_test_module(every_test_function: dict[str, list[str]]) -> None:
     """Each test module keeps at least one test function that the slow list does not name
     (but the type check's, which the quick tier leaves out by design)."""
     slow = read_slow_list() | {FIRST}
-    modules = {module: names for module, names in _every_test_function().items() if names != [FIRST]}
+    modules = {module: names for module, names in every_test_function.items() if names != [FIRST]}
     assert len(modules) > 50
     empty = [module for module, names in modules.items() if names and all(name in slow for name in names)]
     assert not empty, f"the quick tier would run nothing of {empty}"
@@ -106,9 +114,9 @@ def test_keeping_samples_frees_the_fastest_of_each_emptied_group() -> None:
     assert keep_samples(slow, times, [["a::one", "a::two"], ["b::one", "b::quick"], ["c::one"]]) == ["a::one", "b::one"]
 
 
-def test_the_slow_list_names_only_real_test_functions() -> None:
+def test_the_slow_list_names_only_real_test_functions(every_test_function: dict[str, list[str]]) -> None:
     """A renamed or removed test leaves no stale line in tests/slow.txt."""
-    known = {name for names in _every_test_function().values() for name in names}
+    known = {name for names in every_test_function.values() for name in names}
     stale = sorted(read_slow_list() - known)
     assert not stale, f"tests/slow.txt names tests that do not exist: {stale[:5]}"
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -116,7 +117,7 @@ def telling_hints(config: GameConfig, card: int, known: int) -> tuple[Hint | Non
 
 
 @pytest.mark.checks("S-variants")
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)  # 450 more in the deep set
 @given(st.sampled_from(VARIANTS), st.data())
 def test_a_hint_on_a_card_touches_it(variant: tuple[str, int], data: st.DataObject) -> None:
     """[S-variants, 2.16-2a-empty, VAR-clue-ranks] the hint either strategy gives to tell a
@@ -138,7 +139,7 @@ def test_a_hint_on_a_card_touches_it(variant: tuple[str, int], data: st.DataObje
 
 
 @pytest.mark.checks("S-variants")
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=150, deadline=None)  # 450 more in the deep set
 @given(st.sampled_from(CLASSIC_CONFIGS), st.data())
 def test_classic_touch_gives_the_classic_hints(config: GameConfig, data: st.DataObject) -> None:
     """[S-variants, 4.6-hint-3] under classic touch the hints are the thesis' rule: the
@@ -258,3 +259,11 @@ def test_heuristics_refuse_up_or_down(strategy: str) -> None:
     problem = check(config)
     assert problem is not None and "Up or Down is not played" in problem and "\n" not in problem
     assert SPECS["random"].unsupported is None
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize("test", [test_a_hint_on_a_card_touches_it, test_classic_touch_gives_the_classic_hints], ids=lambda test: test.__name__.removeprefix("test_"))
+def test_properties_at_length(test: Any) -> None:
+    """Each property test above, three more runs."""
+    for _ in range(3):
+        test()
