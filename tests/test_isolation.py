@@ -229,7 +229,7 @@ def test_every_shipped_strategy_plays_the_same_games_isolated(name: str) -> None
         _plays_the_same_games_isolated(name, {}, (3,), range(5, 8))
 
 
-@pytest.mark.deep  # about a minute: every move near the end searches 32 worlds, in-process and in the seat
+@pytest.mark.deep  # one to two minutes: every move near the end searches 32 worlds, in-process and in the seat
 def test_info_search_plays_the_same_games_isolated_with_its_full_search() -> None:
     """The default test's check of ``info-search`` at full size: its default search (32
     worlds), one game alone and three at once, each seat a process, plays the games
