@@ -13,6 +13,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
@@ -104,18 +105,26 @@ def end_session(session: int) -> None:
                 os.kill(pid, signal.SIGKILL)
 
 
-def _default_ctrl_c(then: Callable[[], object] | None) -> Callable[[], None]:
-    """What a child runs before ``exec``: Ctrl-C (SIGINT) back at its default, then ``then``.
+@contextmanager
+def _ctrl_c_at_default() -> Iterator[None]:
+    """While inside, a child started inherits Ctrl-C (SIGINT) at its default.
 
     A suite started as a shell's background job (``pytest ... &`` in a script, ``nohup``)
     runs with SIGINT ignored, and a child inherits that; our commands keep a signal that
     was ignored when they started ignored (SV-signals), so a test that stops one with
-    SIGINT would wait for nothing.  Each child starts as one started from a terminal does."""
-    def prepare() -> None:
+    SIGINT would wait for nothing.  Only then is SIGINT set back to its default here, for
+    the moment of the start (in the main thread, where handlers can be set); otherwise
+    nothing changes.  Not through ``preexec_fn``: a child forked for that shows its
+    parent's handlers in ``/proc`` until it runs the command, which tests read to know
+    when it is under way."""
+    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
         signal.signal(signal.SIGINT, signal.SIG_DFL)
-        if then is not None:
-            then()
-    return prepare
+        try:
+            yield
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+    else:
+        yield
 
 
 @contextmanager
@@ -123,8 +132,8 @@ def started(argv: Sequence[str], **options: Any) -> Iterator[subprocess.Popen[An
     """``argv`` started in a session of its own, with Ctrl-C at its default
     (``subprocess.Popen`` ``options`` else); on the way out, however the test went, that
     whole session is killed and the process reaped."""
-    options["preexec_fn"] = _default_ctrl_c(options.get("preexec_fn"))
-    process = subprocess.Popen(list(argv), start_new_session=True, **options)
+    with _ctrl_c_at_default():
+        process = subprocess.Popen(list(argv), start_new_session=True, **options)
     try:
         yield process
     finally:
