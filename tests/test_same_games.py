@@ -180,16 +180,16 @@ for argv in json.loads(sys.argv[1]):
 
 @pytest.mark.checks("SIM-trace-hash")
 @pytest.mark.parametrize(("names", "games"), [
-    pytest.param(PACKAGE_STRATEGIES[:-1], 6, id="fast"),
-    pytest.param(PACKAGE_STRATEGIES[-1:], 2, id="info-search"),
+    pytest.param(PACKAGE_STRATEGIES[:-1], 4, id="fast"),
+    pytest.param(PACKAGE_STRATEGIES[-1:], 1, id="info-search"),
     pytest.param(PACKAGE_STRATEGIES[:-1], 24, id="fast-at-length", marks=pytest.mark.deep),
     pytest.param(PACKAGE_STRATEGIES[-1:], 8, id="info-search-at-length", marks=pytest.mark.deep),
 ])
 def test_contracts_never_steer(names: tuple[str, ...], games: int, capsys: pytest.CaptureFixture[str]) -> None:
     """[SIM-trace-hash] every strategy plays the same games with contracts off (a child
-    process with HANABI_REF_CONTRACTS=0) as with them on (this process: conftest): 6
-    games each, and 2 of the searching ``info-search`` (each of its moves plays dozens of
-    games to their end); four times as many in the deep set."""
+    process with HANABI_REF_CONTRACTS=0) as with them on (this process: conftest): 4
+    games each, and 1 of the searching ``info-search`` (each of its moves plays dozens of
+    games to their end); 24 and 8 in the deep set."""
     rules = {name: ["--rules", "hle"] for name in ("info", "info-source", "info-search")}  # they refuse the thesis preset
     runs = [["simulate", *simulate_argv(name, 4, games, 300, *rules.get(name, []), "--jobs", "1", "--json")]
             for name in names]

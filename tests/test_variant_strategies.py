@@ -87,21 +87,33 @@ def is_blind(config: GameConfig, hint: Hint) -> bool:
 @pytest.mark.checks("S-variants", "4.6-hint")
 @pytest.mark.parametrize(("name", "players"), VARIANTS)
 def test_heuristics_play_every_variant_legally(name: str, players: int) -> None:
-    """[S-variants, 4.6-hint, VAR-engine-masks, VAR-clue-ranks] two games per strategy
-    under hanab-live rules with contracts on: each ends without an error (an illegal hint
-    raises), scores 0..max, and every hint named a rank clue of the variant and touched a
-    card of its target, unless its clue type is blind (VAR-blind: only the first legal
-    action of S-fallback gives one)."""
+    """[S-variants, 4.6-hint, VAR-engine-masks, VAR-clue-ranks] a game per strategy
+    (three more in the deep set, below) under hanab-live rules with contracts on: each
+    ends without an error (an illegal hint raises), scores 0..max, and every hint named a
+    rank clue of the variant and touched a card of its target, unless its clue type is
+    blind (VAR-blind: only the first legal action of S-fallback gives one)."""
+    play_the_heuristics(name, players, range(1))
+
+
+def play_the_heuristics(name: str, players: int, seeds: range) -> None:
+    """The games of the test above, one per strategy and seed."""
     config = variant_config(name, players)
     for strategy, params in HEURISTICS:
         factory = factory_for(strategy, params)
-        for seed in range(2):
+        for seed in seeds:
             record = play_game(config, factory, seed=seed)
             assert 0 <= record.score <= config.max_score
             for event in record.final.history:
                 if isinstance(event.action, Hint):
                     assert event.action.kind == "colour" or event.action.subject in config.clue_values
                     assert event.touched or is_blind(config, event.action), (name, strategy, params, seed, event.action)
+
+
+@pytest.mark.deep
+@pytest.mark.parametrize(("name", "players"), VARIANTS)
+def test_heuristics_play_every_variant_legally_at_length(name: str, players: int) -> None:
+    """The games above with three more seeds per strategy."""
+    play_the_heuristics(name, players, range(1, 4))
 
 
 # ------------------------------------------------------------------ the hint that tells a card
