@@ -142,7 +142,7 @@ def test_every_type_has_a_hint_on_hands_of_up_to_three_cards(variant: str) -> No
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_type_has_a_hint_on_hands_of_up_to_four_cards(variant: str) -> None:
     """[I-k-exists] the same on every hand of up to four cards, and Corollary 3's
-    four-card hands (the deep set, about 30 s a variant)."""
+    four-card hands (the deep set, about 15 s of CPU time a variant)."""
     sizes = check_exhaustively(variant, 4)
     assert sizes[2] > 0 and sizes[4] > 0
 
