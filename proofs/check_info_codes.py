@@ -4,9 +4,9 @@ Expected facts come from the proof, not from the code: whether a hint avoiding t
 card exists (and of which kinds) is found by trying every hint, with touch sets built
 here from the variant table of spec/rules.md section 6 (``tests.helpers``), independent
 of ``GameConfig``'s masks.  Hands are a focus identity and a multiset of other
-identities within the deck's copies: every hand of up to three cards in the default run,
-up to four in the deep set, and Hypothesis hands of up to five cards with public sets
-between the exact and the blank ones.
+identities within the deck's copies: every hand of up to three cards in the default run
+(6 Suits only in the deep set), up to four in the deep set, and Hypothesis hands of up
+to five cards with public sets between the exact and the blank ones.
 """
 
 from __future__ import annotations
@@ -127,8 +127,11 @@ def check_exhaustively(variant: str, largest: int) -> Counter[int]:
     return sizes
 
 
+# 6 Suits has No Variant's touch sets with a sixth colour, which Black (six colours, one
+# suit of single copies) has too: its hands of up to three cards are checked in the deep
+# set only, within its hands of up to four cards.
 @pytest.mark.checks("I-k", "I-k-exists")
-@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("variant", [variant for variant in VARIANTS if variant != "6-suits"])
 def test_every_type_has_a_hint_on_hands_of_up_to_three_cards(variant: str) -> None:
     """[I-k-exists, I-k] every hand of one to three cards: with exact sets k is what the
     brute force allows and every type below it has a legal hint of its class; with blank
@@ -142,7 +145,7 @@ def test_every_type_has_a_hint_on_hands_of_up_to_three_cards(variant: str) -> No
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_type_has_a_hint_on_hands_of_up_to_four_cards(variant: str) -> None:
     """[I-k-exists] the same on every hand of up to four cards, and Corollary 3's
-    four-card hands (the deep set, about 30 s a variant)."""
+    four-card hands (the deep set, about 15 s of CPU time a variant)."""
     sizes = check_exhaustively(variant, 4)
     assert sizes[2] > 0 and sizes[4] > 0
 
