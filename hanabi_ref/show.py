@@ -260,13 +260,6 @@ def _grouped(config: GameConfig, cards: Sequence[int]) -> str:
     return " · ".join(" ".join(card_name(config, card) for card in sorted(group)) for group in groups if group)
 
 
-def state_summary(state: GameState) -> str:
-    """A one-line summary of a state, for ``repr``: turn, score, tokens, strikes, deck."""
-    over = " over" if state.terminal else ""
-    return (f"<GameState {state.config.preset} {state.config.players}p turn {state.turn}{over} score {state.score} "
-            f"clue_tokens {state.hints} strikes {state.errors} deck {state.deck_size}>")
-
-
 def card_identity(config: GameConfig, suit: int, value: int) -> int:
     """The identity of (value, suit) with a check that both exist in ``config``."""
     if not 0 <= suit < config.suit_count or not 1 <= value <= config.values:

@@ -11,11 +11,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pytest
 
 from tests.processes import ROOT
-
-pytest.importorskip("importlinter", reason="import-linter is part of the [dev] extra")
 
 
 def lint(package_parent: Path) -> subprocess.CompletedProcess[str]:
