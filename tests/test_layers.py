@@ -11,7 +11,6 @@ import subprocess
 import sys
 from pathlib import Path
 
-
 from tests.processes import ROOT
 
 
