@@ -9,6 +9,7 @@ which is also the order in which cards are dealt and drawn (hanab.live calls it 
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Iterator
 
 import attrs
@@ -69,3 +70,16 @@ def canonical_deck(suits: tuple[Suit, ...], values: int) -> tuple[int, ...]:
         for value in range(1, values + 1):
             deck.extend([identity(value, suit_index, values)] * suit.counts[value - 1])
     return tuple(deck)
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def knowledge_suits_values(mask: int, n: int, suit_count: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
+    """[2.14] the suits (indices) and values of the identities in a knowledge set of n
+    values and ``suit_count`` suits, and whether the set is their product; computed once
+    per mask (a game shows the same few knowledge sets over and over).  The one reading
+    of a mask as suits and values: the trace's JSON, the readable text (SH-knowledge)
+    and the viewer (VW-data) all take it from here."""
+    cards = [c for c in range(n * suit_count) if mask >> c & 1]
+    suits = tuple(sorted({c // n for c in cards}))
+    values = tuple(sorted({c % n + 1 for c in cards}))
+    return suits, values, len(cards) == len(suits) * len(values)

@@ -661,7 +661,7 @@ def command_verify(args: argparse.Namespace) -> int:
 def command_serve(args: argparse.Namespace) -> int:
     """Serve an engine over the JSON-lines protocol [C-serve, EP-serve]."""
     from hanabi_ref.verify.cli import make_engine
-    from hanabi_ref.verify.engine import Engine
+    from hanabi_ref.protocol.engine import Engine
     from hanabi_ref.verify.serve import serve
 
     engine: Engine
@@ -670,7 +670,7 @@ def command_serve(args: argparse.Namespace) -> int:
     elif args.engine != "reference":
         raise UsageError(f"hanabi-ref: serve: --deals {args.deals}: only for --engine reference (a peer deals as it does)")
     else:
-        from hanabi_ref.verify.seeded import SeededReference
+        from hanabi_ref.protocol.seeded import SeededReference
 
         engine = SeededReference("deck" if args.deals == "seed" else "drawn")  # [EP-seed]
     try:
@@ -713,7 +713,7 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_solver(args)
     import importlib.util
 
-    from hanabi_ref import bench
+    from hanabi_ref.bench import engine as bench
     from hanabi_ref.rules import make_config
 
     if args.against is not None and args.rules != "hle":
@@ -749,7 +749,7 @@ def _bench_solver(args: argparse.Namespace) -> int:
 
 def _bench_strategy(args: argparse.Namespace) -> int:
     """[B-strategy] whole games of one strategy, sources against the compiled build."""
-    from hanabi_ref import bench
+    from hanabi_ref.bench import engine as bench
     from hanabi_ref.rules import make_config
     from hanabi_ref.strategies import ParamError, strategy_spec
 
@@ -772,7 +772,7 @@ def _bench_strategy(args: argparse.Namespace) -> int:
 
 def _bench_isolate(args: argparse.Namespace) -> int:
     """[B-isolate] whole games of the hat player, in-process and with isolated seats."""
-    from hanabi_ref.isolation import bench
+    from hanabi_ref.bench import isolate as bench
     from hanabi_ref.rules import make_config
     from hanabi_ref.strategies import strategy_spec
 
@@ -793,7 +793,7 @@ def _bench_verify(args: argparse.Namespace) -> int:
     """[B-verify] the random games of verify against OpenSpiel, and shrinking a long divergence."""
     import importlib.util
 
-    from hanabi_ref.verify import bench
+    from hanabi_ref.bench import verify as bench
 
     if importlib.util.find_spec("pyspiel") is None:
         raise UsageError("hanabi-ref: bench verify: needs open-spiel: pip install 'hanabi-ref[openspiel]'")
@@ -806,7 +806,7 @@ def _bench_verify(args: argparse.Namespace) -> int:
 
 
 def _bench_playability_table(args: argparse.Namespace) -> int:
-    from hanabi_ref.bench import bench_playability_table
+    from hanabi_ref.bench.engine import bench_playability_table
 
     report = bench_playability_table(args.repeats)
     if args.json:

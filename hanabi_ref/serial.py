@@ -8,14 +8,13 @@ same object as one seat sees it.
 
 from __future__ import annotations
 
-import functools
 import json
 import math
 import re
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from hanabi_ref.cards import suit_of, value_of
+from hanabi_ref.cards import knowledge_suits_values, suit_of, value_of
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState, public_score, score, stack_size
 from hanabi_ref.view import PlayerView
@@ -152,19 +151,6 @@ def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, Any]:
         n = config.values
         data["cards"] = [card_to_json(card, config) for card in range(n * config.suit_count) if mask >> card & 1]
     return data
-
-
-@functools.lru_cache(maxsize=1 << 14)
-def knowledge_suits_values(mask: int, n: int, suit_count: int) -> tuple[tuple[int, ...], tuple[int, ...], bool]:
-    """[2.14] the suits (indices) and values of the identities in a knowledge set of n
-    values and ``suit_count`` suits, and whether the set is their product; computed once
-    per mask (a game shows the same few knowledge sets over and over).  The one reading
-    of a mask as suits and values: the trace's JSON, the readable text (SH-knowledge)
-    and the viewer (VW-data) all take it from here."""
-    cards = [c for c in range(n * suit_count) if mask >> c & 1]
-    suits = tuple(sorted({c // n for c in cards}))
-    values = tuple(sorted({c % n + 1 for c in cards}))
-    return suits, values, len(cards) == len(suits) * len(values)
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:

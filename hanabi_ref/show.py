@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.cards import identity, suit_of, value_of
+from hanabi_ref.cards import identity, knowledge_suits_values, suit_of, value_of
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.serial import knowledge_suits_values
 
 if TYPE_CHECKING:
     from hanabi_ref.state import Event, GameState
@@ -209,23 +208,18 @@ def state_event_text(state: GameState) -> str:
 
 def state_board(state: GameState) -> str:
     """[SH-board] ``state`` as a board, every card face up."""
-    from hanabi_ref.state import score, stack_size
-
     hands = [tuple(state.deck[c] for c in hand) for hand in state.hands]
     discard = [state.deck[c] for c in state.discard]
-    return _board(state.config, state.turn, state.current, score(state), state.hints, state.errors,
-                  stack_size(state), state.fields, hands, state.knowledge, discard, state.remaining,
+    return _board(state.config, state.turn, state.current, state.score, state.hints, state.errors,
+                  state.deck_size, state.fields, hands, state.knowledge, discard, state.remaining,
                   state.terminal, None)
 
 
 def view_board(view: PlayerView) -> str:
     """[SH-board, 2.17-view] a seat's view as a board: the seat's own cards only as their
     knowledge (``#`` where the identity would be)."""
-    from hanabi_ref.state import public_score
-
     discard = [card for _, card in view.discard]
-    return _board(view.config, view.turn, view.current_player,
-                  public_score(view.config, view.fields, view.remaining), view.hints, view.errors,
+    return _board(view.config, view.turn, view.current_player, view.score, view.hints, view.errors,
                   view.stack_size, view.fields, view.cards, view.knowledge, discard, view.remaining,
                   view.terminal, view.seat)
 
@@ -264,15 +258,6 @@ def _grouped(config: GameConfig, cards: Sequence[int]) -> str:
     for card in cards:
         groups[suit_of(card, config.values)].append(card)
     return " · ".join(" ".join(card_name(config, card) for card in sorted(group)) for group in groups if group)
-
-
-def state_summary(state: GameState) -> str:
-    """A one-line summary of a state, for ``repr``: turn, score, tokens, strikes, deck."""
-    from hanabi_ref.state import score, stack_size
-
-    over = " over" if state.terminal else ""
-    return (f"<GameState {state.config.preset} {state.config.players}p turn {state.turn}{over} score {score(state)} "
-            f"clue_tokens {state.hints} strikes {state.errors} deck {stack_size(state)}>")
 
 
 def card_identity(config: GameConfig, suit: int, value: int) -> int:

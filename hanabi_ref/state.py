@@ -188,9 +188,11 @@ class GameState:
         return state_board(self)
 
     def __repr__(self) -> str:
-        from hanabi_ref.show import state_summary
-
-        return state_summary(self)
+        """A one-line summary: turn, score, tokens, strikes, deck; it reads the fields only,
+        so it checks no invariant (CT-state)."""
+        over = " over" if self.terminal else ""
+        return (f"<GameState {self.config.preset} {self.config.players}p turn {self.turn}{over} score {score(self)} "
+                f"clue_tokens {self.hints} strikes {self.errors} deck {stack_size(self)}>")
 
 
 INVARIANTS: tuple[Any, ...] = tuple(getattr(GameState, "__invariants__", ()))

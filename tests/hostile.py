@@ -346,7 +346,7 @@ def run_file(kind: str, data: bytes, workdir: Path) -> str:
 
 def run_request(data: bytes, bases: dict[str, list[Any]]) -> str:
     """[EP-serve] the bytes as request lines after hello and new_game, then ``state``."""
-    from hanabi_ref.verify.engine import ReferenceEngine
+    from hanabi_ref.protocol.engine import ReferenceEngine
     from hanabi_ref.verify.serve import serve
 
     hello = b'{"op": "hello", "protocol": "hanabi-ref/engine", "version": 1}\n'
@@ -371,7 +371,7 @@ def run_request(data: bytes, bases: dict[str, list[Any]]) -> str:
 
 def run_answer(op: str, data: bytes, bases: dict[str, list[Any]], workdir: Path) -> str:
     """[EP-failures] ``verify``'s engine, a real process, answering ``op`` with the bytes."""
-    from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig
+    from hanabi_ref.protocol.engine import EngineFailure, UnsupportedConfig
     from hanabi_ref.verify.process import ProcessEngine
 
     from hanabi_ref.legality import legal_actions

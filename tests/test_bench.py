@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref import bench
+from hanabi_ref.bench import engine as bench
 from hanabi_ref.cli import main
 from tests.oracles import oracle
 
@@ -262,7 +262,7 @@ def test_verify_bench_measures_games_apart_from_the_peer_process() -> None:
     """[B-verify] a games run counts the random phase's games against our own engine, with
     the CPU seconds of that process, and no divergence."""
     from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.verify import bench as verify_bench
+    from hanabi_ref.bench import verify as verify_bench
 
     run = verify_bench.measure("reference", 5, 0)
     assert run["games"] == 5 and run["diverged"] is False and run["contracts"] == ENABLED
@@ -276,8 +276,9 @@ def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
     engine and still runs the stack down (at least 50 - p*h draws: the fault shows only in
     the last round, 2.16-3-last-round)."""
     from hanabi_ref.trace import replay
-    from hanabi_ref.verify import bench as verify_bench
-    from hanabi_ref.verify.compare import Chooser, play_compared
+    from hanabi_ref.bench import verify as verify_bench
+    from hanabi_ref.protocol.choosing import Chooser
+    from hanabi_ref.verify.compare import play_compared
     from hanabi_ref.verify.faulty import LastRoundShort
 
     seed, first = verify_bench.long_divergence_seed(0)
@@ -309,7 +310,7 @@ def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPa
     """[B-verify] every round runs the five variants, rotated by one place per round; the
     games runs use the given seed, the shrink runs the searched one; the summaries are the
     medians of the runs."""
-    from hanabi_ref.verify import bench as verify_bench
+    from hanabi_ref.bench import verify as verify_bench
 
     order: list[tuple[str, int]] = []
     monkeypatch.setattr(verify_bench, "long_divergence_seed", lambda seed: (seed + 3, 71))

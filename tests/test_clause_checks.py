@@ -267,7 +267,7 @@ def test_every_engine_has_the_methods_the_clause_lists() -> None:
     from hanabi_ref.peers.hanabython import HanabythonEngine
     from hanabi_ref.peers.hle import HLEEngine
     from hanabi_ref.peers.openspiel import OpenSpielEngine
-    from hanabi_ref.verify.engine import ReferenceEngine
+    from hanabi_ref.protocol.engine import ReferenceEngine
     from hanabi_ref.verify.process import ProcessEngine
 
     for engine in (ReferenceEngine, HanabythonEngine, HLEEngine, OpenSpielEngine, ProcessEngine):

@@ -49,7 +49,7 @@ from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState, is_nothing_playable_left
 from hanabi_ref.transition import apply
 from hanabi_ref.verify.compare import play_compared
-from hanabi_ref.verify.engine import Engine, EngineFailure
+from hanabi_ref.protocol.engine import Engine, EngineFailure
 from tests.oracles import oracle
 from tests.processes import run_process
 

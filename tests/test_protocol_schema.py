@@ -37,7 +37,7 @@ from hanabi_ref.schema import SCHEMA_BASE, first_violation, load_schema, schema_
 from hanabi_ref.serial import card_to_json
 from hanabi_ref.rules import config_to_json
 from hanabi_ref.verify.answers import OPS, PROTOCOL_SCHEMA, answer_violation, is_plain_answer
-from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
+from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games, verify_vectors
 from hanabi_ref.verify.serve import answer_request
@@ -369,7 +369,7 @@ def _real_answers() -> list[tuple[str, Any]]:
 def _seeded_answers(config: GameConfig) -> list[tuple[str, Any]]:
     """[EP-seed] answers of our engine dealing from a seed: hello with ``deals``, new_game
     revealing the whole deck or the cards dealt, apply answers revealing a drawn card."""
-    from hanabi_ref.verify.seeded import SeededReference
+    from hanabi_ref.protocol.seeded import SeededReference
 
     answers: list[tuple[str, Any]] = []
     request = {"op": "new_game", "config": config_to_json(config), "seed": 11}

@@ -162,7 +162,7 @@ def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.Mon
     """[RL-train-extra] without torch, training is refused in one line naming the extra."""
     import sys
 
-    from hanabi_ref.rl.train.learn import torch_module
+    from hanabi_ref.rl.train.fitting import torch_module
 
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(RLError, match=r"^RL-train-extra: .*pip install 'hanabi-ref\[rl\]'"):
@@ -224,7 +224,7 @@ def test_the_teacher_team_is_a_strategy_of_the_command_line() -> None:
 def test_the_shipped_model_plays_games() -> None:
     """[RL-train-shipped] the model shipped in the package loads, is the 4-player hle
     model, and its team plays whole games (every seat decoding every reveal)."""
-    from hanabi_ref.strategies.learned import shipped_model
+    from hanabi_ref.rl.learned import shipped_model
 
     meta = load_model(shipped_model()).meta
     assert (meta["players"], meta["rules"], meta["inputs"], meta["hats"]) == (4, "hle", 838, 8)
@@ -302,7 +302,8 @@ def test_the_judges_features_read_the_seats_view() -> None:
     """[RL-train-judge] every block of the judge's features, recomputed from the view by
     other means: the slot's knowledge set, the identities playable then and now, the copies
     played since, the unseen copies over the deck's, and the three counters."""
-    from hanabi_ref.rl.train.judge import judge_features, judge_inputs
+    from hanabi_ref.rl.train.judge import judge_features
+    from hanabi_ref.rl.train.policy import judge_inputs
     from hanabi_ref.rl.train.team import SeatMemory
 
     checked = 0
@@ -393,7 +394,7 @@ def test_the_strategys_judge_and_offset_parameters() -> None:
     shipped judge plays with the shipped model unless told ``judge=none``; the public
     embedding and ``offset`` go together."""
     from hanabi_ref.rl.train.judge import Judge
-    from hanabi_ref.strategies.learned import SHIPPED_JUDGE, shipped_model
+    from hanabi_ref.rl.learned import SHIPPED_JUDGE, shipped_model
     from hanabi_ref.strategies.params import ParamError
 
     shipped = load_model(shipped_model())

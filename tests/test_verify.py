@@ -24,8 +24,9 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import load_trace, replay
-from hanabi_ref.verify.compare import Chooser, RandomChooser, play_compared, state_difference
-from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine, UnsupportedConfig, check_supported
+from hanabi_ref.protocol.choosing import Chooser, RandomChooser
+from hanabi_ref.verify.compare import play_compared, state_difference
+from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig, check_supported
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.run import verify_random_games
 from hanabi_ref.verify.serve import answer_request, serve
@@ -181,7 +182,7 @@ def test_illegal_candidates_are_the_candidates_illegality_refuses(preset: str, p
     random games; and every legal action is a candidate."""
     from hanabi_ref.legality import illegality, legal_actions
     from hanabi_ref.transition import apply, initial_state
-    from hanabi_ref.verify.compare import candidate_actions, illegal_candidates
+    from hanabi_ref.protocol.choosing import candidate_actions, illegal_candidates
 
     config = make_config(players, preset=preset)
     state = initial_state(config, deck_from_seed(config, seed))
@@ -207,7 +208,7 @@ JSON_VALUES = st.recursive(
 def test_same_encoding_implies_json_equality(ours: object, theirs: object) -> None:
     """[EP-types] the comparison's fast test never calls two values equal that
     :func:`json_equal` tells apart (a boolean for an integer, a float for an integer)."""
-    from hanabi_ref.verify.compare import json_equal, same_encoding
+    from hanabi_ref.verify.equality import json_equal, same_encoding
 
     if same_encoding(ours, theirs):
         assert json_equal(ours, theirs)
@@ -217,7 +218,7 @@ def test_same_encoding_implies_json_equality(ours: object, theirs: object) -> No
 @pytest.mark.checks("EP-types")
 def test_same_encoding_tells_json_types_apart() -> None:
     """[EP-types] values Python finds equal but JSON does not: 1 and true, 1 and 1.0."""
-    from hanabi_ref.verify.compare import same_encoding
+    from hanabi_ref.verify.equality import same_encoding
 
     assert not same_encoding({"fireworks": [1, 0]}, {"fireworks": [True, 0]})
     assert not same_encoding({"clue_tokens": 8}, {"clue_tokens": 8.0})

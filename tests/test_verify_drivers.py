@@ -32,9 +32,10 @@ from hanabi_ref.state import GameState
 from hanabi_ref.trace import action_from_json, load_trace, replay
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.verify.cli import random_game_configs
-from hanabi_ref.verify.compare import Chooser, play_compared
+from hanabi_ref.protocol.choosing import Chooser
+from hanabi_ref.verify.compare import play_compared
 from hanabi_ref.verify.drivers import DRIVERS, KINDS, kinds_for, make_driver
-from hanabi_ref.verify.engine import ReferenceEngine, UnsupportedConfig
+from hanabi_ref.protocol.engine import ReferenceEngine, UnsupportedConfig
 from hanabi_ref.verify.run import verify_random_games
 from tests.engines.buggy import BUGS, SmallEngine, Unsupported
 from tests.processes import WAIT
@@ -60,7 +61,7 @@ def default_random_phase() -> tuple[list[GameConfig], int, int]:
 
 
 class InProcessSmallEngine:
-    """The small engine behind the :class:`~hanabi_ref.verify.engine.Engine` interface,
+    """The small engine behind the :class:`~hanabi_ref.protocol.engine.Engine` interface,
     speaking the protocol's JSON objects in-process (no subprocess, so the default run of
     every bug fits the quick test set)."""
 

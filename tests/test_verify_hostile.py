@@ -28,8 +28,10 @@ import pytest
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import make_config
-from hanabi_ref.verify.compare import RandomChooser, json_equal, json_type, play_compared, state_difference
-from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine
+from hanabi_ref.protocol.choosing import RandomChooser
+from hanabi_ref.verify.compare import play_compared, state_difference
+from hanabi_ref.verify.equality import json_equal, json_type
+from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine
 from hanabi_ref.verify.process import MAX_LINE, ProcessEngine, Tail, parse_line
 from hanabi_ref.verify.serve import serve
 from tests.helpers import scripted_engine
@@ -196,7 +198,7 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path) -> None:
     (holding it all would take at least 20 MB).  Measured in a fresh process."""
     driver = (
         "import resource, sys\n"
-        "from hanabi_ref.verify.engine import EngineFailure\n"
+        "from hanabi_ref.protocol.engine import EngineFailure\n"
         "from hanabi_ref.verify.process import ProcessEngine\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "try:\n"

@@ -17,8 +17,9 @@ from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.rules import make_config
 from hanabi_ref.serial import state_to_json
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.verify.compare import RandomChooser, play_compared, state_differences
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.choosing import RandomChooser
+from hanabi_ref.verify.compare import play_compared, state_differences
+from hanabi_ref.protocol.engine import ReferenceEngine
 from hanabi_ref.verify.report import Coverage, clause_of, exercised, render
 from hanabi_ref.verify.run import verify_random_games
 from tests.helpers import stacked_deck

@@ -21,10 +21,11 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import load_trace, replay
-from hanabi_ref.verify.compare import Chooser, play_compared
+from hanabi_ref.protocol.choosing import Chooser
+from hanabi_ref.verify.compare import play_compared
 from hanabi_ref.verify.run import verify_random_games
-from hanabi_ref.verify.seeded import Deal, NotInStack, SeededReference, adopt_drawn, adopted_deck
-from hanabi_ref.verify.engine import EngineFailure
+from hanabi_ref.protocol.seeded import Deal, NotInStack, SeededReference, adopt_drawn, adopted_deck
+from hanabi_ref.protocol.engine import EngineFailure
 from hanabi_ref.verify.faulty import LastRoundShort
 from tests.shrinking import limit_shrinking
 from tests.helpers import scripted_engine

@@ -32,8 +32,9 @@ from hanabi_ref.serial import state_to_json, view_state_to_json
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import load_trace
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.verify.compare import Chooser, play_compared
-from hanabi_ref.verify.engine import EngineFailure, ReferenceEngine
+from hanabi_ref.protocol.choosing import Chooser
+from hanabi_ref.verify.compare import play_compared
+from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine
 from hanabi_ref.verify.explain import explain
 from hanabi_ref.verify.process import ProcessEngine
 from hanabi_ref.verify.report import Coverage
@@ -381,7 +382,7 @@ def test_the_plain_observation_reader_agrees_with_the_strict_one(players: int, s
     from hanabi_ref.peers import peer_config
     from hanabi_ref.peers.hle_observation import CardLine, _read_plainly, _read_strictly
     from hanabi_ref.peers.openspiel import OpenSpielEngine
-    from hanabi_ref.verify.engine import EngineFailure
+    from hanabi_ref.protocol.engine import EngineFailure
 
     config = peer_config("openspiel", players)
     engine = OpenSpielEngine()

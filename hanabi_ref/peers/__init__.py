@@ -1,6 +1,6 @@
 """Built-in adapters to real peer Hanabi engines, and the configurations they match [PE-peers].
 
-Each adapter implements :class:`hanabi_ref.verify.engine.Engine` on top of another
+Each adapter implements :class:`hanabi_ref.protocol.engine.Engine` on top of another
 project's engine, so that :func:`hanabi_ref.verify.compare.play_compared` can play the
 same deck and the same moves on both sides and compare them turn by turn
 (``spec/peers.md``):
@@ -18,7 +18,7 @@ name            engine                            our configuration (:func:`peer
 
 The peer libraries are optional extras: importing this package imports none of them.
 Building an adapter (``PEERS[name]()``) imports its library and raises
-:class:`~hanabi_ref.verify.engine.EngineFailure` with a one-line message when it is not
+:class:`~hanabi_ref.protocol.engine.EngineFailure` with a one-line message when it is not
 installed.  The move choosers of the differential test [PE-differential] are in
 :mod:`hanabi_ref.peers.choosers`.
 """
@@ -31,7 +31,7 @@ from typing import Any, Final
 
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.verify.engine import Engine, EngineFailure
+from hanabi_ref.protocol.engine import Engine, EngineFailure
 
 EXTRAS: Final = {"openspiel": "openspiel", "hle": "hle", "hle-seed": "hle", "hanabython": "hanabython"}
 

@@ -4,7 +4,7 @@ Uniformly random legal moves reach strikeouts quickly but rarely the end of the 
 a 5 played with every hint token, or a long game; a *cheating* driver that sees the
 whole reference state (its own cards included) plays on to the last round.  A
 :class:`DriverChooser` mixes both, move by move, and probes the engine with illegal
-actions as :class:`~hanabi_ref.verify.compare.RandomChooser` does.
+actions as :class:`~hanabi_ref.protocol.choosing.RandomChooser` does.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.legality import hint_mask
 from hanabi_ref.state import GameState
-from hanabi_ref.verify.compare import Chooser, illegal_candidates
+from hanabi_ref.protocol.choosing import Chooser, illegal_candidates
 
 
 def is_playable(state: GameState, card_id: int) -> bool:

@@ -1,4 +1,4 @@
-"""The ``hanabython`` package behind the :class:`~hanabi_ref.verify.engine.Engine`
+"""The ``hanabython`` package behind the :class:`~hanabi_ref.protocol.engine.Engine`
 interface [PE-hanabython, PE-hanabython-deal, PE-hanabython-actions, PE-hanabython-state].
 
 hanabython runs a whole game in one call, ``Game.play()``, asking each player object for
@@ -22,7 +22,7 @@ import attrs
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.peers import HANABYTHON_OPTIONS, import_peer
 from hanabi_ref.rules import PRESETS, GameConfig, RuleOptions
-from hanabi_ref.verify.engine import EngineFailure, check_supported, started
+from hanabi_ref.protocol.engine import EngineFailure, check_supported, started
 
 # [PE-hanabython-variants] hanabython's colours that can be clued, given to our clue
 # colours in order (Purple has no hanabython colour: White stands in for it).

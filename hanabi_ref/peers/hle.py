@@ -1,5 +1,5 @@
 """DeepMind's Hanabi Learning Environment (``pyhanabi``) behind the
-:class:`~hanabi_ref.verify.engine.Engine` interface [PE-hle, PE-hle-deal, PE-hle-actions,
+:class:`~hanabi_ref.protocol.engine.Engine` interface [PE-hle, PE-hle-deal, PE-hle-actions,
 PE-hle-state].
 
 pyhanabi plays our ``hle`` preset (:mod:`hanabi_ref.peers.hle_rules`) and reports its
@@ -29,8 +29,8 @@ from hanabi_ref.peers.hle_rules import (
     to_hle_move,
 )
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.verify.engine import EngineFailure, check_supported, started
-from hanabi_ref.verify.seeded import Deal
+from hanabi_ref.protocol.engine import EngineFailure, check_supported, started
+from hanabi_ref.protocol.seeded import Deal
 
 # hanabi_lib/hanabi_move.h: ``HanabiMove`` holds ``Type move_type_`` (an int-sized enum),
 # then int8 card_index_, target_offset_, color_, rank_; kDeal is type 5.

@@ -17,7 +17,7 @@ from typing import Any, Final
 
 from hanabi_ref.peers.hle_rules import COLOUR_LETTERS, card_json, life_tokens
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.verify.engine import EngineFailure
+from hanabi_ref.protocol.engine import EngineFailure
 
 CARD: Final = re.compile(r"(XX|[RYGWB]\d) \|\| ([RYGWB]|X)(\d|X)\|([RYGWB]*)(\d*)")
 COUNT: Final = re.compile(r"(\d+)")

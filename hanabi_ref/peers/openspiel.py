@@ -1,4 +1,4 @@
-"""OpenSpiel's ``hanabi`` game behind the :class:`~hanabi_ref.verify.engine.Engine`
+"""OpenSpiel's ``hanabi`` game behind the :class:`~hanabi_ref.protocol.engine.Engine`
 interface [PE-openspiel, PE-openspiel-deal, PE-openspiel-actions, PE-openspiel-state,
 PE-openspiel-views].
 
@@ -32,7 +32,7 @@ from hanabi_ref.peers.hle_rules import (
     to_hle_move,
 )
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.verify.engine import EngineFailure, check_supported, started
+from hanabi_ref.protocol.engine import EngineFailure, check_supported, started
 
 CARD_LINE: Final = re.compile(r"^([RYGWB])(\d) \|\| \S\S\|([RYGWB]*)(\d*)$")
 NUMBER_LINE: Final = re.compile(r"^(Life tokens|Info tokens|Deck size): (\d+)$")

@@ -9,7 +9,7 @@ import attrs
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.playability.composition import Composition
 from hanabi_ref.playability.solver import solve_types, table_for
-from hanabi_ref.sim.stats import wilson_interval
+from hanabi_ref.stats import wilson_interval
 
 @attrs.frozen
 class Estimate:

@@ -220,7 +220,7 @@ def eval_arguments(directory: str, games: int, seed: int, jobs: int | None, as_j
     run's judge of stale plays, ``judge.npz``, when the directory holds one)."""
     import os
 
-    from hanabi_ref.strategies.learned import model_file
+    from hanabi_ref.rl.learned import model_file
 
     path = model_path(directory)
     meta = model_file(path).meta  # read once: simulate, in this process, finds it read

@@ -1,7 +1,8 @@
 """Simulation at scale: many seeded games in parallel, and their statistics
 (spec/simulation.md).
 
-``stats`` (means, standard errors, Wilson intervals, histograms), ``chunks`` (the unit of
+Their statistics (means, standard errors, Wilson intervals, histograms) are
+``hanabi_ref.stats``, which the playability tables use too.  ``chunks`` (the unit of
 work a process plays) [SIM-jobs], ``executors`` (this process, local worker processes, a
 dask.distributed cluster) [SIM-dask], ``runner`` (cells of games back in seed order, the
 progress bar) [SIM-progress], ``sweep`` (grids of strategy parameters and their tables)

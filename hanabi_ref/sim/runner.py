@@ -20,7 +20,7 @@ import attrs
 
 from hanabi_ref.sim.chunks import Chunk, ChunkResult, Failure, GameSetup, chunk_size_for, split_games
 from hanabi_ref.sim.executors import Executor
-from hanabi_ref.sim.stats import histogram, mean, mean_interval, standard_error, wilson_interval
+from hanabi_ref.stats import histogram, mean, mean_interval, standard_error, wilson_interval
 from hanabi_ref.sim.trace_hash import run_hash
 
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.sim.stats import percentile
+from hanabi_ref.stats import percentile
 from hanabi_ref.solver.core import IDEAS
 from hanabi_ref.solver.search import solve_deck
 

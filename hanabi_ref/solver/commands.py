@@ -23,7 +23,7 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.signals import Stopped, exit_now, signals_held, signals_stop_run
 from hanabi_ref.sim.executors import worker_pool
-from hanabi_ref.sim.stats import percentile, wilson_interval
+from hanabi_ref.stats import percentile, wilson_interval
 from hanabi_ref.solver.search import best_below, solve_deck
 
 

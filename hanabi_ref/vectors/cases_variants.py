@@ -27,10 +27,9 @@ from typing import Final
 import attrs
 
 from hanabi_ref.actions import Hint, HintKind
-from hanabi_ref.cards import identity
+from hanabi_ref.cards import identity, knowledge_suits_values
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.serial import knowledge_suits_values
 from hanabi_ref.state import GameState
 from hanabi_ref.vectors.build import Maker
 from hanabi_ref.vectors.model import CaseFailure, Run, Vector, expect

@@ -23,8 +23,8 @@ from hanabi_ref.actions import action_to_json
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.escape import escape_text
 from hanabi_ref.rules import PRESETS, GameConfig, make_config
-from hanabi_ref.verify.engine import Engine, EngineFailure, ReferenceEngine
-from hanabi_ref.verify.engine import VerifyUsageError as VerifyUsageError
+from hanabi_ref.protocol.engine import Engine, EngineFailure, ReferenceEngine
+from hanabi_ref.protocol.engine import VerifyUsageError as VerifyUsageError
 
 
 def make_engine(name: str) -> Engine:
@@ -191,7 +191,7 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
     from hanabi_ref.verify.report import Coverage
     from hanabi_ref.verify.run import Report, verify_random_games, verify_vectors
 
-    from hanabi_ref.verify.seeded import dealing_engine
+    from hanabi_ref.protocol.seeded import dealing_engine
 
     result: dict[str, Any] = {"vectors": None, "random_games": None, "divergence": None}
     result["deals"] = "seed" if dealing_engine(engine) else "deck"  # [EP-seed]

@@ -10,22 +10,19 @@ as a :class:`Divergence` holding a replayable trace.
 
 from __future__ import annotations
 
-import functools
-import marshal
-import numbers
-import random
-from typing import Any, cast
+from typing import Any
 
 import attrs
 
-from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json, describe
+from hanabi_ref.actions import Action, action_to_json, describe
 from hanabi_ref.trace import Trace
 from hanabi_ref.legality import illegality, legal_actions
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.serial import canonical_json, short_json, state_to_json
-from hanabi_ref.state import GameState
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.verify.engine import Engine, EngineFailure
+from hanabi_ref.protocol.choosing import Chooser
+from hanabi_ref.protocol.engine import Engine, EngineFailure
+from hanabi_ref.verify.equality import json_equal, reports_the_same, type_note
 from hanabi_ref.verify.report import STATE_FIELDS, Coverage, FieldDifference
 
 @attrs.frozen
@@ -51,59 +48,6 @@ class Divergence:
     seed (EP-seed); the trace's deck is the deal it revealed"""
 
 
-class Chooser:
-    """Picks the moves of a compared game; ``probe`` may offer an illegal action."""
-
-    def choose(self, state: GameState, legal: list[Action]) -> Action:
-        raise NotImplementedError
-
-    def probe(self, state: GameState, legal: list[Action]) -> Action | None:
-        return None
-
-
-class RandomChooser(Chooser):
-    """Uniformly random legal moves, and every fifth turn or so an illegal probe."""
-
-    def __init__(self, seed: int, probe_rate: float = 0.2) -> None:
-        self._random = random.Random(seed)
-        self._probe_rate = probe_rate
-
-    def choose(self, state: GameState, legal: list[Action]) -> Action:
-        return legal[self._random.randrange(len(legal))]
-
-    def probe(self, state: GameState, legal: list[Action]) -> Action | None:
-        if self._random.random() >= self._probe_rate:
-            return None
-        illegal = illegal_candidates(state, legal)
-        return illegal[self._random.randrange(len(illegal))] if illegal else None
-
-
-def candidate_actions(config: GameConfig) -> list[Action]:
-    """Every action an engine could be asked to take: hints to every seat (the player's
-    own included) with every value and clue colour, plays and discards of every slot and
-    of the slot just past a full hand."""
-    actions: list[Action] = []
-    for target in range(config.players):
-        actions += [Hint(target, "colour", c) for c in range(len(config.colours))]
-        actions += [Hint(target, "value", v) for v in range(1, config.values + 1)]
-    for slot in range(config.hand_size + 1):
-        actions += [Discard(slot), Play(slot)]
-    return actions
-
-
-def illegal_candidates(state: GameState, legal: list[Action]) -> list[Action]:
-    """The candidate actions the reference refuses in ``state``, whose legal actions are
-    ``legal``: a candidate is refused exactly when it is not among them (2.16-actions;
-    tests/test_verify.py checks the two against :func:`illegality`)."""
-    allowed = set(legal)
-    return [a for a in _candidates(state.config) if a not in allowed]
-
-
-@functools.lru_cache(maxsize=64)
-def _candidates(config: GameConfig) -> tuple[Action, ...]:
-    return tuple(candidate_actions(config))
-
-
 def state_differences(ours: dict[str, Any], theirs: object) -> list[FieldDifference]:
     """Every field (in :data:`STATE_FIELDS` order) where the states differ, JSON types
     included; then every field the engine sent that T-state does not have [EP-compare,
@@ -112,7 +56,7 @@ def state_differences(ours: dict[str, Any], theirs: object) -> list[FieldDiffere
         return [FieldDifference("(state)", ours, theirs, "expected an object")]
     if reports_the_same(ours, theirs):
         return []
-    found = [FieldDifference(key, ours[key], theirs[key], _type_note(ours[key], theirs[key], key).strip(" ()"))
+    found = [FieldDifference(key, ours[key], theirs[key], type_note(ours[key], theirs[key], key).strip(" ()"))
              for key in STATE_FIELDS if key in theirs and not json_equal(ours[key], theirs[key])]
     found += [FieldDifference(key, None, theirs[key], f"not a state field (known: {', '.join(STATE_FIELDS)})")
               for key in theirs if key not in ours]
@@ -140,95 +84,6 @@ def differences_line(found: list[FieldDifference], theirs: object) -> str:
     if len(found) > 1:
         line += f"; {len(found) - 1} more field(s) differ: {', '.join(d.field for d in found[1:])}"
     return line
-
-
-def json_type(value: object) -> str:
-    """The JSON type of a parsed value [EP-types]: a boolean is not a number, and a number
-    written with a fraction or an exponent (a float) is not an integer."""
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, numbers.Integral):
-        return "integer"
-    if isinstance(value, numbers.Real):
-        return "number"
-    if value is None:
-        return "null"
-    names = {str: "string", list: "array", tuple: "array", dict: "object"}
-    return next((name for kind, name in names.items() if isinstance(value, kind)), type(value).__name__)
-
-
-_SEQUENCES = (list, tuple)
-_PLAIN = (int, str, bool, float, type(None))
-
-
-def same_encoding(ours: object, theirs: object) -> bool:
-    """A fast sufficient test of :func:`json_equal`: the same bytes in ``marshal``'s format 2,
-    which encodes booleans, integers, floats, strings, None, lists, tuples and dicts (in
-    their order) each with a type code of its own and no sharing of objects, so equal bytes
-    mean equal values of the same JSON types [EP-types].  False says nothing: keys in
-    another order, tuples for lists, or a value marshal cannot encode (an int subclass)
-    are left to the comparison field by field."""
-    try:
-        return marshal.dumps(cast(Any, ours), 2) == marshal.dumps(cast(Any, theirs), 2)
-    except ValueError:
-        return False
-
-
-def reports_the_same(ours: dict[str, Any], theirs: dict[str, Any]) -> bool:
-    """Whether every member of ``theirs`` is a member of ``ours`` with the same value, by
-    :func:`same_encoding` (the fields an engine reports, in its order): the common case,
-    one step for a whole state or view [EP-types]."""
-    return theirs.keys() <= ours.keys() and same_encoding({key: ours[key] for key in theirs}, theirs)
-
-
-def same_json(ours: object, theirs: object) -> bool:
-    """:func:`json_equal`, tried first as :func:`same_encoding` [EP-types]."""
-    return same_encoding(ours, theirs) or json_equal(ours, theirs)
-
-
-def json_equal(ours: object, theirs: object) -> bool:
-    """Equal as JSON values of the same JSON types all the way down [EP-types]: unlike
-    Python's ``==``, ``0`` is not ``false`` and ``1.0`` is not ``1``.
-
-    Values of the same built-in type are compared directly (the common case: a state
-    equal to ours); any other pair goes through :func:`json_type`."""
-    kind = type(ours)
-    if kind is type(theirs) or (kind in _SEQUENCES and type(theirs) in _SEQUENCES):
-        if kind in _PLAIN:
-            return ours == theirs
-        if kind in _SEQUENCES:
-            assert isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple))
-            return len(ours) == len(theirs) and all(map(json_equal, ours, theirs))
-        if kind is dict:
-            assert isinstance(ours, dict) and isinstance(theirs, dict)
-            return ours.keys() == theirs.keys() and all(json_equal(ours[k], theirs[k]) for k in ours)
-    return _json_equal_by_type(ours, theirs)
-
-
-def _json_equal_by_type(ours: object, theirs: object) -> bool:
-    """:func:`json_equal` for values that are not all JSON text."""
-    if json_type(ours) != json_type(theirs):
-        return False
-    if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)):
-        return len(ours) == len(theirs) and all(_json_equal_by_type(a, b) for a, b in zip(ours, theirs))
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        return ours.keys() == theirs.keys() and all(_json_equal_by_type(ours[k], theirs[k]) for k in ours)
-    return ours == theirs
-
-
-def _type_note(ours: object, theirs: object, where: str = "") -> str:
-    """Where two values that Python finds equal differ in JSON type [EP-types] ("" when
-    the values differ anyway, or nowhere)."""
-    if ours != theirs:
-        return ""
-    if json_type(ours) != json_type(theirs):
-        return f" ({where or 'value'}: JSON type {json_type(theirs)}, T-state requires {json_type(ours)})"
-    if isinstance(ours, (list, tuple)) and isinstance(theirs, (list, tuple)):
-        notes = (_type_note(a, b, f"{where}[{i}]") for i, (a, b) in enumerate(zip(ours, theirs)))
-        return next((note for note in notes if note), "")
-    if isinstance(ours, dict) and isinstance(theirs, dict):
-        return next((note for note in (_type_note(ours[k], theirs[k], f"{where}.{k}") for k in ours) if note), "")
-    return ""
 
 
 def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:
@@ -274,7 +129,7 @@ def play_compared(
     selects (``acting``, ``all`` or ``none``) [EP-views]; ``coverage`` counts what was
     compared [EP-coverage].  An engine that deals from its own seed [EP-seed] is started
     with ``seed`` instead of ``deck``, and the game is played on the deal it reveals."""
-    from hanabi_ref.verify.seeded import NotInStack, adopt_drawn, adopted_deck, dealing_engine
+    from hanabi_ref.protocol.seeded import NotInStack, adopt_drawn, adopted_deck, dealing_engine
     from hanabi_ref.verify.views import view_divergence  # views.py builds on this module's JSON equality
 
     actions: list[Action] = []

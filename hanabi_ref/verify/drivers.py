@@ -22,7 +22,7 @@ from typing import Final
 from hanabi_ref.actions import Action, Discard, Hint, Play
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState, fireworks_sum, stack_size
-from hanabi_ref.verify.compare import Chooser
+from hanabi_ref.protocol.choosing import Chooser
 
 Draw = Callable[[int], int]
 """``draw(n)``: an index in ``range(n)`` (n >= 1)."""

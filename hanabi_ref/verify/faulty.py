@@ -15,7 +15,7 @@ import sys
 from typing import Any
 
 from hanabi_ref.actions import Action
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.engine import ReferenceEngine
 
 
 class LastRoundShort(ReferenceEngine):

@@ -30,8 +30,8 @@ from hanabi_ref.trace import action_from_json, card_from_json
 from hanabi_ref.verify.answers import PROTOCOL as PROTOCOL
 from hanabi_ref.verify.answers import PROTOCOL_VERSION as PROTOCOL_VERSION
 from hanabi_ref.verify.answers import answer_violation
-from hanabi_ref.verify.engine import EngineFailure, UnsupportedConfig, VerifyUsageError
-from hanabi_ref.verify.seeded import Deal
+from hanabi_ref.protocol.engine import EngineFailure, UnsupportedConfig, VerifyUsageError
+from hanabi_ref.protocol.seeded import Deal
 
 # ------------------------------------------------------------------ the engine
 

@@ -25,16 +25,15 @@ from hanabi_ref.actions import Action, Hint, Play, describe
 from hanabi_ref.trace import Trace
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.state import GameState
+from hanabi_ref.protocol.choosing import Chooser, illegal_candidates
 from hanabi_ref.verify.compare import (
-    Chooser,
     Divergence,
-    illegal_candidates,
     legal_difference,
     differences_line,
     play_compared,
     state_differences,
 )
-from hanabi_ref.verify.engine import Engine, EngineFailure, UnsupportedConfig
+from hanabi_ref.protocol.engine import Engine, EngineFailure, UnsupportedConfig
 from hanabi_ref.verify.report import Coverage
 
 
@@ -60,7 +59,7 @@ class Report:
 def verify_vectors(engine: Engine, vectors: Iterable[Any], coverage: Coverage | None = None) -> Report:
     """Run every transition and game vector on the engine; stop at the first divergence
     [EP-vectors]; ``coverage`` counts the fields of the engine's states [EP-coverage]."""
-    from hanabi_ref.verify.seeded import dealing_engine
+    from hanabi_ref.protocol.seeded import dealing_engine
 
     checked = skipped = 0
     for vector in vectors:
@@ -273,7 +272,7 @@ def verify_random_games(
     compared before the first divergence [EP-coverage]; ``progress`` is told ("game",
     games played, divergences) after every game and ("shrink", games tried, 1) while
     shrinking [EP-progress]; ``views`` selects the views compared [EP-views]."""
-    from hanabi_ref.verify.seeded import dealing_engine
+    from hanabi_ref.protocol.seeded import dealing_engine
 
     from_seed = dealing_engine(engine)
     generator = random.Random(seed)
@@ -315,7 +314,7 @@ def _shrink(
     ``budget`` games; returns the diverging game with the fewest actions (the later one on
     a tie: Hypothesis orders games by their choices, not by their length) and the number
     of games tried.  An engine that fails while shrinking ends the run with that failure."""
-    from hanabi_ref.verify.seeded import dealing_engine
+    from hanabi_ref.protocol.seeded import dealing_engine
 
     from_seed = dealing_engine(engine)
     key = b"hanabi-ref verify: shrink"

@@ -17,8 +17,8 @@ from hanabi_ref.rules import GameConfig, config_from_json
 from hanabi_ref.serial import JsonRuleError, canonical_json, card_to_json
 from hanabi_ref.actions import action_to_json
 from hanabi_ref.trace import action_from_json, card_from_json
-from hanabi_ref.verify.engine import Engine, UnsupportedConfig
-from hanabi_ref.verify.seeded import SeedDealingEngine, dealing_engine
+from hanabi_ref.protocol.engine import Engine, UnsupportedConfig
+from hanabi_ref.protocol.seeded import SeedDealingEngine, dealing_engine
 from hanabi_ref.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, parse_line
 
 

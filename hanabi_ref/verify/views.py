@@ -26,9 +26,9 @@ from hanabi_ref.actions import Action
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.serial import short_json, views_to_json
 from hanabi_ref.state import GameState
-from hanabi_ref.verify.compare import _type_note, json_equal, reports_the_same, same_json
-from hanabi_ref.verify.engine import Engine, EngineFailure
-from hanabi_ref.verify.seeded import Deal, dealing_engine
+from hanabi_ref.verify.equality import json_equal, reports_the_same, same_json, type_note
+from hanabi_ref.protocol.engine import Engine, EngineFailure
+from hanabi_ref.protocol.seeded import Deal, dealing_engine
 from hanabi_ref.verify.report import Coverage, FieldDifference, card_text
 from hanabi_ref.view import make_views
 
@@ -116,7 +116,7 @@ def field_note(key: str, seat: int, ours: Any, theirs: object, config: GameConfi
         return _hands_note(seat, ours, theirs, config)
     if key == "knowledge":
         return _knowledge_note(seat, ours, theirs)
-    return WRONG + _type_note(ours, theirs, key)
+    return WRONG + type_note(ours, theirs, key)
 
 
 # ------------------------------------------------------------------ hands

@@ -14,10 +14,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from hanabi_ref.actions import Action, Hint, Play
-from hanabi_ref.cards import identity, mask_of, suit_of
+from hanabi_ref.cards import identity, knowledge_suits_values, mask_of, suit_of
 from hanabi_ref.errors import IllegalActionError
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.serial import knowledge_suits_values
 from hanabi_ref.show import card_name, event_text, knowledge_text, suit_letter
 from hanabi_ref.state import Event, GameState, score, stack_size
 from hanabi_ref.trace import Trace

@@ -11,7 +11,7 @@ whether it was played.
 import json
 import sys
 
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.engine import ReferenceEngine
 from hanabi_ref.verify.serve import answer_request
 
 LOG, OPTIONS = sys.argv[1], json.loads(sys.argv[2])

@@ -9,7 +9,7 @@ import io
 import json
 import sys
 
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.engine import ReferenceEngine
 from hanabi_ref.verify.serve import answer_request
 
 keep = set(sys.argv[1:])

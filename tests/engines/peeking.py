@@ -18,7 +18,7 @@ from typing import Any
 
 from hanabi_ref.serial import card_to_json
 from hanabi_ref.state import stack_size
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.engine import ReferenceEngine
 from hanabi_ref.verify.serve import answer_request
 
 turn = int(sys.argv[1])

@@ -9,7 +9,7 @@ engine with a wrong draw order would show them. Every other answer is our engine
 import json
 import sys
 
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.engine import ReferenceEngine
 from hanabi_ref.verify.serve import answer_request
 
 turn = int(sys.argv[1])

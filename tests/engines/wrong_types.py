@@ -11,7 +11,7 @@ state is outside the protocol's schema, so verify stops at the first state answe
 import json
 import sys
 
-from hanabi_ref.verify.engine import ReferenceEngine
+from hanabi_ref.protocol.engine import ReferenceEngine
 from hanabi_ref.verify.serve import answer_request
 
 FIELD, KIND = sys.argv[1], sys.argv[2]

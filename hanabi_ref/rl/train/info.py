@@ -295,7 +295,7 @@ def fit_actor(config: GameConfig, rules: str, seeds: Sequence[int], epochs: int,
     """[RL-train-info-actor] the actor cloned from the rule's moves on decks ``seeds``
     (cross-entropy, Adam 10⁻³ falling linearly, minibatches of 256; one thread, seeded):
     the model and its accuracy on its examples."""
-    from hanabi_ref.rl.train.learn import fit_minibatches, seeded_torch
+    from hanabi_ref.rl.train.fitting import fit_minibatches, seeded_torch
     from hanabi_ref.rl.train.policy import torch_weights
 
     torch, draws = seeded_torch(seed)

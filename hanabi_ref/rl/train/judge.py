@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hanabi_ref.rl.train.improve import Move, Position, TeamRollouts
-from hanabi_ref.rl.train.policy import FORMAT, NumpyPolicy, torch_weights
+from hanabi_ref.rl.train.policy import FORMAT, NumpyPolicy, judge_inputs, torch_weights
 from hanabi_ref.rl.train.team import BatchRecommender, SeatMemory, play_team_games
 from hanabi_ref.rules import GameConfig
 from hanabi_ref.strategies.hat.recommendation import playable_identities
@@ -37,11 +37,6 @@ JUDGE_HIDDEN: Final = 64
 
 THRESHOLDS: Final = (0.5, 0.7, 0.8, 0.85, 0.9, 0.93, 0.95, 0.97, 0.98, 0.99)
 """The grid the threshold is chosen from."""
-
-
-def judge_inputs(config: GameConfig) -> int:
-    """The size of the judge's features: five blocks of one value per identity and three."""
-    return 5 * len(composition_counts(config)) + 3
 
 
 def judge_features(view: PlayerView, memory: SeatMemory, slot: int) -> npt.NDArray[np.float32]:
@@ -131,7 +126,7 @@ def fit_judge(config: GameConfig, rules: str, features: npt.NDArray[np.float32],
     """[RL-train-judge-fit] a judge model fitted to the examples by logistic loss (Adam,
     rate 10⁻³, minibatches of 256, ``epochs`` passes; one thread, seeded); threshold 0.5
     until :func:`choose_threshold`.  The model and each pass's mean loss."""
-    from hanabi_ref.rl.train.learn import fit_minibatches, seeded_torch
+    from hanabi_ref.rl.train.fitting import fit_minibatches, seeded_torch
 
     torch, draws = seeded_torch(seed)
     nn = torch.nn

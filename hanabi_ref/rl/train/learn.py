@@ -4,7 +4,7 @@
 1. **Behaviour cloning.**  The team plays ``bc_games`` games with the teacher
    (:func:`~hanabi_ref.rl.train.team.teacher`); every recommendation of every reveal sent
    is an example (observation, teacher's hat); the network is fitted to them by
-   cross-entropy for ``bc_epochs`` passes in minibatches of :data:`MINIBATCH`.
+   cross-entropy for ``bc_epochs`` passes in minibatches of :data:`~hanabi_ref.rl.train.fitting.MINIBATCH`.
 2. **Policy gradient** with the leave-one-out baseline (RLOO): each update deals
    ``decks`` decks and plays each ``rollouts`` times, every recommendation drawn from the
    policy (softmax of the logits over ``temperature``); a game's advantage is its score
@@ -38,12 +38,12 @@ import numpy.typing as npt
 from hanabi_ref.atomic import write_bytes_atomically, write_text_atomically
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.train.checkpoint import check_checkpoint, read_checkpoint
+from hanabi_ref.rl.train.fitting import MINIBATCH, torch_module
 from hanabi_ref.rl.train.judge import Judge, choose_threshold, fit_judge, judge_examples
 from hanabi_ref.rl.train.policy import HIDDEN, NumpyPolicy, model_meta, save_model, torch_weights
 from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
 from hanabi_ref.rules import GameConfig, make_config
 
-MINIBATCH: Final = 256
 CHECKPOINT: Final = "checkpoint.pt"
 MODEL: Final = "model.npz"
 CLONED: Final = "model-cloned.npz"
@@ -51,51 +51,6 @@ CLONED: Final = "model-cloned.npz"
 CURVE: Final = "curve.json"
 JUDGE: Final = "judge.npz"
 """[RL-train-judge] the judge of stale recommendations, learned after cloning"""
-EXTRA_HINT: Final = "pip install 'hanabi-ref[rl]' (PyTorch for the CPU: pip install torch==2.13.0)"
-
-
-def torch_module() -> Any:
-    """The ``torch`` module, or :class:`RLError` ``RL-train-extra`` saying how to install it."""
-    try:
-        import torch
-    except ImportError:
-        raise RLError("RL-train-extra", f"training needs PyTorch, which is not installed: {EXTRA_HINT}") from None
-    return torch
-
-
-def seeded_torch(seed: int) -> tuple[Any, Any]:
-    """[RL-train-seeds] ``torch`` on one thread with deterministic algorithms, its global
-    generator seeded with ``seed`` (initial weights), and a generator seeded with seed + 1
-    (minibatch orders)."""
-    torch = torch_module()
-    torch.set_num_threads(1)
-    torch.use_deterministic_algorithms(True)
-    torch.manual_seed(seed)
-    return torch, torch.Generator().manual_seed(seed + 1)
-
-
-def fit_minibatches(torch: Any, network: Any, inputs: Any, targets: Any, loss_of: Any, epochs: int, draws: Any,
-                    falling: bool = False) -> list[float]:
-    """Fit ``network`` to (inputs, targets) by ``loss_of`` with Adam at rate 10⁻³ (falling
-    linearly to 5 % over the passes if ``falling``), minibatches of :data:`MINIBATCH` in
-    orders drawn from ``draws``, ``epochs`` passes; each pass's mean loss."""
-    optimizer = torch.optim.Adam(network.parameters(), lr=1e-3)
-    losses = []
-    for epoch in range(epochs):
-        if falling:
-            for group in optimizer.param_groups:
-                group["lr"] = 1e-3 * max(0.05, 1 - epoch / epochs)
-        order = torch.randperm(len(inputs), generator=draws)
-        total = 0.0
-        for start in range(0, len(inputs), MINIBATCH):
-            rows = order[start:start + MINIBATCH]
-            loss = loss_of(network(inputs[rows]), targets[rows])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            total += float(loss.detach()) * len(rows)
-        losses.append(total / max(len(inputs), 1))
-    return losses
 
 
 @attrs.frozen

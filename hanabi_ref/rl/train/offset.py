@@ -100,7 +100,7 @@ def fit_view(config: GameConfig, rules: str, seeds: Sequence[int], epochs: int, 
     """[RL-train-offset-view] an offset model of kind ``view`` fitted to
     :func:`legality_examples` of ``seeds`` (logistic loss, Adam 10⁻³, minibatches of 256,
     ``epochs`` passes; one thread, seeded)."""
-    from hanabi_ref.rl.train.learn import fit_minibatches, seeded_torch
+    from hanabi_ref.rl.train.fitting import fit_minibatches, seeded_torch
 
     torch, draws = seeded_torch(seed)
     publics, legal = legality_examples(config, seeds)
@@ -120,7 +120,7 @@ def two_level(config: GameConfig, rules: str, recommender: Any, updates: int, pe
     temperature), a KL term to its starting point; offsets greedy), ``updates`` in all,
     each of ``decks`` decks × ``rollouts`` games with the leave-one-out baseline.  The
     offset model, the recommender and the curve (every update's mean score)."""
-    from hanabi_ref.rl.train.learn import seeded_torch
+    from hanabi_ref.rl.train.fitting import seeded_torch
 
     torch, draws = seeded_torch(seed)
     deck_stream = random.Random(seed)

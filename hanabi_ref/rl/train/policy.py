@@ -31,6 +31,7 @@ from hanabi_ref.rl.train.modelfile import FORMAT as FORMAT
 from hanabi_ref.rl.train.modelfile import WEIGHTS as WEIGHTS
 from hanabi_ref.rl.train.modelfile import read_model_file
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.strategies.knowledge import composition_counts
 
 HIDDEN: Final = 128
 """Units of each hidden layer (the shipped model stays a few hundred KB)."""
@@ -42,6 +43,11 @@ def model_meta(config: GameConfig, rules: str, embedding: str, agent: str = "rec
     lay = layout("recommendation", config)
     return {"format": FORMAT, "agent": agent, "players": config.players, "rules": rules, "embedding": embedding,
             "hand_size": lay.dims.hand_size, "inputs": lay.size, "hats": 2 * lay.dims.hand_size, "hidden": HIDDEN}
+
+
+def judge_inputs(config: GameConfig) -> int:
+    """The size of the judge's features (``rl.train.judge``): five blocks of one value per identity and three."""
+    return 5 * len(composition_counts(config)) + 3
 
 
 class NumpyPolicy:
@@ -71,8 +77,6 @@ class NumpyPolicy:
     def check_config(self, config: GameConfig, path: str) -> None:
         """:class:`RLError` ``RL-train-files`` if the model was trained for another shape."""
         if self.meta["agent"] == "judge":
-            from hanabi_ref.rl.train.judge import judge_inputs
-
             inputs = judge_inputs(config)
             if self.meta["inputs"] != inputs:
                 raise RLError("RL-train-files", f"{path}: the judge takes {self.meta['inputs']} features; "

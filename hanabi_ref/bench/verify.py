@@ -49,7 +49,7 @@ def _configs(peer: bool) -> list[Any]:
 def measure(variant: str, games: int, seed: int) -> dict[str, Any]:
     """One run of ``variant`` [B-verify]."""
     from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.verify.engine import Engine, ReferenceEngine
+    from hanabi_ref.protocol.engine import Engine, ReferenceEngine
     from hanabi_ref.verify.faulty import LastRoundShort
     from hanabi_ref.verify.run import verify_random_games
 
@@ -113,7 +113,7 @@ def long_divergence_seed(seed: int) -> tuple[int, int]:
 
 def run_child(variant: str, games: int, seed: int) -> dict[str, Any]:
     """One measurement in a fresh interpreter with contracts off."""
-    command = [sys.executable, "-m", "hanabi_ref.verify.bench", variant, str(games), str(seed)]
+    command = [sys.executable, "-m", "hanabi_ref.bench.verify", variant, str(games), str(seed)]
     done = subprocess.run(command, env=dict(os.environ, HANABI_REF_CONTRACTS="0"), capture_output=True, text=True)
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
@@ -130,7 +130,7 @@ def run_child(variant: str, games: int, seed: int) -> dict[str, Any]:
 
 def bench_verify(games: int, repeats: int, seed: int) -> dict[str, Any]:
     """Interleaved runs of every variant, and the report [B-verify]."""
-    from hanabi_ref.bench import _machine
+    from hanabi_ref.bench.engine import _machine
 
     shrink_seed, first = long_divergence_seed(seed)
     report: dict[str, Any] = {"benchmark": "verify", "games": games, "repeats": repeats, "seed": seed,

@@ -22,10 +22,10 @@ from typing import Protocol, TypeGuard
 import attrs
 
 from hanabi_ref.actions import Action
+from hanabi_ref.cards import suit_of, value_of
 from hanabi_ref.rules import GameConfig
-from hanabi_ref.serial import card_to_json
 from hanabi_ref.state import GameState
-from hanabi_ref.verify.engine import Engine, ReferenceEngine
+from hanabi_ref.protocol.engine import Engine, ReferenceEngine
 
 
 @attrs.frozen
@@ -100,9 +100,9 @@ def adopt_drawn(state: GameState, drawn: Sequence[int]) -> GameState:
 
 
 def _name(card: int, config: GameConfig) -> str:
-    from hanabi_ref.verify.report import card_text
-
-    return card_text(card_to_json(card, config), config)
+    """A card identity as ``verify``'s reports name it (``r3``: the suit's abbreviation in
+    lower case, then the value)."""
+    return f"{config.suits[suit_of(card, config.values)].abbreviation.lower()}{value_of(card, config.values)}"
 
 
 class SeededReference(ReferenceEngine):

@@ -228,7 +228,7 @@ def _child_main(argv: Sequence[str]) -> None:
 
 def run_child(variant: Variant, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
     """One measurement in a fresh interpreter; checks that it ran as asked [B-engine]."""
-    command = [sys.executable, "-m", "hanabi_ref.bench", variant.engine, str(players), preset, repr(seconds), str(seed)]
+    command = [sys.executable, "-m", "hanabi_ref.bench.engine", variant.engine, str(players), preset, repr(seconds), str(seed)]
     done = subprocess.run(command, env=dict(os.environ, **variant.environment()), capture_output=True, text=True)
     where = f"{variant.name}, {players} players"
     if done.returncode != 0:

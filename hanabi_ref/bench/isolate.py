@@ -96,7 +96,7 @@ class BenchIsolateError(Exception):
 
 def run_child(mode: str, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
     """One measurement in a fresh interpreter, contracts off [B-isolate]."""
-    command = [sys.executable, "-m", "hanabi_ref.isolation.bench", mode, str(players), preset, repr(seconds), str(seed)]
+    command = [sys.executable, "-m", "hanabi_ref.bench.isolate", mode, str(players), preset, repr(seconds), str(seed)]
     env = dict(os.environ, HANABI_REF_CONTRACTS="0")
     done = subprocess.run(command, env=env, capture_output=True, text=True)
     if done.returncode != 0:
@@ -116,7 +116,7 @@ def run_child(mode: str, players: int, preset: str, seconds: float, seed: int) -
 
 def bench_isolate(players: Sequence[int], preset: str, seconds: float, repeats: int, seed: int) -> dict[str, Any]:
     """Interleaved runs of both modes for every player count, and the report [B-isolate]."""
-    from hanabi_ref.bench import _machine, schedule
+    from hanabi_ref.bench.engine import _machine, schedule
 
     report: dict[str, Any] = {"benchmark": "isolate", "strategy": STRATEGY, "rules": preset, "players": list(players),
                               "seconds_per_run": seconds, "clock_of_runs": "wall", "repeats": repeats, "seed": seed,

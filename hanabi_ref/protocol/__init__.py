@@ -1,0 +1,3 @@
+"""The engine protocol: what every engine under test is driven through, below both
+``verify``, which compares engines, and ``peers``, which adapts real ones [EP-protocol].
+"""
