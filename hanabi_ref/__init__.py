@@ -32,12 +32,17 @@ __version__ = "0.1.0"
 if TYPE_CHECKING:
     from hanabi_ref.actions import Action, Discard, Hint, Play
     from hanabi_ref.api import Card, Config, Game, Knowledge
+    from hanabi_ref.dealing import deck_from_seed
     from hanabi_ref.errors import ConfigError, HanabiError, IllegalActionError, TraceError
     from hanabi_ref.game import play_game
-    from hanabi_ref.rules import GameConfig
+    from hanabi_ref.legality import legal_actions
+    from hanabi_ref.rules import GameConfig, make_config
     from hanabi_ref.state import Event, GameState
+    from hanabi_ref.strategies import STRATEGIES, factory_for
     from hanabi_ref.strategy import BaseStrategy, Strategy
-    from hanabi_ref.view import PlayerView
+    from hanabi_ref.trace import load_trace, replay, save_trace
+    from hanabi_ref.transition import apply, initial_state, new_game
+    from hanabi_ref.view import PlayerView, make_view
 
 _HOMES = {
     "Game": "hanabi_ref.api", "Config": "hanabi_ref.api", "Card": "hanabi_ref.api", "Knowledge": "hanabi_ref.api",
@@ -48,6 +53,12 @@ _HOMES = {
     "Strategy": "hanabi_ref.strategy", "BaseStrategy": "hanabi_ref.strategy",
     "HanabiError": "hanabi_ref.errors", "ConfigError": "hanabi_ref.errors",
     "IllegalActionError": "hanabi_ref.errors", "TraceError": "hanabi_ref.errors",
+    # the engine's functions and the strategies, for a program that plays games itself
+    "make_config": "hanabi_ref.rules", "deck_from_seed": "hanabi_ref.dealing",
+    "new_game": "hanabi_ref.transition", "initial_state": "hanabi_ref.transition", "apply": "hanabi_ref.transition",
+    "legal_actions": "hanabi_ref.legality", "make_view": "hanabi_ref.view",
+    "STRATEGIES": "hanabi_ref.strategies", "factory_for": "hanabi_ref.strategies",
+    "load_trace": "hanabi_ref.trace", "save_trace": "hanabi_ref.trace", "replay": "hanabi_ref.trace",
 }
 
 __all__ = [
@@ -56,6 +67,8 @@ __all__ = [
     "Action", "Play", "Discard", "Hint",
     "GameConfig", "GameState", "Event", "PlayerView", "play_game", "Strategy", "BaseStrategy",
     "HanabiError", "ConfigError", "IllegalActionError", "TraceError",
+    "make_config", "deck_from_seed", "new_game", "initial_state", "apply", "legal_actions", "make_view",
+    "STRATEGIES", "factory_for", "load_trace", "save_trace", "replay",
 ]
 
 

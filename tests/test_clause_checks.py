@@ -171,7 +171,9 @@ def test_the_list_limits_of_the_clause(member: str, limit: int) -> None:
 
 API_NAMES = ("Game", "Config", "Card", "Knowledge", "Action", "Play", "Discard", "Hint", "GameConfig", "GameState",
              "Event", "PlayerView", "play_game", "Strategy", "BaseStrategy", "HanabiError", "ConfigError",
-             "IllegalActionError", "TraceError", "__version__")
+             "IllegalActionError", "TraceError", "make_config", "deck_from_seed", "new_game", "initial_state", "apply",
+             "legal_actions", "make_view", "STRATEGIES", "factory_for", "load_trace", "save_trace", "replay",
+             "__version__")
 
 
 @pytest.mark.checks("API-names", "API-stable")
