@@ -59,6 +59,8 @@ STRATEGY_MODULES = (
     "hanabi_ref.strategies.info.knowledge",
     "hanabi_ref.strategies.info.questions",
     "hanabi_ref.strategies.info.codes",
+    "hanabi_ref.strategies.info.reading",
+    "hanabi_ref.strategies.info.decisions",
     "hanabi_ref.strategies.info.player",
     "hanabi_ref.strategies.info.search",
 )

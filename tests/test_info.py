@@ -22,10 +22,12 @@ from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState, stack_size
 from hanabi_ref.strategies import SPECS, factory_for
 from hanabi_ref.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, ratio
-from hanabi_ref.strategies.info.player import INFO_SPEC, SOURCE_INFO_SPEC, InfoPlayer, Log, Moment, Options, options_of
+from hanabi_ref.strategies.info.decisions import Options, private_weights
+from hanabi_ref.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, Moment, ratio
+from hanabi_ref.strategies.info.player import INFO_SPEC, SOURCE_INFO_SPEC, InfoPlayer, Log, options_of
 from hanabi_ref.strategies.info.player import STRONG as STRONG_OPTIONS
 from hanabi_ref.strategies.info.questions import choose, decode, encode
+from hanabi_ref.strategies.info.reading import codes_of, public_sets, useless
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
@@ -97,7 +99,7 @@ def test_public_knowledge_holds_the_true_card() -> None:
         state, seats, _ = play_checked(players, preset, variant, seed=players * 7, stop=40)
         for seat in range(players):
             view = make_view(state, seat)
-            sets = seats[seat].sets(seats[seat].moment or pytest.fail("no moment"), seat)
+            sets = public_sets(seats[seat].public, seats[seat].moment or pytest.fail("no moment"), seat)
             for card_id, mask in zip(view.hands[seat], sets):
                 assert mask >> state.deck[card_id] & 1
 
@@ -121,7 +123,7 @@ def test_decoding_undoes_encoding(setup: tuple[int, str, str], seed: int, turn: 
         return
     reached()
     for seat in range(1, state.config.players):
-        sets = player.sets(moment, seat)
+        sets = public_sets(player.public, moment, seat)
         hand = [state.deck[card_id] for card_id in state.hands[seat]]
         encoded_sets = list(sets)
         number = encode(encoded_sets, total, moment.board, hand)
@@ -143,7 +145,7 @@ def test_every_number_has_its_own_answers() -> None:
     state, seats, _ = play_checked(4, "hle", "no-variant", seed=11, stop=6)
     moment = seats[0].moment
     assert moment is not None
-    sets = seats[0].sets(moment, 1)
+    sets = public_sets(seats[0].public, moment, 1)
     seen: dict[tuple[int, ...], int] = {}
     for number in range(12):
         decoded = list(sets)
@@ -262,7 +264,7 @@ def test_board_weights_count_the_unrevealed_cards() -> None:
         size = state.config.values * len(state.config.suits)
         for identity in range(size):
             assert board.weights[identity] == sum(state.deck[c] == identity for c in unrevealed)
-        private = seats[0]._private_weights(view, board)
+        private = private_weights(board, view.cards, 0)
         for identity in range(size):
             assert private[identity] == sum(state.deck[c] == identity for c in unseen)
         mask, event = state.config.all_cards_mask & 0x5A5A5A5, board.playable
@@ -344,7 +346,7 @@ def test_public_sets_follow_hints_and_moves() -> None:
                 target, hint = event.action.target, event.action
                 touched = {identity for identity in range(config.values * len(config.suits))
                            if _touches(config, hint, identity)}
-                for card_id, mask in zip(state.hands[target], seats[0].sets(moment, target)):
+                for card_id, mask in zip(state.hands[target], public_sets(seats[0].public, moment, target)):
                     inside = {identity for identity in range(mask.bit_length()) if mask >> identity & 1}
                     assert inside <= touched if card_id in event.touched else not inside & touched
             else:
@@ -352,7 +354,7 @@ def test_public_sets_follow_hints_and_moves() -> None:
                 if event.drawn is not None:
                     assert seats[0].public.limits.get(event.drawn, -1) == -1
                     slot = state.hands[event.player].index(event.drawn)
-                    assert seats[0].sets(moment, event.player)[slot] == moment.board.live
+                    assert public_sets(seats[0].public, moment, event.player)[slot] == moment.board.live
 
 
 def _touches(config: GameConfig, hint: Hint, identity: int) -> bool:
@@ -387,7 +389,7 @@ def test_every_number_names_one_hint_and_back() -> None:
         player = seats[actor]
         moment = player.moment
         assert moment is not None
-        codes = player._codes(moment, actor)
+        codes = codes_of(player.public, moment, actor)
         assert [seat for seat, _, _ in codes] == [(actor + i) % players for i in range(1, players)]
         number = 0
         for seat, slot, k in codes:
@@ -484,7 +486,7 @@ def test_useless_cards_and_the_discard_that_carries_answers() -> None:
     playable card loses the playable identities (every 1 on this board) from all its cards."""
     duplicates = [[(2, 0), (3, 1), (4, 2), (3, 1), (5, 4)], HANDS[1], HANDS[2]]
     state, config = scenario(duplicates, {(0, 1): [(3, 1)], (0, 3): [(3, 1)]}, hints=3)
-    assert InfoPlayer.useless([1 << card(config, 3, 1), 3, 1 << card(config, 3, 1)], Board.of(make_view(state, 0))) == [0, 2]
+    assert useless([1 << card(config, 3, 1), 3, 1 << card(config, 3, 1)], Board.of(make_view(state, 0))) == [0, 2]
     log = Log()
     seats = [InfoPlayer(config, seat, log) for seat in range(3)]
     for seat, player in enumerate(seats):  # as if they had watched the game to this state
@@ -499,7 +501,7 @@ def test_useless_cards_and_the_discard_that_carries_answers() -> None:
     for seat in (1, 2):
         moment = seats[seat].moment
         assert moment is not None
-        assert all(mask & ones == 0 for mask in seats[seat].sets(moment, seat))
+        assert all(mask & ones == 0 for mask in public_sets(seats[seat].public, moment, seat))
 
 
 @pytest.mark.checks("I-turn")

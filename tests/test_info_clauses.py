@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections import Counter
 from fractions import Fraction
+from typing import Any
 
 import pytest
 
@@ -24,12 +25,15 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.errors import HanabiError
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
-from hanabi_ref.strategies.info import player as info_player
+from hanabi_ref.strategies import info as info_package
+from hanabi_ref.strategies.info import reading
 from hanabi_ref.strategies.info.codes import hint_type, hints_of_type
 from hanabi_ref.strategies.info.knowledge import Board
 from hanabi_ref.actions import Play
-from hanabi_ref.strategies.info.player import InfoError, InfoPlayer, Log, Options
+from hanabi_ref.strategies.info.decisions import Options
+from hanabi_ref.strategies.info.player import InfoPlayer, Log
 from hanabi_ref.strategies.info.questions import FirstYes, IsPlayable, Partition, choose, decode, encode
+from hanabi_ref.strategies.info.reading import InfoError, public_sets, useless
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
@@ -182,11 +186,11 @@ def test_the_number_is_the_mixed_radix_of_the_answers() -> None:
             for seat in range(1, players):
                 hand = [state.deck[c] for c in state.hands[seat]]
                 for total in range(2, 17):
-                    ours = seats[0].sets(moment, seat)
+                    ours = public_sets(seats[0].public, moment, seat)
                     number = radix_encode(ours, total, moment.board, hand)
-                    theirs = seats[0].sets(moment, seat)
+                    theirs = public_sets(seats[0].public, moment, seat)
                     assert encode(theirs, total, moment.board, hand) == number and theirs == ours
-                    read = seats[0].sets(moment, seat)
+                    read = public_sets(seats[0].public, moment, seat)
                     radix_decode(read, total, moment.board, number)
                     assert read == ours
                     compared += 1
@@ -251,8 +255,8 @@ def test_a_card_surely_dead_is_useless_and_a_single_determined_card_is_not() -> 
     determined as the yellow 3 are both useless; a card that may be the red 3 is not."""
     fields = board({RED: 2})
     dead, y3, maybe = ids((1, RED), (2, RED)), ids((3, YELLOW)), ids((2, RED), (3, RED))
-    assert InfoPlayer.useless([y3, dead, maybe], fields) == [1]
-    assert InfoPlayer.useless([y3, maybe, y3], fields) == [0, 2]
+    assert useless([y3, dead, maybe], fields) == [1]
+    assert useless([y3, maybe, y3], fields) == [0, 2]
 
 
 @pytest.mark.checks("I-decode-check")
@@ -264,8 +268,13 @@ def test_a_decoding_that_goes_wrong_stops_the_game_naming_turn_and_seats(monkeyp
     config = make_config(3, "hle")
     state, _, log = play_checked(3, "hle", "no-variant", seed=4, stop=12)
     assert log.compared > 0
-    real = InfoPlayer._answer
-    monkeypatch.setattr(InfoPlayer, "_answer", lambda self, *args: real(self, *args) + 1)
+    real = reading.answer
+
+    def one_more(*args: Any) -> tuple[int, reading.Restrictions]:
+        number, restrictions = real(*args)
+        return number + 1, restrictions
+
+    monkeypatch.setattr(reading, "answer", one_more)
     log = Log()
     seats = [InfoPlayer(config, seat, log) for seat in range(3)]
     state = initial_state(config, deck_from_seed(config, 4))
@@ -274,7 +283,7 @@ def test_a_decoding_that_goes_wrong_stops_the_game_naming_turn_and_seats(monkeyp
             state = apply(state, seats[state.current].act(make_view(state, state.current)))
             for seat, player in enumerate(seats):
                 player.observe(make_view(state, seat), state.history[-1])
-    assert isinstance(caught.value, HanabiError) and info_player.InfoError is InfoError
+    assert isinstance(caught.value, HanabiError) and info_package.InfoError is InfoError
     first_hint = next(event for event in state.history if isinstance(event.action, Hint))
     assert state.history[-1] is first_hint  # the first hint stopped the game
     first_to_read = min(seat for seat in range(3) if seat != first_hint.player)
@@ -321,7 +330,8 @@ def test_the_last_round_plays_the_card_most_likely_playable() -> None:
         view = make_view(state, seat)
         source = InfoPlayer(config, seat).act(view)
         player = InfoPlayer(config, seat, None, Options(endgame=1))
-        moment, _, _, own = player._knowledge(view)
+        turn = player.read_turn(view)
+        moment, own = turn.moment, turn.own
         chances = [private_chance(state, seat, mask) for mask in own]
         sure = any(chance == 1 for chance in chances)
         gamble = None if sure or max(chances) == 0 else Play(chances.index(max(chances)))
@@ -329,7 +339,7 @@ def test_the_last_round_plays_the_card_most_likely_playable() -> None:
         later = [(seat + offset) % config.players for offset in range(1, state.remaining or 1)]
         needs = state.hints > 0 and any(
             any(moment.board.playable >> state.deck[c] & 1 for c in state.hands[other])
-            and not any(moment.board.surely(mask, moment.board.playable) for mask in player.sets(moment, other))
+            and not any(moment.board.surely(mask, moment.board.playable) for mask in public_sets(player.public, moment, other))
             for other in later)
         second = InfoPlayer(config, seat, None, Options(endgame=2)).act(view)
         assert second == (source if needs else gamble or source), state.turn

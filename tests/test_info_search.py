@@ -20,9 +20,11 @@ from hanabi_ref.state import GameState
 from hanabi_ref.strategies import factory_for
 from hanabi_ref.strategies.params import ParamError
 from hanabi_ref.strategies.info import search
+from hanabi_ref.strategies.info.decisions import hint_of, someone_needs_a_hint
 from hanabi_ref.strategies.info.knowledge import Weights
 from hanabi_ref.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC, STRONG, InfoPlayer,
                                               options_of)
+from hanabi_ref.strategies.info.reading import public_sets, useless
 from hanabi_ref.transition import initial_state
 from hanabi_ref.view import PlayerView, make_view
 from tests.helpers import drawn_rearrangement, reached, reaches_assertion
@@ -57,7 +59,8 @@ def test_worlds_agree_with_the_view() -> None:
     for seed in range(6):
         state, player, view = late_seat(5, seed, 6)
         seat = view.seat
-        _, weights, _, own = player._knowledge(view)
+        turn = player.read_turn(view)
+        weights, own = turn.weights, turn.own
         worlds = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
         again = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
         assert len(worlds) == 8 and [world.deck for world in worlds] == [world.deck for world in again]
@@ -77,7 +80,7 @@ def test_worlds_are_drawn_from_the_copies_left() -> None:
     state: the composition less every card outside the seat's hand and the stack)."""
     state, player, view = late_seat(4, 3, 5)
     seat = view.seat
-    _, weights, _, _ = player._knowledge(view)
+    weights = player.read_turn(view).weights
     known = [1 << state.deck[card_id] for card_id in state.hands[seat]]
     counts = list(weights.counts)
     for card_id in state.hands[seat]:
@@ -148,12 +151,13 @@ def test_candidates_tell_no_falsehood() -> None:
         state, player, view = late_seat(5, seed, 6)
         seat = view.seat
         blueprint = copy.deepcopy(player).act(view)
-        moment, weights, public, own = player._knowledge(view)
+        turn = player.read_turn(view)
+        moment, weights, own = turn.moment, turn.weights, turn.own
         board = moment.board
-        public_useless = player.useless(public, board)
-        hint = copy.deepcopy(player)._hint(moment) if view.hints else None
+        public_useless = useless(turn.public, board)
+        hint = hint_of(turn, player.public)[0] if view.hints else None
         moves = search.candidates(view, blueprint, own, board, weights, hint, public_useless,
-                                  player._someone_needs_a_hint(moment, board))
+                                  someone_needs_a_hint(turn, player.public))
         assert blueprint not in moves
         for move in moves:
             tried += 1
@@ -164,7 +168,7 @@ def test_candidates_tell_no_falsehood() -> None:
                         if other == seat:
                             continue
                         holds = any(board.playable >> state.deck[card_id] & 1 for card_id in state.hands[other])
-                        knows = any(board.surely(mask, board.playable) for mask in player.sets(moment, other))
+                        knows = any(board.surely(mask, board.playable) for mask in public_sets(player.public, moment, other))
                         assert knows or not holds
             elif isinstance(move, Play):
                 assert board.possibly(own[move.slot], board.playable, weights)

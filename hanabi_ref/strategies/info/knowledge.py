@@ -1,5 +1,5 @@
-"""The public knowledge of the information strategy, and the board it is read against
-[I-public, I-weights, I-public-hint, I-public-move, I-common].
+"""The public knowledge of the information strategy, the board it is read against and the
+moment a seat reads [I-public, I-weights, I-public-hint, I-public-move, I-common].
 
 Identities are bits of a mask (hanabi_ref.cards).  What a hint tells about a card is the
 engine's knowledge set K_c (2.14), which every view carries for every card; what the
@@ -13,9 +13,11 @@ from __future__ import annotations
 import functools
 from collections.abc import Sequence
 from fractions import Fraction
-from typing import Final
+from typing import Final, NamedTuple
 
+from hanabi_ref.actions import Discard, Play
 from hanabi_ref.rules import GameConfig
+from hanabi_ref.state import Event
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.view import PlayerView
 
@@ -238,3 +240,39 @@ class PublicKnowledge:
         positive public weight."""
         limits, live = self.limits, board.live
         return [known & limits.get(card_id, -1) & live for card_id, known in zip(hand, knowledge)]
+
+
+class Moment(NamedTuple):
+    """The public facts of one moment as one seat sees them: the hands (card ids), the
+    identities it sees, the hint knowledge, the board and the tokens.  A seat keeps the
+    moment of the start of the next turn after every event; the first turn's moment is
+    rebuilt from the first event (no seat sees the game before it)."""
+
+    hands: tuple[tuple[int, ...], ...]
+    cards: tuple[tuple[int | None, ...], ...]
+    knowledge: tuple[tuple[int, ...], ...]
+    board: Board
+    hints: int
+
+    @classmethod
+    def of(cls, view: PlayerView, board: Board | None = None) -> Moment:
+        """The moment of ``view``; ``board`` is its board when the caller has it."""
+        return cls(view.hands, view.cards, view.knowledge, Board.of(view) if board is None else board, view.hints)
+
+    @classmethod
+    def before_first(cls, view: PlayerView, event: Event) -> Moment:
+        """The start of the game, rebuilt from the view after its first event: every
+        card unknown, nothing played or discarded, the actor's hand as before its move."""
+        config = view.config
+        hands, cards = list(view.hands), list(view.cards)
+        if isinstance(event.action, (Play, Discard)):
+            actor, slot = event.player, event.action.slot
+            hand = [card for card in hands[actor] if card != event.drawn]
+            seen = [card for card, card_id in zip(cards[actor], hands[actor]) if card_id != event.drawn]
+            hand.insert(slot, event.card_id if event.card_id is not None else -1)
+            seen.insert(slot, event.card if actor != view.seat else None)
+            hands[actor], cards[actor] = tuple(hand), tuple(seen)
+        counts = composition_counts(config)
+        board = Board(config, (0,) * len(config.suits), (0,) * len(counts), counts)
+        knowledge = tuple((config.all_cards_mask,) * len(hand) for hand in hands)
+        return cls(tuple(hands), tuple(cards), knowledge, board, config.max_hints)
