@@ -1,5 +1,6 @@
-"""The ``hanabi-ref rl`` commands [RL-cli]: ``check`` (the encoders against OpenSpiel) and
-``play`` (one game's encodings, section by section, for people writing an encoder)."""
+"""What the ``hanabi-ref rl`` commands run [RL-cli] (their parsers are
+:mod:`hanabi_ref.rl.commands`): ``check`` (the encoders against OpenSpiel) and ``play``
+(one game's encodings, section by section, for people writing an encoder)."""
 
 from __future__ import annotations
 
