@@ -12,7 +12,7 @@ the clean-up short.  :func:`exit_now` then ends the process as the signal's defa
 would, without the interpreter's exit handlers.
 
 ``solve``, ``simulate`` and ``sweep`` use this module; ``verify`` keeps its own, which
-also stops the engine under test (``hanabi_ref/verify/cli.py``).
+also stops the engine under test (``hanabi_ref/verify/session.py``).
 """
 
 from __future__ import annotations

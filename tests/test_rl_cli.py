@@ -93,9 +93,9 @@ def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureF
     both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's
     ``observation_tensor`` (numbers are measured, not checked here, so each measure runs a
     tenth of its steps)."""
-    from hanabi_ref.rl import batch, commands
+    from hanabi_ref.rl import batch, tools
 
-    for module, name in ((batch, "openspiel_bench"), (batch, "bench"), (commands, "single_bench")):
+    for module, name in ((batch, "openspiel_bench"), (batch, "bench"), (tools, "single_bench")):
         monkeypatch.setattr(module, name, _a_tenth_of_the_steps(getattr(module, name)))
     code, out, err = run(["rl", "bench", "--players", "2", "--batch", "4", "--repeats", "1", "--json"], capsys)
     assert code == EXIT_OK, err

@@ -255,7 +255,7 @@ def test_both_run_commands_take_the_stall_timeout(command: str) -> None:
     """[SIM-stall] ``--stall-timeout`` is an option of simulate and of sweep alike, and
     reaches the executor; without it the executor waits the default."""
     from hanabi_ref.cli import build_parser
-    from hanabi_ref.sim.commands import open_executor
+    from hanabi_ref.sim.simulate import open_executor
     from hanabi_ref.sim.executors import STALL_SECONDS
 
     argv = [command, "--strategy", "thesis", "--players", "2", "--games", "4", "--jobs", "1"]
@@ -461,7 +461,7 @@ def checkpoint_of(options: dict[str, str], out: Path) -> str:
     ``hanabi_ref.sim.checkpoint`` from a run of that chunk."""
     from hanabi_ref.sim.checkpoint import render_checkpoint
     from hanabi_ref.sim.chunks import play_chunk
-    from hanabi_ref.sim.commands import run_identity
+    from hanabi_ref.sim.simulate import run_identity
 
     spec = strategies.strategy_spec(options["--strategy"])
     params = spec.resolve({})

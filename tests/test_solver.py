@@ -318,7 +318,7 @@ def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contrad
     is found lost; a solver that called a deck the strategy won lost is a contradiction:
     one line naming the seed, exit 1."""
     from hanabi_ref.cli import main
-    from hanabi_ref.solver import commands
+    from hanabi_ref.solver import estimate
 
     argv = ["solve", "--players", "4", "--games", "6", "--seed", "3", "--against", "hat", "--json"]
     assert main(argv) == 0
@@ -331,7 +331,7 @@ def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contrad
     def always_lost(*args: object, **kwargs: object) -> Solution:
         return Solution(25, False, None, 1, 0.0)
 
-    monkeypatch.setattr(commands, "solve_deck", always_lost)
+    monkeypatch.setattr(estimate, "solve_deck", always_lost)
     assert main(argv) == 1
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "decks a strategy won but the solver found lost" in err

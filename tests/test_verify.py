@@ -369,9 +369,9 @@ def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
 def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """[C-verify, EP-shrink, T-states] a diverging engine: exit 1, the report names the
     divergence, the trace file replays and carries our expected states."""
-    import hanabi_ref.verify.cli as verify_cli
+    import hanabi_ref.verify.session as verify_session
 
-    monkeypatch.setattr(verify_cli, "make_engine", lambda name: ExtraTokenAfterSecondStrike())
+    monkeypatch.setattr(verify_session, "make_engine", lambda name: ExtraTokenAfterSecondStrike())
     limit_shrinking(monkeypatch, 20)  # the reproduction is what is checked here, not how short it gets
     monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
     out = tmp_path / "divergence.json"
@@ -549,7 +549,7 @@ def test_random_game_configs_carry_the_options() -> None:
 
     from hanabi_ref.cli import build_parser
     from hanabi_ref.rules import PRESETS
-    from hanabi_ref.verify.cli import random_game_configs
+    from hanabi_ref.verify.session import random_game_configs
 
     args = build_parser().parse_args(["verify", "--engine", "x", "--rules", "physical,hle,thesis", "--players", "2-3",
                                       "--option", "strikeout_score=fireworks", "--option", "end_when_no_points_possible=true"])

@@ -31,7 +31,7 @@ from hanabi_ref.serial import card_to_json
 from hanabi_ref.state import GameState
 from hanabi_ref.trace import action_from_json, load_trace, replay
 from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.verify.cli import random_game_configs
+from hanabi_ref.verify.session import random_game_configs
 from hanabi_ref.protocol.choosing import Chooser
 from hanabi_ref.verify.compare import play_compared
 from hanabi_ref.verify.drivers import DRIVERS, KINDS, kinds_for, make_driver

@@ -432,12 +432,12 @@ def test_divergence_is_printed_when_its_trace_cannot_be_written(
     the disk is full): the divergence is still printed on stdout, one line on stderr
     says the trace was not written, and the exit code is the divergence's, 1."""
     import hanabi_ref.trace
-    import hanabi_ref.verify.cli as verify_cli
+    import hanabi_ref.verify.session as verify_session
 
     def disk_full(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(verify_cli, "make_engine", lambda name: ReportsTerminalAsNumber())
+    monkeypatch.setattr(verify_session, "make_engine", lambda name: ReportsTerminalAsNumber())
     monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
     monkeypatch.setattr(hanabi_ref.trace, "save_trace", disk_full)
     out = tmp_path / "d.json"

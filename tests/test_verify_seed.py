@@ -212,10 +212,10 @@ def test_a_reproduction_file_carries_the_engine_seed(tmp_path: Path, capsys: pyt
     """[EP-seed, EP-repro, EP-explain] the reproduction of a seed-dealt divergence is a
     trace that replays, with the engine's seed in its divergence object, which the story
     tells."""
-    from hanabi_ref.verify import cli as verify_cli
+    from hanabi_ref.verify import session as verify_session
 
     monkey = pytest.MonkeyPatch()
-    monkey.setattr(verify_cli, "make_engine", lambda name: LastRoundShortSeeded("drawn"))
+    monkey.setattr(verify_session, "make_engine", lambda name: LastRoundShortSeeded("drawn"))
     limit_shrinking(monkey, 20)  # the file and the story are checked here, not how far shrinking gets
     try:
         out = tmp_path / "d.json"

@@ -1,284 +1,122 @@
-"""The ``hanabi-ref rl`` commands [RL-cli]: ``check`` (the encoders against OpenSpiel) and
-``play`` (one game's encodings, section by section, for people writing an encoder)."""
+"""The ``rl`` commands: their parsers, and handlers that run :mod:`hanabi_ref.rl.tools`
+[RL-cli, RL-train-cli, RL-errors].
+
+Like every ``commands`` module this one imports no game at load time: ``hanabi-ref
+--help`` stays cheap and needs no numpy, and ``--compiled`` is acted on before the
+engine is first imported [B-compiled]; the handlers import what they run.
+"""
 
 from __future__ import annotations
 
-import json
-import sys
-from collections.abc import Iterator
-from typing import Any
-import numpy as np
+import argparse
 
-from hanabi_ref.actions import describe
-from hanabi_ref.game import play_game
-from hanabi_ref.rl.encoders import encode
-from hanabi_ref.rl.layout import Layout, layout
-from hanabi_ref.rules import GameConfig
-from hanabi_ref.strategy import StrategyFactory
-from hanabi_ref.transition import initial_state
-from hanabi_ref.transition import apply as apply_action
-from hanabi_ref.view import make_view
+from hanabi_ref.cliargs import (EXIT_INVALID_GAME, EXIT_OK, CommandParser, Subparsers, UsageError, add_command,
+                                add_game_options, add_questions, positive, resolve_seeds, seed)
+from hanabi_ref.sim import commands as sim_commands
 
 
-def run_check(states: int, seed: int, as_json: bool) -> bool:
-    """[RL-check, RL-cli] compare at least ``states`` (state, seat) pairs per encoding with
-    OpenSpiel; print the count and the first difference; True when there is none."""
-    from tqdm import tqdm
-
-    from hanabi_ref.rl.check import check_against_openspiel
-
-    with tqdm(total=states, unit="state", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False) as bar:
-        def advance(seats: int) -> None:
-            bar.update(seats)
-
-        report = check_against_openspiel(states, seed, progress=advance)
-    difference = None if report.difference is None else report.difference.describe()
-    if as_json:
-        print(json.dumps({"against": "openspiel", "encodings": ["canonical", "minimal"], "states": report.states,
-                          "games": report.games, "configurations": report.configs,
-                          "coverage": dict(sorted(report.coverage.items())), "difference": difference},
-                         sort_keys=True))
-    else:
-        verdict = "0 differences" if difference is None else f"DIFFERENT: {difference}"
-        print(f"canonical and minimal against OpenSpiel: {report.states} states per encoding, {report.games} games, "
-              f"{report.configs} configurations (seed {seed}): {verdict}")
-        print("situations: " + ", ".join(f"{name} {count}" for name, count in sorted(report.coverage.items())))
-    return difference is None
-
-
-def _name(config: GameConfig, card: int) -> str:
-    """A card identity as its suit letter and value, e.g. ``R3``."""
-    return f"{config.suits[card // config.values].abbreviation}{card % config.values + 1}"
-
-
-def sections_of(lay: Layout, config: GameConfig, vector: np.ndarray) -> Iterator[tuple[str, str, str]]:
-    """Each section's name, clause and its content in words: the offsets set to one, and
-    for the belief, card by card (relative seat, slot), the identities with their weights."""
-    dims = lay.dims
-    per = dims.identities + dims.colours + dims.ranks
-    for section in lay.sections:
-        part = vector[section.start:section.stop]
-        if section.name != "belief":
-            yield section.name, section.clause, " ".join(str(int(index)) for index in np.nonzero(part)[0])
-            continue
-        cards = []
-        for index in range(section.length // per):
-            card = part[index * per:(index + 1) * per]
-            if card.any():
-                weights = " ".join(f"{_name(config, int(i))}:{card[i]:.3f}" for i in np.nonzero(card[:dims.identities])[0])
-                shown = [int(i) for i in np.nonzero(card[dims.identities:])[0]]
-                cards.append(f"(+{index // dims.hand_size} slot {index % dims.hand_size}: {weights}; revealed {shown})")
-        yield section.name, section.clause, " ".join(cards)
+def add_rl(commands: Subparsers) -> None:
+    """[RL-cli, RL-train-cli] ``rl check``, ``rl play``, ``rl bench``, ``rl train``, ``rl eval`` and ``rl curve``."""
+    rl = add_command(commands, "rl", command_rl, help="reinforcement-learning encodings and environments (spec/rl.md)")
+    questions = add_questions(rl)
+    check = questions.add_parser("check", help="compare the encoders with a peer, every seat of every state")
+    check.add_argument("--against", choices=["openspiel"], required=True, help="the peer (openspiel)")
+    check.add_argument("--states", type=positive, required=True, help="(state, seat) pairs to compare")
+    check.add_argument("--seed", type=seed, default=0, help="seed of the games and drawn configurations")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    play = questions.add_parser("play", help="play one game and print the encoding of every observation")
+    add_game_options(play)
+    play.add_argument("--encoding", required=True, help="canonical, minimal, v0 or notes")
+    play.add_argument("--all-seats", action="store_true", help="every seat's view of every state, not only the acting one's")
+    bench = questions.add_parser("bench", help="encoded steps per CPU second: single and batch environments, OpenSpiel")
+    bench.add_argument("--players", type=positive, default=4, help="number of players (default 4)")
+    bench.add_argument("--hand-size", type=positive, default=None, help="hand size (default by p)")
+    bench.add_argument("--batch", type=positive, action="append", default=None, metavar="N",
+                       help="a batch size to measure (repeatable; default 1, 64 and 1024)")
+    bench.add_argument("--repeats", type=positive, default=3, help="runs of each measure; the median is shown")
+    bench.add_argument("--json", action="store_true", help="print one JSON object")
+    train = questions.add_parser("train", help="train a learned hat agent (spec/rl.md section 9; needs PyTorch)")
+    train.add_argument("--agent", required=True, help="the agent to train: recommendation")
+    train.add_argument("--players", type=positive, default=4, help="number of players (default 4)")
+    train.add_argument("--rules", default="hle", help="rule preset (default hle)")
+    train.add_argument("--steps", type=positive, required=True, help="game moves to play in all")
+    train.add_argument("--seed", type=seed, default=0, help="the run's seed (decks, weights, draws)")
+    train.add_argument("--out", required=True, metavar="DIR", help="the run's directory (a run there is resumed)")
+    train.add_argument("--bc-games", type=positive, default=None, help="games of the teacher to clone (default 2000)")
+    train.add_argument("--bc-epochs", type=positive, default=None, help="passes over them (default 4)")
+    train.add_argument("--decks", type=positive, default=None, help="decks per policy-gradient update (default 32)")
+    train.add_argument("--rollouts", type=positive, default=None, help="games per deck and update, at least 2 (default 4)")
+    train.add_argument("--embedding", choices=["constant", "modular"], default=None,
+                       help="how the team embeds its sums in reveals (default modular)")
+    train.add_argument("--judge-games", type=positive, default=None,
+                       help="the teacher's games the judge of stale plays learns from (default 10000)")
+    train.add_argument("--threshold-games", type=positive, default=None,
+                       help="games per threshold the judge's threshold is chosen by (default 1000)")
+    evaluate = questions.add_parser("eval", help="play a trained model's team: simulate's summary")
+    evaluate.add_argument("model", metavar="DIR", help="a training directory (its model.npz) or a model file")
+    evaluate.add_argument("--games", type=positive, default=10000, help="games to play (default 10000)")
+    evaluate.add_argument("--seed", type=seed, default=0, help="seed of the first game (default 0)")
+    evaluate.add_argument("--jobs", type=positive, default=None, help="worker processes (default: all cores)")
+    evaluate.add_argument("--json", action="store_true", help="print simulate's JSON summary")
+    curve = questions.add_parser("curve", help="draw a training run's learning curve (needs matplotlib)")
+    curve.add_argument("run", metavar="DIR", help="a training directory")
+    curve.add_argument("--png", required=True, metavar="FILE", help="the PNG file to write")
 
 
-def run_play(encoding: str, config: GameConfig, factory: StrategyFactory, seed: int, all_seats: bool,
-             as_json: bool) -> None:
-    """[RL-cli] play the game of ``seed`` and print, before every move and at the end, the
-    encoding of the acting seat's view (every seat's with ``all_seats``)."""
-    lay = layout(encoding, config)  # refuse the name or the configuration before playing
-    record = play_game(config, factory, seed=seed)
-    state = initial_state(config, record.trace.deck)
-    actions = list(record.trace.actions)
-    for index in range(len(actions) + 1):
-        seats = range(config.players) if all_seats or state.terminal else [state.current]
-        action = describe(actions[index]) if index < len(actions) else None
-        for seat in seats:
-            vector = encode(encoding, make_view(state, seat))
-            if as_json:
-                print(json.dumps({"turn": state.turn, "seat": seat, "acting": seat == state.current and not state.terminal,
-                                  "action": action if seat == state.current else None, "encoding": encoding,
-                                  "vector": [float(value) for value in vector]}))
-            else:
-                head = f"turn {state.turn} seat {seat}" + (f" (then {action})" if action and seat == state.current else "")
-                print(head)
-                for name, clause, entries in sections_of(lay, config, vector):
-                    print(f"  {name:<22} [{clause}] {entries}")
-        if index < len(actions):
-            state = apply_action(state, actions[index])
-
-
-def single_bench(config: GameConfig, steps: int, seed: int = 0) -> float:
-    """[RL-bench] encoded steps per CPU second of the PettingZoo environment (canonical
-    encoding): random legal actions from the masks, the whole loop timed."""
-    import time
-
-    from hanabi_ref.rl.env import HanabiAECEnv
-
-    env = HanabiAECEnv(config=config)
-    rng = np.random.default_rng(seed)
-    done, game = 0, seed
-    start = time.process_time()
-    while done < steps:
-        env.reset(seed=game)
-        game += 1
-        while env.agents and done < steps:
-            observation, _, terminated, truncated, _ = env.last()
-            if terminated or truncated:
-                env.step(None)
-                continue
-            env.step(int(rng.choice(np.nonzero(observation["action_mask"])[0])))
-            done += 1
-    spent = time.process_time() - start
-    return done / spent if spent > 0 else float("inf")
-
-
-def run_bench(config: GameConfig, sizes: list[int], repeats: int, as_json: bool) -> None:
-    """[RL-bench, RL-cli] the medians of ``repeats`` runs of each measure, in one process,
-    interleaved, with the ratios to OpenSpiel's ``observation_tensor`` per step."""
-    import statistics
-
-    from hanabi_ref.rl.batch import bench, openspiel_bench
-
-    measures: dict[str, Any] = {
-        "openspiel observation_tensor": lambda: openspiel_bench(config, 20_000),
-        "openspiel observer buffer": lambda: openspiel_bench(config, 20_000, observer=True),
-        "single environment (PettingZoo)": lambda: single_bench(config, 3_000),
-    }
-    for n in sizes:
-        measures[f"batch N={n}"] = (lambda n: lambda: bench(config, n, max(20, 200_000 // n // 4)))(n)
-    runs: dict[str, list[float]] = {name: [] for name in measures}
-    for _ in range(repeats):
-        for name, measure in measures.items():
-            runs[name].append(measure())
-    medians = {name: statistics.median(values) for name, values in runs.items()}
-    bar = medians["openspiel observation_tensor"]
-    if as_json:
-        print(json.dumps({"players": config.players, "hand_size": config.hand_size, "repeats": repeats,
-                          "steps_per_cpu_second": medians, "runs": runs,
-                          "ratio_to_openspiel_observation_tensor": {name: value / bar for name, value in medians.items()}},
-                         sort_keys=True))
-        return
-    print(f"encoded steps per CPU second, {config.players} players, hand {config.hand_size}, canonical encoding, "
-          f"median of {repeats} interleaved runs (one core):")
-    for name, value in medians.items():
-        print(f"  {name:<34} {value:>12,.0f}  {value / bar:6.2f}x")
-
-
-# ------------------------------------------------------------------ learned agents
-
-AGENTS = ("recommendation",)
-"""[RL-train-cli] the agents ``rl train`` trains."""
-
-
-def run_train(agent: str, players: int, rules: str, steps: int, seed: int, out: str, options: dict[str, Any]) -> None:
-    """[RL-train-cli] train ``agent`` into directory ``out`` (resuming the run there), with a
-    progress bar of game moves (their rate, the running mean score); a summary at the end.
-    [SV-signals] Ctrl-C goes on to the command line (exit 130); SIGTERM and SIGHUP end the
-    process here with their line (exit 143, 129); the checkpoint keeps what was last saved,
-    each of its files whole (RL-train-files)."""
-    import time
-    from pathlib import Path
-
-    from tqdm import tqdm
-
-    from hanabi_ref.rl.errors import RLError
-    from hanabi_ref.rl.train.learn import Settings, Trainer
-    from hanabi_ref.rl.train.team import team_unsupported
-    from hanabi_ref.signals import Stopped, exit_now, signals_stop_run
-
-    if agent not in AGENTS:
-        raise RLError("RL-train-cli", f"--agent: unknown agent {agent!r} (known: {', '.join(AGENTS)})")
-    settings = Settings(players=players, rules=rules, steps=steps, seed=seed, **options)
-    problem = team_unsupported(settings.config())
-    if problem is not None:
-        raise RLError("RL-train-team", problem)
-    trainer = Trainer(settings, Path(out))
-    resumed = trainer.resume()
-    recent: list[float] = []
-    start = time.monotonic()
-    with tqdm(total=steps, initial=min(trainer.moves, steps), unit="move", file=sys.stderr,
-              disable=not sys.stderr.isatty(), dynamic_ncols=True) as bar:
-        def progress(moves: int, score: float | None) -> None:
-            if score is not None:
-                recent.append(score)
-                del recent[:-20]
-                bar.set_postfix_str(f"mean score {sum(recent) / len(recent):.2f} (last {len(recent)} updates)")
-            bar.update(min(moves, steps) - bar.n)
-
-        with signals_stop_run():  # [SV-signals] SIGTERM and SIGHUP stop it as Ctrl-C does
-            try:
-                trainer.run(progress)
-            except Stopped as stop:
-                print(stop.line, file=sys.stderr)
-                exit_now(stop.code)
-    last = [point for point in trainer.curve if point["phase"] == "pg"][-20:]
-    mean = sum(point["mean_score"] for point in last) / len(last) if last else float("nan")
-    print(f"rl train: {agent}, {players} players, {rules} rules, seed {seed}: {trainer.moves} moves, "
-          f"{trainer.updates} updates{' (resumed)' if resumed else ''}, {time.monotonic() - start:.0f} s; "
-          f"mean score of the last {len(last)} updates' games {mean:.2f}; wrote {out}/model.npz")
-
-
-def model_path(directory: str) -> str:
-    """The model file of a training directory (or the file itself)."""
-    import os
-
-    return os.path.join(directory, "model.npz") if os.path.isdir(directory) else directory
-
-
-def eval_arguments(directory: str, games: int, seed: int, jobs: int | None, as_json: bool) -> list[str]:
-    """[RL-train-cli] the ``simulate`` arguments that play a trained model's team (with the
-    run's judge of stale plays, ``judge.npz``, when the directory holds one)."""
-    import os
-
-    from hanabi_ref.rl.learned import model_file
-
-    path = model_path(directory)
-    meta = model_file(path).meta  # read once: simulate, in this process, finds it read
-    judge = os.path.join(directory, "judge.npz") if os.path.isdir(directory) else "none"
-    if judge != "none" and not os.path.exists(judge):
-        judge = "none"
-    arguments = ["simulate", "--strategy", "learned-recommendation", "--param", f"model={path}", "--param", f"judge={judge}",
-                 "--players", str(meta["players"]), "--rules", str(meta["rules"]), "--games", str(games), "--seed", str(seed)]
-    if jobs is not None:
-        arguments += ["--jobs", str(jobs)]
-    return arguments + (["--json"] if as_json else [])
-
-
-def write_curve(directory: str, png: str) -> None:
-    """[RL-train-cli] the learning curve of a training directory as a PNG: the mean score of
-    every update's games (and its running mean) against the game moves played."""
-    import os
-    from pathlib import Path
-
-    from hanabi_ref.errors import FileReadError, TraceError
-    from hanabi_ref.rl.errors import RLError
-    from hanabi_ref.sim.files import write_atomically
-    from hanabi_ref.trace import read_json_file
-
-    source = os.path.join(directory, "curve.json")
-    try:  # [L-files] read as any JSON input: a regular file, bounded in bytes and values
-        data = read_json_file(source)
-        points = data.get("points") if isinstance(data, dict) else None
-        if not isinstance(points, list) or not all(isinstance(point, dict) for point in points):
-            raise TypeError("points is not a list of objects")
-    except (FileReadError, TraceError, KeyError, TypeError) as error:
-        raise RLError("RL-train-files", f"{source}: not a training curve ({' '.join(str(error).split())})") from None
+def command_rl(args: argparse.Namespace) -> int:
+    """[RL-cli, RL-errors] the rl commands; a refusal of the RL face is a usage error (exit 2)."""
     try:
-        from matplotlib.figure import Figure
-    except ImportError:
-        raise RLError("RL-train-extra", "--png: needs matplotlib: pip install 'hanabi-ref[plot]'") from None
-    updates = [point for point in points if point.get("phase") == "pg"]
-    cloning = [point for point in points if point.get("phase") == "bc"]
-    figure = Figure(figsize=(7.5, 4.5), layout="constrained")
-    plot = figure.add_subplot()
-    moves = [point["moves"] for point in updates]
-    scores = [point["mean_score"] for point in updates]
-    plot.plot(moves, scores, ".", markersize=2, alpha=0.4, label="games of one update")
-    window = 25
-    running = [sum(scores[max(0, i - window + 1):i + 1]) / len(scores[max(0, i - window + 1):i + 1]) for i in range(len(scores))]
-    plot.plot(moves, running, "-", label=f"running mean of {window} updates")
-    if cloning:
-        plot.axhline(cloning[-1]["teacher_mean_score"], linestyle="--", color="grey", label="the teacher's team")
-    judged = [point for point in points if point.get("phase") == "judge"]
-    if judged:  # [RL-train-judge-fit] the cloned recommender with the judge, at the chosen threshold
-        last = judged[-1]
-        plot.axhline(last["thresholds"][str(last["threshold"])], linestyle=":", color="black",
-                     label="cloned, with the judge")
-    plot.set_xlabel("game moves played")
-    plot.set_ylabel("mean score")
-    plot.legend(loc="lower right")
+        from hanabi_ref.rl import tools
+    except ImportError as error:  # numpy is the rl extra's
+        raise UsageError(f"hanabi-ref: rl: needs numpy ({error}); pip install 'hanabi-ref[rl]'") from None
+    from hanabi_ref.rl.errors import RLError
 
-    def write(file: Any) -> None:
-        figure.savefig(file, format="png", metadata={"Software": None})
+    try:
+        if args.question == "eval":
+            simulate = tools.eval_arguments(args.model, args.games, args.seed, args.jobs, args.json)
+        else:
+            return _run_question(args)
+    except RLError as error:
+        raise UsageError(f"hanabi-ref: rl: {error}") from None
+    return _simulate(simulate)
 
-    write_atomically(Path(png), write, "--png")
+
+def _run_question(args: argparse.Namespace) -> int:
+    """[RL-cli, RL-train-cli] ``rl check``, ``play``, ``bench``, ``train`` or ``curve``."""
+    from hanabi_ref.rl import tools
+    from hanabi_ref.rules import make_config
+
+    if args.question == "check":
+        return EXIT_OK if tools.run_check(args.states, args.seed, args.json) else EXIT_INVALID_GAME
+    if args.question == "bench":
+        from hanabi_ref.rl.batch import batch_unsupported
+
+        config = make_config(args.players, preset="hle", hand_size=args.hand_size)
+        if batch_unsupported(config) is not None:
+            raise UsageError(f"hanabi-ref: rl bench: {batch_unsupported(config)}")
+        tools.run_bench(config, args.batch or [1, 64, 1024], args.repeats, args.json)
+        return EXIT_OK
+    if args.question == "train":
+        options = {name: value for name in ("bc_games", "bc_epochs", "decks", "rollouts", "embedding",
+                                            "judge_games", "threshold_games")
+                   if (value := getattr(args, name)) is not None}
+        if options.get("rollouts", 2) < 2:
+            raise UsageError("hanabi-ref: rl train: --rollouts: at least 2 (the baseline is the other rollouts' mean)")
+        tools.run_train(args.agent, args.players, args.rules, args.steps, args.seed, args.out, options)
+        return EXIT_OK
+    if args.question == "curve":
+        tools.write_curve(args.run, args.png)
+        return EXIT_OK
+    config = make_config(args.players, preset=args.rules, variant=args.variant, hand_size=args.hand_size)
+    tools.run_play(args.encoding, config, sim_commands.strategy_factory(args.strategy), args.seed, args.all_seats,
+                   args.json)
+    return EXIT_OK
+
+
+def _simulate(argv: list[str]) -> int:
+    """[RL-train-cli] ``rl eval``: the ``simulate`` command these arguments make, run here."""
+    parser = CommandParser(prog="hanabi-ref")
+    sim_commands.add_simulate(parser.add_subparsers(dest="command", required=True, parser_class=CommandParser))
+    args = parser.parse_args(argv)
+    resolve_seeds(args)
+    return sim_commands.command_simulate(args)

@@ -1,4 +1,4 @@
-"""Output of ``hanabi-ref playability`` [PL-cli]."""
+"""Output of ``hanabi-ref playability`` [PL-cli] (its parser is :mod:`hanabi_ref.playability.commands`)."""
 
 from __future__ import annotations
 

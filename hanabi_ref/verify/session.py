@@ -1,4 +1,5 @@
-"""The ``verify`` and ``serve`` commands [C-verify, C-serve].
+"""A ``verify`` session, and the engines ``verify`` and ``serve`` start [C-verify, C-serve];
+the commands' parsers are in :mod:`hanabi_ref.verify.commands`.
 
 ``verify`` drives an engine (an external command, or a built-in peer adapter) through
 the conformance vectors and then through seeded random games.  On the
