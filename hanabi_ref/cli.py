@@ -79,6 +79,7 @@ from hanabi_ref.playability import commands as playability
 from hanabi_ref.rl import commands as rl
 from hanabi_ref.sim import commands as sim
 from hanabi_ref.solver import commands as solver
+from hanabi_ref.stdout import WatchedOutput, is_failing, point_at_devnull
 from hanabi_ref.verify import commands as verify
 
 __all__ = ["EXIT_INVALID_GAME", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
@@ -124,18 +125,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     if sys.stdout is None:  # started with standard output closed: results would vanish
         return _fail("hanabi-ref: standard output is closed", EXIT_USAGE)
     real = sys.stdout
-    watched = _WatchedOutput(real) if real is sys.__stdout__ else None
+    watched = WatchedOutput(real) if real is sys.__stdout__ else None
     if watched is not None:
         sys.stdout = watched  # a proxy of the real one
     try:
         return _run(argv, watched)
     finally:
         sys.stdout = real
-        if _is_failing(real):
-            _point_at_devnull(real)
+        if is_failing(real):
+            point_at_devnull(real)
 
 
-def _run(argv: Sequence[str] | None, watched: _WatchedOutput | None) -> int:
+def _run(argv: Sequence[str] | None, watched: WatchedOutput | None) -> int:
     """The command and its errors, one line each [C-exit, OUT-stdout]."""
     try:
         args = build_parser().parse_args(argv)
@@ -162,57 +163,9 @@ def _run(argv: Sequence[str] | None, watched: _WatchedOutput | None) -> int:
     except BrokenPipeError:
         return EXIT_OK  # [OUT-stdout] the reader stopped reading: quietly
     except OSError as error:
-        if not ((watched is not None and watched.failure is error) or _is_failing(sys.stdout)):
+        if not ((watched is not None and watched.failure is error) or is_failing(sys.stdout)):
             raise
         return _fail(f"hanabi-ref: standard output: cannot write: {error.strerror or error}", EXIT_USAGE)
-
-
-class _WatchedOutput:
-    """[OUT-stdout] Standard output, remembering the error of a failed write, so that an OS
-    error is reported as standard output's only when it is."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.failure: OSError | None = None
-
-    def write(self, text: str) -> int:
-        try:
-            return int(self.stream.write(text))
-        except OSError as error:
-            self.failure = error
-            raise
-
-    def flush(self) -> None:
-        try:
-            self.stream.flush()
-        except OSError as error:
-            self.failure = error
-            raise
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
-def _is_failing(stream: Any) -> bool:
-    """[OUT-stdout] Whether ``stream`` cannot take what it holds (a buffered stream keeps
-    what it could not write)."""
-    try:
-        stream.flush()
-    except (OSError, ValueError):
-        return True
-    return False
-
-
-def _point_at_devnull(stream: Any) -> None:
-    """[OUT-stdout] Point a failed stream's descriptor at /dev/null, so that Python's own
-    flush at exit fails no more (no "Exception ignored" message, no changed exit code)."""
-    try:
-        descriptor = stream.fileno()
-    except (OSError, ValueError):
-        return
-    null = os.open(os.devnull, os.O_WRONLY)
-    os.dup2(null, descriptor)
-    os.close(null)
 
 
 def _enable_compiled() -> None:
