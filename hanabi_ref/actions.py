@@ -9,7 +9,6 @@ default draw position [R-2].
 
 from __future__ import annotations
 
-import warnings
 from typing import Literal, Union
 
 import attrs
@@ -34,17 +33,6 @@ class Hint:
     target: int
     kind: HintKind = attrs.field(converter=hint_kind)
     subject: int = attrs.field()
-
-    @property
-    def value(self) -> int:
-        """Deprecated name of :attr:`subject` (for a colour hint it held a clue-colour
-        index, not a value)."""
-        warnings.warn(
-            "Hint.value is deprecated: use Hint.subject (a value 1..n, or a clue-colour index)",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return self.subject
 
 
 @attrs.frozen

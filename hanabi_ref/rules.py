@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import operator
-import warnings
 from collections.abc import Mapping
 from typing import Any, Final, Literal
 
@@ -294,7 +293,7 @@ class GameConfig:
 
     ``max_hints`` is t0 and ``max_errors`` is f0 [2.9-t0, 2.9-f0]; a state's ``hints``
     and ``errors`` are t and f.  The configuration's JSON (and :func:`make_config`)
-    names them ``hints`` and ``errors``; the attributes of those names are deprecated.
+    names them ``hints`` and ``errors``.
     """
 
     values: int
@@ -484,18 +483,6 @@ class GameConfig:
         """S0's multiset in canonical order [D-canonical]."""
         return canonical_deck(self.suits, self.values)
 
-    @property
-    def hints(self) -> int:
-        """Deprecated: t0 is :attr:`max_hints` (``GameState.hints`` is t) [2.9-t0]."""
-        _deprecated("GameConfig.hints", "max_hints (t0; GameState.hints is t)")
-        return self.max_hints
-
-    @property
-    def errors(self) -> int | None:
-        """Deprecated: f0 is :attr:`max_errors` (``GameState.errors`` is f) [2.9-f0]."""
-        _deprecated("GameConfig.errors", "max_errors (f0; GameState.errors is f)")
-        return self.max_errors
-
     @functools.cached_property
     def sorted_deck(self) -> list[int]:
         """S0's multiset as a sorted list, to check a deck against [2.9-S0]."""
@@ -520,10 +507,6 @@ class GameConfig:
 
 _config_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameConfig)))
 """A configuration's fields as a tuple, for :meth:`GameConfig.__eq__`."""
-
-
-def _deprecated(old: str, new: str) -> None:
-    warnings.warn(f"{old} is deprecated: use {new}", DeprecationWarning, stacklevel=3)
 
 
 def _fail(field: str, message: str) -> ConfigError:

@@ -468,12 +468,9 @@ def test_config_json_errors_name_the_field(data: object, prefix: str) -> None:
     assert str(error.value).startswith(prefix), str(error.value)
 
 
-def test_old_names_of_t0_and_f0_are_deprecated_aliases() -> None:
+def test_t0_and_f0_have_one_name_each() -> None:
     """[2.9-t0, 2.9-f0] t0 and f0 are ``max_hints`` and ``max_errors`` (a state's hints
-    and errors are t and f); the old attribute names still read them, with a warning."""
+    and errors are t and f); the configuration has no attributes of the old names."""
     config = make_config(3, hints=5, errors=2)
     assert (config.max_hints, config.max_errors) == (5, 2)
-    with pytest.warns(DeprecationWarning, match="max_hints"):
-        assert config.hints == 5
-    with pytest.warns(DeprecationWarning, match="max_errors"):
-        assert config.errors == 2
+    assert not hasattr(config, "hints") and not hasattr(config, "errors")

@@ -200,10 +200,9 @@ def test_single_player_has_no_hints() -> None:
     assert len(legal_actions(initial_state(config, deck_from_seed(config, 1)))) == 20
 
 
-def test_the_old_name_of_a_hints_subject_is_a_deprecated_alias() -> None:
+def test_a_hints_subject_has_one_name() -> None:
     """[2.16-actions] a hint names a value 1..n or a clue-colour index as ``subject``;
-    ``value`` (misleading for colour hints) still reads it, with a warning."""
+    the old name ``value`` (misleading for colour hints) is gone."""
     hint = Hint(1, "colour", 2)
     assert hint.subject == 2
-    with pytest.warns(DeprecationWarning, match="subject"):
-        assert hint.value == 2
+    assert not hasattr(hint, "value")

@@ -431,14 +431,12 @@ def test_bench_playability_table_reports_runs(capsys: pytest.CaptureFixture[str]
     assert report["median_seconds"] == report["runs_seconds"][0] > 0
 
 
-def test_the_old_counter_name_is_a_deprecated_alias() -> None:
-    """[PL-count] ``solver.Counter`` (it shadowed collections.Counter) still names the
-    counter, with a DeprecationWarning."""
+def test_the_counter_has_one_name() -> None:
+    """[PL-count] the counter is ``PlayableCounter``; the old name ``Counter`` (it shadowed
+    collections.Counter) is gone."""
     import hanabi_ref.playability.solver as solver
 
-    with pytest.warns(DeprecationWarning, match="PlayableCounter"):
-        old = getattr(solver, "Counter")
-    assert old is PlayableCounter
+    assert not hasattr(solver, "Counter") and solver.PlayableCounter is PlayableCounter
 
 
 @pytest.mark.deep

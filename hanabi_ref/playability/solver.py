@@ -19,7 +19,6 @@ same positions, memoized on (cards not yet drawn, antichain), without listing se
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Sequence
 
 import attrs
@@ -247,10 +246,7 @@ def solve_types(table: Table, types: Sequence[int]) -> bool:
 
 class PlayableCounter:
     """Counts the (K, m)-playable sequences of compositions over one set of card types
-    [PL-count].  One counter may serve many compositions (Appendix A shares one per m).
-
-    Named ``Counter`` before; that name shadowed :class:`collections.Counter` and is kept
-    only as a deprecated alias (a module ``__getattr__`` warns)."""
+    [PL-count].  One counter may serve many compositions (Appendix A shares one per m)."""
 
     def __init__(self, cards: Sequence[Card], hand_size: int, target: int, *, end_on_empty_stack: bool = True):
         self.table = table_for(cards, hand_size, target, end_on_empty_stack)
@@ -305,14 +301,3 @@ def count_playable(composition: Composition, hand_size: int, *, end_on_empty_sta
     counter = PlayableCounter(composition.cards, hand_size, composition.target, end_on_empty_stack=end_on_empty_stack)
     return counter.count(composition.counts)
 
-
-def __getattr__(name: str) -> object:
-    """The deprecated name ``Counter`` of :class:`PlayableCounter`."""
-    if name == "Counter":
-        warnings.warn(
-            "hanabi_ref.playability.solver.Counter is deprecated: use PlayableCounter",
-            DeprecationWarning,
-            stacklevel=2,
-        )
-        return PlayableCounter
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
