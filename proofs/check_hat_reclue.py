@@ -30,7 +30,6 @@ import itertools
 from collections.abc import Callable, Iterator, Sequence
 from typing import cast
 
-import attrs
 import pytest
 
 from hanabi_ref.actions import Hint, Play
@@ -413,7 +412,7 @@ def test_every_clued_seat_resolves_every_value_with_larger_hands() -> None:
 def _pins_modifying_the_last_free_seat(facts: rules.CardFacts, clue: Round) -> Pins:
     pins = ORIGINAL_PINS_OF(facts, clue)
     free = [seat for seat in clue.order if seat not in pins.pins]
-    return attrs.evolve(pins, modified=free[-1] if free else None)
+    return pins._replace(modified=free[-1] if free else None)
 
 
 def _standard_values_first_to_last(facts: rules.CardFacts, clue: Round, seats: Sequence[int]) -> dict[int, HatValue]:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterator, Mapping, Sequence
 from enum import IntEnum
-from typing import Final
+from typing import Final, NamedTuple
 
 import attrs
 
@@ -155,11 +155,11 @@ def card_facts(config: GameConfig) -> CardFacts:
     return CardFacts(config, n, composition, tuple(card // n for card in identities), tuple(card % n for card in identities))
 
 
-@attrs.frozen
-class Pins:
+class Pins(NamedTuple):
     """[H-reclue-pins] what the earlier clues fix in a clue: each pinned seat's play,
     the seat each pinned card is played by, the clued progress and the modified seat
-    (None when every seat is pinned)."""
+    (None when every seat is pinned).  A named tuple: one is made per clue resolved and
+    per clue drafted."""
 
     pins: dict[int, HatValue]
     pinned: dict[int, int]
@@ -217,7 +217,7 @@ class Round:
 
     def set_pins(self, pins: Pins) -> None:
         """Record what :func:`pins_of` found (kept flat: the hot loops read them)."""
-        self.pins, self.pinned, self.progress, self.modified = pins.pins, pins.pinned, pins.progress, pins.modified
+        self.pins, self.pinned, self.progress, self.modified = pins
 
 
 @attrs.frozen(kw_only=True)
@@ -371,8 +371,10 @@ def pins_of(facts: CardFacts, clue: Round) -> Pins:
             while grown[suit] < n and suit * n + grown[suit] in pinned:
                 grown[suit] += 1
         progress = tuple(grown)
-    modified = next((seat for seat in clue.order if seat not in pins), None)
-    return Pins(pins, pinned, progress, modified)
+    for seat in clue.order:
+        if seat not in pins:
+            return Pins(pins, pinned, progress, seat)
+    return Pins(pins, pinned, progress, None)
 
 
 # ------------------------------------------------------------------ H-reclue-infer (Lemma 5)
