@@ -25,6 +25,9 @@ source lists for March 2019 (spec/hat.md section 5):
 All bookkeeping is common to the seats (H-common): the pending clues of each seat, the
 clue numbers, the public numbers at each clue and the actions taken since.  A seat
 resolves its pending clues, oldest first, at its own turn [H-reclue-decode].
+
+The rules themselves are functions in :mod:`~hanabi_ref.strategies.hat.reclue_rules`,
+one per clause or lemma; :class:`ReclueHatPlayer` keeps the bookkeeping and calls them.
 """
 
 from __future__ import annotations
