@@ -85,6 +85,7 @@ HAT_MODULES = (
     "hanabi_ref.strategies.hat.codes",
     "hanabi_ref.strategies.hat.player",
     "hanabi_ref.strategies.hat.reclue",
+    "hanabi_ref.strategies.hat.reclue_rules",
     "hanabi_ref.strategies.hat.recommendation",
 )
 """The hat strategies; they hold contracts, so like the engine they are loaded from the

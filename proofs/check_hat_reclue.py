@@ -1,24 +1,26 @@
 """Machine check of Part 2 of proofs/hat_decoding.md [H-reclue-pins, H-reclue-infer,
 H-reclue-endgame, H-reclue-decode].
 
-Each lemma is checked by calling the methods of :class:`ReclueHatPlayer` that carry it
-out, on clues built by hand (a :class:`Round` over hands the check chooses, with the
-earlier clues that pin seats), exhaustively over small hands:
+Each lemma is checked by calling the functions of
+:mod:`~hanabi_ref.strategies.hat.reclue_rules` that carry it out, on clues built by hand
+(a :class:`Round` over hands the check chooses, with the earlier clues that pin seats),
+exhaustively over small hands:
 
-* Lemma 4 (turn order): ``prepare`` over every pattern of earlier clues a seat can hold
+* Lemma 4 (turn order): ``pins_of`` over every pattern of earlier clues a seat can hold
   (a play, a discard or clue, modified or not, one or two of them), against the pins and
   the modified seat the lemma names; and in real games, every seat that moves between a
   clue and its modified seat's turn is pinned in it and plays.
-* Lemma 5 (the inference is exact): ``infer`` on every first action a free seat can take
-  after a clue (its value if that is a play; otherwise a discard, a clue, or any value a
-  later clue's ``standard`` or ``choose_modified`` can give it), for every hand of a grid,
+* Lemma 5 (the inference is exact): ``inferred_value`` on every first action a free seat
+  can take after a clue (its value if that is a play; otherwise a discard, a clue, or any
+  value a later clue's ``standard_action`` or ``choose_modified`` can give it), for every
+  hand of a grid,
   every set of cards the later seats play and every pin.
-* Lemma 6 (the gamble is read right): whenever ``gamble_is_readable`` allows a gamble,
-  ``infer`` reads every card the gambled slot may hold as the seat's value.
-* Theorem 2: ``resolve`` by every clued seat, with the seats before it having acted,
+* Lemma 6 (the gamble is read right): whenever ``is_gamble_readable`` allows a gamble,
+  ``inferred_value`` reads every card the gambled slot may hold as the seat's value.
+* Theorem 2: ``resolved_values`` by every clued seat, with the seats before it having acted,
   gives every seat the value the cluer put in the sum.
 
-``test_planted_bugs_are_caught`` plants a bug in each method and expects its check to
+``test_planted_bugs_are_caught`` plants a bug in each function and expects its check to
 fail.
 """
 
@@ -37,23 +39,23 @@ from hanabi_ref.state import Event
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.strategies.hat.core import hat_sum
 from hanabi_ref.strategies.hat.player import MODULUS, DecodeLog, Snapshot
-from hanabi_ref.strategies.hat.reclue import HAT_VALUES, HatValue, ReclueHatPlayer, Round
+from hanabi_ref.strategies.hat import reclue_rules as rules
+from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.strategies.hat.reclue_rules import HAT_VALUES, HatValue, Pins, Round, card_facts
 from hanabi_ref.view import PlayerView
 
 CONFIG = make_config(4, preset="hanab-live")
 N = CONFIG.values
+FACTS = card_facts(CONFIG)
 NO_DISCARDS = (0,) * 25
 ALL_SENDABLE = (1 << MODULUS) - 1
 
 
 class SeenCards:
-    """What a :class:`Round` and the gamble read of a view: the hands a seat sees (its own
-    unknown), its knowledge of its own slots and the fields."""
+    """What a :class:`Round` reads of a view: the hands a seat sees (its own unknown)."""
 
-    def __init__(self, cards: Sequence[Sequence[int | None]], knowledge: Sequence[int] = (), fields: Sequence[int] = ()) -> None:
+    def __init__(self, cards: Sequence[Sequence[int | None]]) -> None:
         self.cards = tuple(tuple(hand) for hand in cards)
-        self.own_knowledge = tuple(knowledge)
-        self.fields = tuple(fields)
 
 
 def as_view(seen: SeenCards) -> PlayerView:
@@ -80,11 +82,11 @@ def make_clue(cluer: int, cards: Sequence[Sequence[int | None]], prior: dict[int
 
 def check_prepare(players: int = 4) -> int:
     """[H-reclue-pins] Lemma 4's bookkeeping: for every pattern of earlier clues held by
-    the clued seats, ``prepare`` pins exactly the seats holding a play (the first one),
+    the clued seats, ``pins_of`` pins exactly the seats holding a play (the first one),
     makes the first free seat the modified one, and refuses a pattern in which a seat
     still holds an earlier clue's modified non-play (the lemma says none occurs)."""
     config = make_config(players, preset="hanab-live")
-    resolver = ReclueHatPlayer(config, 0)
+    facts = card_facts(config)
     order = tuple(range(1, players))
     kinds = [(), ("play",), ("other",), ("modified other",), ("other", "play"), ("play", "other")]
     cases = 0
@@ -95,17 +97,17 @@ def check_prepare(players: int = 4) -> int:
         clue = Round(10, 0, order, 0, as_view(SeenCards(hands)), prior, Snapshot((0,) * 5, NO_DISCARDS, 4, 20, 0))
         refused = any("modified other" in held and "play" not in held[: held.index("modified other")] for held in pattern)
         try:
-            resolver.prepare(clue)
+            pins = rules.pins_of(facts, clue)
         except AssertionError:
             assert refused, pattern
             continue
         assert not refused, pattern
         pinned = [seat for seat, held in zip(order, pattern) if "play" in held]
-        assert sorted(clue.pins) == pinned and all(clue.pins[seat] == HatValue.play(0) for seat in pinned), pattern
+        assert sorted(pins.pins) == pinned and all(pins.pins[seat] == HatValue.play(0) for seat in pinned), pattern
         free = [seat for seat in order if seat not in pinned]
-        assert clue.modified == (free[0] if free else None), pattern
-        if clue.modified is not None:  # the seats acting before the modified one are pinned: they play first
-            assert all(seat in clue.pins for seat in order[: order.index(clue.modified)]), pattern
+        assert pins.modified == (free[0] if free else None), pattern
+        if pins.modified is not None:  # the seats acting before the modified one are pinned: they play first
+            assert all(seat in pins.pins for seat in order[: order.index(pins.modified)]), pattern
         cases += 1
     return cases
 
@@ -209,36 +211,35 @@ def subsets(cards: Sequence[int]) -> Iterator[set[int]]:
 def check_inference(hand_size: int = 3) -> int:
     """[H-reclue-infer] Lemma 5: for every pin scenario, every free seat q other than the
     modified one, every hand of q over :data:`IDENTITIES` and every set of cards the
-    later seats play, ``infer`` reads q's value in the clue from every first action q can
+    later seats play, ``inferred_value`` reads q's value in the clue from every first action q can
     take. Returns the inferences checked."""
-    resolver = ReclueHatPlayer(CONFIG, 0)
     checked = 0
     for fields, pinned, card in pin_scenarios():
         for discarded in (NO_DISCARDS, tuple(1 if identity == 2 else 0 for identity in range(25))):
             clue = build_clue(fields, pinned, card, {}, discarded)
-            resolver.prepare(clue)
+            clue.set_pins(rules.pins_of(FACTS, clue))
             for q in clue.order:
                 if q in clue.pins or q == clue.modified:
                     continue
                 for hand in itertools.product(IDENTITIES, repeat=hand_size):
-                    checked += _check_hand(resolver, clue, q, hand)
+                    checked += _check_hand(clue, q, hand)
     return checked
 
 
-def _check_hand(resolver: ReclueHatPlayer, clue: Round, q: int, hand: tuple[int, ...]) -> int:
-    wanted = [card for slot, card in enumerate(hand) if slot in resolver.wanted(clue, q, hand)]
+def _check_hand(clue: Round, q: int, hand: tuple[int, ...]) -> int:
+    wanted = [card for slot, card in enumerate(hand) if slot in rules.wanted_slots(FACTS, clue, q, hand)]
     checked = 0
     for later_plays in subsets(wanted):
-        value = resolver.standard(clue, q, hand, later_plays)
-        for action in first_actions(resolver, clue, q, hand, value):
+        value = rules.standard_action(FACTS, clue, q, hand, later_plays)
+        for action in first_actions(clue, q, hand, value):
             clue.acted[q] = (action, hand)
-            assert resolver.infer(clue, q) == value, (clue.progress, q, hand, later_plays, value, action)
+            assert rules.inferred_value(FACTS, clue, q) == value, (clue.progress, q, hand, later_plays, value, action)
             checked += 1
         del clue.acted[q]
     return checked
 
 
-def first_actions(resolver: ReclueHatPlayer, clue: Round, q: int, hand: tuple[int, ...], value: HatValue) -> Iterator[HatValue]:
+def first_actions(clue: Round, q: int, hand: tuple[int, ...], value: HatValue) -> Iterator[HatValue]:
     """What q may do first after the clue [H-reclue-turn]: its value if it plays; else a
     discard or a clue (H-reclue-discard), or a play that a later clue gives it, as its
     standard action or as its modified one (the later clue is by the seat before q, so q
@@ -252,15 +253,15 @@ def first_actions(resolver: ReclueHatPlayer, clue: Round, q: int, hand: tuple[in
     cards = [tuple(clue.hand(seat)) for seat in range(CONFIG.players)]
     cards[q] = hand
     later = make_clue((q - 1) % CONFIG.players, cards, {q: [clue]}, clue.fields, clue.discarded, turn=clue.turn + 1)
-    resolver.prepare(later)
+    later.set_pins(rules.pins_of(FACTS, later))
     assert later.modified == q
-    wanted = [hand[slot] for slot in resolver.wanted(later, q, hand)]
+    wanted = [hand[slot] for slot in rules.wanted_slots(FACTS, later, q, hand)]
     for later_plays in subsets(wanted):
-        yield resolver.standard(later, q, hand, later_plays)
+        yield rules.standard_action(FACTS, later, q, hand, later_plays)
     for preferred in HAT_VALUES:
         if preferred.is_play and preferred.slot >= len(hand):
             continue
-        yield resolver.choose_modified(later, {}, preferred, 4, ALL_SENDABLE)
+        yield rules.choose_modified(FACTS, later, {}, preferred, 4, ALL_SENDABLE)
     clue.values = None
 
 
@@ -287,8 +288,8 @@ FILLERS = {1: (14, 13, 12), 2: (19, 18, 17), 3: (24, 23, 22)}
 def check_gamble(players: int = 4) -> tuple[int, int]:
     """[H-reclue-endgame] Lemma 6: a free seat q other than the modified one, without a
     play in the clue, holding x in its oldest slot, with any knowledge of that slot that
-    allows x: when ``gamble_is_readable`` lets it play the slot, ``infer`` reads the play
-    as q's value. Returns the gambles allowed and the misreads the rule prevented."""
+    allows x: when ``is_gamble_readable`` lets it play the slot, ``inferred_value`` reads
+    the play as q's value. Returns the gambles allowed and the misreads the rule prevented."""
     allowed = prevented = 0
     for fields, q, x, c, m_value, discarded in itertools.product(
             FIELDS, (2, 3), IDENTITIES, IDENTITIES, (HatValue.play(0), HatValue.CLUE), (NO_DISCARDS, _one_discarded(1))):
@@ -297,20 +298,16 @@ def check_gamble(players: int = 4) -> tuple[int, int]:
         if not is_dealable(hands, fields, discarded):
             continue
         clue = build_clue(fields, None, None, hands, discarded)
-        gambler = ReclueHatPlayer(CONFIG, q)
-        gambler.prepare(clue)
-        values = {1: m_value}
-        gambler.standard_values(clue, [2, 3], values)
+        clue.set_pins(rules.pins_of(FACTS, clue))
+        values = {1: m_value, **rules.standard_values(FACTS, clue, [2, 3])}
         if values[q].is_play:
             continue  # q holds a play: it plays, it does not gamble
         clue.values = values
-        gambler.pending[q] = [clue]
         clue.acted[q] = (HatValue.play(0), tuple(hands[q]))
-        misread = gambler.infer(clue, q) != values[q]
+        misread = rules.inferred_value(FACTS, clue, q) != values[q]
         seen = [card for seat in clue.order if seat != q for card in clue.hand(seat)]
-        for mask in _masks_with(x):
-            view = SeenCards([() if seat != q else (None,) * 4 for seat in range(CONFIG.players)], (mask,), fields)
-            if gambler.gamble_is_readable(as_view(view), 0, seen, discarded):
+        for mask in _masks_with(x):  # q's knowledge of the gambled slot
+            if rules.is_gamble_readable(FACTS, [clue], q, mask, fields, seen, discarded):
                 assert not misread, (fields, q, x, c, m_value, bin(mask))
                 allowed += 1
             else:
@@ -361,17 +358,16 @@ def check_resolve(hand_size: int = 2) -> int:
     seats before it having acted), the values the cluer put in the sum. Returns the
     resolutions checked."""
     checked = 0
-    cluer = ReclueHatPlayer(CONFIG, 0)
     for fields, pinned, card in pin_scenarios():
         shape = build_clue(fields, pinned, card, {})
-        cluer.prepare(shape)
+        shape.set_pins(rules.pins_of(FACTS, shape))
         free = [seat for seat in shape.order if seat not in shape.pins and seat != shape.modified]
         for chosen in itertools.product(itertools.product(IDENTITIES, repeat=hand_size), repeat=len(free)):
             hands: dict[int, Sequence[int | None]] = dict(zip(free, chosen))
             clue = build_clue(fields, pinned, card, hands)
-            cluer.prepare(clue)
+            clue.set_pins(rules.pins_of(FACTS, clue))
             values = dict(clue.pins)
-            cluer.standard_values(clue, free, values)
+            values.update(rules.standard_values(FACTS, clue, free))
             for m_value in (HatValue.play(1), HatValue.discard(2), HatValue.CLUE):
                 if clue.modified is not None:
                     values[clue.modified] = m_value
@@ -391,8 +387,9 @@ def _check_every_seat_resolves(fields: tuple[int, ...], pinned: int | None, card
             clue.acted[earlier] = (values[earlier], given.hand(earlier))
         if seat in given.pins:  # it played its pin first: the others are resolved once the card is shown
             clue.acted[seat] = (values[seat], given.hand(seat))
-        ReclueHatPlayer(CONFIG, seat).resolve(clue)
-        assert clue.values == values, (fields, pinned, hands, seat, clue.values, values)
+        clue.set_pins(rules.pins_of(FACTS, clue))
+        resolved = rules.resolved_values(FACTS, clue, seat)
+        assert resolved == values, (fields, pinned, hands, seat, resolved, values)
     return len(given.order)
 
 
@@ -412,37 +409,39 @@ def test_every_clued_seat_resolves_every_value_with_larger_hands() -> None:
 # ------------------------------------------------------------------ planted bugs
 
 
-def _prepare_modifying_the_last_free_seat(self: ReclueHatPlayer, clue: Round) -> None:
-    ORIGINAL_PREPARE(self, clue)
-    free = [seat for seat in clue.order if seat not in clue.pins]
-    clue.modified = free[-1] if free else None
+def _pins_modifying_the_last_free_seat(facts: rules.CardFacts, clue: Round) -> Pins:
+    pins = ORIGINAL_PINS_OF(facts, clue)
+    free = [seat for seat in clue.order if seat not in pins.pins]
+    return pins._replace(modified=free[-1] if free else None)
 
 
-def _standard_values_first_to_last(self: ReclueHatPlayer, clue: Round, seats: Sequence[int], values: dict[int, HatValue]) -> None:
+def _standard_values_first_to_last(facts: rules.CardFacts, clue: Round, seats: Sequence[int]) -> dict[int, HatValue]:
+    values: dict[int, HatValue] = {}
     dont_play: set[int] = set()
     for seat in seats:  # first to last: a seat's value reads the seats before it
         hand = clue.hand(seat)
-        value = self.standard(clue, seat, hand, dont_play)
+        value = rules.standard_action(facts, clue, seat, hand, dont_play)
         values[seat] = value
         if value.is_play:
             played = hand[value.slot]
             assert played is not None
             dont_play.add(played)
+    return values
 
 
-ORIGINAL_PREPARE = ReclueHatPlayer.prepare
+ORIGINAL_PINS_OF = rules.pins_of
 PLANTS: dict[str, tuple[str, Callable[..., object], Callable[[], object]]] = {
-    "lemma 4: the last free seat modified": ("prepare", _prepare_modifying_the_last_free_seat, check_prepare),
-    "lemma 5: no card excluded": ("excluded", lambda self, clue, seat, hand: set(), check_inference),
-    "lemma 6: every gamble readable": ("gamble_is_readable", lambda self, view, slot, seen, discarded: True, check_gamble),
+    "lemma 4: the last free seat modified": ("pins_of", _pins_modifying_the_last_free_seat, check_prepare),
+    "lemma 5: no card excluded": ("excluded_cards", lambda facts, clue, seat, hand: set(), check_inference),
+    "lemma 6: every gamble readable": ("is_gamble_readable", lambda facts, held, seat, possible, fields, seen, discarded: True, check_gamble),
     "theorem 2: first to last": ("standard_values", _standard_values_first_to_last, check_resolve),
 }
 
 
 @pytest.mark.parametrize("plant", sorted(PLANTS))
 def test_planted_bugs_are_caught(plant: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each lemma's check fails when the method it checks is broken as named."""
+    """Each lemma's check fails when the function it checks is broken as named."""
     name, broken, check = PLANTS[plant]
-    monkeypatch.setattr(ReclueHatPlayer, name, broken)
+    monkeypatch.setattr(rules, name, broken)
     with pytest.raises(AssertionError):
         check()

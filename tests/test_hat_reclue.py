@@ -21,8 +21,10 @@ from hanabi_ref.game import play_game
 from hanabi_ref.legality import legal_actions
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.strategies import factory_for
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError
-from hanabi_ref.strategies.hat.reclue import HatValue, ModifiedSeat, ReclueHatPlayer, Round, hat_numbers
+from hanabi_ref.strategies.hat import reclue_rules as rules
+from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, reachable_score, snapshot_of
+from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.strategies.hat.reclue_rules import CardFacts, HatValue, ModifiedSeat, Round, card_facts, hat_numbers
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import PlayerView, make_view
 from tests.helpers import HAT_CONFIGS, card
@@ -75,7 +77,7 @@ def test_check_mode_stops_a_game_whose_inference_goes_wrong(monkeypatch: pytest.
     made to answer "clue" always) stops the game with HatDecodingError."""
     config = make_config(4, "hanab-live", "no-variant")
     assert play_game(config, factory_for("hat", {"check": "1"}), seed=3).final.terminal
-    monkeypatch.setattr(ReclueHatPlayer, "infer", lambda self, clue, seat: HatValue.CLUE)
+    monkeypatch.setattr(rules, "inferred_value", lambda facts, clue, seat: HatValue.CLUE)
     with pytest.raises(HatDecodingError, match="H-decode-check"):
         play_game(config, factory_for("hat", {"check": "1"}), seed=3)
 
@@ -91,30 +93,30 @@ def test_the_sources_example_of_a_later_clue_turning_a_discard_into_a_play() -> 
     config = make_config(5, "hanab-live", "no-variant")
     r1, r2, g3, b4, w4, y2, y4 = (card(config, v, s) for v, s in ((1, 0), (2, 0), (3, 2), (4, 3), (4, 4), (2, 1), (4, 1)))
     view = make_view(initial_state(config, deck_from_seed(config, 0)), 4)
-    emily = ReclueHatPlayer(config, 4)
+    facts = card_facts(config)  # what Emily (seat 4) reads of the configuration
     hands: dict[int, tuple[int | None, ...]] = {
         0: (b4, g3, w4, y4), 1: (g3, b4, w4, y4), 2: (y2, r1, b4, w4), 3: (g3, r2, g3, b4), 4: (None,) * 4,
     }
 
     alice = Round(0, 0, (1, 2, 3, 4), 0, view, {seat: [] for seat in (1, 2, 3, 4)})
     alice.hands = [hands[seat] for seat in range(5)]
-    emily.prepare(alice)
+    alice.set_pins(rules.pins_of(facts, alice))
     assert alice.modified == 1 and alice.progress == (0,) * 5
-    assert emily.wanted(alice, 3, hands[3]) == []  # r2 is not next in Alice's clue
-    assert emily.standard(alice, 2, hands[2], set()) == PLAY + 1  # Bob: r1
-    assert emily.standard(alice, 3, hands[3], set()) == DISCARD + 0  # Donald: the lower of two g3
+    assert rules.wanted_slots(facts, alice, 3, hands[3]) == []  # r2 is not next in Alice's clue
+    assert rules.standard_action(facts, alice, 2, hands[2], set()) == PLAY + 1  # Bob: r1
+    assert rules.standard_action(facts, alice, 3, hands[3], set()) == DISCARD + 0  # Donald: the lower of two g3
     alice.values = {1: HatValue.CLUE, 2: HatValue.PLAY_1, 3: HatValue.DISCARD_0, 4: HatValue.DISCARD_0}
 
     cathy = Round(1, 1, (2, 3, 4, 0), 0, view, {2: [alice], 3: [alice], 4: [alice], 0: []})
     cathy.hands = [hands[seat] for seat in range(5)]
-    emily.prepare(cathy)
+    cathy.set_pins(rules.pins_of(facts, cathy))
     assert cathy.pins == {2: PLAY + 1} and cathy.modified == 3
     assert cathy.progress[0] == 1  # r1 pinned to Bob
-    assert emily.wanted(cathy, 3, hands[3]) == [1]  # Donald now wants r2: Bob plays r1 first
-    assert emily.standard(cathy, 3, hands[3], set()) == PLAY + 1
+    assert rules.wanted_slots(facts, cathy, 3, hands[3]) == [1]  # Donald now wants r2: Bob plays r1 first
+    assert rules.standard_action(facts, cathy, 3, hands[3], set()) == PLAY + 1
 
     alice.acted[3] = (HatValue.PLAY_1, hands[3])  # Donald plays r2 on Cathy's clue
-    assert emily.infer(alice, 3) == DISCARD + 0
+    assert rules.inferred_value(facts, alice, 3) == DISCARD + 0
 
 
 @pytest.mark.checks("H-configs")
@@ -163,25 +165,27 @@ def view_with_tokens(tokens: int) -> PlayerView:
 
 def modified_seat(
     hands: dict[int, tuple[int | None, ...]], tokens: int = 8, pins: dict[int, HatValue] | None = None
-) -> tuple[ReclueHatPlayer, PlayerView, ModifiedSeat]:
+) -> tuple[CardFacts, ModifiedSeat]:
     """Seat 0's draft of a clue to seats 1-4 holding ``hands``: the pins of an earlier
     clue (by seat 4, every pinned seat told to play), the standard values of the free
     seats after the modified one, and what H-reclue-modified reads."""
     view = view_with_tokens(tokens)
-    player = ReclueHatPlayer(FIVE, 0)
+    facts = card_facts(FIVE)
     earlier = Round(view.turn, 4, (0, 1, 2, 3), 0, view, {seat: [] for seat in (0, 1, 2, 3)})
     earlier.values, earlier.modified = dict(pins or {}), 0
     clue = Round(view.turn, 0, OTHERS, 0, view, {seat: [earlier] if seat in (pins or {}) else [] for seat in OTHERS})
     clue.hands = [(None,) * 4] + [hands[seat] for seat in OTHERS]
-    player.prepare(clue)
+    clue.set_pins(rules.pins_of(facts, clue))
     values = dict(clue.pins)
-    player.standard_values(clue, [seat for seat in OTHERS if seat not in values and seat != clue.modified], values)
-    return player, view, player.modified_seat(view, clue, values)
+    values.update(rules.standard_values(facts, clue, [seat for seat in OTHERS if seat not in values and seat != clue.modified]))
+    now = snapshot_of(view)
+    endgame = reachable_score(FIVE, now) - sum(now.fields) - now.stack
+    return facts, rules.modified_seat(facts, clue, values, now, endgame)
 
 
 def modified_value(hands: dict[int, tuple[int | None, ...]], tokens: int = 8, pins: dict[int, HatValue] | None = None) -> HatValue:
-    player, view, seat = modified_seat(hands, tokens, pins)
-    return player.modified_action(view, seat)
+    facts, seat = modified_seat(hands, tokens, pins)
+    return rules.modified_action(facts, seat)
 
 
 @pytest.mark.checks("H-reclue-modified")
@@ -190,9 +194,9 @@ def test_rule_1_a_modified_seat_short_of_tokens_discards_rather_than_play() -> N
     cluing (F = L = -2), it discards the lower of its two (2, 2) (its expected action)
     instead; with T = 7 the tokens do not run short and it plays."""
     hands = {1: hand((1, 0), (2, 2), (2, 2), (3, 3)), 2: hand(*NOTHING_TO_DO), 3: hand(*NOTHING_TO_DO), 4: hand(*NOTHING_TO_DO)}
-    player, view, seat = modified_seat(hands, tokens=2)
+    facts, seat = modified_seat(hands, tokens=2)
     assert (seat.standard, seat.tokens, seat.final_tokens, seat.least_tokens) == (HatValue.PLAY_0, 1, -2, -2)
-    assert player.modified_action(view, seat) == HatValue.DISCARD_1
+    assert rules.modified_action(facts, seat) == HatValue.DISCARD_1
     assert modified_value(hands) == HatValue.PLAY_0
 
 
@@ -201,9 +205,9 @@ def test_rule_2_a_modified_seat_clues_when_every_token_is_there() -> None:
     """[H-reclue-modified rule 2] seat 1 is told to discard one of two equal cards; with
     T at all 8 tokens it clues instead (with T = 7, rule 7 keeps the discard)."""
     hands = {1: hand((3, 1), (3, 1), (2, 2), (4, 3)), 2: hand(*NOTHING_TO_DO), 3: hand(*NOTHING_TO_DO), 4: hand(*NOTHING_TO_DO)}
-    player, view, seat = modified_seat(hands)
-    assert seat.standard == HatValue.DISCARD_0 and player.modified_action(view, seat) == HatValue.DISCARD_0
-    assert player.modified_action(view, attrs.evolve(seat, tokens=FIVE.max_hints)) == HatValue.CLUE
+    facts, seat = modified_seat(hands)
+    assert seat.standard == HatValue.DISCARD_0 and rules.modified_action(facts, seat) == HatValue.DISCARD_0
+    assert rules.modified_action(facts, attrs.evolve(seat, tokens=FIVE.max_hints)) == HatValue.CLUE
 
 
 @pytest.mark.checks("H-reclue-modified")
@@ -244,9 +248,9 @@ def test_rule_5_a_modified_seat_clues_when_every_other_seat_plays() -> None:
         3: hand((2, 0), (3, 1), (4, 2), (5, 3)),
         4: hand((1, 2), (4, 4), (3, 1), (5, 1)),
     }
-    player, view, seat = modified_seat(hands, pins=pins)
+    facts, seat = modified_seat(hands, pins=pins)
     assert (seat.seat, seat.before, seat.plays) == (2, [1], 3)
-    assert player.modified_action(view, seat) == HatValue.CLUE
+    assert rules.modified_action(facts, seat) == HatValue.CLUE
     assert modified_value({**hands, 4: hand((4, 4), (3, 1), (5, 1), (4, 2))}, pins=pins) == HatValue.DISCARD_0
 
 
@@ -274,9 +278,9 @@ def test_rule_7_a_modified_seat_told_to_discard_discards_with_no_endgame() -> No
         3: hand((1, 2), (3, 0), (4, 4), (5, 0)),
         4: hand((4, 4), (3, 0), (5, 1), (4, 2)),
     }
-    player, view, seat = modified_seat(hands)
+    facts, seat = modified_seat(hands)
     assert (seat.standard, seat.plays, seat.endgame <= 0) == (HatValue.DISCARD_0, 2, True)
-    assert player.modified_action(view, seat) == HatValue.DISCARD_0
+    assert rules.modified_action(facts, seat) == HatValue.DISCARD_0
 
 
 @pytest.mark.checks("H-reclue-modified")

@@ -20,7 +20,9 @@ from hanabi_ref.dealing import deck_from_seed
 from hanabi_ref.legality import is_legal
 from hanabi_ref.rules import GameConfig, make_config
 from hanabi_ref.state import GameState
-from hanabi_ref.strategies.hat.reclue import HatValue, ReclueHatPlayer
+from hanabi_ref.strategies.hat import reclue_rules as rules
+from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.strategies.hat.reclue_rules import HatValue
 from hanabi_ref.strategies.knowledge import composition_counts
 from hanabi_ref.transition import apply, initial_state
 from hanabi_ref.view import make_view
@@ -70,6 +72,13 @@ def may_carry_out(config: GameConfig, state: GameState, value: HatValue) -> bool
     return value.is_play or is_legal(state, Discard(value.slot))
 
 
+def is_gamble_readable(player: ReclueHatPlayer, state: GameState, slot: int, seen: list[int], pile: tuple[int, ...]) -> bool:
+    """[H-reclue-endgame] the seat's own check that the others would read its gamble of
+    ``slot`` right (Lemma 6), on the clues it holds and its knowledge of the slot."""
+    view = make_view(state, state.current)
+    return rules.is_gamble_readable(player.facts, player.pending[state.current], state.current, view.own_knowledge[slot], view.fields, seen, pile)
+
+
 def prefers_clue(player: ReclueHatPlayer, state: GameState) -> bool:
     """[H-reclue-discard] a seat that may discard clues instead when its clue gives the
     modified seat a play; else it discards when the modified seat would have no token,
@@ -103,7 +112,7 @@ def predicted(player: ReclueHatPlayer, state: GameState, useless: int | None) ->
         seen = [state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards]
         lost = discarded_counts(state)
         pile = tuple(lost[x] for x in range(len(composition_counts(state.config))))
-        if player.gamble_is_readable(make_view(state, seat), slot, seen, pile):  # the others read it right
+        if is_gamble_readable(player, state, slot, seen, pile):  # the others read it right
             return "2 gamble", Play(slot), useless
     newest_value = None if last is None else last.values[seat]  # type: ignore[index]
     if last is not None and last.modified == seat and may_carry_out(state.config, state, newest_value):  # type: ignore[arg-type]
@@ -134,7 +143,7 @@ def check_gambles(player: ReclueHatPlayer, state: GameState, useless: int | None
         seen = [state.deck[c] for other, cards in enumerate(state.hands) if other != state.current for c in cards]
         lost = discarded_counts(state)
         pile = tuple(lost[x] for x in range(len(composition_counts(state.config))))
-        expected = None if slot is None or not player.gamble_is_readable(view, slot, seen, pile) else Play(slot)
+        expected = None if slot is None or not is_gamble_readable(player, struck, slot, seen, pile) else Play(slot)
         assert player.gamble(view) == expected, (state.turn, errors)
         allowed += expected is not None
     return allowed
