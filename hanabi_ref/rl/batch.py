@@ -21,6 +21,17 @@ target relative to the observer is its offset from the hinter minus one (the who
 board part of the vector, deck to "last token added", is the same for every seat that
 could look); and the seats of the vector are the game's seats rotated by the acting
 seat, one gather per array.
+
+The module reads as spec/rl.md and Algorithm 2.16: :class:`Tables` is the frozen record
+of a configuration's constant tables (:func:`batch_tables`); each step of a move
+(:func:`hint_outcomes` for 2a, :func:`fields_after_plays`, :func:`tokens_after_moves`,
+:func:`errors_after_plays`, :func:`piles_after_moves` and :func:`hands_after_taking` for
+2b and 2c, :func:`end_of_move`, :func:`stopping`, :func:`drawn_cards`,
+:func:`last_round`, :func:`rewards`, :func:`last_action_sections`) and each output
+(:func:`observations`, :func:`legal_masks`) is a function of the arrays it is given,
+returning new arrays; for the large per-card arrays (hands, knowledge, the pile's
+thermometers) it returns the rows or cells that change.  :class:`BatchEnv` holds the
+arrays of the running games, writes those rows in place and calls the steps in order.
 """
 
 from __future__ import annotations
@@ -38,7 +49,7 @@ from hanabi_ref.dealing import check_seed, deck_from_seed
 from hanabi_ref.errors import ConfigError
 from hanabi_ref.legality import action_problem, touch_key
 from hanabi_ref.rl.actions import plain_actions
-from hanabi_ref.rl.encoders import DISCARD, PLAY, REVEAL_COLOUR, REVEAL_RANK, offsets
+from hanabi_ref.rl.encoders import DISCARD, PLAY, REVEAL_COLOUR, REVEAL_RANK, Offsets, offsets
 from hanabi_ref.rl.errors import RLError
 from hanabi_ref.rl.layout import Dims, layout
 from hanabi_ref.rules import PRESETS, GameConfig
@@ -138,6 +149,371 @@ def random_legal(mask: Mask, rng: np.random.Generator) -> Ints:
     return chosen
 
 
+# ---------------------------------------------------------------- the constant tables [RL-layout, RL-plain]
+
+
+@attrs.frozen(eq=False)
+class Tables:
+    """The constant tables of one configuration played by n games at once: its dimensions
+    and section starts, each identity's colour, rank and touch bits (with an entry for "no
+    card" at index b, which index -1 reaches), the seats of the vector, the rows of the
+    games in the flat views of the arrays, and the decoding of each plain action.  Built
+    once by :func:`batch_tables`; its arrays are never written [RL-layout, RL-plain]."""
+
+    n: int
+    players: int
+    hand_size: int
+    colours: int
+    ranks: int
+    identities: int
+    deck_size: int
+    per_card: int
+    """B + c + r, the values of one card in RL-knowledge"""
+    lives: int
+    max_hints: int
+    max_errors: int | None
+    max_score: int
+    actions: int
+    """A, the size of the plain action space [RL-plain]"""
+    length: int
+    """L, the length of a ``canonical`` observation [RL-layout]"""
+    at: Offsets
+    # the identities [2.16-2a-value, 2.16-2a-suit]
+    colour_of: Ints
+    rank_of: Ints
+    touches: Bools
+    """touches[q, x]: hint q (colour q for q < c, rank q - c otherwise) touches identity x"""
+    hint_bits: Floats
+    touch_bits: Ints
+    fresh: Floats
+    """the knowledge row of a card just dealt or drawn: every identity, nothing revealed"""
+    # the seats, the rows and the sections
+    rotations: Ints
+    """seats of the vector, observer first: rotations[C] = (C, C + 1, ...) mod p"""
+    next_seat: Ints
+    rows: Ints
+    seat_rows: Ints
+    row_starts: Ints
+    pile_rows: Ints
+    last_rows: Ints
+    bit_range: Ints
+    slot_range: Ints
+    hand_cells: Ints
+    """[RL-hands] relative seat 1 + o, slot j: hands + (o h + j) b + identity"""
+    deck_range: Ints
+    fire_range: Ints
+    info_range: Ints
+    life_range: Ints
+    pile_starts: Ints
+    """[RL-discards] where each identity's thermometer starts in the pile's section"""
+    last_width: int
+    # the plain actions, decoded for seat 0 (plain_decoding)
+    move_of: Ints
+    slot_of: Ints
+    kind_of: Ints
+    where_of: Ints
+    what_of: Ints
+    target_of: Ints
+    """target_of[C, a]: the seat action a of seat C hints (C itself when not a hint)"""
+
+
+def batch_tables(config: GameConfig, n: int) -> Tables:
+    """The constant tables of ``config`` for ``n`` games [RL-layout, 2.16-2a-value,
+    2.16-2a-suit]: a colour hint touches the identities of its suit, a rank hint those of
+    its rank (one clue colour per suit, RL-configs)."""
+    lay = layout("canonical", config)
+    dims, at = lay.dims, offsets(lay)
+    p, h, c, r, b, deck = config.players, config.hand_size, dims.colours, dims.ranks, dims.identities, config.deck_size
+    identities = np.arange(b)
+    colour_of = np.append(identities // r, EMPTY).astype(np.int64)
+    rank_of = np.append(identities % r, EMPTY).astype(np.int64)
+    touches = np.zeros((c + r, b + 1), np.bool_)
+    touches[colour_of[:b], identities] = True
+    touches[c + rank_of[:b], identities] = True
+    fresh = np.zeros(b + c + r, np.float32)
+    fresh[:b] = 1
+    rotations = (np.arange(p)[:, None] + np.arange(p)) % p
+    rows = np.arange(n)
+    plain = plain_actions(config)
+    last_width = at.cards - at.actor
+    move_of, slot_of, kind_of, where_of, what_of, target_of = plain_decoding(config, at, c)
+    return Tables(
+        n=n, players=p, hand_size=h, colours=c, ranks=r, identities=b, deck_size=deck, per_card=b + c + r,
+        lives=dims.lives, max_hints=config.max_hints, max_errors=config.max_errors, max_score=config.max_score,
+        actions=plain.size, length=lay.size, at=at,
+        colour_of=colour_of, rank_of=rank_of, touches=touches, hint_bits=touches[:, :b].astype(np.float32),
+        touch_bits=(touches.astype(np.int64) << np.arange(c + r)[:, None]).sum(axis=0), fresh=fresh,
+        rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
+        row_starts=rows * lay.size, pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1),
+        bit_range=np.arange(c + r), slot_range=np.arange(h),
+        hand_cells=at.hands + (np.arange((p - 1) * h) * b).reshape(p - 1, h),
+        deck_range=np.arange(max(0, deck - p * h)), fire_range=np.arange(r), info_range=np.arange(dims.max_hints),
+        life_range=np.arange(dims.lives),
+        pile_starts=np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64), last_width=last_width,
+        move_of=move_of, slot_of=slot_of, kind_of=kind_of, where_of=where_of, what_of=what_of, target_of=target_of)
+
+
+def plain_decoding(config: GameConfig, at: Offsets, colours: int) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
+    """Per plain action, as :meth:`~hanabi_ref.rl.actions.PlainActions.action` reads it
+    for seat 0 [RL-plain]: its move type, slot (0 for a hint), the hint's row of the
+    touch table (0 when not a hint), the seat it hints from each seat, and the cells of
+    RL-last-action it sets, counted from the actor section: target or position, and
+    colour, rank or the start of the card section [RL-last-action]."""
+    plain = plain_actions(config)
+    start, size = at.actor, plain.size
+    move_of, slot_of, offset_of, kind_of, where_of, what_of = (np.zeros(size, np.int64) for _ in range(6))
+    for index in range(size):
+        action = plain.action(index, 0)
+        if isinstance(action, Hint):
+            colour = action.kind == "colour"
+            kind = action.subject if colour else colours + action.subject - 1
+            move_of[index] = REVEAL_COLOUR if colour else REVEAL_RANK
+            offset_of[index] = action.target
+            kind_of[index] = kind
+            where_of[index] = at.target + action.target - 1 - start
+            what_of[index] = (at.colour + kind if colour else at.rank + kind - colours) - start
+        else:
+            move_of[index] = PLAY if isinstance(action, Play) else DISCARD
+            slot_of[index] = action.slot
+            where_of[index] = at.position + action.slot - start
+            what_of[index] = at.card - start
+    target_of = (np.arange(config.players)[:, None] + offset_of) % config.players
+    return move_of, slot_of, kind_of, where_of, what_of, target_of
+
+
+# ---------------------------------------------------------------- legality [RL-illegal]
+
+
+def action_indices(t: Tables, actions: npt.ArrayLike) -> Ints:
+    """The actions as int64, or :class:`RLError`: ``RL-batch`` for an array that is not n
+    integers, ``RL-illegal`` for an index outside the plain space [RL-illegal, RL-plain]."""
+    array = np.asarray(actions)
+    if array.shape != (t.n,) or array.dtype.kind not in "iu":
+        raise RLError("RL-batch", f"actions must be an integer array of shape ({t.n},), "
+                      f"not {array.dtype} of shape {array.shape}")
+    chosen = array.astype(np.int64)
+    outside = (chosen < 0) | (chosen >= t.actions)
+    if outside.any():
+        game = int(np.argmax(outside))
+        raise RLError("RL-illegal", f"game {game}: action {int(chosen[game])} is not an index of the plain "
+                      f"space (0 to {t.actions - 1})")
+    return chosen
+
+
+def illegality(config: GameConfig, hands: Ints, hints: int, actor: int, game: int, index: int) -> str:
+    """Why plain action ``index`` of seat ``actor`` is illegal in ``game``, whose hands are
+    ``hands`` (p, h) and hint tokens ``hints``: the engine's own clause and reason
+    (:func:`hanabi_ref.legality.action_problem`) [RL-illegal, 2.16-2]."""
+    action = plain_actions(config).action(index, actor)
+    held = [[int(card) for card in hand if card >= 0] for hand in hands]
+
+    def mask_of(seat: int) -> int | None:
+        return None if seat == actor else touch_key(config.touch_bits, held[seat])
+
+    problem = action_problem(config, hints, actor, len(held[actor]), mask_of, action)
+    why = "not in the legal mask" if problem is None else f"{problem[0]}: {problem[1]}"
+    return f"game {game}: action {index} ({describe(action)}, seat {actor}) is illegal: {why}"
+
+
+# ---------------------------------------------------------------- the steps of a move [2.16-2, 2.16-3]
+
+
+def hint_outcomes(t: Tables, hands: Ints, know: Floats, current: Ints, chosen: Ints,
+                  games: Ints) -> tuple[Ints, Floats, Bools]:
+    """[2.16-2a, RL-knowledge] the hints of ``games``: each touched card keeps the
+    identities the hint touches, every other card of the target loses them (negative
+    information), and a touched card's colour or rank counts as revealed (with one clue
+    colour per suit, the colour or rank a hint names is the touched card's own, as
+    :func:`hanabi_ref.rl.encoders.revealed` records it).  Returns the targets' rows in the
+    (n p)-row views, their knowledge after the hint, and the touched slots of every game's
+    target (n, h); the token is spent by :func:`tokens_after_moves`."""
+    touched = np.zeros((t.n, t.hand_size), np.bool_)
+    if len(games) == 0:
+        return games, know[:0, 0], touched
+    b, acting = t.identities, chosen[games]
+    kinds = t.kind_of[acting]
+    target_rows = t.seat_rows[games] + t.target_of[current[games], acting]
+    cards = hands.reshape(t.n * t.players, t.hand_size)[target_rows]
+    hit = t.touches[kinds[:, None], cards]
+    known = know.reshape(t.n * t.players, t.hand_size, t.per_card)[target_rows]
+    bits = t.hint_bits[kinds][:, None, :]
+    known[:, :, :b] *= np.where(hit[:, :, None], bits, 1 - bits)
+    games_hit, slots_hit = np.nonzero(hit)
+    known[games_hit, slots_hit, b + kinds[games_hit]] = 1
+    touched[games] = hit
+    return target_rows, known, touched
+
+
+def fields_after_plays(t: Tables, fields: Ints, card: Ints, playing: Bools) -> tuple[Ints, Bools]:
+    """[2.16-2c] a played card succeeds when its rank is its suit's field, which then grows
+    by one.  Returns the fields and which plays succeeded."""
+    colour = t.colour_of[card]
+    success = playing & (fields[t.rows, colour] == t.rank_of[card])
+    grown = fields.copy()
+    grown[t.rows, colour] += success
+    return grown, success
+
+
+def tokens_after_moves(t: Tables, hints: Ints, hinting: Bools, discarding: Bools,
+                       completing: Bools) -> tuple[Ints, Bools]:
+    """[2.16-2a, 2.16-2b-token, 2.16-2c-five] a hint spends a token; a discard, or a play
+    completing a suit, gives one back while below t0.  Returns the tokens and which
+    completed suits gave one back (RL-last-action)."""
+    below_max = hints < t.max_hints
+    given_back = (discarding | completing) & below_max
+    return hints + given_back - hinting, completing & below_max
+
+
+def errors_after_plays(t: Tables, errors: Ints, remaining: Ints, failure: Bools) -> tuple[Ints, Ints]:
+    """[2.16-2c-fail, 2.16-2c-strikeout] a failed play is an error; the last allowed error
+    sets R := -1.  Returns the errors and R."""
+    errors = errors + failure
+    if t.max_errors is not None:
+        remaining = np.where(failure & (errors == t.max_errors), -1, remaining)
+    return errors, remaining
+
+
+def piles_after_moves(t: Tables, piles: Ints, card: Ints, piling: Bools) -> tuple[Ints, Ints]:
+    """[2.16-2b-discard, 2.16-2c-fail, RL-discards] a discarded or misplayed card joins the
+    discard pile.  Returns the copies of each identity in the pile, and per game the flat
+    cell of the (n, N + 1) pile thermometers it sets (the last column, which the
+    observation leaves out, for a game whose move piles nothing)."""
+    cells = np.where(piling, t.pile_starts[card] + piles[t.rows, card], t.deck_size)
+    grown = piles.copy()
+    grown[t.rows, card] += piling
+    return grown, t.pile_rows + cells
+
+
+def hands_after_taking(t: Tables, hands: Ints, know: Floats, rows: Ints, slots: Ints) -> tuple[Ints, Floats]:
+    """[2.16-2b, 2.16-2c, E-12] the card in ``slots`` of the hands at ``rows`` (rows of the
+    (n p)-row views) leaves with its knowledge; the later cards move down one slot and the
+    last slot is left empty.  Returns those rows of the hands and of the knowledge."""
+    h = t.hand_size
+    later = np.minimum(t.slot_range + (t.slot_range >= slots[:, None]), h - 1)
+    pick = rows[:, None], later
+    kept = hands.reshape(t.n * t.players, h)[pick]
+    kept[:, h - 1] = EMPTY
+    known = know.reshape(t.n * t.players, h, t.per_card)[pick]
+    known[:, h - 1] = 0
+    return kept, known
+
+
+def end_of_move(t: Tables, remaining: Ints, current: Ints, turns: Ints) -> tuple[Ints, Ints, Ints]:
+    """[2.16-2-R, 2.16-2-next] R counts down while positive, the next seat acts, and the
+    turn counter grows.  Returns R, C and the turns."""
+    return remaining - (remaining > 0), t.next_seat[current], turns + 1
+
+
+def stopping(t: Tables, remaining: Ints, fields: Ints) -> tuple[Bools, Ints]:
+    """[2.16-3, 2.16-3-strikeout, 2.16-3-R0, 2.16-3-max] a game stops after the last
+    allowed error (R = -1), when R reaches 0, or with every field complete; decided
+    before the draw, so the final move draws nothing [R-3].  Returns which games stop
+    and their fields' sum."""
+    totals = fields.sum(axis=1)
+    return (remaining == -1) | (remaining == 0) | (totals == t.max_score), totals
+
+
+def drawn_cards(decks: Ints, next_card: Ints, games: Ints) -> Ints:
+    """[2.16-2b-draw, 2.16-2c-draw, R-2] the top card of the stack of each of ``games``,
+    which joins its mover's hand as the last card, knowing every identity (hands are full
+    while the stack lasts, so after :func:`hands_after_taking` that is slot h - 1)."""
+    return decks[games, next_card[games]]
+
+
+def last_round(t: Tables, remaining: Ints, stop: Bools, next_card: Ints) -> Ints:
+    """[2.16-3-last-round] R := p in a game going on whose stack has just run out."""
+    return np.where(~stop & (remaining == INFINITE) & (next_card == t.deck_size), t.players, remaining)
+
+
+def rewards(remaining: Ints, totals: Ints, scores: Ints) -> tuple[Floats, Ints]:
+    """[RL-reward, 2.16-3-strikeout] the change of each game's score (0 after the last
+    error).  Returns the rewards and the scores."""
+    score = np.where(remaining == -1, 0, totals)
+    return (score - scores).astype(np.float32), score
+
+
+def last_action_sections(t: Tables, chosen: Ints, move: Ints, hinting: Bools, touched: Bools, card: Ints,
+                         success: Bools, token: Bools) -> Floats:
+    """[RL-last-action] the last-action sections as the next seat sees them, with one
+    column more that writes with no effect land in: actor p - 1 (the mover is the seat
+    before the observer), the move type, for a hint its target (offset - 1), colour or
+    rank and the touched slots, for a play or discard its slot and card, whether a play
+    scored and whether it gave a token back (only a completed suit played below t0
+    does)."""
+    at, start, nothing = t.at, t.at.actor, t.last_width
+    last = np.zeros((t.n, t.last_width + 1), np.float32)
+    cells = np.empty((t.n, 6), np.int64)
+    cells[:, 0] = t.players - 1
+    cells[:, 1] = at.move_type - start + move
+    cells[:, 2] = t.where_of[chosen]
+    cells[:, 3] = t.what_of[chosen] + np.where(hinting, 0, card)
+    cells[:, 4] = np.where(success, at.scored - start, nothing)
+    cells[:, 5] = np.where(token, at.token - start, nothing)
+    cells += t.last_rows[:, None]
+    np.put(last, cells, 1)
+    last[:, at.outcome - start:at.outcome - start + t.hand_size] = touched
+    return last
+
+
+# ---------------------------------------------------------------- the outputs [RL-canonical, RL-mask]
+
+
+def observer_rows(t: Tables, current: Ints) -> Ints:
+    """The row of each game's seats in the (n p)-row views of the per-seat arrays,
+    observer (the acting seat) first [RL-encode]."""
+    return t.seat_rows[:, None] + t.rotations[current]
+
+
+def hand_sizes(t: Tables, hands: Ints) -> Ints:
+    """[2.13-hand-size] a hand holds h cards, or h - 1 once the stack is empty, and its
+    cards fill the first slots: the last slot alone tells the size."""
+    sizes: Ints = t.hand_size - (hands[:, :, t.hand_size - 1] < 0)
+    return sizes
+
+
+def observations(t: Tables, seats: Ints, others: Ints, sizes: Ints, next_card: Ints, fields: Ints, hints: Ints,
+                 errors: Ints, pile_bits: Floats, last: Floats, know: Floats) -> Floats:
+    """The ``canonical`` observation of each game's acting seat [RL-canonical], from the
+    rows of its seats (:func:`observer_rows`), the other seats' cards, the hand sizes and
+    the board: RL-hands, RL-missing, RL-deck, RL-fireworks, RL-tokens, RL-discards,
+    RL-last-action and RL-knowledge."""
+    n, p, h, b, at = t.n, t.players, t.hand_size, t.identities, t.at
+    out = np.zeros((n, t.length), np.float32)
+    # [RL-hands] the others' cards one-hot; an empty slot writes 0 to its first cell
+    np.put(out, t.row_starts[:, None, None] + t.hand_cells + np.maximum(others, 0), others >= 0)
+    out[:, at.missing:at.missing + p] = sizes.reshape(n * p)[seats] < h
+    out[:, at.deck:at.deck + len(t.deck_range)] = t.deck_range < (t.deck_size - next_card)[:, None]
+    out[:, at.fireworks:at.fireworks + b] = (t.fire_range == fields[:, :, None] - 1).reshape(n, b)
+    out[:, at.information:at.information + len(t.info_range)] = t.info_range < hints[:, None]
+    out[:, at.lives:at.lives + t.lives] = t.life_range < (t.lives - errors)[:, None]
+    out[:, at.discards:at.actor] = pile_bits[:, :t.deck_size]
+    out[:, at.actor:at.cards] = last[:, :t.last_width]
+    # [RL-knowledge] the knowledge rows of every seat, observer first
+    out[:, at.cards:] = know.reshape(n * p, h * t.per_card)[seats].reshape(n, p * h * t.per_card)
+    return out
+
+
+def legal_masks(t: Tables, sizes: Ints, others: Ints, current: Ints, hints: Ints) -> Mask:
+    """[RL-mask, 2.16-2] the plain mask of each game's acting seat: discards (not with
+    every token), plays, and hints touching a card of their target, while a token is
+    left [PE-hle-empty-hints, PE-hle-discard-max]."""
+    n, h, c, p = t.n, t.hand_size, t.colours, t.players
+    mask = np.zeros((n, t.actions), np.int8)
+    holds = t.slot_range < sizes[t.rows, current][:, None]
+    mask[:, :h] = holds & (hints < t.max_hints)[:, None]
+    mask[:, h:2 * h] = holds
+    keys = t.touch_bits[others[:, :, 0]]
+    for slot in range(1, h):
+        keys |= t.touch_bits[others[:, :, slot]]
+    touched = (keys[:, :, None] >> t.bit_range) & (hints > 0)[:, None, None]
+    mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, (p - 1) * c)
+    mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
+    return mask
+
+
+# ---------------------------------------------------------------- the environment [RL-batch]
+
+
 class BatchEnv:
     """``n`` games of ``config`` stepped at once [RL-batch, RL-canonical, RL-mask,
     RL-reward, RL-illegal, RL-seed].
@@ -151,7 +527,9 @@ class BatchEnv:
     Array attributes (one row per game) are the engine's variables: ``hands`` (n, p,
     h) card identities (-1: no card; slot 0 the oldest), ``fields`` (n, k), ``hints``,
     ``errors``, ``current``, ``turns``, ``remaining`` (-2 for infinity) and ``scores``
-    (n,).  They are the environment's own arrays: read them, do not write them."""
+    (n,).  They are the environment's own arrays: read them, do not write them.  The
+    class holds them and applies what the module's functions compute, in the order of
+    Algorithm 2.16."""
 
     def __init__(self, config: GameConfig, n: int, seed: int = 0) -> None:
         problem = batch_unsupported(config)
@@ -169,119 +547,25 @@ class BatchEnv:
         self._ahead = np.zeros((0, config.deck_size), np.int64)
         """decks dealt ahead for the seeds from ``_next_seed`` on"""
         self._ready = False
-        lay = layout("canonical", config)
-        dims, at = lay.dims, offsets(lay)
-        p, h, c, r = config.players, config.hand_size, dims.colours, dims.ranks
-        b, deck = dims.identities, config.deck_size
-        self._p, self._h, self._c, self._r, self._b, self._deck_size = p, h, c, r, b, deck
-        self._per = b + c + r
-        self._lives = dims.lives
-        self._max_errors = config.max_errors
-        self._plain = plain_actions(config)
-        self.actions = self._plain.size
+        self._tables = t = batch_tables(config, n)
+        self.actions = t.actions
         """A, the size of the plain action space [RL-plain]."""
-        self.length = lay.size
+        self.length = t.length
         """L, the length of a ``canonical`` observation [RL-layout]."""
-        self._at = at
-        self._tables(lay.dims)
-        self._arrays()
-
-    # ------------------------------------------------------------ set-up
-
-    def _tables(self, dims: Dims) -> None:
-        """Constant tables of the configuration: each identity's colour, rank and touch
-        bits (with an entry for "no card" at index b, which index -1 reaches), the
-        identities each hint touches, and the positions of the observation's sections
-        [RL-layout, 2.16-2a-value, 2.16-2a-suit]."""
-        p, h, c, r, b = self._p, self._h, self._c, self._r, self._b
-        at, n = self._at, self.n
-        identities = np.arange(b)
-        self._colour_of = np.append(identities // r, EMPTY).astype(np.int64)
-        self._rank_of = np.append(identities % r, EMPTY).astype(np.int64)
-        # hint q (colour q for q < c, rank q - c otherwise) touches identity x: touches[q, x]
-        touches = np.zeros((c + r, b + 1), np.bool_)
-        touches[self._colour_of[:b], identities] = True
-        touches[c + self._rank_of[:b], identities] = True
-        self._touches = touches
-        self._hint_bits = touches[:, :b].astype(np.float32)
-        self._touch_bits = (touches.astype(np.int64) << np.arange(c + r)[:, None]).sum(axis=0)
-        self._bit_range = np.arange(c + r)
-        self._slot_range = np.arange(h)
-        # seats of the vector, observer first: rotations[C] = (C, C + 1, ...) mod p
-        self._rotations = (np.arange(p)[:, None] + np.arange(p)) % p
-        self._next_seat = self._rotations[:, 1 % p]
-        self._rows = np.arange(n)
-        self._seat_rows = self._rows * p
-        self._row_starts = self._rows * self.length
-        self._pile_rows = self._rows * (self._deck_size + 1)
-        # [RL-hands] relative seat 1 + o, slot j: hands + (o h + j) b + identity
-        self._hand_cells = at.hands + (np.arange((p - 1) * h) * b).reshape(p - 1, h)
-        self._deck_range = np.arange(max(0, self._deck_size - p * h))
-        self._fire_range = np.arange(r)
-        self._info_range = np.arange(dims.max_hints)
-        self._life_range = np.arange(self._lives)
-        # [RL-discards] position k of the pile's thermometers: which identity, which copy
-        self._pile_starts = np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64)
-        self._last_width = at.cards - at.actor
-        self._last_rows = self._rows * (self._last_width + 1)
-        self._decoding(p)
-        self._fresh = np.zeros((p, h, self._per), np.float32)
-        self._fresh[:, :, :b] = 1
-
-    def _decoding(self, p: int) -> None:
-        """Per plain action, as :meth:`~hanabi_ref.rl.actions.PlainActions.action` reads it
-        for seat 0 [RL-plain]: its move type, slot (0 for a hint), the target's offset
-        from the actor and the hint's row of the touch table (0 when not a hint), and
-        the cells of RL-last-action it sets, counted from the actor section: target or
-        position, and colour, rank or the start of the card section."""
-        at, c = self._at, self._c
-        start = at.actor
-        size = self.actions
-        self._move_of = np.zeros(size, np.int64)
-        self._slot_of = np.zeros(size, np.int64)
-        offset_of = np.zeros(size, np.int64)
-        self._kind_of = np.zeros(size, np.int64)
-        self._where_of = np.zeros(size, np.int64)
-        self._what_of = np.zeros(size, np.int64)
-        for index in range(size):
-            action = self._plain.action(index, 0)
-            if isinstance(action, Hint):
-                colour = action.kind == "colour"
-                kind = action.subject if colour else c + action.subject - 1
-                self._move_of[index] = REVEAL_COLOUR if colour else REVEAL_RANK
-                offset_of[index] = action.target
-                self._kind_of[index] = kind
-                self._where_of[index] = at.target + action.target - 1 - start
-                self._what_of[index] = (at.colour + kind if colour else at.rank + kind - c) - start
-            else:
-                self._move_of[index] = PLAY if isinstance(action, Play) else DISCARD
-                self._slot_of[index] = action.slot
-                self._where_of[index] = at.position + action.slot - start
-                self._what_of[index] = at.card - start
-        # target_of[C, a]: the seat action a of seat C hints (C itself when not a hint)
-        self._target_of = (np.arange(p)[:, None] + offset_of) % p
-
-    def _arrays(self) -> None:
-        """The variables of every game, before the first deal."""
-        n, p, h = self.n, self._p, self._h
+        p, h = t.players, t.hand_size
         self.seeds = np.zeros(n, np.uint64)
-        self._decks = np.zeros((n, self._deck_size), np.int64)
+        self._decks = np.zeros((n, t.deck_size), np.int64)
         self._next = np.zeros(n, np.int64)
         self.hands = np.full((n, p, h), EMPTY, np.int64)
-        self._know = np.zeros((n, p, h, self._per), np.float32)
-        self.fields = np.zeros((n, self._c), np.int64)
-        self._piles = np.zeros((n, self._b), np.int64)
+        self._know = np.zeros((n, p, h, t.per_card), np.float32)
+        self.fields = np.zeros((n, t.colours), np.int64)
+        self._piles = np.zeros((n, t.identities), np.int64)
         # [RL-discards] the pile's thermometers as the vector holds them, one column more
-        self._pile_bits = np.zeros((n, self._deck_size + 1), np.float32)
-        self.hints = np.zeros(n, np.int64)
-        self.errors = np.zeros(n, np.int64)
-        self.current = np.zeros(n, np.int64)
-        self.turns = np.zeros(n, np.int64)
-        self.remaining = np.zeros(n, np.int64)
-        self.scores = np.zeros(n, np.int64)
-        # the last-action sections, with one column more that writes with no effect land in
-        self._last = np.zeros((n, self._last_width + 1), np.float32)
-        self._mask = np.zeros((n, self.actions), np.int8)
+        self._pile_bits = np.zeros((n, t.deck_size + 1), np.float32)
+        self.hints, self.errors, self.current, self.turns, self.remaining, self.scores = (
+            np.zeros(n, np.int64) for _ in range(6))
+        self._last = np.zeros((n, t.last_width + 1), np.float32)
+        self._mask = np.zeros((n, t.actions), np.int8)
 
     @property
     def current_player(self) -> Ints:
@@ -298,23 +582,22 @@ class BatchEnv:
         count = len(games)
         if count == 0:
             return
-        first, config = self._next_seed, self.config
+        t, first = self._tables, self._next_seed
         decks = self._decks_for(count)
-        p, h = self._p, self._h
-        dealt = p * h
+        dealt = t.players * t.hand_size
         self.seeds[games] = np.arange(first, first + count, dtype=np.uint64)
         self._decks[games] = decks
         self._next[games] = dealt
-        self.hands[games] = decks[:, :dealt].reshape(count, p, h)
-        self._know[games] = self._fresh
+        self.hands[games] = decks[:, :dealt].reshape(count, t.players, t.hand_size)
+        self._know[games] = t.fresh
         self.fields[games] = 0
         self._piles[games] = 0
         self._pile_bits[games] = 0
-        self.hints[games] = config.max_hints
+        self.hints[games] = t.max_hints
         self.errors[games] = 0
         self.current[games] = 0
         self.turns[games] = 0
-        self.remaining[games] = p if dealt == self._deck_size else INFINITE
+        self.remaining[games] = t.players if dealt == t.deck_size else INFINITE
         self.scores[games] = 0
         self._last[games] = 0
 
@@ -336,92 +619,37 @@ class BatchEnv:
     def reset(self) -> tuple[Floats, Mask]:
         """Deal every game from the next unused seeds (the first call: seed, seed + 1,
         ...) and return the acting seats' observations and masks [RL-seed]."""
-        self._deal(self._rows)
+        self._deal(self._tables.rows)
         self._ready = True
         return self._outputs()
 
-    # ------------------------------------------------------------ outputs
+    # ------------------------------------------------------------ a step
 
     def _outputs(self) -> tuple[Floats, Mask]:
         """The ``canonical`` observation and the plain mask of each game's acting seat
-        [RL-canonical, RL-mask]."""
-        n, p, h, b, c = self.n, self._p, self._h, self._b, self._c
-        at, cur = self._at, self.current
-        # row of (game, seat) in the (n p)-row views of the per-seat arrays, observer first
-        seats = self._seat_rows[:, None] + self._rotations[cur]
-        # [2.13-hand-size] a hand holds h cards, or h - 1 once the stack is empty, and its
-        # cards fill the first slots: the last slot alone tells the size
-        sizes = h - (self.hands[:, :, h - 1] < 0)
-        others = self.hands.reshape(n * p, h)[seats[:, 1:]]
-        out = np.zeros((n, self.length), np.float32)
-        # [RL-hands] the others' cards one-hot; an empty slot writes 0 to its first cell
-        cells = self._row_starts[:, None, None] + self._hand_cells + np.maximum(others, 0)
-        np.put(out, cells, others >= 0)
-        # [RL-missing]
-        out[:, at.missing:at.missing + p] = sizes.reshape(n * p)[seats] < h
-        # [RL-deck, RL-fireworks, RL-tokens, RL-discards]
-        out[:, at.deck:at.deck + len(self._deck_range)] = self._deck_range < (self._deck_size - self._next)[:, None]
-        fireworks = self._fire_range == self.fields[:, :, None] - 1
-        out[:, at.fireworks:at.fireworks + b] = fireworks.reshape(n, b)
-        out[:, at.information:at.information + len(self._info_range)] = self._info_range < self.hints[:, None]
-        out[:, at.lives:at.lives + self._lives] = self._life_range < (self._lives - self.errors)[:, None]
-        out[:, at.discards:at.actor] = self._pile_bits[:, :self._deck_size]
-        # [RL-last-action]
-        out[:, at.actor:at.cards] = self._last[:, :self._last_width]
-        # [RL-knowledge] the knowledge rows of every seat, observer first
-        known = self._know.reshape(n * p, h * self._per)[seats]
-        out[:, at.cards:] = known.reshape(n, p * h * self._per)
-        # [RL-mask] discards (not with every token), plays, hints touching a card
-        mask = np.zeros((n, self.actions), np.int8)
-        holds = self._slot_range < sizes[self._rows, cur][:, None]
-        mask[:, :h] = holds & (self.hints < self.config.max_hints)[:, None]
-        mask[:, h:2 * h] = holds
-        keys = self._touch_bits[others[:, :, 0]]
-        for slot in range(1, h):
-            keys |= self._touch_bits[others[:, :, slot]]
-        touched = (keys[:, :, None] >> self._bit_range) & (self.hints > 0)[:, None, None]
-        mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, (p - 1) * c)
-        mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
-        self._mask = mask
-        return out, mask.copy()
-
-    # ------------------------------------------------------------ a step
+        [RL-canonical, RL-mask]; the mask is kept to check the next actions."""
+        t = self._tables
+        seats = observer_rows(t, self.current)
+        sizes = hand_sizes(t, self.hands)
+        others = self.hands.reshape(t.n * t.players, t.hand_size)[seats[:, 1:]]
+        observation = observations(t, seats, others, sizes, self._next, self.fields, self.hints, self.errors,
+                                   self._pile_bits, self._last, self._know)
+        self._mask = legal_masks(t, sizes, others, self.current, self.hints)
+        return observation, self._mask.copy()
 
     def _checked(self, actions: npt.ArrayLike) -> Ints:
         """The actions as int64, or :class:`RLError` ``RL-illegal`` naming the first game
         whose action is illegal and the rule that forbids it [RL-illegal]."""
         if not self._ready:
             raise RLError("RL-batch", "reset() deals the games; call it before step()")
-        array = np.asarray(actions)
-        if array.shape != (self.n,) or array.dtype.kind not in "iu":
-            raise RLError("RL-batch", f"actions must be an integer array of shape ({self.n},), "
-                          f"not {array.dtype} of shape {array.shape}")
-        chosen = array.astype(np.int64)
-        outside = (chosen < 0) | (chosen >= self.actions)
-        if outside.any():
-            game = int(np.argmax(outside))
-            raise RLError("RL-illegal", f"game {game}: action {int(chosen[game])} is not an index of the plain "
-                          f"space (0 to {self.actions - 1})")
-        legal = self._mask[self._rows, chosen]
+        t = self._tables
+        chosen = action_indices(t, actions)
+        legal = self._mask[t.rows, chosen]
         if not legal.all():
             game = int(np.argmin(legal))
-            raise RLError("RL-illegal", self._illegality(game, int(chosen[game])))
+            raise RLError("RL-illegal", illegality(self.config, self.hands[game], int(self.hints[game]),
+                                                   int(self.current[game]), game, int(chosen[game])))
         return chosen
-
-    def _illegality(self, game: int, index: int) -> str:
-        """Why plain action ``index`` is illegal in ``game``: the engine's own clause and
-        reason (:func:`hanabi_ref.legality.action_problem`) [RL-illegal, 2.16-2]."""
-        config = self.config
-        actor = int(self.current[game])
-        action = self._plain.action(index, actor)
-        hands = [[int(card) for card in self.hands[game, seat] if card >= 0] for seat in range(self._p)]
-
-        def mask_of(seat: int) -> int | None:
-            return None if seat == actor else touch_key(config.touch_bits, hands[seat])
-
-        problem = action_problem(config, int(self.hints[game]), actor, len(hands[actor]), mask_of, action)
-        why = "not in the legal mask" if problem is None else f"{problem[0]}: {problem[1]}"
-        return f"game {game}: action {index} ({describe(action)}, seat {actor}) is illegal: {why}"
 
     def step(self, actions: npt.ArrayLike) -> tuple[Floats, Mask, Floats, Bools]:
         """Apply one plain action in every game: the action's step (2a, 2b or 2c), the end
@@ -432,134 +660,44 @@ class BatchEnv:
         [RL-batch].  An illegal action in any game raises ``RL-illegal`` before any game
         changes [RL-illegal]."""
         chosen = self._checked(actions)
-        p, r = self._p, self._r
-        rows, cur = self._rows, self.current
-        mover_rows = self._seat_rows + cur
-        move = self._move_of[chosen]
-        hinting = move >= REVEAL_COLOUR
-        discarding = move == DISCARD
-        playing = move == PLAY
-        hints_before = self.hints.copy()
-        # ---- 2a [2.16-2a]
-        touched = self._hint(np.nonzero(hinting)[0], self._kind_of[chosen], self._target_of[cur, chosen])
-        # ---- 2b, 2c [2.16-2b, 2.16-2c]
-        slot = self._slot_of[chosen]
-        card = self.hands.reshape(self.n * p, self._h)[mover_rows, slot]
-        colour, rank = self._colour_of[card], self._rank_of[card]
-        success = playing & (self.fields[rows, colour] == rank)
+        t, cur = self._tables, self.current
+        hand_rows = self.hands.reshape(t.n * t.players, t.hand_size)
+        know_rows = self._know.reshape(t.n * t.players, t.hand_size, t.per_card)
+        mover_rows = t.seat_rows + cur
+        move = t.move_of[chosen]
+        hinting, discarding, playing = move >= REVEAL_COLOUR, move == DISCARD, move == PLAY
+        # ---- 2a
+        target_rows, known, touched = hint_outcomes(t, self.hands, self._know, cur, chosen, np.nonzero(hinting)[0])
+        know_rows[target_rows] = known
+        # ---- 2b, 2c
+        slot = t.slot_of[chosen]
+        card = hand_rows[mover_rows, slot]
+        self.fields, success = fields_after_plays(t, self.fields, card, playing)
         failure = playing & ~success
-        self.fields[rows, colour] += success
-        # [2.16-2b-token, 2.16-2c-five] a discard, or a play completing a suit, below t0
-        top = success & (rank == r - 1)
-        below_max = hints_before < self.config.max_hints
-        self.hints += (discarding | top) & below_max
-        self.hints -= hinting
-        self.errors += failure
-        if self._max_errors is not None:
-            # [2.16-2c-strikeout] the last allowed error: R := -1
-            self.remaining[failure & (self.errors == self._max_errors)] = -1
-        # [2.16-2b-discard, 2.16-2c-fail] the pile, and its thermometer cell (RL-discards)
-        piling = discarding | failure
-        pile_cells = np.where(piling, self._pile_starts[card] + self._piles[rows, card], self._deck_size)
-        np.put(self._pile_bits, self._pile_rows + pile_cells, 1)
-        self._piles[rows, card] += piling
+        self.hints, token = tokens_after_moves(t, self.hints, hinting, discarding,
+                                               success & (t.rank_of[card] == t.ranks - 1))
+        self.errors, self.remaining = errors_after_plays(t, self.errors, self.remaining, failure)
+        self._piles, pile_cells = piles_after_moves(t, self._piles, card, discarding | failure)
+        np.put(self._pile_bits, pile_cells, 1)
         moving = np.nonzero(~hinting)[0]
-        self._take(mover_rows[moving], slot[moving])
-        # ---- end of the move [2.16-2-next, 2.16-2-R]
-        self.remaining -= self.remaining > 0
-        self.current = self._next_seat[cur]
-        self.turns += 1
-        # ---- step 3, decided before the draw (R-3: the final move draws nothing)
-        totals = self.fields.sum(axis=1)
-        stop = (self.remaining == -1) | (self.remaining == 0) | (totals == self.config.max_score)
-        drawing = np.nonzero(~hinting & ~stop & (self._next < self._deck_size))[0]
-        self._draw(drawing, mover_rows[drawing])
-        # [2.16-3-last-round] the stack just ran out: R := p
-        self.remaining[~stop & (self.remaining == INFINITE) & (self._next == self._deck_size)] = p
-        # ---- [RL-reward] the change of the score (0 after the last error, 2.16-3-strikeout)
-        score = np.where(self.remaining == -1, 0, totals)
-        reward = (score - self.scores).astype(np.float32)
-        self.scores = score
-        self._record(chosen, move, hinting, touched, card, success, top & below_max)
+        if len(moving):
+            rows = mover_rows[moving]
+            hand_rows[rows], know_rows[rows] = hands_after_taking(t, self.hands, self._know, rows, slot[moving])
+        # ---- end of the move, then step 3 before the draw
+        self.remaining, self.current, self.turns = end_of_move(t, self.remaining, cur, self.turns)
+        stop, totals = stopping(t, self.remaining, self.fields)
+        drawing = np.nonzero(~hinting & ~stop & (self._next < t.deck_size))[0]
+        if len(drawing):
+            rows = mover_rows[drawing]
+            hand_rows[rows, t.hand_size - 1] = drawn_cards(self._decks, self._next, drawing)
+            know_rows[rows, t.hand_size - 1] = t.fresh
+            self._next[drawing] += 1
+        self.remaining = last_round(t, self.remaining, stop, self._next)
+        reward, self.scores = rewards(self.remaining, totals, self.scores)
+        self._last = last_action_sections(t, chosen, move, hinting, touched, card, success, token)
         self._deal(np.nonzero(stop)[0])
         observation, mask = self._outputs()
         return observation, mask, reward, stop
-
-    def _hint(self, games: Ints, kind: Ints, target: Ints) -> Bools:
-        """[2.16-2a] the hints of ``games``: each touched card keeps the identities the
-        hint touches, every other card of the target loses them (negative information),
-        and a touched card's colour or rank counts as revealed [RL-knowledge] (with one
-        clue colour per suit, the colour or rank a hint names is the touched card's own,
-        as :func:`hanabi_ref.rl.encoders.revealed` records it); the caller spends the
-        token.  Returns the touched slots of every game's target (n, h)."""
-        touched = np.zeros((self.n, self._h), np.bool_)
-        if len(games) == 0:
-            return touched
-        b = self._b
-        kinds = kind[games]
-        target_rows = self._seat_rows[games] + target[games]
-        cards = self.hands.reshape(self.n * self._p, self._h)[target_rows]
-        hit = self._touches[kinds[:, None], cards]
-        know_rows = self._know.reshape(self.n * self._p, self._h, self._per)
-        known = know_rows[target_rows]
-        bits = self._hint_bits[kinds][:, None, :]
-        known[:, :, :b] *= np.where(hit[:, :, None], bits, 1 - bits)
-        games_hit, slots_hit = np.nonzero(hit)
-        known[games_hit, slots_hit, b + kinds[games_hit]] = 1
-        know_rows[target_rows] = known
-        touched[games] = hit
-        return touched
-
-    def _take(self, rows: Ints, slots: Ints) -> None:
-        """[2.16-2b, 2.16-2c, E-12] the card in ``slots`` of the hands at ``rows`` (rows of
-        the (n p)-row view) leaves with its knowledge; the later cards move down one slot
-        and the last slot is left empty."""
-        if len(rows) == 0:
-            return
-        h = self._h
-        later = np.minimum(self._slot_range + (self._slot_range >= slots[:, None]), h - 1)
-        hand_rows = self.hands.reshape(self.n * self._p, h)
-        pick = rows[:, None], later
-        kept = hand_rows[pick]
-        kept[:, h - 1] = EMPTY
-        hand_rows[rows] = kept
-        know_rows = self._know.reshape(self.n * self._p, h, self._per)
-        known = know_rows[pick]
-        known[:, h - 1] = 0
-        know_rows[rows] = known
-
-    def _draw(self, games: Ints, rows: Ints) -> None:
-        """[2.16-2b-draw, 2.16-2c-draw, R-2] the top card of the stack joins the hand at
-        ``rows`` as its last card, knowing every identity.  Hands are full while the
-        stack lasts, so after :meth:`_take` the last card is slot h - 1."""
-        if len(games) == 0:
-            return
-        h = self._h
-        self.hands.reshape(self.n * self._p, h)[rows, h - 1] = self._decks[games, self._next[games]]
-        self._know.reshape(self.n * self._p, h, self._per)[rows, h - 1] = self._fresh[0, 0]
-        self._next[games] += 1
-
-    def _record(self, chosen: Ints, move: Ints, hinting: Bools, touched: Bools, card: Ints, success: Bools,
-                token: Bools) -> None:
-        """[RL-last-action] the last-action sections as the next seat sees them: actor p - 1
-        (the mover is the seat before the observer), the move type, for a hint its target
-        (offset - 1), colour or rank and the touched slots, for a play or discard its
-        slot and card, whether a play scored and whether it gave a token back (only a
-        completed suit played below t0 does)."""
-        at, h = self._at, self._h
-        last, start = self._last, at.actor
-        last.fill(0)
-        nothing = self._last_width  # the extra column
-        cells = np.empty((self.n, 6), np.int64)
-        cells[:, 0] = self._p - 1
-        cells[:, 1] = at.move_type - start + move
-        cells[:, 2] = self._where_of[chosen]
-        cells[:, 3] = self._what_of[chosen] + np.where(hinting, 0, card)
-        cells[:, 4] = np.where(success, at.scored - start, nothing)
-        cells[:, 5] = np.where(token, at.token - start, nothing)
-        cells += self._last_rows[:, None]
-        np.put(last, cells, 1)
-        last[:, at.outcome - start:at.outcome - start + h] = touched
 
 
 # ---------------------------------------------------------------- speed [RL-bench]
