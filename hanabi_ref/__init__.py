@@ -17,7 +17,7 @@ are public too and documented, but may be reorganised between minor releases.
 Importing the package reads no file, changes no import machinery and imports no engine
 module: the names below are loaded on first use.  The optional compiled build is an
 explicit opt-in [B-compiled]: ``HANABI_REF_COMPILED=1`` in the environment (acted on
-here), :func:`hanabi_ref.compiled.enable`, or ``--compiled``; it must come before the
+here), :func:`hanabi_ref.tools.compiled.enable`, or ``--compiled``; it must come before the
 engine is first used.
 """
 
@@ -30,35 +30,35 @@ from typing import TYPE_CHECKING, Any
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:
-    from hanabi_ref.actions import Action, Discard, Hint, Play
+    from hanabi_ref.engine.actions import Action, Discard, Hint, Play
     from hanabi_ref.api import Card, Config, Game, Knowledge
-    from hanabi_ref.dealing import deck_from_seed
-    from hanabi_ref.errors import ConfigError, HanabiError, IllegalActionError, TraceError
-    from hanabi_ref.game import play_game
-    from hanabi_ref.legality import legal_actions
-    from hanabi_ref.rules import GameConfig, make_config
-    from hanabi_ref.state import Event, GameState
-    from hanabi_ref.strategies import STRATEGIES, factory_for
-    from hanabi_ref.strategy import BaseStrategy, Strategy
-    from hanabi_ref.trace import load_trace, replay, save_trace
-    from hanabi_ref.transition import apply, initial_state, new_game
-    from hanabi_ref.view import PlayerView, make_view
+    from hanabi_ref.engine.dealing import deck_from_seed
+    from hanabi_ref.base.errors import ConfigError, HanabiError, IllegalActionError, TraceError
+    from hanabi_ref.players.runner import play_game
+    from hanabi_ref.engine.legality import legal_actions
+    from hanabi_ref.engine.rules import GameConfig, make_config
+    from hanabi_ref.engine.state import Event, GameState
+    from hanabi_ref.players.strategies import STRATEGIES, factory_for
+    from hanabi_ref.players.strategy import BaseStrategy, Strategy
+    from hanabi_ref.formats.trace import load_trace, replay, save_trace
+    from hanabi_ref.engine.transition import apply, initial_state, new_game
+    from hanabi_ref.engine.view import PlayerView, make_view
 
 _HOMES = {
     "Game": "hanabi_ref.api", "Config": "hanabi_ref.api", "Card": "hanabi_ref.api", "Knowledge": "hanabi_ref.api",
-    "Action": "hanabi_ref.actions", "Play": "hanabi_ref.actions", "Discard": "hanabi_ref.actions",
-    "Hint": "hanabi_ref.actions",
-    "GameConfig": "hanabi_ref.rules", "GameState": "hanabi_ref.state", "Event": "hanabi_ref.state",
-    "PlayerView": "hanabi_ref.view", "play_game": "hanabi_ref.game",
-    "Strategy": "hanabi_ref.strategy", "BaseStrategy": "hanabi_ref.strategy",
-    "HanabiError": "hanabi_ref.errors", "ConfigError": "hanabi_ref.errors",
-    "IllegalActionError": "hanabi_ref.errors", "TraceError": "hanabi_ref.errors",
+    "Action": "hanabi_ref.engine.actions", "Play": "hanabi_ref.engine.actions", "Discard": "hanabi_ref.engine.actions",
+    "Hint": "hanabi_ref.engine.actions",
+    "GameConfig": "hanabi_ref.engine.rules", "GameState": "hanabi_ref.engine.state", "Event": "hanabi_ref.engine.state",
+    "PlayerView": "hanabi_ref.engine.view", "play_game": "hanabi_ref.players.runner",
+    "Strategy": "hanabi_ref.players.strategy", "BaseStrategy": "hanabi_ref.players.strategy",
+    "HanabiError": "hanabi_ref.base.errors", "ConfigError": "hanabi_ref.base.errors",
+    "IllegalActionError": "hanabi_ref.base.errors", "TraceError": "hanabi_ref.base.errors",
     # the engine's functions and the strategies, for a program that plays games itself
-    "make_config": "hanabi_ref.rules", "deck_from_seed": "hanabi_ref.dealing",
-    "new_game": "hanabi_ref.transition", "initial_state": "hanabi_ref.transition", "apply": "hanabi_ref.transition",
-    "legal_actions": "hanabi_ref.legality", "make_view": "hanabi_ref.view",
-    "STRATEGIES": "hanabi_ref.strategies", "factory_for": "hanabi_ref.strategies",
-    "load_trace": "hanabi_ref.trace", "save_trace": "hanabi_ref.trace", "replay": "hanabi_ref.trace",
+    "make_config": "hanabi_ref.engine.rules", "deck_from_seed": "hanabi_ref.engine.dealing",
+    "new_game": "hanabi_ref.engine.transition", "initial_state": "hanabi_ref.engine.transition", "apply": "hanabi_ref.engine.transition",
+    "legal_actions": "hanabi_ref.engine.legality", "make_view": "hanabi_ref.engine.view",
+    "STRATEGIES": "hanabi_ref.players.strategies", "factory_for": "hanabi_ref.players.strategies",
+    "load_trace": "hanabi_ref.formats.trace", "save_trace": "hanabi_ref.formats.trace", "replay": "hanabi_ref.formats.trace",
 }
 
 __all__ = [
@@ -88,6 +88,6 @@ def __dir__() -> list[str]:
 
 # [B-compiled] the opt-in by environment; unset or 0 (off) does not even import the module.
 if _os.environ.get("HANABI_REF_COMPILED", "0").strip() not in {"", "0"}:
-    from hanabi_ref.compiled import enable_from_environment as _enable_from_environment
+    from hanabi_ref.tools.compiled import enable_from_environment as _enable_from_environment
 
     _enable_from_environment()

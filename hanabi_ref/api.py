@@ -5,9 +5,9 @@ cards and knowledge [API-game, API-config, API-card, API-knowledge].
     >>> g = Game.new(Config.preset("hle", players=3), seed=7)
     >>> g = g.apply(g.legal_actions()[0])
 
-A :class:`Game` holds one immutable :class:`~hanabi_ref.state.GameState` and calls the
-engine's own functions (:func:`~hanabi_ref.legality.legal_actions`,
-:func:`~hanabi_ref.transition.apply`, :func:`~hanabi_ref.view.make_view`, the trace
+A :class:`Game` holds one immutable :class:`~hanabi_ref.engine.state.GameState` and calls the
+engine's own functions (:func:`~hanabi_ref.engine.legality.legal_actions`,
+:func:`~hanabi_ref.engine.transition.apply`, :func:`~hanabi_ref.engine.view.make_view`, the trace
 format); it computes nothing of the rules itself.  ``apply`` returns a new game and
 leaves the old one as it was, so a search can keep every position it visits.
 """
@@ -20,22 +20,22 @@ from typing import Any
 
 import attrs
 
-from hanabi_ref.actions import Action, Hint
-from hanabi_ref.cards import suit_of, value_of
-from hanabi_ref.contracts import ENABLED
-from hanabi_ref.legality import legal_actions as _legal_actions
-from hanabi_ref.rules import GameConfig, config_from_json, make_config
-from hanabi_ref.show import knowledge_parts, knowledge_text, parse_card, state_board, suit_letter
-from hanabi_ref.state import GameState, History, score, stack_size
-from hanabi_ref.transition import apply as _apply
-from hanabi_ref.transition import apply_legal as _apply_legal
-from hanabi_ref.transition import initial_state, new_game, successor
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.engine.actions import Action, Hint
+from hanabi_ref.engine.cards import suit_of, value_of
+from hanabi_ref.base.contracts import ENABLED
+from hanabi_ref.engine.legality import legal_actions as _legal_actions
+from hanabi_ref.engine.rules import GameConfig, config_from_json, make_config
+from hanabi_ref.engine.show import knowledge_parts, knowledge_text, parse_card, state_board, suit_letter
+from hanabi_ref.engine.state import GameState, History, score, stack_size
+from hanabi_ref.engine.transition import apply as _apply
+from hanabi_ref.engine.transition import apply_legal as _apply_legal
+from hanabi_ref.engine.transition import initial_state, new_game, successor
+from hanabi_ref.engine.view import PlayerView, make_view
 
 
 class Config:
     """[API-config] Building game configurations.  A configuration is a
-    :class:`~hanabi_ref.rules.GameConfig` (Definition 2.9 with the rule options); this
+    :class:`~hanabi_ref.engine.rules.GameConfig` (Definition 2.9 with the rule options); this
     class is the place to get one, as ``Config.preset("hle", players=3)``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Config:
@@ -48,7 +48,7 @@ class Config:
         """The configuration of rule preset ``name`` (``thesis``, ``hle``, ``hanab-live``,
         see ``hanabi-ref rules --list``) for ``players`` players, in ``variant`` (a slug
         or a hanab.live name), with single rule options overridden by keyword [P-presets].
-        A bad value is a :class:`~hanabi_ref.errors.ConfigError` naming the field."""
+        A bad value is a :class:`~hanabi_ref.base.errors.ConfigError` naming the field."""
         return make_config(players, preset=name, variant=variant, hand_size=hand_size, **options)
 
     @staticmethod
@@ -89,8 +89,8 @@ class Card:
     @classmethod
     def parse(cls, text: str) -> Card:
         """A card from its name: ``r3`` (or ``s2-3`` for a suit named by more than a
-        letter); :class:`~hanabi_ref.show.ParseError` if it is none."""
-        from hanabi_ref.show import ParseError
+        letter); :class:`~hanabi_ref.engine.show.ParseError` if it is none."""
+        from hanabi_ref.engine.show import ParseError
 
         name = text.strip().lower()
         suit, _, value = name.rpartition("-") if "-" in name else (name[:-1], "", name[-1:])
@@ -100,7 +100,7 @@ class Card:
 
     def identity(self, config: GameConfig) -> int:
         """This card's integer identity in ``config``; a card the variant does not have is
-        a :class:`~hanabi_ref.show.ParseError`."""
+        a :class:`~hanabi_ref.engine.show.ParseError`."""
         return parse_card(config, str(self))
 
 
@@ -108,7 +108,7 @@ class Card:
 class Knowledge:
     """[API-knowledge, 2.14] What is known of one card in hand: the knowledge set K_c as
     its bitmask over identities (:attr:`mask`) and as a person reads it (``str``:
-    ``{r,g}{1,2}``, see :func:`~hanabi_ref.show.knowledge_text`)."""
+    ``{r,g}{1,2}``, see :func:`~hanabi_ref.engine.show.knowledge_text`)."""
 
     mask: int
     text: str
@@ -172,13 +172,13 @@ class Game:
 
     def is_legal(self, action: Action) -> bool:
         """Whether the player to move may take ``action`` [2.16-2]."""
-        from hanabi_ref.legality import is_legal
+        from hanabi_ref.engine.legality import is_legal
 
         return is_legal(self._state, action)
 
     def apply(self, action: Action) -> Game:
         """The game after ``action``; an illegal action raises
-        :class:`~hanabi_ref.errors.IllegalActionError` naming the clause it breaks
+        :class:`~hanabi_ref.base.errors.IllegalActionError` naming the clause it breaks
         [2.16-2].  An action object that :meth:`legal_actions` just returned is not
         checked a second time [API-game]."""
         legal: Sequence[Action]
@@ -275,7 +275,7 @@ class Game:
 
     @property
     def history(self) -> History:
-        """The public record of the moves so far, one :class:`~hanabi_ref.state.Event`
+        """The public record of the moves so far, one :class:`~hanabi_ref.engine.state.Event`
         each (its ``action``, the card played or discarded, the cards a hint touched)
         [2.17-history]."""
         return self._state.history
@@ -297,8 +297,8 @@ class Game:
     def move_texts(self) -> list[str]:
         """Each move so far as a sentence, the drawn cards named [SH-move] (the game is
         replayed for the hands each move saw)."""
-        from hanabi_ref.show import state_event_text
-        from hanabi_ref.trace import Trace, replay_states
+        from hanabi_ref.engine.show import state_event_text
+        from hanabi_ref.formats.trace import Trace, replay_states
 
         state = self._state
         states = replay_states(Trace(state.config, state.deck, self.actions))
@@ -309,7 +309,7 @@ class Game:
     def to_json(self) -> dict[str, Any]:
         """The game as a trace object (spec/trace.md): configuration, deck and actions
         [T-trace]."""
-        from hanabi_ref.trace import Trace, trace_to_json
+        from hanabi_ref.formats.trace import Trace, trace_to_json
 
         state = self._state
         return trace_to_json(Trace(state.config, state.deck, self.actions, self._seed))
@@ -317,11 +317,11 @@ class Game:
     @classmethod
     def from_json(cls, data: object) -> Game:
         """The game a trace object (or its JSON text) describes, replayed by the engine;
-        a malformed trace is a :class:`~hanabi_ref.errors.TraceError` naming the place
+        a malformed trace is a :class:`~hanabi_ref.base.errors.TraceError` naming the place
         [T-trace, T-schema]."""
-        from hanabi_ref.errors import TraceError
-        from hanabi_ref.serial import JsonRuleError, parse_json
-        from hanabi_ref.trace import replay, trace_from_json
+        from hanabi_ref.base.errors import TraceError
+        from hanabi_ref.formats.serial import JsonRuleError, parse_json
+        from hanabi_ref.formats.trace import replay, trace_from_json
 
         if isinstance(data, (str, bytes)):
             try:
@@ -333,7 +333,7 @@ class Game:
 
     def save(self, path: str | Path) -> None:
         """Write the game as a trace file, atomically [T-trace, OUT-atomic]."""
-        from hanabi_ref.trace import Trace, save_trace
+        from hanabi_ref.formats.trace import Trace, save_trace
 
         state = self._state
         save_trace(Trace(state.config, state.deck, self.actions, self._seed), path)
@@ -341,7 +341,7 @@ class Game:
     @classmethod
     def load(cls, path: str | Path) -> Game:
         """The game of a trace file [T-trace]."""
-        from hanabi_ref.trace import load_trace, replay
+        from hanabi_ref.formats.trace import load_trace, replay
 
         trace = load_trace(path)
         return cls(replay(trace), trace.seed)
@@ -364,5 +364,5 @@ _new_game_object = object.__new__
 
 _trusted = _apply_legal if ENABLED else successor
 """[2.16-2] the move for an action :meth:`Game.legal_actions` returned: with contracts on,
-:func:`~hanabi_ref.transition.apply_legal` (which checks it again, as a precondition),
+:func:`~hanabi_ref.engine.transition.apply_legal` (which checks it again, as a precondition),
 else the transition itself, as ``apply_legal`` calls it."""

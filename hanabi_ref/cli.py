@@ -55,8 +55,8 @@ ended by SIGTERM (SIGHUP).  Every error is one line on stderr, never a traceback
 
 This module only dispatches: each subsystem's ``commands`` module adds its commands'
 parsers (:data:`COMMANDS`) and holds their handlers; the arguments they share are
-:mod:`hanabi_ref.cliargs`.  The handlers raise :class:`~hanabi_ref.cliargs.UsageError`
-or :class:`~hanabi_ref.cliargs.InvalidGame` (or a ``HanabiError``), and :func:`main`
+:mod:`hanabi_ref.base.cliargs`.  The handlers raise :class:`~hanabi_ref.base.cliargs.UsageError`
+or :class:`~hanabi_ref.base.cliargs.InvalidGame` (or a ``HanabiError``), and :func:`main`
 turns each into its one line and exit code above.
 """
 
@@ -68,19 +68,19 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from hanabi_ref import game_commands as game
-from hanabi_ref import spec_commands as spec
-from hanabi_ref.bench import commands as bench
-from hanabi_ref.cliargs import (EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, CommandParser, Handler, InvalidGame, Subparsers,
+from hanabi_ref.tools import game_commands as game
+from hanabi_ref.tools import spec_commands as spec
+from hanabi_ref.tools.bench import commands as bench
+from hanabi_ref.base.cliargs import (EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, CommandParser, Handler, InvalidGame, Subparsers,
                                 UsageError, resolve_seeds)
-from hanabi_ref.errors import ConfigError, FileReadError, HanabiError
-from hanabi_ref.escape import escape_text
-from hanabi_ref.playability import commands as playability
-from hanabi_ref.rl import commands as rl
-from hanabi_ref.sim import commands as sim
-from hanabi_ref.solver import commands as solver
-from hanabi_ref.stdout import WatchedOutput, is_failing, point_at_devnull
-from hanabi_ref.verify import commands as verify
+from hanabi_ref.base.errors import ConfigError, FileReadError, HanabiError
+from hanabi_ref.base.escape import escape_text
+from hanabi_ref.tools.playability import commands as playability
+from hanabi_ref.tools.rl import commands as rl
+from hanabi_ref.tools.sim import commands as sim
+from hanabi_ref.tools.solver import commands as solver
+from hanabi_ref.base.stdout import WatchedOutput, is_failing, point_at_devnull
+from hanabi_ref.tools.verify import commands as verify
 
 __all__ = ["EXIT_INVALID_GAME", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
@@ -171,7 +171,7 @@ def _run(argv: Sequence[str] | None, watched: WatchedOutput | None) -> int:
 def _enable_compiled() -> None:
     """``--compiled`` [B-compiled]: opt in for this process and, through the environment,
     for its worker processes; a missing or unusable build is a usage error, in one line."""
-    from hanabi_ref import compiled  # not at the top: a command without --compiled need not load it
+    from hanabi_ref.tools import compiled  # not at the top: a command without --compiled need not load it
 
     if compiled.is_switched_off():
         raise UsageError(f"hanabi-ref: --compiled: {compiled.ENVIRONMENT}={os.environ[compiled.ENVIRONMENT]} switches it off")

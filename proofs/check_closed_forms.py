@@ -2,7 +2,7 @@
 3.23, 3.24, 3.25, 3.26].
 
 The reference is exhaustive enumeration, which shares no code with
-hanabi_ref.playability.formulas:
+hanabi_ref.tools.playability.formulas:
 
 1. Every word of length N <= 12 over the values 1..5 (305 175 781 words) is generated and
    run through the greedy automaton of the subsequence test [3.13-2] (state j = the
@@ -34,7 +34,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
-from hanabi_ref.playability.formulas import (
+from hanabi_ref.tools.playability.formulas import (
     chi,
     chi_by_recursion,
     chi_four,

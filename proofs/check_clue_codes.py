@@ -29,11 +29,11 @@ from functools import cache
 
 import pytest
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.cards import identity, members
-from hanabi_ref.legality import action_problem, touch_key
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies.hat.codes import (
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.cards import identity, members
+from hanabi_ref.engine.legality import action_problem, touch_key
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.players.strategies.hat.codes import (
     AVOID,
     COLOUR_AVOID,
     COLOUR_NEWEST,
@@ -196,7 +196,7 @@ TouchKeys = dict[int, int]
 
 def touch_keys(config: GameConfig, target_mask: dict[int, int]) -> TouchKeys:
     """The target hands' identity masks as the touch keys the engine's legality reads
-    (:func:`~hanabi_ref.legality.touch_key`)."""
+    (:func:`~hanabi_ref.engine.legality.touch_key`)."""
     return {seat: touch_key(config.touch_bits, members(mask)) for seat, mask in target_mask.items()}
 
 

@@ -22,13 +22,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.rules import move_bound
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import PRESETS, GameConfig, make_config
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.state import GameState
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.rules import move_bound
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import PRESETS, GameConfig, make_config
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_search import (
     PRESET_OPTIONS,
     Composition,

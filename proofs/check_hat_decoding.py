@@ -2,7 +2,7 @@
 H-predict, H-decode].
 
 Each lemma is checked by calling the function of the classic hat player that carries it
-out (:mod:`hanabi_ref.strategies.hat.player`), against an oracle written from the proof:
+out (:mod:`hanabi_ref.players.strategies.hat.player`), against an oracle written from the proof:
 
 * Lemma 1 (H-last-to-first): ``standard_values`` on random clues over real deals.
 * Lemma 2 (H-budget, H-feasible): every hint count and every sequence of actions the
@@ -29,17 +29,17 @@ from typing import cast
 
 import pytest
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.game import play_game
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import Event, GameState
-from hanabi_ref.strategies.hat import player
-from hanabi_ref.strategies.hat.core import hat_sum
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, Clue, DecodeLog, HatPlayer, Snapshot
-from hanabi_ref.transition import apply
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import Event, GameState
+from hanabi_ref.players.strategies.hat import player
+from hanabi_ref.players.strategies.hat.core import hat_sum
+from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, Clue, DecodeLog, HatPlayer, Snapshot
+from hanabi_ref.engine.transition import apply
+from hanabi_ref.engine.view import PlayerView, make_view
 
 from hanabi_search import PRESET_OPTIONS, explore, tiny_config
 

@@ -2,7 +2,7 @@
 H-reclue-endgame, H-reclue-decode].
 
 Each lemma is checked by calling the functions of
-:mod:`~hanabi_ref.strategies.hat.reclue_rules` that carry it out, on clues built by hand
+:mod:`~hanabi_ref.players.strategies.hat.reclue_rules` that carry it out, on clues built by hand
 (a :class:`Round` over hands the check chooses, with the earlier clues that pin seats),
 exhaustively over small hands:
 
@@ -32,17 +32,17 @@ from typing import cast
 
 import pytest
 
-from hanabi_ref.actions import Hint, Play
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import Event
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.strategies.hat.core import hat_sum
-from hanabi_ref.strategies.hat.player import MODULUS, DecodeLog, Snapshot
-from hanabi_ref.strategies.hat import reclue_rules as rules
-from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.strategies.hat.reclue_rules import HAT_VALUES, HatValue, Pins, Round, card_facts
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.actions import Hint, Play
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import Event
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.players.strategies.hat.core import hat_sum
+from hanabi_ref.players.strategies.hat.player import MODULUS, DecodeLog, Snapshot
+from hanabi_ref.players.strategies.hat import reclue_rules as rules
+from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.players.strategies.hat.reclue_rules import HAT_VALUES, HatValue, Pins, Round, card_facts
+from hanabi_ref.engine.view import PlayerView
 
 CONFIG = make_config(4, preset="hanab-live")
 N = CONFIG.values

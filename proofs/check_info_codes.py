@@ -20,11 +20,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies.info.codes import code_size, hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import Board
-from hanabi_ref.strategies.knowledge import composition_counts
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.players.strategies.info.codes import code_size, hint_type, hints_of_type
+from hanabi_ref.players.strategies.info.knowledge import Board
+from hanabi_ref.players.strategies.knowledge import composition_counts
 from tests.helpers import card, colour_suits, suit_and_value
 
 VARIANTS = ("no-variant", "6-suits", "rainbow", "black")

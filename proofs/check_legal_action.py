@@ -24,13 +24,13 @@ import attrs
 import icontract
 import pytest
 
-from hanabi_ref.actions import Discard, Play
-from hanabi_ref.contracts import ENABLED
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.legality import is_legal, legal_actions
-from hanabi_ref.rules import PRESETS, GameConfig, RuleOptions
-from hanabi_ref.state import GameState, stack_size
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Discard, Play
+from hanabi_ref.base.contracts import ENABLED
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.engine.legality import is_legal, legal_actions
+from hanabi_ref.engine.rules import PRESETS, GameConfig, RuleOptions
+from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_search import (
     PRESET_OPTIONS,
     SLOT_AND_SCORE_OPTIONS,

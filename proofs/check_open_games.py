@@ -1,7 +1,7 @@
 """Machine check of proofs/open_games.md [3.39, 5.2].
 
 Every game here is decided by the exhaustive search of
-:mod:`hanabi_ref.playability.opengame` [3.4-search], over every distinct order of small
+:mod:`hanabi_ref.tools.playability.opengame` [3.4-search], over every distinct order of small
 compositions (one and two colours, N <= 6 in the default run, N <= 7 with the deep set,
 ``python -m pytest -m deep``):
 
@@ -31,7 +31,7 @@ from collections.abc import Iterator, Sequence
 
 import pytest
 
-from hanabi_ref.playability.opengame import (
+from hanabi_ref.tools.playability.opengame import (
     Card,
     OpenGame,
     OpenState,

@@ -23,10 +23,10 @@ from itertools import permutations, product
 
 import pytest
 
-from hanabi_ref.playability.algorithms import is_playable_multi, is_playable_single
-from hanabi_ref.playability.composition import Card, single_colour
-from hanabi_ref.playability.opengame import is_sequence_playable_by_search
-from hanabi_ref.playability.solver import PlayableCounter, count_playable, solve
+from hanabi_ref.tools.playability.algorithms import is_playable_multi, is_playable_single
+from hanabi_ref.tools.playability.composition import Card, single_colour
+from hanabi_ref.tools.playability.opengame import is_sequence_playable_by_search
+from hanabi_ref.tools.playability.solver import PlayableCounter, count_playable, solve
 
 # ------------------------------------------------------------------ 1. Lemma 1, physically
 

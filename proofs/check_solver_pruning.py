@@ -4,7 +4,7 @@ SV-restarts].
 For every distinct order of the decks of small compositions, under the thesis' and
 hle's rule options (with the early end and the final draw switched), a brute force over
 the engine's states that prunes nothing (every legal action of
-:func:`hanabi_ref.legality.legal_actions`, a memory of positions only) gives the best
+:func:`hanabi_ref.engine.legality.legal_actions`, a memory of positions only) gives the best
 score each deck reaches.  The solver must reach every target up to it and none above;
 the relaxed game must never call lost a target the brute force reaches; and each of the
 solver's ideas switched off in turn must give the same answers.  The check also asserts
@@ -23,12 +23,12 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.solver import core
-from hanabi_ref.solver.search import solve_deck
-from hanabi_ref.state import GameState
-from hanabi_ref.transition import apply_legal, initial_state
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.tools.solver import core
+from hanabi_ref.tools.solver.search import solve_deck
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.engine.transition import apply_legal, initial_state
 
 COMPOSITIONS = ([[1, 1, 1]], [[2, 1, 1]], [[1, 1], [1, 1]], [[2, 1], [1, 1]], [[1, 1, 1], [1, 1, 0]])
 RULES: dict[str, dict[str, object]] = {

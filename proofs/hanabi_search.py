@@ -3,9 +3,9 @@
 The checks do not trust the engine's own enumeration of moves: every *conceivable*
 action (a hint to every seat, including the mover, on every value and every clue
 colour, and a play or discard of every slot up to h) is offered to
-:func:`hanabi_ref.legality.is_legal`, and the result is compared with
-:func:`hanabi_ref.legality.legal_actions`.  Successor states come from
-:func:`hanabi_ref.transition.apply`, the function the claims are about.
+:func:`hanabi_ref.engine.legality.is_legal`, and the result is compared with
+:func:`hanabi_ref.engine.legality.legal_actions`.  Successor states come from
+:func:`hanabi_ref.engine.transition.apply`, the function the claims are about.
 
 States are identified by :func:`state_key`, which keeps everything a later move can
 depend on and drops only what no legality rule and no step of Algorithm 2.16 reads: the
@@ -24,11 +24,11 @@ from typing import Any
 
 import attrs
 
-from hanabi_ref.actions import Action, Discard, Hint, Play, describe
-from hanabi_ref.legality import is_legal, legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play, describe
+from hanabi_ref.engine.legality import is_legal, legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.engine.transition import apply, initial_state
 
 Composition = tuple[tuple[int, ...], ...]
 

@@ -25,7 +25,7 @@ import pytest
 
 os.environ.setdefault("HANABI_REF_CONTRACTS", "1")
 
-from hanabi_ref.contracts import ENABLED  # noqa: E402  (after the environment is fixed)
+from hanabi_ref.base.contracts import ENABLED  # noqa: E402  (after the environment is fixed)
 
 from tests.leftover_processes import mark_session, pytest_sessionfinish, pytest_sessionstart  # noqa: E402, F401
 from tests.tiers import pytest_addoption, pytest_collection_modifyitems  # noqa: E402, F401  (--quick)

@@ -4,7 +4,7 @@ Hypothesis strategies that reach game states by legal play.
 Everything named ``expected_*`` or ``reference_*`` here is computed from the sources
 (the thesis' definitions, the variant tables of spec/rules.md section 6) without calling
 the engine function it is compared with; the engine supplies only the representation of
-a card identity (``hanabi_ref.cards.identity``, itself tested in test_config.py).
+a card identity (``hanabi_ref.engine.cards.identity``, itself tested in test_config.py).
 """
 
 from __future__ import annotations
@@ -20,14 +20,14 @@ from typing import Any, Final
 import attrs
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.cards import identity
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, stack_size
-from hanabi_ref.strategies.hat.player import Snapshot
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.players.strategies.hat.player import Snapshot
+from hanabi_ref.engine.transition import apply, initial_state
 
 # ------------------------------------------------------------------ cards and decks
 

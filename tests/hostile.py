@@ -133,15 +133,15 @@ def put(node: Any, path: tuple[Any, ...], value: Any) -> Any:
 
 def _bases() -> dict[str, list[Any]]:
     """Real inputs of each kind, from games of our own."""
-    from hanabi_ref.actions import action_to_json
-    from hanabi_ref.game import play_game
-    from hanabi_ref.hanablive import trace_to_hanablive
-    from hanabi_ref.legality import legal_actions
-    from hanabi_ref.rules import config_to_json, make_config
-    from hanabi_ref.serial import card_to_json, state_to_json
-    from hanabi_ref.strategies import STRATEGIES
-    from hanabi_ref.trace import trace_to_json
-    from hanabi_ref.transition import initial_state
+    from hanabi_ref.engine.actions import action_to_json
+    from hanabi_ref.players.runner import play_game
+    from hanabi_ref.formats.hanablive import trace_to_hanablive
+    from hanabi_ref.engine.legality import legal_actions
+    from hanabi_ref.engine.rules import config_to_json, make_config
+    from hanabi_ref.formats.serial import card_to_json, state_to_json
+    from hanabi_ref.players.strategies import STRATEGIES
+    from hanabi_ref.formats.trace import trace_to_json
+    from hanabi_ref.engine.transition import initial_state
 
     simple = STRATEGIES["simple"]
     thesis = play_game(make_config(2, "thesis"), simple, seed=1)
@@ -346,8 +346,8 @@ def run_file(kind: str, data: bytes, workdir: Path) -> str:
 
 def run_request(data: bytes, bases: dict[str, list[Any]]) -> str:
     """[EP-serve] the bytes as request lines after hello and new_game, then ``state``."""
-    from hanabi_ref.protocol.engine import ReferenceEngine
-    from hanabi_ref.verify.serve import serve
+    from hanabi_ref.tools.protocol.engine import ReferenceEngine
+    from hanabi_ref.tools.verify.serve import serve
 
     hello = b'{"op": "hello", "protocol": "hanabi-ref/engine", "version": 1}\n'
     prefix = hello + (json.dumps(bases["_prefix"][0]) + "\n").encode()
@@ -371,13 +371,13 @@ def run_request(data: bytes, bases: dict[str, list[Any]]) -> str:
 
 def run_answer(op: str, data: bytes, bases: dict[str, list[Any]], workdir: Path) -> str:
     """[EP-failures] ``verify``'s engine, a real process, answering ``op`` with the bytes."""
-    from hanabi_ref.protocol.engine import EngineFailure, UnsupportedConfig
-    from hanabi_ref.verify.process import ProcessEngine
+    from hanabi_ref.tools.protocol.engine import EngineFailure, UnsupportedConfig
+    from hanabi_ref.tools.verify.process import ProcessEngine
 
-    from hanabi_ref.legality import legal_actions
-    from hanabi_ref.serial import state_to_json
-    from hanabi_ref.transition import initial_state
-    from hanabi_ref.verify.compare import legal_difference, state_difference
+    from hanabi_ref.engine.legality import legal_actions
+    from hanabi_ref.formats.serial import state_to_json
+    from hanabi_ref.engine.transition import initial_state
+    from hanabi_ref.tools.verify.compare import legal_difference, state_difference
 
     payload = workdir / "answer.bin"
     payload.write_bytes(data)

@@ -7,7 +7,7 @@ shared machine)::
     python -m tests.mutation --module conditions --module transition
     python -m tests.mutation --limit 60                      # 60 mutants per module, evenly spaced
     python -m tests.mutation --list                          # the mutants only, nothing run
-    python -m tests.mutation --only hanabi_ref/state.py:77:15:1 --report /tmp/m
+    python -m tests.mutation --only hanabi_ref/engine/state.py:77:15:1 --report /tmp/m
 
 Modules (default): ``transition``, ``legality``, ``state``, ``view``, ``conditions``.
 Each mutant is one small change to one module's source (the operators are listed in
@@ -32,7 +32,7 @@ The report (``--report PREFIX``, default ``<tmp>/hanabi_ref_mutation``) is writt
 every mutant: ``PREFIX.json`` (every mutant and its outcome, the summary) and
 ``PREFIX.txt`` (per module: mutants, killed, survived, timeouts, errors, kill rate; the
 contract mutants alone; every survivor as file:line:col and the change).  A *contract
-mutant* lies in :mod:`hanabi_ref.conditions`, in a state invariant or view condition, in
+mutant* lies in :mod:`hanabi_ref.engine.conditions`, in a state invariant or view condition, in
 an icontract decorator, or under ``if ENABLED:``.
 
 Exit codes: 0 the run finished (survivors are reported, not failures); 1 the tests fail
@@ -59,11 +59,11 @@ from tests.processes import run_process, started
 ROOT = Path(__file__).resolve().parents[1]
 
 DEFAULT_MODULES: tuple[str, ...] = (
-    "hanabi_ref/conditions.py",
-    "hanabi_ref/transition.py",
-    "hanabi_ref/state.py",
-    "hanabi_ref/legality.py",
-    "hanabi_ref/view.py",
+    "hanabi_ref/engine/conditions.py",
+    "hanabi_ref/engine/transition.py",
+    "hanabi_ref/engine/state.py",
+    "hanabi_ref/engine/legality.py",
+    "hanabi_ref/engine/view.py",
 )
 
 DEFAULT_TESTS: tuple[str, ...] = (
@@ -85,11 +85,11 @@ failure), the deep set excluded by pyproject's ``-m 'not deep'``."""
 COPIED: tuple[str, ...] = ("hanabi_ref", "tests", "spec", "pyproject.toml")
 
 CONTRACT_FUNCTIONS: dict[str, frozenset[str]] = {
-    "hanabi_ref/state.py": frozenset({
+    "hanabi_ref/engine/state.py": frozenset({
         "is_cards_conserved", "is_fields_gapless", "is_hand_size_valid",
         "is_knowledge_sound", "is_errors_within_bound", "check_invariants",
     }),
-    "hanabi_ref/view.py": frozenset({
+    "hanabi_ref/engine/view.py": frozenset({
         "_hides_own_cards", "_carries_no_hidden_field", "_shows_stack_size_only", "check_view",
         "_check_acting",
     }),

@@ -2,7 +2,7 @@
 [EP-shrink].
 
 The command shrinks a divergence by trying at most
-:data:`hanabi_ref.verify.run.SHRINK_BUDGET` games (400, a fixed count so that the
+:data:`hanabi_ref.tools.verify.run.SHRINK_BUDGET` games (400, a fixed count so that the
 reproduction is the same on every machine); through an engine process that takes tens of
 seconds.  A test about what the command does with a divergence (its exit code, its report,
 the reproduction file) rather than about how far shrinking gets asks for fewer games with
@@ -17,11 +17,11 @@ import functools
 
 import pytest
 
-import hanabi_ref.verify.run as run
+import hanabi_ref.tools.verify.run as run
 
 
 def limit_shrinking(monkeypatch: pytest.MonkeyPatch, budget: int) -> None:
     """Until the test ends, ``verify`` (which looks ``verify_random_games`` up in
-    :mod:`hanabi_ref.verify.run` when it runs) shrinks with at most ``budget`` games."""
+    :mod:`hanabi_ref.tools.verify.run` when it runs) shrinks with at most ``budget`` games."""
     assert 0 < budget < run.SHRINK_BUDGET
     monkeypatch.setattr(run, "verify_random_games", functools.partial(run.verify_random_games, shrink_budget=budget))

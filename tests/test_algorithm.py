@@ -14,12 +14,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Discard
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import HanabiError
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Discard
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import HanabiError
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import Run, compositions, runs
 
 INFINITY = None

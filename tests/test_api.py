@@ -19,17 +19,17 @@ import pytest
 
 import hanabi_ref
 from hanabi_ref import Card, Config, Discard, Game, Hint, Knowledge, Play
-from hanabi_ref.cards import identity
-from hanabi_ref.errors import ConfigError, IllegalActionError, TraceError
-from hanabi_ref.game import play_game
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.serial import state_to_json
-from hanabi_ref.show import ParseError, action_text, card_name, knowledge_text, parse_action, parse_card
-from hanabi_ref.state import GameState, score
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.transition import apply, new_game
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.cards import identity
+from hanabi_ref.base.errors import ConfigError, IllegalActionError, TraceError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.formats.serial import state_to_json
+from hanabi_ref.engine.show import ParseError, action_text, card_name, knowledge_text, parse_action, parse_card
+from hanabi_ref.engine.state import GameState, score
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.engine.transition import apply, new_game
+from hanabi_ref.engine.view import make_view
 from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -61,7 +61,7 @@ def test_the_public_names_import_from_the_package() -> None:
     assert set(hanabi_ref.__all__) == {"__version__", *hanabi_ref._HOMES}
     for name in hanabi_ref.__all__:
         assert getattr(hanabi_ref, name) is not None
-    assert hanabi_ref.Game is Game and hanabi_ref.PlayerView.__module__ == "hanabi_ref.view"
+    assert hanabi_ref.Game is Game and hanabi_ref.PlayerView.__module__ == "hanabi_ref.engine.view"
     g = Game.new(Config.preset("hle", players=3), seed=7)
     assert g.legal_actions() and not g.is_over and g.current_player == 0 and g.score == 0
 
@@ -70,8 +70,8 @@ def test_the_public_names_import_from_the_package() -> None:
 def test_importing_the_package_imports_no_engine_module() -> None:
     """[API-names, B-compiled] ``import hanabi_ref`` loads no engine module, so the compiled
     build can still be chosen after it; the first use of a name loads its module."""
-    code = ("import sys, hanabi_ref; assert 'hanabi_ref.transition' not in sys.modules, 'early'; "
-            "hanabi_ref.Game; assert 'hanabi_ref.transition' in sys.modules; print('ok')")
+    code = ("import sys, hanabi_ref; assert 'hanabi_ref.engine.transition' not in sys.modules, 'early'; "
+            "hanabi_ref.Game; assert 'hanabi_ref.engine.transition' in sys.modules; print('ok')")
     done = run_process([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert done.stdout.strip() == "ok", done.stderr
 
@@ -130,7 +130,7 @@ def test_a_game_object_plays_the_engines_games_action_for_action(strategy: str) 
         for action in record.trace.actions:
             game = game.apply(action)
         assert game.state == record.final and game.is_over and game.score == score(record.final)
-        from hanabi_ref.trace import trace_to_json
+        from hanabi_ref.formats.trace import trace_to_json
 
         assert game.to_json() == trace_to_json(record.trace)
 
@@ -441,7 +441,7 @@ def test_a_configurations_repr_builds_it_again() -> None:
     changed options, hints, errors and hand sizes; suits no preset makes print a summary."""
     import attrs
 
-    from hanabi_ref.rules import PRESETS
+    from hanabi_ref.engine.rules import PRESETS
 
     configs = [make_config(players, preset, variant) for preset in PRESETS
                for variant in ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")

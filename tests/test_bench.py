@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.bench import engine as bench
+from hanabi_ref.tools.bench import engine as bench
 from hanabi_ref.cli import main
 from tests.oracles import oracle
 
@@ -81,7 +81,7 @@ def test_children_ran_as_asked(report: dict[str, Any]) -> None:
         for name, contracts in (("source-off", False), ("checked-off", False), ("facade-off", False), ("source-on", True)):
             for run in variants[name]["runs"]:
                 assert run["contracts"] is contracts and run["compiled"] is False
-                assert run["compiled_modules"]["hanabi_ref.transition"] is False
+                assert run["compiled_modules"]["hanabi_ref.engine.transition"] is False
         assert variants["compiled-off"] == {"status": "not built", "build_command": "hanabi-ref compile"}
 
 
@@ -190,7 +190,7 @@ def test_against_openspiel_without_open_spiel(monkeypatch: pytest.MonkeyPatch, c
 def test_playability_table_bench_reports_cpu_apart_from_wall(monkeypatch: pytest.MonkeyPatch) -> None:
     """[PL-bench] a run that only waits takes wall time but (almost) no CPU time: the two
     clocks are measured apart."""
-    import hanabi_ref.playability.table as table
+    import hanabi_ref.tools.playability.table as table
 
     def waiting_table() -> list[int]:
         time.sleep(0.05)
@@ -221,9 +221,9 @@ def test_strategy_runs_count_whole_games_from_the_sources(strategy_report: dict[
     """[B-strategy] without a build only the sources are measured; every run played whole
     games (each game's moves are those of the seeded game played again here), its
     games per CPU second are games / CPU seconds, and the median is that of the runs."""
-    from hanabi_ref.game import play_game
-    from hanabi_ref.rules import make_config
-    from hanabi_ref.strategies import factory_for
+    from hanabi_ref.players.runner import play_game
+    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.players.strategies import factory_for
 
     assert strategy_report["variants"] == ["source-off"]
     entry = strategy_report["results"][0]
@@ -261,8 +261,8 @@ def test_bench_strategy_refuses_bad_arguments(arguments: list[str], fragment: st
 def test_verify_bench_measures_games_apart_from_the_peer_process() -> None:
     """[B-verify] a games run counts the random phase's games against our own engine, with
     the CPU seconds of that process, and no divergence."""
-    from hanabi_ref.contracts import ENABLED
-    from hanabi_ref.bench import verify as verify_bench
+    from hanabi_ref.base.contracts import ENABLED
+    from hanabi_ref.tools.bench import verify as verify_bench
 
     run = verify_bench.measure("reference", 5, 0)
     assert run["games"] == 5 and run["diverged"] is False and run["contracts"] == ENABLED
@@ -275,11 +275,11 @@ def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
     actions; shrinking it in-process gives a shorter game that still diverges on the faulty
     engine and still runs the stack down (at least 50 - p*h draws: the fault shows only in
     the last round, 2.16-3-last-round)."""
-    from hanabi_ref.trace import replay
-    from hanabi_ref.bench import verify as verify_bench
-    from hanabi_ref.protocol.choosing import Chooser
-    from hanabi_ref.verify.compare import play_compared
-    from hanabi_ref.verify.faulty import LastRoundShort
+    from hanabi_ref.formats.trace import replay
+    from hanabi_ref.tools.bench import verify as verify_bench
+    from hanabi_ref.tools.protocol.choosing import Chooser
+    from hanabi_ref.tools.verify.compare import play_compared
+    from hanabi_ref.tools.verify.faulty import LastRoundShort
 
     seed, first = verify_bench.long_divergence_seed(0)
     assert first >= verify_bench.LONG_GAME
@@ -294,7 +294,7 @@ def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
         def choose(self, state: Any, legal: list[Any]) -> Any:
             return self.actions.pop(0)
 
-    from hanabi_ref.verify.run import verify_random_games
+    from hanabi_ref.tools.verify.run import verify_random_games
 
     shrunk = verify_random_games(LastRoundShort(), verify_bench._configs(False), 200, seed).divergence
     assert shrunk is not None and len(shrunk.trace.actions) == run["shrunk_actions"]
@@ -310,7 +310,7 @@ def test_verify_bench_interleaves_and_takes_medians(monkeypatch: pytest.MonkeyPa
     """[B-verify] every round runs the five variants, rotated by one place per round; the
     games runs use the given seed, the shrink runs the searched one; the summaries are the
     medians of the runs."""
-    from hanabi_ref.bench import verify as verify_bench
+    from hanabi_ref.tools.bench import verify as verify_bench
 
     order: list[tuple[str, int]] = []
     monkeypatch.setattr(verify_bench, "long_divergence_seed", lambda seed: (seed + 3, 71))
@@ -344,8 +344,8 @@ def test_the_facade_plays_the_same_games_as_the_engine_functions() -> None:
     checked-off: the same decks and random choices give the same actions and final states,
     so the ratios compare one amount of work done three ways."""
     from hanabi_ref.api import Config, Game
-    from hanabi_ref.legality import legal_actions
-    from hanabi_ref.transition import apply, apply_legal, new_game
+    from hanabi_ref.engine.legality import legal_actions
+    from hanabi_ref.engine.transition import apply, apply_legal, new_game
 
     config = Config.preset("hle", players=3)
     direct, checked, through = random.Random(9), random.Random(9), random.Random(9)

@@ -12,11 +12,11 @@ from typing import Any
 import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.errors import ConfigError, HanabiError, TraceError
-from hanabi_ref.rules import config_from_json, make_config, max_moves
-from hanabi_ref.schema import validate_trace_json
-from hanabi_ref.serial import JsonRuleError, parse_json
-from hanabi_ref.trace import load_trace
+from hanabi_ref.base.errors import ConfigError, HanabiError, TraceError
+from hanabi_ref.engine.rules import config_from_json, make_config, max_moves
+from hanabi_ref.formats.schema import validate_trace_json
+from hanabi_ref.formats.serial import JsonRuleError, parse_json
+from hanabi_ref.formats.trace import load_trace
 
 # ------------------------------------------------------------------ spec/rules.md
 
@@ -204,8 +204,8 @@ def test_card_names_are_the_clause_letters(preset: str, variant: str, suit: int,
     """[SH-card, API-card] r, y, g, b, p for No Variant's suits, t teal, k black, m
     rainbow, then the value; ``Card`` writes and reads the same name."""
     from hanabi_ref import Card
-    from hanabi_ref.cards import identity
-    from hanabi_ref.show import card_name
+    from hanabi_ref.engine.cards import identity
+    from hanabi_ref.engine.show import card_name
 
     config = make_config(2, preset, variant)
     card = identity(value, suit, config.values)
@@ -217,8 +217,8 @@ def test_card_names_are_the_clause_letters(preset: str, variant: str, suit: int,
 def test_a_long_short_name_is_dashed_and_start_is_s() -> None:
     """[SH-card] a custom composition's second suit is ``s2`` and its 3 is ``s2-3``; under
     Up or Down a red START card is ``rS``."""
-    from hanabi_ref.cards import identity
-    from hanabi_ref.show import card_name
+    from hanabi_ref.engine.cards import identity
+    from hanabi_ref.engine.show import card_name
 
     custom = make_config(2, composition=[[2, 1, 1], [1, 1, 1]], hand_size=2)
     assert card_name(custom, identity(3, 1, custom.values)) == "s2-3"
@@ -228,7 +228,7 @@ def test_a_long_short_name_is_dashed_and_start_is_s() -> None:
 
 CONTRACT_SPELLINGS = """
 import importlib, json, os, sys
-import hanabi_ref.contracts as contracts
+import hanabi_ref.base.contracts as contracts
 seen = {}
 for spelling in json.loads(sys.argv[1]):
     os.environ["HANABI_REF_CONTRACTS"] = spelling
@@ -266,11 +266,11 @@ def test_every_engine_has_the_methods_the_clause_lists() -> None:
     """[EP-protocol] our engine, the peer adapters and the process engine each have the
     methods the clause lists, written out here, and ``shows_views``; an engine that shows
     no views answers ``observe`` with None."""
-    from hanabi_ref.peers.hanabython import HanabythonEngine
-    from hanabi_ref.peers.hle import HLEEngine
-    from hanabi_ref.peers.openspiel import OpenSpielEngine
-    from hanabi_ref.protocol.engine import ReferenceEngine
-    from hanabi_ref.verify.process import ProcessEngine
+    from hanabi_ref.tools.peers.hanabython import HanabythonEngine
+    from hanabi_ref.tools.peers.hle import HLEEngine
+    from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.tools.protocol.engine import ReferenceEngine
+    from hanabi_ref.tools.verify.process import ProcessEngine
 
     for engine in (ReferenceEngine, HanabythonEngine, HLEEngine, OpenSpielEngine, ProcessEngine):
         missing = [name for name in ENGINE_METHODS if not callable(getattr(engine, name, None))]
@@ -282,7 +282,7 @@ def test_every_engine_has_the_methods_the_clause_lists() -> None:
         assert served.shows_views is True  # our serve answers observe
     finally:
         served.close()
-    from hanabi_ref.peers import peer_config
+    from hanabi_ref.tools.peers import peer_config
 
     quiet = HanabythonEngine()
     config = peer_config("hanabython", 2)
@@ -300,7 +300,7 @@ def test_a_random_deck_is_drawn_card_by_card_from_the_canonical_order() -> None:
     choices of random.Random(S), recorded, give the deck recomputed here from them."""
     import random
 
-    from hanabi_ref.verify.run import RecordedDraws, deal
+    from hanabi_ref.tools.verify.run import RecordedDraws, deal
 
     configs = [make_config(2, "hle"), make_config(3, "thesis")]
     config, deck, _ = deal(configs, lambda n: 0)

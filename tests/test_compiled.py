@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref import compiled
+from hanabi_ref.tools import compiled
 from hanabi_ref.cli import main
 from tests.oracles import needs
 from tests.processes import run_process
@@ -41,11 +41,11 @@ needs_compiler = pytest.mark.skipif(
 
 PLAY = """
 import json, sys
-from hanabi_ref import compiled
+from hanabi_ref.tools import compiled
 enabled = compiled.enable() if sys.argv[2] == "enable" else None
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import make_config
-from hanabi_ref.strategies import factory_for
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.players.strategies import factory_for
 
 CASES = [
     (3, "thesis", None, "thesis", {}),
@@ -74,14 +74,14 @@ opened = []
 sys.addaudithook(lambda event, args: opened.append(str(args[0])) if event == "open" else None)
 import hanabi_ref
 print(json.dumps({"meta_path_unchanged": sys.meta_path == before, "opened": opened,
-                  "compiled_imported": "hanabi_ref.compiled" in sys.modules}))
+                  "compiled_imported": "hanabi_ref.tools.compiled" in sys.modules}))
 """
 
 ENABLE = """
 import json, sys
 for name in sys.argv[1:]:
     __import__(name)
-from hanabi_ref import compiled
+from hanabi_ref.tools import compiled
 before = list(sys.meta_path)
 try:
     result = compiled.enable()
@@ -146,12 +146,12 @@ def test_enable_without_a_build_returns_false(tmp_path: Path) -> None:
 @pytest.mark.checks("B-compiled")
 def test_enable_after_the_engine_was_imported_is_refused(tmp_path: Path) -> None:
     """[B-compiled] contracts off, the engine is part of the build: enable() after importing
-    hanabi_ref.dealing from source raises, naming the module and what to do.  Contracts
+    hanabi_ref.engine.dealing from source raises, naming the module and what to do.  Contracts
     on, the engine is never loaded from the build, so importing it first is fine."""
-    late = _child(tmp_path, ENABLE, "hanabi_ref.dealing", HANABI_REF_CONTRACTS="0")
-    assert "hanabi_ref.dealing was already imported from source" in late["result"]
+    late = _child(tmp_path, ENABLE, "hanabi_ref.engine.dealing", HANABI_REF_CONTRACTS="0")
+    assert "hanabi_ref.engine.dealing was already imported from source" in late["result"]
     assert "HANABI_REF_COMPILED=1" in late["result"] and late["meta_path_unchanged"]
-    checked = _child(tmp_path, ENABLE, "hanabi_ref.dealing", HANABI_REF_CONTRACTS="1")
+    checked = _child(tmp_path, ENABLE, "hanabi_ref.engine.dealing", HANABI_REF_CONTRACTS="1")
     assert checked == {"result": False, "meta_path_unchanged": True}
 
 
@@ -242,7 +242,7 @@ def test_bench_measures_the_compiled_build(cache: Path) -> None:
     assert report["compiled_build"]["built"] and "compiled-off" in report["variants"]
     (result,) = report["results"]
     (child,) = result["variants"]["compiled-off"]["runs"]
-    assert child["contracts"] is False and child["compiled_modules"]["hanabi_ref.transition"] is True
+    assert child["contracts"] is False and child["compiled_modules"]["hanabi_ref.engine.transition"] is True
     assert all(run["compiled"] is False for run in result["variants"]["source-off"]["runs"])
 
 
@@ -259,7 +259,7 @@ def test_a_build_for_other_sources_is_not_loaded(cache: Path, tmp_path: Path) ->
     broken = tmp_path / "broken"
     broken.mkdir()
     (broken / build.name).mkdir()
-    (broken / build.name / "manifest.json").write_text(json.dumps({"files": {"hanabi_ref.strategies.thesis": "missing.so"}}))
+    (broken / build.name / "manifest.json").write_text(json.dumps({"files": {"hanabi_ref.players.strategies.thesis": "missing.so"}}))
     for directory in (stale, broken):
         played = _play(directory, 1, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED="1")
         assert played["modules"] == {name: False for name in compiled.MODULES}

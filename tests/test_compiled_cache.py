@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from hanabi_ref import compiled
+from hanabi_ref.tools import compiled
 from hanabi_ref.cli import main
 from tests.oracles import needs
 from tests.processes import run_process
@@ -259,9 +259,9 @@ def test_a_private_build_passes_the_ownership_rule(build: Path) -> None:
 @pytest.mark.parametrize("relative, mode", [
     (".", 0o775),
     (".", 0o757),
-    ("hanabi_ref/strategies", 0o775),
-    (_extension("hanabi_ref.strategies.thesis"), 0o664),
-    (_extension("hanabi_ref.transition"), 0o646),
+    ("hanabi_ref/players/strategies", 0o775),
+    (_extension("hanabi_ref.players.strategies.thesis"), 0o664),
+    (_extension("hanabi_ref.engine.transition"), 0o646),
     ("manifest.json", 0o666),
 ])
 def test_a_build_writable_by_others_is_refused(build: Path, relative: str, mode: int) -> None:
@@ -277,7 +277,7 @@ def test_a_build_writable_by_others_is_refused(build: Path, relative: str, mode:
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a file to another user needs root")
 def test_a_build_owned_by_another_user_is_refused(build: Path) -> None:
     """[B-compiled] an extension owned by another user (not root): refused."""
-    os.chown(build / _extension("hanabi_ref.strategies.knowledge"), 54321, 54321)
+    os.chown(build / _extension("hanabi_ref.players.strategies.knowledge"), 54321, 54321)
     with pytest.raises(compiled.UnusableBuildError, match="owned by uid 54321, neither this user nor root"):
         compiled.locate_build(compiled.MODULES)
 
@@ -286,7 +286,7 @@ def test_a_build_owned_by_another_user_is_refused(build: Path) -> None:
 def test_a_manifest_leading_out_of_the_build_is_refused(build: Path) -> None:
     """[B-compiled] a manifest naming a file outside its build directory: refused."""
     manifest = json.loads((build / "manifest.json").read_text())
-    manifest["files"]["hanabi_ref.strategies.thesis"] = "../elsewhere" + SUFFIX
+    manifest["files"]["hanabi_ref.players.strategies.thesis"] = "../elsewhere" + SUFFIX
     (build / "manifest.json").write_text(json.dumps(manifest))
     (build.parent / ("elsewhere" + SUFFIX)).write_bytes(b"")
     with pytest.raises(compiled.UnusableBuildError, match="outside the build"):

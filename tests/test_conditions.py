@@ -17,13 +17,13 @@ import attrs
 import icontract
 import pytest
 
-from hanabi_ref import conditions, transition, view
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, stop_clause
-from hanabi_ref.transition import apply_legal, initial_state
+from hanabi_ref.engine import conditions, transition, view
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, stop_clause
+from hanabi_ref.engine.transition import apply_legal, initial_state
 from tests.helpers import greedy_open_action
 
 Move = tuple[GameState, Action, GameState]

@@ -10,9 +10,9 @@ from typing import Any
 import attrs
 import pytest
 
-from hanabi_ref.cards import Suit, identity, mask_of, members, suit_of, value_of
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.rules import (
+from hanabi_ref.engine.cards import Suit, identity, mask_of, members, suit_of, value_of
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.engine.rules import (
     GameConfig,
     RuleOptions,
     config_from_json,

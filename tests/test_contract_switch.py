@@ -2,7 +2,7 @@
 what runs per move and per state is what spec/library.md says [CT-move, CT-state].
 
 Two readings: the sources (every icontract decorator call passes ``enabled=ENABLED``, the
-switch of :mod:`hanabi_ref.contracts`), and the running package (with the switch off, no
+switch of :mod:`hanabi_ref.base.contracts`), and the running package (with the switch off, no
 function, method or class of a module that uses icontract carries a contract; with it
 on, the ones the sources decorate do).
 """
@@ -22,13 +22,13 @@ import icontract
 import icontract._checkers as checkers
 import pytest
 
-import hanabi_ref.state as state_module
-from hanabi_ref import conditions, transition
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState, build_state
-from hanabi_ref.transition import initial_state
+import hanabi_ref.engine.state as state_module
+from hanabi_ref.engine import conditions, transition
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState, build_state
+from hanabi_ref.engine.transition import initial_state
 
 PACKAGE: Final = Path(__file__).resolve().parent.parent / "hanabi_ref"
 DECORATORS: Final = frozenset({"require", "ensure", "invariant", "snapshot"})
@@ -104,7 +104,7 @@ def test_the_source_check_sees_an_unswitched_contract() -> None:
     """[CT-switch] the scan above finds each way of writing a contract without the switch."""
     source = (
         "import icontract\nimport icontract as ic\nfrom icontract import ensure as post\n"
-        "from hanabi_ref.contracts import ENABLED\n"
+        "from hanabi_ref.base.contracts import ENABLED\n"
         "@icontract.require(lambda x: x > 0, 'A', enabled=ENABLED)\n"
         "@icontract.require(lambda x: x > 1, 'B')\n"
         "@ic.invariant(lambda self: True, 'C', enabled=True)\n"
@@ -162,8 +162,8 @@ def test_with_the_switch_off_nothing_carries_a_contract() -> None:
     method or class of the package; with it on, the decorated ones carry theirs (so the
     census can see a contract: among them the variant model's and VAR-touch's)."""
     on = _census("1")
-    assert {"hanabi_ref.variants.model.Variant: invariants", "hanabi_ref.variants.touch.touches"} <= set(on)
-    assert "hanabi_ref.state.GameState: invariants" in on
+    assert {"hanabi_ref.engine.variants.model.Variant: invariants", "hanabi_ref.engine.variants.touch.touches"} <= set(on)
+    assert "hanabi_ref.engine.state.GameState: invariants" in on
     assert _census("0") == []
 
 

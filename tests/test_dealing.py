@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.dealing import (
+from hanabi_ref.engine.dealing import (
     M32,
     WORDS_LIMIT,
     SplitMix64,
@@ -25,11 +25,11 @@ from hanabi_ref.dealing import (
     splitmix_output,
     splitmix_outputs,
 )
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.transition import initial_state
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.engine.transition import initial_state
 from tests.helpers import card, configs, expected_multiset
 
 MASK = (1 << 64) - 1

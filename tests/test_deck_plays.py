@@ -11,14 +11,14 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.legality import illegality, legal_actions
-from hanabi_ref.rules import config_from_json, config_to_json, make_config
-from hanabi_ref.show import card_name, state_event_text
-from hanabi_ref.state import GameState
-from hanabi_ref.transition import apply, new_game
-from hanabi_ref.verify.explain import move_text as explain_move
-from hanabi_ref.view import make_view, view_legal_actions
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.legality import illegality, legal_actions
+from hanabi_ref.engine.rules import config_from_json, config_to_json, make_config
+from hanabi_ref.engine.show import card_name, state_event_text
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.engine.transition import apply, new_game
+from hanabi_ref.tools.verify.explain import move_text as explain_move
+from hanabi_ref.engine.view import make_view, view_legal_actions
 
 
 def _to_last_card(players: int, seed: int, deck_plays: bool = False) -> GameState:

@@ -38,18 +38,18 @@ from typing import Any
 import attrs
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.peers import PEERS, peer_config
-from hanabi_ref.peers.choosers import DriverChooser
-from hanabi_ref.peers.hanabython import hanabython_options, hanabython_unsupported
-from hanabi_ref.peers.hle_rules import hle_unsupported
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, is_nothing_playable_left
-from hanabi_ref.transition import apply
-from hanabi_ref.verify.compare import play_compared
-from hanabi_ref.protocol.engine import Engine, EngineFailure
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.tools.peers import PEERS, peer_config
+from hanabi_ref.tools.peers.choosers import DriverChooser
+from hanabi_ref.tools.peers.hanabython import hanabython_options, hanabython_unsupported
+from hanabi_ref.tools.peers.hle_rules import hle_unsupported
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, is_nothing_playable_left
+from hanabi_ref.engine.transition import apply
+from hanabi_ref.tools.verify.compare import play_compared
+from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 from tests.oracles import oracle
 from tests.processes import run_process
 
@@ -230,7 +230,7 @@ def test_openspiel_plays_other_parameters(openspiel: Engine, config: GameConfig,
 def test_openspiel_refuses_by_its_own_guard(openspiel: Engine) -> None:
     """[PE-openspiel-actions] with ``check_refusals`` the illegal probes reach
     OpenSpiel's ``apply_action``, whose SpielError must refuse each of them."""
-    from hanabi_ref.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
 
     checking = OpenSpielEngine(check_refusals=True)
     config = peer_config("openspiel", 3)
@@ -396,7 +396,7 @@ def test_hle_plays_other_parameters(hle: Engine, games: int) -> None:
 @pytest.mark.checks("PE-hle-deal")
 def test_hle_deal_is_checked(hle: Engine, monkeypatch: pytest.MonkeyPatch) -> None:
     """[PE-hle-deal] a deal move built with the wrong layout is caught, not trusted."""
-    import hanabi_ref.peers.hle as adapter
+    import hanabi_ref.tools.peers.hle as adapter
 
     monkeypatch.setattr(adapter, "DEAL_MOVE_LAYOUT", ">ibbbb")  # the move type's bytes reversed
     config = peer_config("hle", 2)
@@ -590,8 +590,8 @@ def test_missing_peer_library_is_one_clear_line(
 def test_importing_hanabi_ref_loads_no_peer_library() -> None:
     """[PE-peers] the peer libraries are optional: importing our modules imports none."""
     code = (
-        "import sys, hanabi_ref, hanabi_ref.peers, hanabi_ref.peers.openspiel, hanabi_ref.peers.hle, "
-        "hanabi_ref.peers.hanabython, hanabi_ref.peers.choosers, hanabi_ref.peers.hle_rules\n"
+        "import sys, hanabi_ref, hanabi_ref.tools.peers, hanabi_ref.tools.peers.openspiel, hanabi_ref.tools.peers.hle, "
+        "hanabi_ref.tools.peers.hanabython, hanabi_ref.tools.peers.choosers, hanabi_ref.tools.peers.hle_rules\n"
         "loaded = {'pyspiel', 'hanabython', 'hanabi_learning_environment'} & set(sys.modules)\n"
         "print(sorted(loaded))\n"
     )

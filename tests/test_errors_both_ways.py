@@ -15,14 +15,14 @@ import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import HanabiError
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import replay, trace_from_json
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import HanabiError
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import replay, trace_from_json
+from hanabi_ref.engine.transition import apply, initial_state
 from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -167,6 +167,6 @@ def test_bad_input_is_refused_alike_with_contracts_on_and_off() -> None:
 def test_the_child_really_runs_without_contracts() -> None:
     """The comparison above is only worth something if the child's contracts are off."""
     environment = dict(os.environ, HANABI_REF_CONTRACTS="0")
-    script = "from hanabi_ref.contracts import ENABLED; print(ENABLED)"
+    script = "from hanabi_ref.base.contracts import ENABLED; print(ENABLED)"
     child = run_process([sys.executable, "-c", script], cwd=ROOT, env=environment, capture_output=True, text=True, check=True)
     assert child.stdout.strip() == "False"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from hanabi_ref.cli import main
-from hanabi_ref.escape import escape_text
+from hanabi_ref.base.escape import escape_text
 from tests.helpers import scripted_engine
 
 HOSTILE = "\x1b]0;PWNED\x07\x1b[31m\r\nhanabi-ref: all good\u2028\u202eevil"

@@ -31,16 +31,16 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import IllegalActionError, TraceError
-from hanabi_ref.trace import Trace
-from hanabi_ref.hanablive import is_hanablive_over, load_hanablive, trace_from_hanablive, trace_to_hanablive
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import replay, replay_states, summary
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import IllegalActionError, TraceError
+from hanabi_ref.formats.trace import Trace
+from hanabi_ref.formats.hanablive import is_hanablive_over, load_hanablive, trace_from_hanablive, trace_to_hanablive
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import replay, replay_states, summary
+from hanabi_ref.engine.transition import apply, initial_state
 from tests.test_variant_touch_table import FAMILIES, colour_names, rank_clues
 
 FIXTURES: Final = Path(__file__).resolve().parent / "fixtures" / "hanab-live"  # our own games, committed

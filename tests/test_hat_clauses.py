@@ -15,16 +15,16 @@ from functools import cache
 import attrs
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import Event, GameState
-from hanabi_ref.strategies.hat.codes import HintTables, decode_event, hat_code
-from hanabi_ref.strategies.hat.core import hat_sum
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatPlayer, Snapshot, modified_candidates
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import Event, GameState
+from hanabi_ref.players.strategies.hat.codes import HintTables, decode_event, hat_code
+from hanabi_ref.players.strategies.hat.core import hat_sum
+from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatPlayer, Snapshot, modified_candidates
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import PlayerView
 from tests.helpers import HAT_CONFIGS, HAT_VARIANTS, card, hat_snapshot
 
 MODULUS = 9

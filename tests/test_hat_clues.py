@@ -11,18 +11,18 @@ from __future__ import annotations
 
 import pytest
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.dealing import SplitMix64, deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.hat.codes import NewestCardCode, SeenHand, decode_event, hat_code, seen_hands
-from hanabi_ref.strategies.hat.player import DecodeLog
-from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.hat.codes import NewestCardCode, SeenHand, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.hat.player import DecodeLog
+from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import HAT_CONFIGS, HANAB_LIVE_VARIANTS
 
 

@@ -21,14 +21,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.dealing import SplitMix64, deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.cards import Suit, identity
-from hanabi_ref.rules import GameConfig, RuleOptions, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.hat import (
+from hanabi_ref.engine.actions import Discard, Hint, Play
+from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.cards import Suit, identity
+from hanabi_ref.engine.rules import GameConfig, RuleOptions, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.hat import (
     CodeError,
     HatClue,
     HintListCode,
@@ -46,10 +46,10 @@ from hanabi_ref.strategies.hat import (
     seen_hand,
     seen_hands,
 )
-from hanabi_ref.strategies.hat.codes import public_capacities
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.players.strategies.hat.codes import public_capacities
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import HANAB_LIVE_VARIANTS, Run, reached, reaches_assertion, reference_hint_mask, runs, stacked_deck
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

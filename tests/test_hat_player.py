@@ -16,17 +16,17 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies import SPECS, factory_for
-from hanabi_ref.actions import Hint
-from hanabi_ref.strategies.hat.codes import seen_hands
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, HatPlayer, Snapshot, snapshot_of, standard_values
-from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.players.strategies import SPECS, factory_for
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.players.strategies.hat.codes import seen_hands
+from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, HatPlayer, Snapshot, snapshot_of, standard_values
+from hanabi_ref.players.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import HAT_CONFIGS, card, drawn_rearrangement, reached, reaches_assertion
 
 

@@ -14,19 +14,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies import factory_for
-from hanabi_ref.strategies.hat import reclue_rules as rules
-from hanabi_ref.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, reachable_score, snapshot_of
-from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.strategies.hat.reclue_rules import CardFacts, HatValue, ModifiedSeat, Round, card_facts, hat_numbers
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.players.strategies import factory_for
+from hanabi_ref.players.strategies.hat import reclue_rules as rules
+from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, reachable_score, snapshot_of
+from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.players.strategies.hat.reclue_rules import CardFacts, HatValue, ModifiedSeat, Round, card_facts, hat_numbers
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import PlayerView, make_view
 from tests.helpers import HAT_CONFIGS, card
 
 

@@ -15,17 +15,17 @@ from collections import Counter
 import attrs
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import is_legal
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.hat import reclue_rules as rules
-from hanabi_ref.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.strategies.hat.reclue_rules import HatValue
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import is_legal
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.hat import reclue_rules as rules
+from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
+from hanabi_ref.players.strategies.hat.reclue_rules import HatValue
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import HAT_CONFIGS
 
 

@@ -61,12 +61,12 @@ def test_hostile_inputs_deep() -> None:
 
 def test_the_harness_reports_a_reader_that_raises(monkeypatch: pytest.MonkeyPatch) -> None:
     """A reader that lets an exception escape (a traceback for the user) fails the run."""
-    import hanabi_ref.trace
+    import hanabi_ref.formats.trace
 
     def broken(path: object) -> object:
         raise RuntimeError("a reader's bug")
 
-    monkeypatch.setattr(hanabi_ref.trace, "read_json_file", broken)
+    monkeypatch.setattr(hanabi_ref.formats.trace, "read_json_file", broken)
     tally, failure = hostile.run(1, 0, ("trace",), only=hostile.Recipe("trace", 0, (), None))
     assert failure is not None and "RuntimeError: a reader's bug" in failure
 

@@ -2,7 +2,7 @@
 HU-bots, HU-view].
 
 The person is played three ways: keys typed into the real command on a pseudo-terminal;
-lines fed to :class:`~hanabi_ref.human.HumanSeat` from a string; and a random person that
+lines fed to :class:`~hanabi_ref.tools.human.HumanSeat` from a string; and a random person that
 reads the screen and types what it finds there (a number of the list, the move in one of
 its written forms, or nonsense), against every strategy.
 """
@@ -24,19 +24,19 @@ from pathlib import Path
 import icontract
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import EXIT_OK, main
-from hanabi_ref.errors import HanabiError
-from hanabi_ref.game import play_game
-from hanabi_ref.human import BotFailed, GameQuit, HumanSeat, numbered_moves, play_human
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.show import card_name, knowledge_text
-from hanabi_ref.state import Event, GameState
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.trace import GameRecord, load_trace, replay, replay_states
-from hanabi_ref.transition import apply, new_game
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.base.errors import HanabiError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.tools.human import BotFailed, GameQuit, HumanSeat, numbered_moves, play_human
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.show import card_name, knowledge_text
+from hanabi_ref.engine.state import Event, GameState
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.formats.trace import GameRecord, load_trace, replay, replay_states
+from hanabi_ref.engine.transition import apply, new_game
+from hanabi_ref.engine.view import PlayerView, make_view
 from tests.processes import end_session
 
 REPO = Path(__file__).resolve().parents[1]
@@ -81,7 +81,7 @@ def listed(screen: str) -> dict[int, str]:
 
 
 def words_of(config: GameConfig, action: Action) -> str:
-    """An action written out from the configuration's own names (not :mod:`hanabi_ref.show`)."""
+    """An action written out from the configuration's own names (not :mod:`hanabi_ref.engine.show`)."""
     if isinstance(action, Hint):
         subject = config.colours[action.subject].lower() if action.kind == "colour" else str(action.subject)
         return f"hint {action.target} {subject}"
@@ -358,7 +358,7 @@ REFUSED = [
 def prepared(before: str) -> GameState:
     """The state of the table's rows (4 players, hle, deck seed 1): the deal, or the deal
     followed by a legal hint from every seat in turn until no token is left."""
-    from hanabi_ref.legality import legal_actions
+    from hanabi_ref.engine.legality import legal_actions
 
     state = new_game(make_config(4, preset="hle"), 1)
     while before == "no tokens" and state.hints:
@@ -386,8 +386,8 @@ def test_bad_input_reprompts_with_the_reason(before: str, line: str, reason: str
 def test_the_refused_moves_are_refused_by_the_engine_too() -> None:
     """[HU-input, 2.16-2] the moves the table refuses as illegal are illegal in the
     engine's own state, under the clause named (the table's states are what it claims)."""
-    from hanabi_ref.legality import illegality
-    from hanabi_ref.show import parse_action
+    from hanabi_ref.engine.legality import illegality
+    from hanabi_ref.engine.show import parse_action
 
     for before, line, reason in REFUSED:
         if reason.startswith("illegal"):

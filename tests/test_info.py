@@ -14,23 +14,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, stack_size
-from hanabi_ref.strategies import SPECS, factory_for
-from hanabi_ref.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
-from hanabi_ref.strategies.info.decisions import Options, private_weights
-from hanabi_ref.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, Moment, ratio
-from hanabi_ref.strategies.info.player import INFO_SPEC, SOURCE_INFO_SPEC, InfoPlayer, Log, options_of
-from hanabi_ref.strategies.info.player import STRONG as STRONG_OPTIONS
-from hanabi_ref.strategies.info.questions import choose, decode, encode
-from hanabi_ref.strategies.info.reading import codes_of, public_sets, useless
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.players.strategies import SPECS, factory_for
+from hanabi_ref.players.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
+from hanabi_ref.players.strategies.info.decisions import Options, private_weights
+from hanabi_ref.players.strategies.info.knowledge import RATIO_BOUND, Board, BoardReader, Moment, ratio
+from hanabi_ref.players.strategies.info.player import INFO_SPEC, SOURCE_INFO_SPEC, InfoPlayer, Log, options_of
+from hanabi_ref.players.strategies.info.player import STRONG as STRONG_OPTIONS
+from hanabi_ref.players.strategies.info.questions import choose, decode, encode
+from hanabi_ref.players.strategies.info.reading import codes_of, public_sets, useless
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import (
     card,
     colour_suits,
@@ -522,8 +522,8 @@ def test_the_sources_preset() -> None:
     here: a red 1 played, then three misplays), where ``hle`` scores 0; hints must touch a
     card and a discard with every token is illegal, as under ``hle``; 2 to 5 players, No
     Variant only."""
-    from hanabi_ref.legality import is_legal
-    from hanabi_ref.state import score
+    from hanabi_ref.engine.legality import is_legal
+    from hanabi_ref.engine.state import score
 
     top = [(1, 0), (3, 1), (4, 2), (4, 3), (5, 4), (3, 0), (4, 1), (2, 2), (4, 4), (3, 3)]
     finals = {}

@@ -20,23 +20,23 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import HanabiError
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies import info as info_package
-from hanabi_ref.strategies.info import reading
-from hanabi_ref.strategies.info.codes import hint_type, hints_of_type
-from hanabi_ref.strategies.info.knowledge import Board
-from hanabi_ref.actions import Play
-from hanabi_ref.strategies.info.decisions import Options
-from hanabi_ref.strategies.info.player import InfoPlayer, Log
-from hanabi_ref.strategies.info.questions import FirstYes, IsPlayable, Partition, choose, decode, encode
-from hanabi_ref.strategies.info.reading import InfoError, public_sets, useless
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import HanabiError
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies import info as info_package
+from hanabi_ref.players.strategies.info import reading
+from hanabi_ref.players.strategies.info.codes import hint_type, hints_of_type
+from hanabi_ref.players.strategies.info.knowledge import Board
+from hanabi_ref.engine.actions import Play
+from hanabi_ref.players.strategies.info.decisions import Options
+from hanabi_ref.players.strategies.info.player import InfoPlayer, Log
+from hanabi_ref.players.strategies.info.questions import FirstYes, IsPlayable, Partition, choose, decode, encode
+from hanabi_ref.players.strategies.info.reading import InfoError, public_sets, useless
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import card, colour_suits, suit_and_value
 from tests.test_info import CONFIGS, play_checked
 

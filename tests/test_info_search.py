@@ -11,22 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies import factory_for
-from hanabi_ref.strategies.params import ParamError
-from hanabi_ref.strategies.info import search
-from hanabi_ref.strategies.info.decisions import hint_of, someone_needs_a_hint
-from hanabi_ref.strategies.info.knowledge import Weights
-from hanabi_ref.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC, STRONG, InfoPlayer,
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies import factory_for
+from hanabi_ref.players.strategies.params import ParamError
+from hanabi_ref.players.strategies.info import search
+from hanabi_ref.players.strategies.info.decisions import hint_of, someone_needs_a_hint
+from hanabi_ref.players.strategies.info.knowledge import Weights
+from hanabi_ref.players.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC, STRONG, InfoPlayer,
                                               options_of)
-from hanabi_ref.strategies.info.reading import public_sets, useless
-from hanabi_ref.transition import initial_state
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.players.strategies.info.reading import public_sets, useless
+from hanabi_ref.engine.transition import initial_state
+from hanabi_ref.engine.view import PlayerView, make_view
 from tests.helpers import drawn_rearrangement, reached, reaches_assertion
 from tests.test_info import play_checked
 

@@ -24,19 +24,19 @@ import pytest
 from jsonschema.protocols import Validator
 
 from hanabi_ref.cli import main
-from hanabi_ref.game import play_game, play_games
-from hanabi_ref.isolation import seat_command
-from hanabi_ref.isolation.client import BotProcess, IsolatedFactory, SeatFailure
-from hanabi_ref.isolation.protocol import OPS, SCHEMA, answer_violation, is_plain_answer
-from hanabi_ref.isolation.wire import apply_changes, event_from_json, event_to_json, view_changes, view_from_json, view_to_json
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.schema import SCHEMA_BASE, load_schema, strict_validator
-from hanabi_ref.strategies import SPECS, Value, factory_for
-from hanabi_ref.strategy import StrategyError, StrategyFactory
-from hanabi_ref.trace import GameRecord
-from hanabi_ref.transition import apply, new_game
-from hanabi_ref.view import PlayerView, make_views
+from hanabi_ref.players.runner import play_game, play_games
+from hanabi_ref.tools.isolation import seat_command
+from hanabi_ref.tools.isolation.client import BotProcess, IsolatedFactory, SeatFailure
+from hanabi_ref.tools.isolation.protocol import OPS, SCHEMA, answer_violation, is_plain_answer
+from hanabi_ref.tools.isolation.wire import apply_changes, event_from_json, event_to_json, view_changes, view_from_json, view_to_json
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.formats.schema import SCHEMA_BASE, load_schema, strict_validator
+from hanabi_ref.players.strategies import SPECS, Value, factory_for
+from hanabi_ref.players.strategy import StrategyError, StrategyFactory
+from hanabi_ref.formats.trace import GameRecord
+from hanabi_ref.engine.transition import apply, new_game
+from hanabi_ref.engine.view import PlayerView, make_views
 from tests.bots import peeking
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -85,7 +85,7 @@ def test_views_and_changes_round_trip_exactly(config: GameConfig) -> None:
 @pytest.mark.checks("ISO-view")
 def test_a_view_cannot_be_built_with_a_field_missing_or_added() -> None:
     """[ISO-view, 2.17-view] the sanctioned builder takes exactly PlayerView's fields."""
-    from hanabi_ref.view import view_from_parts
+    from hanabi_ref.engine.view import view_from_parts
 
     view = make_views(new_game(make_config(2), 1), [0])[0]
     parts = {name: value for name, value in view.__dict__.items() if name != "key"}
@@ -100,7 +100,7 @@ def test_a_view_cannot_be_built_with_a_field_missing_or_added() -> None:
 @pytest.mark.checks("ISO-schema")
 def test_the_shipped_schema_is_the_spec_copy() -> None:
     """[ISO-schema] the package's bot-protocol schema and spec/'s are the same bytes."""
-    shipped = (ROOT / "hanabi_ref" / "schemas" / SCHEMA).read_bytes()
+    shipped = (ROOT / "hanabi_ref" / "formats" / "schemas" / SCHEMA).read_bytes()
     assert (ROOT / "spec" / SCHEMA).read_bytes() == shipped
     assert load_schema(SCHEMA)["$id"] == SCHEMA_BASE + SCHEMA
 

@@ -14,14 +14,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import TraceError
-from hanabi_ref.game import play_game
-from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
-from hanabi_ref.rules import make_config
-from hanabi_ref.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, parse_json
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.trace import Trace, replay, trace_from_json, trace_to_json
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import TraceError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.formats.hanablive import trace_from_hanablive, trace_to_hanablive
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.formats.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, parse_json
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.formats.trace import Trace, replay, trace_from_json, trace_to_json
 from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]

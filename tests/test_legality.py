@@ -10,14 +10,14 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, HintKind, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import IllegalActionError
-from hanabi_ref.legality import illegality, is_legal, legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view, view_is_legal
+from hanabi_ref.engine.actions import Action, Discard, Hint, HintKind, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import IllegalActionError
+from hanabi_ref.engine.legality import illegality, is_legal, legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view, view_is_legal
 from tests.helpers import (
     NAMED_VARIANTS,
     Run,

@@ -19,14 +19,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.errors import ConfigError, TraceError
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import LIMITS, GameConfig, make_config, max_moves
-from hanabi_ref.schema import MAX_ITEMS, is_plain_item, trace_schema, validate_trace_json
-from hanabi_ref.state import History
-from hanabi_ref.trace import MAX_FILE_BYTES, Trace, load_trace, save_trace, trace_from_json, trace_to_json
-from hanabi_ref.transition import apply_legal, new_game
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.base.errors import ConfigError, TraceError
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import LIMITS, GameConfig, make_config, max_moves
+from hanabi_ref.formats.schema import MAX_ITEMS, is_plain_item, trace_schema, validate_trace_json
+from hanabi_ref.engine.state import History
+from hanabi_ref.formats.trace import MAX_FILE_BYTES, Trace, load_trace, save_trace, trace_from_json, trace_to_json
+from hanabi_ref.engine.transition import apply_legal, new_game
 from tests.processes import run_process
 
 # ------------------------------------------------------------------ L-config
@@ -68,8 +68,8 @@ def test_a_huge_composition_is_refused_without_building_it() -> None:
              "config": {"players": 1, "composition": [[10**10]], "hand_size": 1}}
     script = (
         "import json\n"
-        "from hanabi_ref.trace import trace_from_json\n"
-        "from hanabi_ref.errors import TraceError\n"
+        "from hanabi_ref.formats.trace import trace_from_json\n"
+        "from hanabi_ref.base.errors import TraceError\n"
         "try:\n    trace_from_json(json.loads(sys.argv[1]))\n"
         "except TraceError as e:\n    print(e)\n"
     )
@@ -413,7 +413,7 @@ def _limited(code: str, *argv: str, contracts: str = "0", cpu_seconds: int = 60)
 def test_a_hanablive_game_longer_than_any_game_is_refused_first() -> None:
     """[L-moves, HL-errors] a hanab.live export with more actions than t0 + 2N + k (and
     its game-over action) is refused, naming the bound, before its actions are read."""
-    from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
+    from hanabi_ref.formats.hanablive import trace_from_hanablive, trace_to_hanablive
 
     trace = long_trace(0)
     exported = trace_to_hanablive(Trace(make_config(2, "hanab-live"), trace.deck, (), None))

@@ -3,8 +3,8 @@ and checks a case no other test reached [2.9-S0, 2.16-2a-value, 2.16-2a-suit,
 2.16-2b-draw, 2.16-2-R, 2.16-3-last-round, 2.17-history, 2.13-conservation, 2.13-4,
 2.13-hand-size, 2.14-sound, 2.16-2-next, 2.17-view, 2.16-actions, R-1, E-6].
 
-Most feed a condition of :mod:`hanabi_ref.conditions`, or an invariant predicate of
-:mod:`hanabi_ref.state`, a result tampered against the part of its clause that
+Most feed a condition of :mod:`hanabi_ref.engine.conditions`, or an invariant predicate of
+:mod:`hanabi_ref.engine.state`, a result tampered against the part of its clause that
 tests/test_conditions.py does not tamper with, and expect it to be refused.  The states are
 reached by legal play of seeded games, never invented.
 """
@@ -17,14 +17,14 @@ from typing import Any
 import icontract
 import pytest
 
-from hanabi_ref import conditions, view
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState, build_state, check_invariants, is_cards_conserved, is_fields_gapless, is_hand_size_valid, is_knowledge_sound
-from hanabi_ref.transition import apply_legal, initial_state
+from hanabi_ref.engine import conditions, view
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState, build_state, check_invariants, is_cards_conserved, is_fields_gapless, is_hand_size_valid, is_knowledge_sound
+from hanabi_ref.engine.transition import apply_legal, initial_state
 from tests.helpers import greedy_open_action
 
 Move = tuple[GameState, Action, GameState]

@@ -23,11 +23,11 @@ from typing import BinaryIO
 
 import pytest
 
-from hanabi_ref import atomic
-from hanabi_ref.atomic import write_atomically, write_text_atomically
+from hanabi_ref.base import atomic
+from hanabi_ref.base.atomic import write_atomically, write_text_atomically
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.sim.executors import SetupError
-from hanabi_ref.sim.files import check_output_path
+from hanabi_ref.tools.sim.executors import SetupError
+from hanabi_ref.tools.sim.files import check_output_path
 from tests.processes import run_process
 
 SWEEP = ["sweep", "--strategy", "thesis", "--players", "2", "--games", "3", "--grid", "rho_h=1,2",

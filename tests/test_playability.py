@@ -19,7 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import main
-from hanabi_ref.playability.algorithms import (
+from hanabi_ref.tools.playability.algorithms import (
     best_score_hand_one,
     contains_subsequence,
     has_all_values,
@@ -28,7 +28,7 @@ from hanabi_ref.playability.algorithms import (
     is_playable_single,
     sorted_by_colour,
 )
-from hanabi_ref.playability.composition import (
+from hanabi_ref.tools.playability.composition import (
     Card,
     Composition,
     CompositionError,
@@ -37,11 +37,11 @@ from hanabi_ref.playability.composition import (
     parse_composition,
     single_colour,
 )
-from hanabi_ref.playability.exact import STATE_LIMIT, TooLargeError, exact_count
-from hanabi_ref.playability.opengame import is_sequence_playable_by_search
-from hanabi_ref.playability.sampling import estimate
-from hanabi_ref.playability.solver import PlayableCounter, count_playable, solve
-from hanabi_ref.playability.table import Row, appendix_a, appendix_a_counts
+from hanabi_ref.tools.playability.exact import STATE_LIMIT, TooLargeError, exact_count
+from hanabi_ref.tools.playability.opengame import is_sequence_playable_by_search
+from hanabi_ref.tools.playability.sampling import estimate
+from hanabi_ref.tools.playability.solver import PlayableCounter, count_playable, solve
+from hanabi_ref.tools.playability.table import Row, appendix_a, appendix_a_counts
 from tests.playability_appendix_a import APPENDIX_A
 from tests.processes import run_process
 
@@ -434,7 +434,7 @@ def test_bench_playability_table_reports_runs(capsys: pytest.CaptureFixture[str]
 def test_the_counter_has_one_name() -> None:
     """[PL-count] the counter is ``PlayableCounter``; the old name ``Counter`` (it shadowed
     collections.Counter) is gone."""
-    import hanabi_ref.playability.solver as solver
+    import hanabi_ref.tools.playability.solver as solver
 
     assert not hasattr(solver, "Counter") and solver.PlayableCounter is PlayableCounter
 

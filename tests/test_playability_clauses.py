@@ -15,8 +15,8 @@ from functools import cache
 
 import pytest
 
-from hanabi_ref.playability.composition import Card, parse_composition
-from hanabi_ref.playability.exact import exact_count
+from hanabi_ref.tools.playability.composition import Card, parse_composition
+from hanabi_ref.tools.playability.exact import exact_count
 
 
 def can_reach(sequence: tuple[Card, ...], hand_size: int, target: int) -> bool:

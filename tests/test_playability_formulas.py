@@ -1,4 +1,4 @@
-"""Closed forms for hand size 1 (hanabi_ref.playability.formulas) [3.13-2, 3.15-T, 3.17,
+"""Closed forms for hand size 1 (hanabi_ref.tools.playability.formulas) [3.13-2, 3.15-T, 3.17,
 3.18, 3.21, 3.22, 3.23, 3.24, 3.25, 3.26].
 
 Expected numbers are the thesis' (Example 3.16, Example 3.19, Result 3.27, Corollary 3.26
@@ -19,7 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.playability.formulas import (
+from hanabi_ref.tools.playability.formulas import (
     chi,
     chi_by_recursion,
     chi_four,

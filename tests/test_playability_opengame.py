@@ -2,8 +2,8 @@
 
 Expected values come from the thesis (Examples 3.11, 3.12, 3.38; Theorems 3.8 and 3.13;
 the remark before Conjecture 5.1) or from methods that share no code with
-``hanabi_ref.playability.opengame``: a subsequence test written here, hand-worked small
-games, and, above all, the engine (``hanabi_ref.transition``), which is played move by
+``hanabi_ref.tools.playability.opengame``: a subsequence test written here, hand-worked small
+games, and, above all, the engine (``hanabi_ref.engine.transition``), which is played move by
 move beside the model and searched exhaustively on its own.
 """
 
@@ -17,10 +17,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.cards import identity
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.playability.opengame import (
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.tools.playability.opengame import (
     PASS,
     Card,
     OpenAction,
@@ -37,9 +37,9 @@ from hanabi_ref.playability.opengame import (
     reachable_open_states,
     stack_size,
 )
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, score
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, score
+from hanabi_ref.engine.transition import apply, initial_state
 
 FAST = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

@@ -12,12 +12,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.legality import is_legal, legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import (
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.legality import is_legal, legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import (
     GameState,
     is_cards_conserved,
     is_errors_within_bound,
@@ -28,10 +28,10 @@ from hanabi_ref.state import (
     score,
     stack_size,
 )
-from hanabi_ref.strategies import SPECS, STRATEGIES
-from hanabi_ref.trace import replay, trace_from_json, trace_to_json
-from hanabi_ref.transition import initial_state
-from hanabi_ref.view import make_view, view_legal_actions
+from hanabi_ref.players.strategies import SPECS, STRATEGIES
+from hanabi_ref.formats.trace import replay, trace_from_json, trace_to_json
+from hanabi_ref.engine.transition import initial_state
+from hanabi_ref.engine.view import make_view, view_legal_actions
 from tests.helpers import (
     Run,
     card,

@@ -29,18 +29,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Play
+from hanabi_ref.engine.actions import Play
 from hanabi_ref.cli import EXIT_INVALID_GAME, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.schema import SCHEMA_BASE, first_violation, load_schema, schema_registry, strict_validator
-from hanabi_ref.serial import card_to_json
-from hanabi_ref.rules import config_to_json
-from hanabi_ref.verify.answers import OPS, PROTOCOL_SCHEMA, answer_violation, is_plain_answer
-from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
-from hanabi_ref.verify.process import ProcessEngine
-from hanabi_ref.verify.run import verify_random_games, verify_vectors
-from hanabi_ref.verify.serve import answer_request
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.formats.schema import SCHEMA_BASE, first_violation, load_schema, schema_registry, strict_validator
+from hanabi_ref.formats.serial import card_to_json
+from hanabi_ref.engine.rules import config_to_json
+from hanabi_ref.tools.verify.answers import OPS, PROTOCOL_SCHEMA, answer_violation, is_plain_answer
+from hanabi_ref.tools.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
+from hanabi_ref.tools.verify.process import ProcessEngine
+from hanabi_ref.tools.verify.run import verify_random_games, verify_vectors
+from hanabi_ref.tools.verify.serve import answer_request
 from tests.helpers import drawn_node, scripted_engine
 from tests.processes import WAIT, end_session
 
@@ -83,7 +83,7 @@ def test_shipped_schemas_are_the_spec_copies(name: str) -> None:
     """[EP-schemas, VEC-schema] the package's schema and its copy in spec/ are the same
     bytes; it is a valid draft 2020-12 schema with the $id its references use, and every
     $ref in it resolves."""
-    shipped = (ROOT / "hanabi_ref" / "schemas" / name).read_bytes()
+    shipped = (ROOT / "hanabi_ref" / "formats" / "schemas" / name).read_bytes()
     assert (ROOT / "spec" / name).read_bytes() == shipped
     schema = load_schema(name)
     assert json.loads(shipped) == schema and schema["$id"] == SCHEMA_BASE + name
@@ -214,7 +214,7 @@ def test_verify_asks_only_what_the_schema_allows(monkeypatch: pytest.MonkeyPatch
     """[EP-schemas, EP-requests, EP-vectors, EP-random] every request verify sends while
     replaying vectors and playing random games (probes included) is valid under the
     schema's root."""
-    from hanabi_ref.vectors import iter_vectors
+    from hanabi_ref.tools.vectors import iter_vectors
 
     sent: list[bytes] = []
     original = ProcessEngine._send
@@ -369,7 +369,7 @@ def _real_answers() -> list[tuple[str, Any]]:
 def _seeded_answers(config: GameConfig) -> list[tuple[str, Any]]:
     """[EP-seed] answers of our engine dealing from a seed: hello with ``deals``, new_game
     revealing the whole deck or the cards dealt, apply answers revealing a drawn card."""
-    from hanabi_ref.protocol.seeded import SeededReference
+    from hanabi_ref.tools.protocol.seeded import SeededReference
 
     answers: list[tuple[str, Any]] = []
     request = {"op": "new_game", "config": config_to_json(config), "seed": 11}

@@ -22,8 +22,8 @@ from pathlib import Path
 import pytest
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, main
-from hanabi_ref.isolation.client import BotProcess, SeatFailure
-from hanabi_ref.pipes import orphans_adopted
+from hanabi_ref.tools.isolation.client import BotProcess, SeatFailure
+from hanabi_ref.tools.pipes import orphans_adopted
 from tests.processes import LINUX, PY, catches, checkout_env, cli, is_alive, run_process, started, stat, wait_until, WAIT
 
 pytestmark = pytest.mark.skipif(not LINUX, reason="reads processes through /proc (the subreaper is Linux's)")
@@ -55,8 +55,8 @@ def _double_fork(leave, argv):
 
 BOT = ESCAPES + '''
 escape(sys.argv[1])
-from hanabi_ref.isolation.seat import serve
-from hanabi_ref.strategies import factory_for
+from hanabi_ref.tools.isolation.seat import serve
+from hanabi_ref.players.strategies import factory_for
 sys.exit(serve(factory_for("simple"), "escaper"))
 '''
 
@@ -66,7 +66,7 @@ os.execv(sys.executable, [sys.executable, "-m", "hanabi_ref.cli", "serve"])
 '''
 
 SEAT_SITE = ESCAPES + '''
-if "hanabi_ref.isolation.seat" in sys.orig_argv:
+if "hanabi_ref.tools.isolation.seat" in sys.orig_argv:
     escape(os.environ["ESCAPED_PIDS"])
 '''
 

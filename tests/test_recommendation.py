@@ -16,17 +16,17 @@ from collections import Counter
 
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import SplitMix64, deck_from_seed
-from hanabi_ref.legality import is_legal, legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.hat.codes import CodeError, seen_hands
-from hanabi_ref.strategies.hat.player import Snapshot, snapshot_of
-from hanabi_ref.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
+from hanabi_ref.engine.legality import is_legal, legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.hat.codes import CodeError, seen_hands
+from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
+from hanabi_ref.players.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import HAT_CONFIGS, card, hat_snapshot, reference_hint_mask
 
 CONFIG = make_config(4, "hanab-live", "no-variant")

@@ -11,24 +11,24 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Action
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rl.actions import plain_actions
-from hanabi_ref.rl.check import drawn_config
-from hanabi_ref.rl.encoders import encode
-from hanabi_ref.rl.errors import RLError
-from hanabi_ref.rl.layout import layout
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, score, stop_clause
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.tools.rl.actions import plain_actions
+from hanabi_ref.tools.rl.check import drawn_config
+from hanabi_ref.tools.rl.encoders import encode
+from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.tools.rl.layout import layout
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, score, stop_clause
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import greedy_open_action
 from tests.oracles import oracle
 
 np = oracle("numpy")
 
-from hanabi_ref.rl import batch  # noqa: E402  (needs numpy)
-from hanabi_ref.rl.batch import BatchEnv, random_legal, shuffled_decks  # noqa: E402
+from hanabi_ref.tools.rl import batch  # noqa: E402  (needs numpy)
+from hanabi_ref.tools.rl.batch import BatchEnv, random_legal, shuffled_decks  # noqa: E402
 
 HLE_OPTIONS: dict[str, Any] = {"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False}
 """The rule options of the hle preset, for custom decks."""

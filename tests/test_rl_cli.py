@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import make_config
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import make_config
 from tests.oracles import needs
 
 
@@ -39,7 +39,7 @@ def test_rl_check_reports_states_and_no_difference(capsys: pytest.CaptureFixture
 def test_rl_play_prints_each_observation(capsys: pytest.CaptureFixture[str]) -> None:
     """[RL-cli, RL-canonical] ``rl play --json``: one line per acting seat and per seat at
     the end; the first vector is OpenSpiel's tensor of seat 0 at the deal."""
-    from hanabi_ref.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
 
     argv = ["rl", "play", "--encoding", "canonical", "--strategy", "simple", "--players", "3", "--rules", "hle",
             "--seed", "11", "--json"]
@@ -93,7 +93,7 @@ def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureF
     both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's
     ``observation_tensor`` (numbers are measured, not checked here, so each measure runs a
     tenth of its steps)."""
-    from hanabi_ref.rl import batch, tools
+    from hanabi_ref.tools.rl import batch, tools
 
     for module, name in ((batch, "openspiel_bench"), (batch, "bench"), (tools, "single_bench")):
         monkeypatch.setattr(module, name, _a_tenth_of_the_steps(getattr(module, name)))

@@ -12,18 +12,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.peers.choosers import DriverChooser
-from hanabi_ref.rl.actions import plain_actions
-from hanabi_ref.rl.check import check_against_openspiel, drawn_config
-from hanabi_ref.rl.encoders import encode
-from hanabi_ref.rl.errors import RLError
-from hanabi_ref.rl.layout import layout
-from hanabi_ref.rules import make_config
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.tools.peers.choosers import DriverChooser
+from hanabi_ref.tools.rl.actions import plain_actions
+from hanabi_ref.tools.rl.check import check_against_openspiel, drawn_config
+from hanabi_ref.tools.rl.encoders import encode
+from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.tools.rl.layout import layout
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import drawn_rearrangement, reached, reaches_assertion, stacked_deck
 from tests.oracles import needs, oracle
 
@@ -72,7 +72,7 @@ def test_layout_lengths_are_openspiels_shapes() -> None:
     rng = random.Random(7)
     configs = [make_config(players, "hle") for players in range(2, 6)] + [make_config(4, "hle", hand_size=5)]
     configs += [drawn_config(rng) for _ in range(40)]
-    from hanabi_ref.peers.hle_rules import hle_parameters
+    from hanabi_ref.tools.peers.hle_rules import hle_parameters
 
     for config in configs:
         for encoding, kind in (("canonical", "card_knowledge"), ("minimal", "minimal")):
@@ -202,7 +202,7 @@ def test_plain_actions_and_masks_are_openspiels() -> None:
     """[RL-plain, RL-mask] on games of 2-5 players the mask of the seat to act lists
     exactly OpenSpiel's legal move ids, each index maps to the action whose OpenSpiel id it
     is, and the other seats' masks are empty."""
-    from hanabi_ref.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
 
     engine = OpenSpielEngine()
     for players in range(2, 6):

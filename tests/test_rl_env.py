@@ -20,20 +20,20 @@ oracle("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
-from hanabi_ref.actions import Discard, Play  # noqa: E402
-from hanabi_ref.dealing import deck_from_seed, derive_seed  # noqa: E402
-from hanabi_ref.errors import ConfigError  # noqa: E402
-from hanabi_ref.game import play_game  # noqa: E402
-from hanabi_ref.rl.actions import plain_actions  # noqa: E402
-from hanabi_ref.rl.encoders import encode  # noqa: E402
-from hanabi_ref.rl.env import HanabiAECEnv, HanabiGymEnv, Observation  # noqa: E402
-from hanabi_ref.rl.errors import RLError  # noqa: E402
-from hanabi_ref.rules import GameConfig, make_config  # noqa: E402
-from hanabi_ref.state import GameState, score  # noqa: E402
-from hanabi_ref.strategies import factory_for  # noqa: E402
-from hanabi_ref.strategy import Strategy  # noqa: E402
-from hanabi_ref.transition import apply, initial_state  # noqa: E402
-from hanabi_ref.view import make_view  # noqa: E402
+from hanabi_ref.engine.actions import Discard, Play  # noqa: E402
+from hanabi_ref.engine.dealing import deck_from_seed, derive_seed  # noqa: E402
+from hanabi_ref.base.errors import ConfigError  # noqa: E402
+from hanabi_ref.players.runner import play_game  # noqa: E402
+from hanabi_ref.tools.rl.actions import plain_actions  # noqa: E402
+from hanabi_ref.tools.rl.encoders import encode  # noqa: E402
+from hanabi_ref.tools.rl.env import HanabiAECEnv, HanabiGymEnv, Observation  # noqa: E402
+from hanabi_ref.tools.rl.errors import RLError  # noqa: E402
+from hanabi_ref.engine.rules import GameConfig, make_config  # noqa: E402
+from hanabi_ref.engine.state import GameState, score  # noqa: E402
+from hanabi_ref.players.strategies import factory_for  # noqa: E402
+from hanabi_ref.players.strategy import Strategy  # noqa: E402
+from hanabi_ref.engine.transition import apply, initial_state  # noqa: E402
+from hanabi_ref.engine.view import make_view  # noqa: E402
 
 
 def masked_choice(rng: np.random.Generator, mask: npt.NDArray[np.int8]) -> int:

@@ -9,16 +9,16 @@ import random
 import numpy as np
 import pytest
 
-from hanabi_ref.actions import Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import is_legal
-from hanabi_ref.rl.encoders import Vector, recommendation_observation
-from hanabi_ref.rl.errors import RLError
-from hanabi_ref.rl.hat import HatCode, decoded_hats, most_playable_slot, recommend
-from hanabi_ref.rl.layout import layout
-from hanabi_ref.rules import make_config
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import is_legal
+from hanabi_ref.tools.rl.encoders import Vector, recommendation_observation
+from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.tools.rl.hat import HatCode, decoded_hats, most_playable_slot, recommend
+from hanabi_ref.tools.rl.layout import layout
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import stacked_deck
 from tests.oracles import oracle
 
@@ -195,7 +195,7 @@ def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str)
     oracle("pettingzoo")
     from pettingzoo.test import api_test
 
-    from hanabi_ref.rl.env import HanabiAECEnv
+    from hanabi_ref.tools.rl.env import HanabiAECEnv
 
     options = {"embedding": "permutation", "seed": 4}
     env = HanabiAECEnv(players=4, hand_size=5, preset=preset, encoding="notes", actions=space, hat_options=options)
@@ -233,7 +233,7 @@ def test_the_gymnasium_checker_passes_in_a_hat_space() -> None:
     oracle("gymnasium")
     from gymnasium.utils.env_checker import check_env
 
-    from hanabi_ref.rl.env import HanabiGymEnv
+    from hanabi_ref.tools.rl.env import HanabiGymEnv
 
     env = HanabiGymEnv(players=5, actions="information", illegal_action="terminate")
     assert env.table.action_count == 9 and env.table.observation_size == 1280 + 25

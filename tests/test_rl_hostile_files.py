@@ -42,14 +42,14 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hanabi_ref.rl.errors import RLError
-from hanabi_ref.rl.train.modelfile import MODEL_FILE_LIMIT, read_model_file
-from hanabi_ref.rl.train.policy import load_model, save_model
-from hanabi_ref.rules import make_config
+from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.tools.rl.train.modelfile import MODEL_FILE_LIMIT, read_model_file
+from hanabi_ref.tools.rl.train.policy import load_model, save_model
+from hanabi_ref.engine.rules import make_config
 from tests.oracles import oracle
 
 ROOT = Path(__file__).resolve().parents[1]
-MODELS = ROOT / "hanabi_ref" / "rl" / "models"
+MODELS = ROOT / "hanabi_ref" / "tools" / "rl" / "models"
 RECOMMENDER = MODELS / "recommendation-4p-hle.npz"
 JUDGE = MODELS / "judge-4p-hle.npz"
 CONFIG = make_config(4, preset="hle")
@@ -333,8 +333,8 @@ def run_child(argv: list[str], patience: float = 120.0) -> Outcome:
 
 def _offset_model(directory: Path) -> Path:
     """A genuine offset model file (random weights) for the 4-player team."""
-    from hanabi_ref.rl.train.modelfile import weight_shapes
-    from hanabi_ref.rl.train.offset import offset_meta
+    from hanabi_ref.tools.rl.train.modelfile import weight_shapes
+    from hanabi_ref.tools.rl.train.offset import offset_meta
 
     meta = offset_meta(CONFIG, "hle", "view")
     rng = np.random.default_rng(0)
@@ -413,8 +413,8 @@ def test_the_largest_model_the_limits_allow_costs_little(tmp_path: Path, baselin
     """[RL-train-limits] a genuine model file of the largest sizes meta may state (4096
     inputs, 1024 hidden units and outputs: 22 MB of random weights) is read whole within the
     same 100 MB and 1 CPU second, and then refused for this configuration in one line."""
-    from hanabi_ref.rl.train.modelfile import SIZE_LIMITS, weight_shapes
-    from hanabi_ref.rl.train.policy import model_meta
+    from hanabi_ref.tools.rl.train.modelfile import SIZE_LIMITS, weight_shapes
+    from hanabi_ref.tools.rl.train.policy import model_meta
 
     meta = {**model_meta(CONFIG, "hle", "modular"), **{key: SIZE_LIMITS[key] for key in ("inputs", "hidden", "hats")}}
     rng = np.random.default_rng(2)
@@ -436,7 +436,7 @@ def test_the_largest_model_the_limits_allow_costs_little(tmp_path: Path, baselin
 @pytest.fixture
 def learn() -> Any:
     oracle("torch")
-    from hanabi_ref.rl.train import learn as module
+    from hanabi_ref.tools.rl.train import learn as module
 
     return module
 
@@ -447,9 +447,9 @@ SETTINGS = {"steps": 10, "bc_games": 2, "bc_epochs": 1, "decks": 2, "rollouts": 
 def saved_run(learn: Any, directory: Path) -> Any:
     """A trainer that has taken an optimiser step, learned a judge and recorded a curve
     (by hand: no games), saved to ``directory``."""
-    from hanabi_ref.rl.train.judge import judge_meta
-    from hanabi_ref.rl.train.modelfile import weight_shapes
-    from hanabi_ref.rl.train.policy import NumpyPolicy
+    from hanabi_ref.tools.rl.train.judge import judge_meta
+    from hanabi_ref.tools.rl.train.modelfile import weight_shapes
+    from hanabi_ref.tools.rl.train.policy import NumpyPolicy
 
     trainer = learn.Trainer(learn.Settings(**SETTINGS), directory)
     trainer.model(trainer.torch.ones(3, trainer.meta["inputs"])).sum().backward()
@@ -474,7 +474,7 @@ def saved_checkpoint(tmp_path_factory: pytest.TempPathFactory) -> bytes:
     """The bytes of :func:`saved_run`'s ``checkpoint.pt``, made once for the module: each
     test that damages it writes its own copy into its own directory."""
     oracle("torch")
-    from hanabi_ref.rl.train import learn as module
+    from hanabi_ref.tools.rl.train import learn as module
 
     directory = tmp_path_factory.mktemp("saved-run")
     saved_run(module, directory)
@@ -681,7 +681,7 @@ def test_a_checkpoint_that_is_not_a_regular_file_is_not_opened(learn: Any, tmp_p
     watcher that opens its other end, which only succeeds while a reader has it open,
     would release a reader that blocked on it); a directory, and a file over the limit,
     are refused too."""
-    from hanabi_ref.rl.train.checkpoint import CHECKPOINT_LIMIT
+    from hanabi_ref.tools.rl.train.checkpoint import CHECKPOINT_LIMIT
 
     path = tmp_path / "checkpoint.pt"
     os.mkfifo(path)

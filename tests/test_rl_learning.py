@@ -18,10 +18,10 @@ from typing import Any
 import numpy as np
 import pytest
 
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rl.train.team import Decisions, play_team_games, teacher
-from hanabi_ref.rules import make_config
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.tools.rl.train.team import Decisions, play_team_games, teacher
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.view import PlayerView
 from tests.oracles import oracle
 
 CONFIG = make_config(4, preset="hle")
@@ -29,7 +29,7 @@ CONFIG = make_config(4, preset="hle")
 
 def learn_module() -> Any:
     oracle("torch")
-    import hanabi_ref.rl.train.learn as learn
+    import hanabi_ref.tools.rl.train.learn as learn
 
     return learn
 
@@ -156,7 +156,7 @@ def test_the_judge_learns_from_the_stale_moments_labelled_by_the_deck() -> None:
     the dealt deck; the threshold is the value of the grid whose team scores most (the
     lowest of equal ones), each mean the team's mean score with that threshold."""
     oracle("torch")
-    from hanabi_ref.rl.train.judge import THRESHOLDS, Judge, choose_threshold, fit_judge, judge_examples, judge_features, with_threshold
+    from hanabi_ref.tools.rl.train.judge import THRESHOLDS, Judge, choose_threshold, fit_judge, judge_examples, judge_features, with_threshold
 
     every_feature: list[np.ndarray] = []
     every_label: list[float] = []
@@ -197,8 +197,8 @@ def test_of_thresholds_whose_teams_score_alike_the_lowest_is_taken(monkeypatch: 
     """[RL-train-judge-fit] with the games stood in for (every threshold from 0.9 up
     scores 21 on each deck, the others 20), the threshold is 0.9, the lowest of the best."""
     oracle("torch")
-    from hanabi_ref.rl.train import judge as judge_module
-    from hanabi_ref.rl.train.policy import NumpyPolicy
+    from hanabi_ref.tools.rl.train import judge as judge_module
+    from hanabi_ref.tools.rl.train.policy import NumpyPolicy
 
     def stand_in(config: Any, seeds: Any, recommender: Any, embedding: str, judge: Any) -> list[Any]:
         return [SimpleNamespace(score=21 if judge.threshold >= 0.9 else 20, trace=SimpleNamespace(actions=()))
@@ -220,13 +220,13 @@ def test_the_view_offset_learns_which_reveals_are_legal_where_the_sender_may_sen
     whether the engine allows it then; the model fitted to them is a ``view`` model of
     R outputs."""
     oracle("torch")
-    from hanabi_ref.game import play_game
-    from hanabi_ref.legality import is_legal
-    from hanabi_ref.rl.encoders import public_observation
-    from hanabi_ref.rl.train.offset import fit_view, legality_examples
-    from hanabi_ref.rl.train.team import TeamStrategy, recommended_play
-    from hanabi_ref.transition import apply, initial_state
-    from hanabi_ref.view import make_view
+    from hanabi_ref.players.runner import play_game
+    from hanabi_ref.engine.legality import is_legal
+    from hanabi_ref.tools.rl.encoders import public_observation
+    from hanabi_ref.tools.rl.train.offset import fit_view, legality_examples
+    from hanabi_ref.tools.rl.train.team import TeamStrategy, recommended_play
+    from hanabi_ref.engine.transition import apply, initial_state
+    from hanabi_ref.engine.view import make_view
 
     rule = teacher(CONFIG)
     for seed in range(2):

@@ -12,17 +12,17 @@ from collections import Counter
 
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import is_legal
-from hanabi_ref.rl.encoders import public_observation
-from hanabi_ref.rl.train.info import InfoSeat
-from hanabi_ref.rl.train.team import TeamStrategy, teacher, teacher_hat
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import is_legal
+from hanabi_ref.tools.rl.encoders import public_observation
+from hanabi_ref.tools.rl.train.info import InfoSeat
+from hanabi_ref.tools.rl.train.team import TeamStrategy, teacher, teacher_hat
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 
 
 def unseen_copies(state: GameState, seat: int, identity: int) -> int:

@@ -18,18 +18,18 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from hanabi_ref.actions import Action, Hint
-from hanabi_ref.game import play_game
-from hanabi_ref.rl.encoders import recommendation_observation
-from hanabi_ref.rl.errors import RLError
-from hanabi_ref.rl.train.policy import load_model, model_meta, save_model
-from hanabi_ref.rl.train.team import play_team_games, team_factory, team_unsupported, teacher, teacher_hat
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import Event
-from hanabi_ref.strategies import factory_for
-from hanabi_ref.strategy import Strategy
-from hanabi_ref.transition import apply, new_game
-from hanabi_ref.view import PlayerView, make_view
+from hanabi_ref.engine.actions import Action, Hint
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.tools.rl.encoders import recommendation_observation
+from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.tools.rl.train.policy import load_model, model_meta, save_model
+from hanabi_ref.tools.rl.train.team import play_team_games, team_factory, team_unsupported, teacher, teacher_hat
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import Event
+from hanabi_ref.players.strategies import factory_for
+from hanabi_ref.players.strategy import Strategy
+from hanabi_ref.engine.transition import apply, new_game
+from hanabi_ref.engine.view import PlayerView, make_view
 from tests.oracles import oracle
 
 CONFIG = make_config(4, preset="hle")
@@ -121,7 +121,7 @@ def test_training_moves_the_loss_and_resumes_bit_for_bit(tmp_path: Path) -> None
     resumed from its checkpoint ends with the same weights, curve and moves as the run
     that went straight through."""
     oracle("torch")
-    from hanabi_ref.rl.train import learn
+    from hanabi_ref.tools.rl.train import learn
     settings = learn.Settings(steps=9000, bc_games=40, bc_epochs=3, decks=3, rollouts=2, checkpoint_every=1, seed=5,
                               judge_games=30, judge_epochs=2, threshold_games=3)
     straight = learn.Trainer(settings, tmp_path / "straight")
@@ -162,7 +162,7 @@ def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.Mon
     """[RL-train-extra] without torch, training is refused in one line naming the extra."""
     import sys
 
-    from hanabi_ref.rl.train.fitting import torch_module
+    from hanabi_ref.tools.rl.train.fitting import torch_module
 
     monkeypatch.setitem(sys.modules, "torch", None)
     with pytest.raises(RLError, match=r"^RL-train-extra: .*pip install 'hanabi-ref\[rl\]'"):
@@ -224,7 +224,7 @@ def test_the_teacher_team_is_a_strategy_of_the_command_line() -> None:
 def test_the_shipped_model_plays_games() -> None:
     """[RL-train-shipped] the model shipped in the package loads, is the 4-player hle
     model, and its team plays whole games (every seat decoding every reveal)."""
-    from hanabi_ref.rl.learned import shipped_model
+    from hanabi_ref.tools.rl.learned import shipped_model
 
     meta = load_model(shipped_model()).meta
     assert (meta["players"], meta["rules"], meta["inputs"], meta["hats"]) == (4, "hle", 838, 8)
@@ -265,7 +265,7 @@ def test_rollouts_play_the_teams_games_and_price_a_changed_hat_as_the_batch_driv
     the teacher's hat to every ask but one), minus the teacher's score.  On a small deck by
     default (every rollout of a deck is a game from each recommendation on), on the 4-player
     hle game in the deep set."""
-    from hanabi_ref.rl.train.improve import TeamRollouts, rollout_advantages
+    from hanabi_ref.tools.rl.train.improve import TeamRollouts, rollout_advantages
 
     rule = teacher(config)
     team = TeamRollouts(config, "modular")
@@ -302,9 +302,9 @@ def test_the_judges_features_read_the_seats_view() -> None:
     """[RL-train-judge] every block of the judge's features, recomputed from the view by
     other means: the slot's knowledge set, the identities playable then and now, the copies
     played since, the unseen copies over the deck's, and the three counters."""
-    from hanabi_ref.rl.train.judge import judge_features
-    from hanabi_ref.rl.train.policy import judge_inputs
-    from hanabi_ref.rl.train.team import SeatMemory
+    from hanabi_ref.tools.rl.train.judge import judge_features
+    from hanabi_ref.tools.rl.train.policy import judge_inputs
+    from hanabi_ref.tools.rl.train.team import SeatMemory
 
     checked = 0
     state = new_game(CONFIG, 11)
@@ -337,7 +337,7 @@ def test_a_judge_decides_alike_in_both_drivers_and_one_that_never_plays_is_the_r
     a judge that always declines plays the rule's games; a judge model file round-trips
     and a foreign one is refused."""
     oracle("torch")
-    from hanabi_ref.rl.train.judge import Judge, fit_judge, judge_examples, with_threshold
+    from hanabi_ref.tools.rl.train.judge import Judge, fit_judge, judge_examples, with_threshold
 
     features, labels, moves = judge_examples(CONFIG, range(20))
     assert len(features) == len(labels) > 50 and 0 < labels.mean() < 1 and moves > 20 * 30
@@ -367,7 +367,7 @@ def test_the_public_offset_is_learned_from_the_senders_view_and_by_two_levels() 
     sender's legal reveals gives offsets in range that the team plays with; two-level
     optimisation runs its updates, alternating the levels."""
     torch = oracle("torch")
-    from hanabi_ref.rl.train.offset import (OffsetFunction, expected_legal_sums, fit_view, legality_examples,
+    from hanabi_ref.tools.rl.train.offset import (OffsetFunction, expected_legal_sums, fit_view, legality_examples,
                                             play_with_offset, two_level)
 
     legal = np.random.default_rng(3).random(30)
@@ -393,9 +393,9 @@ def test_the_strategys_judge_and_offset_parameters() -> None:
     """[RL-train-shipped, RL-train-judge, RL-train-offset] ``learned-recommendation``: the
     shipped judge plays with the shipped model unless told ``judge=none``; the public
     embedding and ``offset`` go together."""
-    from hanabi_ref.rl.train.judge import Judge
-    from hanabi_ref.rl.learned import SHIPPED_JUDGE, shipped_model
-    from hanabi_ref.strategies.params import ParamError
+    from hanabi_ref.tools.rl.train.judge import Judge
+    from hanabi_ref.tools.rl.learned import SHIPPED_JUDGE, shipped_model
+    from hanabi_ref.players.strategies.params import ParamError
 
     shipped = load_model(shipped_model())
     judge = Judge(load_model(shipped_model(SHIPPED_JUDGE), agent="judge"))
@@ -416,7 +416,7 @@ def test_the_information_team_decodes_every_message_and_keeps_one_public_record(
     information team (8, and 25 in the deep set), every identity a receiver learns from a
     reveal that was a message is the identity of the card it names (checked against the
     deck), and after every move every seat holds the same sets of named cards."""
-    import hanabi_ref.rl.train.info as info
+    import hanabi_ref.tools.rl.train.info as info
 
     forced: set[tuple[int, int]] = set()  # (game, turn) of reveals sent for want of a message
 
@@ -466,7 +466,7 @@ def test_the_learned_information_actor_is_cloned_from_the_rule_and_plays(tmp_pat
     """[RL-train-info-actor, RL-train-files] a few seconds of cloning give an actor whose
     file round-trips and whose team plays whole games with legal moves only."""
     oracle("torch")
-    from hanabi_ref.rl.train.info import LearnedActor, fit_actor, play_info_games
+    from hanabi_ref.tools.rl.train.info import LearnedActor, fit_actor, play_info_games
 
     model, accuracy = fit_actor(CONFIG, "hle", range(3), 3)
     assert 0.3 < accuracy <= 1

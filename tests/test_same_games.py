@@ -3,7 +3,7 @@
 Expected hashes are computed here from the clause text alone: each seed played with
 ``play_game``, its actions written with :func:`action_to_json` and the standard library's
 ``json`` (sorted keys, ``,``/``:`` separators: T-canonical), hashed with ``hashlib``, and
-the digests hashed again in seed order.  Nothing of ``hanabi_ref.sim`` is used for that.
+the digests hashed again in seed order.  Nothing of ``hanabi_ref.tools.sim`` is used for that.
 """
 
 from __future__ import annotations
@@ -17,14 +17,14 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Action, Play, action_to_json
-from hanabi_ref.dealing import derive_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.strategy import Strategy, StrategyFactory
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.strategies import STRATEGIES, StrategySpec
-from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.actions import Action, Play, action_to_json
+from hanabi_ref.engine.dealing import derive_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.players.strategy import Strategy, StrategyFactory
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.players.strategies import STRATEGIES, StrategySpec
+from hanabi_ref.players.strategies.simple import SimpleStrategy
+from hanabi_ref.engine.view import PlayerView
 from tests.test_sim_runner import EXIT_FAILED, MIX, failing_spec, mix_factory, register, run, simulate_json
 from tests.processes import run_process
 
@@ -168,7 +168,7 @@ def test_a_sweep_has_one_hash_per_point(monkeypatch: pytest.MonkeyPatch, capsys:
 CHILD = """
 import contextlib, io, json, sys
 from hanabi_ref.cli import main
-from hanabi_ref.contracts import ENABLED
+from hanabi_ref.base.contracts import ENABLED
 assert not ENABLED, "the child must run without contracts"
 for argv in json.loads(sys.argv[1]):
     out = io.StringIO()

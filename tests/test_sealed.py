@@ -27,13 +27,13 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Action
-from hanabi_ref.dealing import deck_from_seed, derive_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import Event
-from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyFactory
-from hanabi_ref.view import PlayerView, ViewMaker, view_legal_actions
+from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.dealing import deck_from_seed, derive_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import Event
+from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
+from hanabi_ref.engine.view import PlayerView, ViewMaker, view_legal_actions
 
 CONFIG = make_config(3, preset="hle")
 SEARCH = 1 << 11  # game seeds an enumerating attack tries
@@ -102,7 +102,7 @@ def test_no_module_holds_the_game(monkeypatch: pytest.MonkeyPatch) -> None:
     decks = [play_game(CONFIG, hostile(module_snoop, found), seed=seed).trace.deck for seed in range(5)]
     assert found == []
 
-    from hanabi_ref import view as view_module
+    from hanabi_ref.engine import view as view_module
 
     original = ViewMaker._public_parts
 

@@ -15,9 +15,9 @@ from pathlib import Path
 import pytest
 
 from hanabi_ref.cli import main
-from hanabi_ref.hanablive import load_hanablive
-from hanabi_ref.state import GameState, score
-from hanabi_ref.trace import load_trace, replay_states
+from hanabi_ref.formats.hanablive import load_hanablive
+from hanabi_ref.engine.state import GameState, score
+from hanabi_ref.formats.trace import load_trace, replay_states
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURES = ROOT / "tests" / "fixtures" / "hanab-live"

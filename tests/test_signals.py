@@ -143,7 +143,7 @@ RL_TRAIN_CASES = [pytest.param(signum, marks=() if signum == signal.SIGTERM else
 """SIGTERM by default: it takes the stop that ``rl train`` handles itself (RL-train-cli);
 SIGINT goes on to the command line's Ctrl-C, and SIGHUP differs from SIGTERM only in its
 line and code, both checked above for ``solve``, ``simulate`` and ``sweep``, which share
-hanabi_ref/signals.py with it.  SIGINT and SIGHUP in the deep set (each run imports
+hanabi_ref/base/signals.py with it.  SIGINT and SIGHUP in the deep set (each run imports
 PyTorch)."""
 
 

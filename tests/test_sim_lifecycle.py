@@ -24,15 +24,15 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref import strategies
-from hanabi_ref.actions import Action
+from hanabi_ref.players import strategies
+from hanabi_ref.engine.actions import Action
 from hanabi_ref.cli import EXIT_USAGE, main
-from hanabi_ref.rules import make_config
-from hanabi_ref.sim.chunks import GameSetup, split_games
-from hanabi_ref.sim.executors import LocalExecutor, StallError
-from hanabi_ref.strategies import STRATEGIES, StrategySpec
-from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.tools.sim.chunks import GameSetup, split_games
+from hanabi_ref.tools.sim.executors import LocalExecutor, StallError
+from hanabi_ref.players.strategies import STRATEGIES, StrategySpec
+from hanabi_ref.players.strategies.simple import SimpleStrategy
+from hanabi_ref.engine.view import PlayerView
 from tests.processes import end_session, run_process
 from tests.processes import started as process_started
 from tests.test_sim_runner import EXIT_FAILED, assert_statistics, direct, failing_spec, register, without_timing
@@ -159,7 +159,7 @@ def test_workers_die_with_the_main_process(sent: signal.Signals, tmp_path: Path)
 
 WATCHDOG_SCRIPT = textwrap.dedent("""
     import os, sys, time
-    from hanabi_ref.sim.executors import die_with_parent
+    from hanabi_ref.tools.sim.executors import die_with_parent
     middle = os.fork()
     if middle == 0:
         worker = os.fork()
@@ -193,8 +193,8 @@ def test_watchdog_thread_alone_ends_an_orphan() -> None:
     """[SIM-orphans] the portable path: with the kernel's signal switched off, the watchdog
     thread still ends a process whose parent is gone."""
     script = WATCHDOG_SCRIPT.replace(
-        "from hanabi_ref.sim.executors import die_with_parent",
-        "from hanabi_ref.sim import executors\n"
+        "from hanabi_ref.tools.sim.executors import die_with_parent",
+        "from hanabi_ref.tools.sim import executors\n"
         "executors._set_parent_death_signal = lambda: None\n"
         "die_with_parent = executors.die_with_parent")
     result = run_process([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
@@ -255,8 +255,8 @@ def test_both_run_commands_take_the_stall_timeout(command: str) -> None:
     """[SIM-stall] ``--stall-timeout`` is an option of simulate and of sweep alike, and
     reaches the executor; without it the executor waits the default."""
     from hanabi_ref.cli import build_parser
-    from hanabi_ref.sim.simulate import open_executor
-    from hanabi_ref.sim.executors import STALL_SECONDS
+    from hanabi_ref.tools.sim.simulate import open_executor
+    from hanabi_ref.tools.sim.executors import STALL_SECONDS
 
     argv = [command, "--strategy", "thesis", "--players", "2", "--games", "4", "--jobs", "1"]
     if command == "sweep":
@@ -298,7 +298,7 @@ class InterruptAt(SimpleStrategy):
 
 
 def strategies_seed(game_seed: int) -> int:
-    from hanabi_ref.dealing import derive_seed
+    from hanabi_ref.engine.dealing import derive_seed
 
     return derive_seed(game_seed, 1)
 
@@ -394,7 +394,7 @@ def render_first_chunk(argv: list[str], tmp_path: Path, capsys: pytest.CaptureFi
     run itself with ``--checkpoint-every 0`` and cut after its first chunk (the first
     checkpoint, written before any game, holds none: SIM-out-early)."""
     full = tmp_path / "full.json"
-    import hanabi_ref.sim.checkpoint as checkpoint
+    import hanabi_ref.tools.sim.checkpoint as checkpoint
 
     written: list[str] = []
     original = checkpoint.render_checkpoint
@@ -458,10 +458,10 @@ def test_resume_with_other_parameters_is_refused(tmp_path: Path, monkeypatch: py
 
 def checkpoint_of(options: dict[str, str], out: Path) -> str:
     """The text of a checkpoint of the run ``options`` holding its first chunk, made by
-    ``hanabi_ref.sim.checkpoint`` from a run of that chunk."""
-    from hanabi_ref.sim.checkpoint import render_checkpoint
-    from hanabi_ref.sim.chunks import play_chunk
-    from hanabi_ref.sim.simulate import run_identity
+    ``hanabi_ref.tools.sim.checkpoint`` from a run of that chunk."""
+    from hanabi_ref.tools.sim.checkpoint import render_checkpoint
+    from hanabi_ref.tools.sim.chunks import play_chunk
+    from hanabi_ref.tools.sim.simulate import run_identity
 
     spec = strategies.strategy_spec(options["--strategy"])
     params = spec.resolve({})

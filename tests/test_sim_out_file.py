@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from hanabi_ref.cli import EXIT_USAGE
-from hanabi_ref.strategies import StrategySpec
+from hanabi_ref.players.strategies import StrategySpec
 from tests.test_sim_lifecycle import EXIT_INTERRUPTED, InterruptAt, run_main, wait_for
 from tests.test_sim_runner import register
 
@@ -39,7 +39,7 @@ LIMITED = textwrap.dedent("""
     signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails (EFBIG), it does not kill
     limit = int(sys.argv[1])
     resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
-    import hanabi_ref.sim.chunks as chunks
+    import hanabi_ref.tools.sim.chunks as chunks
     played = []
     original = chunks.play_games
     def counted(*args, **kwargs):

@@ -21,10 +21,10 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import make_config
-from hanabi_ref.strategies import STRATEGIES, StrategySpec
-from hanabi_ref.strategy import StrategyFactory
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.players.strategies import STRATEGIES, StrategySpec
+from hanabi_ref.players.strategy import StrategyFactory
 from tests.test_sim_lifecycle import EXIT_INTERRUPTED, InterruptAt, run_main
 from tests.test_sim_runner import EXIT_FAILED, MIX, failing_spec, mix_factory, needs_fork, register, without_timing
 

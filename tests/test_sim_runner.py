@@ -21,20 +21,20 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref import strategies
-from hanabi_ref.actions import Action, Play
+from hanabi_ref.players import strategies
+from hanabi_ref.engine.actions import Action, Play
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.dealing import derive_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyFactory
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.sim.chunks import ChunkResult, Failure, GameSetup, chunk_size_for, play_chunk, split_games
-from hanabi_ref.sim.executors import LocalExecutor
-from hanabi_ref.sim.runner import Progress
-from hanabi_ref.strategies import STRATEGIES, Param, StrategySpec, factory_for
-from hanabi_ref.strategies.random import RandomStrategy
-from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.dealing import derive_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.tools.sim.chunks import ChunkResult, Failure, GameSetup, chunk_size_for, play_chunk, split_games
+from hanabi_ref.tools.sim.executors import LocalExecutor
+from hanabi_ref.tools.sim.runner import Progress
+from hanabi_ref.players.strategies import STRATEGIES, Param, StrategySpec, factory_for
+from hanabi_ref.players.strategies.random import RandomStrategy
+from hanabi_ref.players.strategies.simple import SimpleStrategy
+from hanabi_ref.engine.view import PlayerView
 
 EXIT_FAILED = 1
 TIMING = ("games_per_second", "jobs", "chunk_size", "executor")

@@ -1,4 +1,4 @@
-"""Statistics helpers of hanabi_ref.stats against values computed by hand or published."""
+"""Statistics helpers of hanabi_ref.base.stats against values computed by hand or published."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import main
-from hanabi_ref.stats import histogram, mean, mean_interval, standard_error, wilson_interval
+from hanabi_ref.base.stats import histogram, mean, mean_interval, standard_error, wilson_interval
 
 # The textbook sample: mean 5, sum of squared deviations 32, so s² = 32 / 7.
 SAMPLE = [2, 4, 4, 4, 5, 5, 7, 9]

@@ -18,11 +18,11 @@ from typing import BinaryIO
 import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE
-from hanabi_ref.rules import make_config
-from hanabi_ref.sim.executors import SetupError
-from hanabi_ref.sim.files import write_atomically
-from hanabi_ref.sim.sweep import parse_grid, points
-from hanabi_ref.strategies import ParamError
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.tools.sim.executors import SetupError
+from hanabi_ref.tools.sim.files import write_atomically
+from hanabi_ref.tools.sim.sweep import parse_grid, points
+from hanabi_ref.players.strategies import ParamError
 from tests.test_sim_runner import EXIT_FAILED, MIX, direct, failing_spec, mix_factory, register, run
 from tests.oracles import oracle
 

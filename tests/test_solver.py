@@ -2,7 +2,7 @@
 SV-result, SV-input, SV-estimate, SV-late].
 
 The solver is checked against an independent search: the open-game model of
-``hanabi_ref.playability.opengame`` (which shares no code with the engine) decides the
+``hanabi_ref.tools.playability.opengame`` (which shares no code with the engine) decides the
 same small games exhaustively; every winning line the solver returns is replayed by the
 engine, action by action, to the target; every deck the hat player wins is found
 winnable.
@@ -19,15 +19,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.playability.opengame import OpenGame, is_open_game_playable
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.solver import core
-from hanabi_ref.solver.search import Solution, best_score, plain_search, replay, solve_deck
-from hanabi_ref.state import score
-from hanabi_ref.strategies import factory_for
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.tools.playability.opengame import OpenGame, is_open_game_playable
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.tools.solver import core
+from hanabi_ref.tools.solver.search import Solution, best_score, plain_search, replay, solve_deck
+from hanabi_ref.engine.state import score
+from hanabi_ref.players.strategies import factory_for
 from tests.test_playability_opengame import engine_config, engine_deck, small_games
 
 
@@ -178,7 +178,7 @@ def test_cards_that_wait_for_the_last_draw_are_a_cheap_reason() -> None:
 def test_the_deck_whose_cards_wait_for_the_last_draw_is_lost_by_exhaustive_search() -> None:
     """The open-game model's exhaustive search agrees that the deck of the cheap-reason
     test above cannot reach the maximum (some seconds of search)."""
-    from hanabi_ref.playability.opengame import make_open_game
+    from hanabi_ref.tools.playability.opengame import make_open_game
 
     game = make_open_game(5, 2, 2, 2, [(card % 5 + 1, card // 5 + 1) for card in LATE_DECK], 2, 3)
     assert not is_open_game_playable(game)
@@ -318,7 +318,7 @@ def test_solve_against_a_strategy_counts_its_perfect_games_and_refuses_a_contrad
     is found lost; a solver that called a deck the strategy won lost is a contradiction:
     one line naming the seed, exit 1."""
     from hanabi_ref.cli import main
-    from hanabi_ref.solver import estimate
+    from hanabi_ref.tools.solver import estimate
 
     argv = ["solve", "--players", "4", "--games", "6", "--seed", "3", "--against", "hat", "--json"]
     assert main(argv) == 0

@@ -11,14 +11,14 @@ from collections import Counter
 
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
-from hanabi_ref.dealing import SplitMix64, deck_from_seed
-from hanabi_ref.legality import is_legal, legal_actions
-from hanabi_ref.rules import make_config
-from hanabi_ref.solver.search import moves
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.knowledge import composition_counts
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
+from hanabi_ref.engine.legality import is_legal, legal_actions
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.tools.solver.search import moves
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.engine.transition import apply, initial_state
 
 
 def out_of_reach(state: GameState, suit: int, value: int) -> bool:

@@ -2,7 +2,7 @@
 at least 95 % of the formalized ones are tested; the code cites no clause that does not
 exist; docs/coverage.md is the current matrix.
 
-The matrix comes from :mod:`hanabi_ref.spec_coverage`, which reads the sources with
+The matrix comes from :mod:`hanabi_ref.tools.spec_coverage`, which reads the sources with
 ``ast``: docstrings and contract messages in ``hanabi_ref/``, the ``checks`` markers and
 the code of test and check functions in ``tests/`` and ``proofs/``, and the coverage of
 ``spec/vectors/index.json``.  Comments and markdown never count.  The
@@ -25,7 +25,7 @@ from pathlib import Path
 import pytest
 
 from hanabi_ref.cli import main
-from hanabi_ref.spec_coverage import (
+from hanabi_ref.tools.spec_coverage import (
     CITED,
     MATRIX_PAGE,
     NOT_FORMALIZED,
@@ -270,7 +270,7 @@ def step() -> int:
 class Machine:
     """Holds the state [Q-7]."""
 ''',
-    "hanabi_ref/vectors/cases.py": '''"""Vector cases [Q-4, Q-1]."""
+    "hanabi_ref/tools/vectors/cases.py": '''"""Vector cases [Q-4, Q-1]."""
 ''',
 }
 
@@ -533,7 +533,7 @@ def test_a_planted_clause_cited_only_in_prose_and_comments_is_reported(tmp_path:
     heading = "## 14. Not formalized"
     assert text.count(heading) == 1
     rules.write_text(text.replace(heading, f"**[{bogus}]** A rule nobody implements.\n\n{heading}"), encoding="utf-8")
-    engine = tmp_path / "hanabi_ref" / "transition.py"
+    engine = tmp_path / "hanabi_ref" / "engine" / "transition.py"
     engine.write_text(engine.read_text(encoding="utf-8") + f"\n# [{bogus}] not done\n", encoding="utf-8")
     readme = tmp_path / "proofs" / "README.md"
     readme.write_text(readme.read_text(encoding="utf-8") + f"\nThe rule {bogus} needs no proof.\n", encoding="utf-8")

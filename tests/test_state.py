@@ -15,10 +15,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import (
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import (
     Event,
     GameState,
     build_state,
@@ -29,7 +29,7 @@ from hanabi_ref.state import (
     is_knowledge_sound,
     stack,
 )
-from hanabi_ref.transition import apply, apply_legal, initial_state, new_game
+from hanabi_ref.engine.transition import apply, apply_legal, initial_state, new_game
 from tests.helpers import configs, greedy_open_action, play_out
 
 

@@ -15,13 +15,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, stack_size
-from hanabi_ref.strategies import SPECS, STRATEGIES, ParamError, factory_for, parse_assignments
-from hanabi_ref.strategies.knowledge import (
+from hanabi_ref.engine.actions import Discard, Hint, Play
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.players.strategies import SPECS, STRATEGIES, ParamError, factory_for, parse_assignments
+from hanabi_ref.players.strategies.knowledge import (
     CardWeights,
     HandPosterior,
     component,
@@ -30,7 +30,7 @@ from hanabi_ref.strategies.knowledge import (
     slot_probability,
     unseen_counts,
 )
-from hanabi_ref.strategies.thesis import (
+from hanabi_ref.players.strategies.thesis import (
     ThesisStrategy,
     _OwnHand,
     is_playable,
@@ -38,8 +38,8 @@ from hanabi_ref.strategies.thesis import (
     is_worthless,
     public_tables,
 )
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import Run, card, drawn_rearrangement, reached, reaches_assertion, runs, stacked_deck
 
 MANY = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -11,12 +11,12 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Hint, Play
-from hanabi_ref.dealing import shuffle
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState, hand_cards, score, stack, stack_size
-from hanabi_ref.transition import apply, initial_state
+from hanabi_ref.engine.actions import Action, Hint, Play
+from hanabi_ref.engine.dealing import shuffle
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState, hand_cards, score, stack, stack_size
+from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import card, is_playable, play_all, stacked_deck, suit_and_value
 
 RED, YELLOW, GREEN, BLUE, WHITE = range(5)  # the fifth classic suit plays the thesis' white

@@ -13,13 +13,13 @@ from fractions import Fraction
 
 import pytest
 
-from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import make_config
-from hanabi_ref.strategies import factory_for
-from hanabi_ref.strategies.thesis import ThesisStrategy
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Discard, Hint, Play
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.players.strategies import factory_for
+from hanabi_ref.players.strategies.thesis import ThesisStrategy
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import make_view
 from tests.helpers import stacked_deck
 
 CLASSIC = make_config(3)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.spec_coverage import TESTED, coverage_matrix
+from hanabi_ref.tools.spec_coverage import TESTED, coverage_matrix
 from tests.tiers import FIRST, ROOT, function_id, keep_samples, read_slow_list, sampled, slow_functions
 
 TEST_FILES = (("tests", "test_*.py"), ("proofs", "check_*.py"), ("docs", "test_*.py"))

@@ -10,16 +10,16 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play, action_to_json
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.errors import FileReadError, TraceError
-from hanabi_ref.game import play_game
-from hanabi_ref.trace import Trace
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import score, stack_size
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.trace import action_from_json, load_trace, replay, save_trace, summary, trace_from_json, trace_to_json
-from hanabi_ref.transition import initial_state
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play, action_to_json
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.base.errors import FileReadError, TraceError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.formats.trace import Trace
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import score, stack_size
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.formats.trace import action_from_json, load_trace, replay, save_trace, summary, trace_from_json, trace_to_json
+from hanabi_ref.engine.transition import initial_state
 from tests.helpers import play_all, stacked_deck, suit_and_value
 
 

@@ -20,13 +20,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
-from hanabi_ref.errors import TraceError
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import make_config
-from hanabi_ref.schema import trace_schema
-from hanabi_ref.serial import canonical_json, knowledge_to_json
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.trace import load_trace, replay, replay_states, trace_from_json, trace_to_json
+from hanabi_ref.base.errors import TraceError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.formats.schema import trace_schema
+from hanabi_ref.formats.serial import canonical_json, knowledge_to_json
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.formats.trace import load_trace, replay, replay_states, trace_from_json, trace_to_json
 from tests.helpers import drawn_node
 
 REPO = Path(__file__).resolve().parents[1]

@@ -13,18 +13,18 @@ import random
 
 import pytest
 
-from hanabi_ref.actions import Discard, Hint, Play
-from hanabi_ref.cards import identity
-from hanabi_ref.errors import ConfigError, TraceError
-from hanabi_ref.game import play_game
-from hanabi_ref.hanablive import trace_from_hanablive, trace_to_hanablive
-from hanabi_ref.legality import illegality, legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.show import state_event_text
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.trace import Trace
-from hanabi_ref.transition import apply, initial_state, new_game
+from hanabi_ref.engine.actions import Discard, Hint, Play
+from hanabi_ref.engine.cards import identity
+from hanabi_ref.base.errors import ConfigError, TraceError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.formats.hanablive import trace_from_hanablive, trace_to_hanablive
+from hanabi_ref.engine.legality import illegality, legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.show import state_event_text
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.formats.trace import Trace
+from hanabi_ref.engine.transition import apply, initial_state, new_game
 
 
 def _classic_masks(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -244,7 +244,7 @@ def test_up_or_down_complete_stack_regains_a_token() -> None:
 def test_up_or_down_early_end_counts_both_ways() -> None:
     """[R-1, VAR-engine-up-or-down] with red's 1 and START discarded, red can still hold
     5, 4, 3, 2 (four cards), not five, and not zero."""
-    from hanabi_ref.state import max_attainable_score
+    from hanabi_ref.engine.state import max_attainable_score
     hands = [[_ud(1, 0), _ud(START, 0), _ud(2, 1), _ud(2, 1), _ud(3, 1)],
              [_ud(2, 2), _ud(2, 2), _ud(3, 2), _ud(3, 2), _ud(4, 2)]]
     state = _ud_state(hands)
@@ -274,7 +274,7 @@ def test_up_or_down_file_ranks() -> None:
 @pytest.mark.parametrize("variant", ["Up or Down (5 Suits)", "Orange (3 Suits)"])
 def test_solver_refuses_what_its_bounds_do_not_model(variant: str) -> None:
     """[SV-input] the solver refuses Up or Down and orange suits in one line."""
-    from hanabi_ref.solver.search import check_input
+    from hanabi_ref.tools.solver.search import check_input
     config = make_config(3, "hanab-live", variant)
     with pytest.raises(ConfigError, match=r"^variant: .* is not supported by the solver"):
         check_input(config, new_game(config, 0).deck, 0, 10, None)

@@ -5,7 +5,7 @@ refuse every variant whose touch is not classic; a person's move names a variant
 colours [SH-parse].
 
 What a hint touches is read here from the configuration's masks through the engine's own
-reading (:func:`hanabi_ref.legality.hint_mask`), and the classic hints are written from
+reading (:func:`hanabi_ref.engine.legality.hint_mask`), and the classic hints are written from
 the thesis' rule (4.6-hint-3: the value if not known, else the suit's first colour)."""
 
 from __future__ import annotations
@@ -19,18 +19,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Hint
-from hanabi_ref.errors import ConfigError
-from hanabi_ref.game import play_game
-from hanabi_ref.legality import hint_mask, is_legal
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.show import ParseError, parse_action
-from hanabi_ref.strategies import SPECS, factory_for
-from hanabi_ref.strategies.knowledge import is_classic_touch
-from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.strategies.thesis import ThesisStrategy
-from hanabi_ref.transition import initial_state
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.actions import Hint
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.legality import hint_mask, is_legal
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.show import ParseError, parse_action
+from hanabi_ref.players.strategies import SPECS, factory_for
+from hanabi_ref.players.strategies.knowledge import is_classic_touch
+from hanabi_ref.players.strategies.simple import SimpleStrategy
+from hanabi_ref.players.strategies.thesis import ThesisStrategy
+from hanabi_ref.engine.transition import initial_state
+from hanabi_ref.engine.view import make_view
 from tests.processes import run_process
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -264,7 +264,7 @@ def test_a_shared_suit_letter_names_no_colour() -> None:
 def test_heuristics_refuse_up_or_down(strategy: str) -> None:
     """[S-variants, VAR-engine-up-or-down] the heuristics refuse Up or Down in one line
     naming it; the random strategy plays it."""
-    from hanabi_ref.strategies import SPECS
+    from hanabi_ref.players.strategies import SPECS
     config = make_config(3, "hanab-live", "Up or Down (5 Suits)")
     check = SPECS[strategy].unsupported
     assert check is not None

@@ -2,7 +2,7 @@
 [VAR-touch, VAR-engine-masks, VAR-counts, VAR-max-score, VAR-colours, VAR-clue-ranks].
 
 The oracle here is a separate reading of spec/variants.md, written without looking at
-``hanabi_ref/variants/touch.py``: each suit is a property string (the clue colours that
+``hanabi_ref/engine/variants/touch.py``: each suit is a property string (the clue colours that
 touch it, or ``*`` for every colour, ``-`` for none, ``prism``; ``=`` for the rank clue
 of its own rank, ``*`` every rank clue, ``-`` none; ``dark`` for one copy of each rank),
 each family lists its suits, its clue colours and rank clues (worked out by hand), and
@@ -19,10 +19,10 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.variants import touches
-from hanabi_ref.vectors import run_case
-from hanabi_ref.vectors.cases_variants import REFUSED_NAMES
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.variants import touches
+from hanabi_ref.tools.vectors import run_case
+from hanabi_ref.tools.vectors.cases_variants import REFUSED_NAMES
 
 R4 = ("Red", "Yellow", "Green", "Blue")
 R5 = (*R4, "Purple")

@@ -19,11 +19,11 @@ from __future__ import annotations
 import icontract
 import pytest
 
-from hanabi_ref.cards import identity
-from hanabi_ref.rules import make_config, variant_suits
-from hanabi_ref.variants import NotSupported, Variant, parse_variant, touches
-from hanabi_ref.variants.model import START_RANK
-from hanabi_ref.variants.touch import Clue
+from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.rules import make_config, variant_suits
+from hanabi_ref.engine.variants import NotSupported, Variant, parse_variant, touches
+from hanabi_ref.engine.variants.model import START_RANK
+from hanabi_ref.engine.variants.touch import Clue
 
 R5 = ("Red", "Yellow", "Green", "Blue", "Purple")
 

@@ -20,15 +20,15 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Action, Hint, action_to_json
-from hanabi_ref.errors import ConfigError, HanabiError, IllegalActionError
-from hanabi_ref.legality import illegality, legal_actions
-from hanabi_ref.rules import config_from_json, config_to_json
-from hanabi_ref.serial import state_to_json
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import action_from_json, replay, trace_from_json
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.vectors import (
+from hanabi_ref.engine.actions import Action, Hint, action_to_json
+from hanabi_ref.base.errors import ConfigError, HanabiError, IllegalActionError
+from hanabi_ref.engine.legality import illegality, legal_actions
+from hanabi_ref.engine.rules import config_from_json, config_to_json
+from hanabi_ref.formats.serial import state_to_json
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import action_from_json, replay, trace_from_json
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.tools.vectors import (
     CASES,
     KINDS,
     NOT_APPLICABLE,
@@ -41,18 +41,18 @@ from hanabi_ref.vectors import (
     read_vectors,
     run_case,
 )
-from hanabi_ref.vectors.checks import check_move, check_state
-from hanabi_ref.vectors.validate import VECTORS_SCHEMA, file_violation, vector_violation
-from hanabi_ref.vectors.writer import INDEX
-from hanabi_ref.view import make_view
-from hanabi_ref.spec_coverage import Clause, parse_clauses
+from hanabi_ref.tools.vectors.checks import check_move, check_state
+from hanabi_ref.tools.vectors.validate import VECTORS_SCHEMA, file_violation, vector_violation
+from hanabi_ref.tools.vectors.writer import INDEX
+from hanabi_ref.engine.view import make_view
+from hanabi_ref.tools.spec_coverage import Clause, parse_clauses
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "spec" / "rules.md"
 COMMITTED = ROOT / "spec" / "vectors"
 REGENERATE = (
     "run `hanabi-ref vectors generate spec/vectors` (or, in Python, "
-    "`hanabi_ref.vectors.generate('spec/vectors')`) and commit the result"
+    "`hanabi_ref.tools.vectors.generate('spec/vectors')`) and commit the result"
 )
 
 
@@ -290,7 +290,7 @@ def recheck_trace(vector: Vector) -> None:
     assert state_to_json(replay(trace_from_json(vector.data["input"]))) == vector.data["final"]
 
 
-# [D-seed, D-derive] transcribed from spec/rules.md, independent of hanabi_ref.dealing.
+# [D-seed, D-derive] transcribed from spec/rules.md, independent of hanabi_ref.engine.dealing.
 MASK = (1 << 64) - 1
 
 
@@ -414,10 +414,10 @@ def test_checks_catch_a_broken_state() -> None:
 @pytest.mark.checks("VEC-cases")
 def test_builder_refuses_a_wrong_expected_clause() -> None:
     """[VEC-cases, 2.16-2] a case that expects the wrong clause for a refusal fails."""
-    from hanabi_ref.vectors.build import Maker
-    from hanabi_ref.vectors.model import Run
-    from hanabi_ref.rules import make_config
-    from hanabi_ref.dealing import deck_from_seed
+    from hanabi_ref.tools.vectors.build import Maker
+    from hanabi_ref.tools.vectors.model import Run
+    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.dealing import deck_from_seed
 
     config = make_config(2, "hle")
     run = Run.start(config, deck_from_seed(config, 1))
@@ -571,7 +571,7 @@ def test_command_line_writes_the_same_vectors(monkeypatch: pytest.MonkeyPatch, t
     generate() writes (of the vectors of three cases, for speed: the whole generation is
     test_committed_copy_is_current's); a foreign directory is refused with one line and
     left alone."""
-    import hanabi_ref.vectors.writer as writer
+    import hanabi_ref.tools.vectors.writer as writer
     from hanabi_ref.cli import main
 
     some = [vector for name in list(CASES)[:3] for vector in case_vectors(name, "thesis")]
@@ -624,7 +624,7 @@ def test_committed_vectors_satisfy_the_schema_by_jsonschema_alone() -> None:
     ten seconds), and with jsonschema's own integer rule too."""
     import jsonschema
 
-    from hanabi_ref.schema import SCHEMA_BASE, schema_registry, strict_validator
+    from hanabi_ref.formats.schema import SCHEMA_BASE, schema_registry, strict_validator
 
     lax = jsonschema.Draft202012Validator({"$ref": SCHEMA_BASE + VECTORS_SCHEMA}, registry=schema_registry())
     for path in committed_files():
@@ -676,7 +676,7 @@ def test_vectors_outside_the_schema_are_named(kind: str, damage: Callable[[dict[
     """[VEC-schema] a vector broken in one place: the violation names its place (in the
     vector's own indices), the value and the schema keyword, and it is the violation
     jsonschema finds in the whole vector."""
-    from hanabi_ref.schema import first_violation, strict_validator
+    from hanabi_ref.formats.schema import first_violation, strict_validator
 
     data = _damaged(kind, damage)
     violation = vector_violation(data)

@@ -18,18 +18,18 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import load_trace, replay
-from hanabi_ref.protocol.choosing import Chooser, RandomChooser
-from hanabi_ref.verify.compare import play_compared, state_difference
-from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig, check_supported
-from hanabi_ref.verify.process import ProcessEngine
-from hanabi_ref.verify.run import verify_random_games
-from hanabi_ref.verify.serve import answer_request, serve
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import load_trace, replay
+from hanabi_ref.tools.protocol.choosing import Chooser, RandomChooser
+from hanabi_ref.tools.verify.compare import play_compared, state_difference
+from hanabi_ref.tools.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig, check_supported
+from hanabi_ref.tools.verify.process import ProcessEngine
+from hanabi_ref.tools.verify.run import verify_random_games
+from hanabi_ref.tools.verify.serve import answer_request, serve
 from tests.helpers import reached, reaches_assertion, scripted_engine
 from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
@@ -112,7 +112,7 @@ class Replay(Chooser):
     def probe(self, state: GameState, legal: list[Action]) -> Action | None:
         # The offending action is offered as a probe when it is illegal for the reference.
         if len(self._actions) == 1 and state.turn == len(state.history):
-            from hanabi_ref.legality import illegality
+            from hanabi_ref.engine.legality import illegality
 
             if illegality(state, self._actions[0]) is not None:
                 return self._actions.pop(0)
@@ -180,9 +180,9 @@ def test_illegal_candidates_are_the_candidates_illegality_refuses(preset: str, p
     """[EP-random, 2.16-actions] the probes' fast set difference (candidates not among the
     legal actions) equals asking :func:`illegality` of every candidate, in every state of
     random games; and every legal action is a candidate."""
-    from hanabi_ref.legality import illegality, legal_actions
-    from hanabi_ref.transition import apply, initial_state
-    from hanabi_ref.protocol.choosing import candidate_actions, illegal_candidates
+    from hanabi_ref.engine.legality import illegality, legal_actions
+    from hanabi_ref.engine.transition import apply, initial_state
+    from hanabi_ref.tools.protocol.choosing import candidate_actions, illegal_candidates
 
     config = make_config(players, preset=preset)
     state = initial_state(config, deck_from_seed(config, seed))
@@ -208,7 +208,7 @@ JSON_VALUES = st.recursive(
 def test_same_encoding_implies_json_equality(ours: object, theirs: object) -> None:
     """[EP-types] the comparison's fast test never calls two values equal that
     :func:`json_equal` tells apart (a boolean for an integer, a float for an integer)."""
-    from hanabi_ref.verify.equality import json_equal, same_encoding
+    from hanabi_ref.tools.verify.equality import json_equal, same_encoding
 
     if same_encoding(ours, theirs):
         assert json_equal(ours, theirs)
@@ -218,7 +218,7 @@ def test_same_encoding_implies_json_equality(ours: object, theirs: object) -> No
 @pytest.mark.checks("EP-types")
 def test_same_encoding_tells_json_types_apart() -> None:
     """[EP-types] values Python finds equal but JSON does not: 1 and true, 1 and 1.0."""
-    from hanabi_ref.verify.equality import same_encoding
+    from hanabi_ref.tools.verify.equality import same_encoding
 
     assert not same_encoding({"fireworks": [1, 0]}, {"fireworks": [True, 0]})
     assert not same_encoding({"clue_tokens": 8}, {"clue_tokens": 8.0})
@@ -369,11 +369,11 @@ def test_fuzzed_engine_answers_never_crash_verify(answers: list[str]) -> None:
 def test_verify_command_writes_a_replayable_reproduction(tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch) -> None:
     """[C-verify, EP-shrink, T-states] a diverging engine: exit 1, the report names the
     divergence, the trace file replays and carries our expected states."""
-    import hanabi_ref.verify.session as verify_session
+    import hanabi_ref.tools.verify.session as verify_session
 
     monkeypatch.setattr(verify_session, "make_engine", lambda name: ExtraTokenAfterSecondStrike())
     limit_shrinking(monkeypatch, 20)  # the reproduction is what is checked here, not how short it gets
-    monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
+    monkeypatch.setattr("hanabi_ref.tools.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
     out = tmp_path / "divergence.json"
     code = main(["verify", "--against", "openspiel", "--no-vectors", "--games", "300", "--players", "2,3", "--out", str(out), "--json"])
     report = json.loads(capsys.readouterr().out)
@@ -439,8 +439,8 @@ def test_vectors_pass_on_the_reference_and_catch_a_broken_engine() -> None:
     accepts self-hints is caught by a vector that expects the refusal; vectors of presets
     an engine does not play are skipped and counted (of every tenth vector, all presets
     and kinds among them)."""
-    from hanabi_ref.vectors import all_vectors
-    from hanabi_ref.verify.run import verify_vectors
+    from hanabi_ref.tools.vectors import all_vectors
+    from hanabi_ref.tools.verify.run import verify_vectors
 
     vectors = list(all_vectors())
     report = verify_vectors(ReferenceEngine(), vectors)
@@ -469,12 +469,12 @@ def test_every_vector_passes_through_serve(preset: str, capsys: pytest.CaptureFi
     """[EP-vectors, C-verify, C-serve] `verify --engine "hanabi-ref serve" --games 0`: every
     transition and game vector, replayed through the protocol on our own engine, passes,
     and none is skipped (one preset's vectors per test, so that the three share the time)."""
-    from hanabi_ref.vectors import PRESET_NAMES, all_vectors
+    from hanabi_ref.tools.vectors import PRESET_NAMES, all_vectors
 
     assert set(PRESET_NAMES) == {"thesis", "hle", "hanab-live"}  # every preset with vectors has its test
     vectors = tuple(vector for vector in all_vectors() if vector.preset == preset)
     with pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
+        monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
         code = main(["verify", "--engine", SERVE, "--games", "0", "--out", str(tmp_path / "d.json"), "--json",
                      "--timeout", str(WAIT)])
     report = json.loads(capsys.readouterr().out)
@@ -505,7 +505,7 @@ def test_verify_option_plays_the_random_games_under_the_changed_rules(capsys: py
     options, so this engine declines them all and they are counted as skipped."""
     import attrs
 
-    from hanabi_ref.rules import RuleOptions
+    from hanabi_ref.engine.rules import RuleOptions
 
     # The physical preset as P-presets describes it, with the two options changed; a
     # configuration's JSON leaves out deck_plays at its default (R-deck-plays).
@@ -548,8 +548,8 @@ def test_random_game_configs_carry_the_options() -> None:
     import attrs
 
     from hanabi_ref.cli import build_parser
-    from hanabi_ref.rules import PRESETS
-    from hanabi_ref.verify.session import random_game_configs
+    from hanabi_ref.engine.rules import PRESETS
+    from hanabi_ref.tools.verify.session import random_game_configs
 
     args = build_parser().parse_args(["verify", "--engine", "x", "--rules", "physical,hle,thesis", "--players", "2-3",
                                       "--option", "strikeout_score=fireworks", "--option", "end_when_no_points_possible=true"])

@@ -1,7 +1,7 @@
 """Random games that reach every rule [EP-skilled, EP-random, EP-shrink, EP-compare].
 
 Besides uniform and careful games, ``verify``'s random phase plays skilled games whose
-drivers see every card (``hanabi_ref/verify/drivers.py``).  Checked here: with the
+drivers see every card (``hanabi_ref/tools/verify/drivers.py``).  Checked here: with the
 default settings of ``hanabi-ref verify`` (game count, seed, presets, player counts) the
 random phase alone (``--no-vectors``) finds each of seven classic bugs injected one at a
 time into a small engine of the test suite's own (``tests/engines/buggy.py``, written
@@ -22,21 +22,21 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Action, action_to_json
+from hanabi_ref.engine.actions import Action, action_to_json
 from hanabi_ref.cli import EXIT_INVALID_GAME, build_parser, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, config_to_json, make_config
-from hanabi_ref.serial import card_to_json
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import action_from_json, load_trace, replay
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.verify.session import random_game_configs
-from hanabi_ref.protocol.choosing import Chooser
-from hanabi_ref.verify.compare import play_compared
-from hanabi_ref.verify.drivers import DRIVERS, KINDS, kinds_for, make_driver
-from hanabi_ref.protocol.engine import ReferenceEngine, UnsupportedConfig
-from hanabi_ref.verify.run import verify_random_games
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, config_to_json, make_config
+from hanabi_ref.formats.serial import card_to_json
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import action_from_json, load_trace, replay
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.tools.verify.session import random_game_configs
+from hanabi_ref.tools.protocol.choosing import Chooser
+from hanabi_ref.tools.verify.compare import play_compared
+from hanabi_ref.tools.verify.drivers import DRIVERS, KINDS, kinds_for, make_driver
+from hanabi_ref.tools.protocol.engine import ReferenceEngine, UnsupportedConfig
+from hanabi_ref.tools.verify.run import verify_random_games
 from tests.engines.buggy import BUGS, SmallEngine, Unsupported
 from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
@@ -61,7 +61,7 @@ def default_random_phase() -> tuple[list[GameConfig], int, int]:
 
 
 class InProcessSmallEngine:
-    """The small engine behind the :class:`~hanabi_ref.protocol.engine.Engine` interface,
+    """The small engine behind the :class:`~hanabi_ref.tools.protocol.engine.Engine` interface,
     speaking the protocol's JSON objects in-process (no subprocess, so the default run of
     every bug fits the quick test set)."""
 

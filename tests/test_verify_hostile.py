@@ -26,14 +26,14 @@ from typing import Any
 import pytest
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import make_config
-from hanabi_ref.protocol.choosing import RandomChooser
-from hanabi_ref.verify.compare import play_compared, state_difference
-from hanabi_ref.verify.equality import json_equal, json_type
-from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine
-from hanabi_ref.verify.process import MAX_LINE, ProcessEngine, Tail, parse_line
-from hanabi_ref.verify.serve import serve
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.tools.protocol.choosing import RandomChooser
+from hanabi_ref.tools.verify.compare import play_compared, state_difference
+from hanabi_ref.tools.verify.equality import json_equal, json_type
+from hanabi_ref.tools.protocol.engine import EngineFailure, ReferenceEngine
+from hanabi_ref.tools.verify.process import MAX_LINE, ProcessEngine, Tail, parse_line
+from hanabi_ref.tools.verify.serve import serve
 from tests.helpers import scripted_engine
 from tests.processes import catches, run_process, started
 
@@ -198,8 +198,8 @@ def test_stderr_flood_keeps_only_the_tail(tmp_path: Path) -> None:
     (holding it all would take at least 20 MB).  Measured in a fresh process."""
     driver = (
         "import resource, sys\n"
-        "from hanabi_ref.protocol.engine import EngineFailure\n"
-        "from hanabi_ref.verify.process import ProcessEngine\n"
+        "from hanabi_ref.tools.protocol.engine import EngineFailure\n"
+        "from hanabi_ref.tools.verify.process import ProcessEngine\n"
         "before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "try:\n"
         f"    ProcessEngine({PY!r} + ' ' + {str(ENGINES / 'flood_stderr.py')!r} + ' 20', timeout=30)\n"
@@ -431,15 +431,15 @@ def test_divergence_is_printed_when_its_trace_cannot_be_written(
     """[EP-out, EP-shrink, C-verify] writing the reproduction fails after the check (here:
     the disk is full): the divergence is still printed on stdout, one line on stderr
     says the trace was not written, and the exit code is the divergence's, 1."""
-    import hanabi_ref.trace
-    import hanabi_ref.verify.session as verify_session
+    import hanabi_ref.formats.trace
+    import hanabi_ref.tools.verify.session as verify_session
 
     def disk_full(*args: object, **kwargs: object) -> None:
         raise OSError(28, "No space left on device")
 
     monkeypatch.setattr(verify_session, "make_engine", lambda name: ReportsTerminalAsNumber())
-    monkeypatch.setattr("hanabi_ref.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
-    monkeypatch.setattr(hanabi_ref.trace, "save_trace", disk_full)
+    monkeypatch.setattr("hanabi_ref.tools.peers.peer_config", lambda name, players: make_config(players, preset="hle"), raising=False)
+    monkeypatch.setattr(hanabi_ref.formats.trace, "save_trace", disk_full)
     out = tmp_path / "d.json"
     code = main(["verify", "--against", "openspiel", "--no-vectors", "--games", "3", "--players", "2", "--out", str(out)]
                 + (["--json"] if as_json else []))

@@ -12,16 +12,16 @@ from typing import Any
 
 import pytest
 
-from hanabi_ref.actions import Discard, Hint, Play
+from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.rules import make_config
-from hanabi_ref.serial import state_to_json
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.protocol.choosing import RandomChooser
-from hanabi_ref.verify.compare import play_compared, state_differences
-from hanabi_ref.protocol.engine import ReferenceEngine
-from hanabi_ref.verify.report import Coverage, clause_of, exercised, render
-from hanabi_ref.verify.run import verify_random_games
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.formats.serial import state_to_json
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.tools.protocol.choosing import RandomChooser
+from hanabi_ref.tools.verify.compare import play_compared, state_differences
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.report import Coverage, clause_of, exercised, render
+from hanabi_ref.tools.verify.run import verify_random_games
 from tests.helpers import stacked_deck
 from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
@@ -180,14 +180,14 @@ def test_coverage_counts_fields_and_the_rules_reached(capsys: pytest.CaptureFixt
     state answers to the count, and no clause: only the random games count those."""
     import tempfile
 
-    from hanabi_ref.vectors import iter_vectors
+    from hanabi_ref.tools.vectors import iter_vectors
 
     vectors = tuple(iter_vectors(presets=("hle",), cases=("hint_refused", "strikeout", "games")))
     # A folder of its own for a divergence's file, and a bound on answers that load cannot reach.
     folder = tempfile.TemporaryDirectory()
     options = ["--out", str(Path(folder.name) / "d.json"), "--timeout", str(WAIT)]
     with folder, pytest.MonkeyPatch.context() as monkeypatch:
-        monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
+        monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
         code, text, err = run(["verify", "--engine", SERVE, "--games", "5", "--rules", "hle", "--json", *options], capsys)
         assert code == EXIT_OK, err
         report = json.loads(text)

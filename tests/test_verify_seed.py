@@ -15,18 +15,18 @@ from pathlib import Path
 
 import pytest
 
-from hanabi_ref.actions import Action
+from hanabi_ref.engine.actions import Action
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import load_trace, replay
-from hanabi_ref.protocol.choosing import Chooser
-from hanabi_ref.verify.compare import play_compared
-from hanabi_ref.verify.run import verify_random_games
-from hanabi_ref.protocol.seeded import Deal, NotInStack, SeededReference, adopt_drawn, adopted_deck
-from hanabi_ref.protocol.engine import EngineFailure
-from hanabi_ref.verify.faulty import LastRoundShort
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import load_trace, replay
+from hanabi_ref.tools.protocol.choosing import Chooser
+from hanabi_ref.tools.verify.compare import play_compared
+from hanabi_ref.tools.verify.run import verify_random_games
+from hanabi_ref.tools.protocol.seeded import Deal, NotInStack, SeededReference, adopt_drawn, adopted_deck
+from hanabi_ref.tools.protocol.engine import EngineFailure
+from hanabi_ref.tools.verify.faulty import LastRoundShort
 from tests.shrinking import limit_shrinking
 from tests.helpers import scripted_engine
 from tests.oracles import oracle
@@ -60,7 +60,7 @@ def test_the_adopted_deck_starts_with_the_deal_and_keeps_the_cards() -> None:
     for card in deal[:10]:
         rest.remove(card)
     assert list(deck[10:]) == rest
-    from hanabi_ref.transition import initial_state
+    from hanabi_ref.engine.transition import initial_state
 
     state = adopt_drawn(initial_state(config, deck), deal[10:12])
     assert state.deck[:12] == deal[:12] and Counter(state.deck) == Counter(config.canonical_deck)
@@ -144,11 +144,11 @@ def test_verify_through_serve_dealing_from_a_seed(tmp_path: Path, capsys: pytest
     says so; ``--deals`` with a peer is a usage error.  (The vectors offered are those of
     one case under every preset: skipping them all is what is checked, and generating
     every vector here would cost seconds.)"""
-    from hanabi_ref.vectors import PRESET_NAMES, iter_vectors
+    from hanabi_ref.tools.vectors import PRESET_NAMES, iter_vectors
 
     vectors = tuple(iter_vectors(PRESET_NAMES, ("strikeout",)))
     assert any(vector.kind in ("transition", "game") for vector in vectors)
-    monkeypatch.setattr("hanabi_ref.vectors.all_vectors", lambda: vectors)
+    monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
     out = str(tmp_path / "d.json")
     for deals in ("seed", "seed-drawn"):
         code = main(["verify", "--engine", f"{SERVE} --deals {deals}", "--games", "3", "--players", "2,4",
@@ -191,11 +191,11 @@ def test_pyhanabi_dealing_from_its_own_seed_agrees(games: int) -> None:
     default, 30 in the deep set), its observations of every seat included, and deals the
     same game again from the same seed."""
     oracle("hanabi_learning_environment.pyhanabi")
-    from hanabi_ref.peers import peer_config
-    from hanabi_ref.peers.hle import HLESeedEngine
+    from hanabi_ref.tools.peers import peer_config
+    from hanabi_ref.tools.peers.hle import HLESeedEngine
 
     configs = [peer_config("hle-seed", players) for players in range(2, 6)]
-    from hanabi_ref.verify.report import Coverage
+    from hanabi_ref.tools.verify.report import Coverage
 
     coverage = Coverage()
     report = verify_random_games(HLESeedEngine(), configs, games=games, seed=2, coverage=coverage, views="all")
@@ -212,7 +212,7 @@ def test_a_reproduction_file_carries_the_engine_seed(tmp_path: Path, capsys: pyt
     """[EP-seed, EP-repro, EP-explain] the reproduction of a seed-dealt divergence is a
     trace that replays, with the engine's seed in its divergence object, which the story
     tells."""
-    from hanabi_ref.verify import session as verify_session
+    from hanabi_ref.tools.verify import session as verify_session
 
     monkey = pytest.MonkeyPatch()
     monkey.setattr(verify_session, "make_engine", lambda name: LastRoundShortSeeded("drawn"))

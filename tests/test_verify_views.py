@@ -23,23 +23,23 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from hanabi_ref.actions import Action, Hint
+from hanabi_ref.engine.actions import Action, Hint
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.serial import state_to_json, view_state_to_json
-from hanabi_ref.state import GameState
-from hanabi_ref.trace import load_trace
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.protocol.choosing import Chooser
-from hanabi_ref.verify.compare import play_compared
-from hanabi_ref.protocol.engine import EngineFailure, ReferenceEngine
-from hanabi_ref.verify.explain import explain
-from hanabi_ref.verify.process import ProcessEngine
-from hanabi_ref.verify.report import Coverage
-from hanabi_ref.verify.serve import answer_request
-from hanabi_ref.view import make_view
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.formats.serial import state_to_json, view_state_to_json
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import load_trace
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.tools.protocol.choosing import Chooser
+from hanabi_ref.tools.verify.compare import play_compared
+from hanabi_ref.tools.protocol.engine import EngineFailure, ReferenceEngine
+from hanabi_ref.tools.verify.explain import explain
+from hanabi_ref.tools.verify.process import ProcessEngine
+from hanabi_ref.tools.verify.report import Coverage
+from hanabi_ref.tools.verify.serve import answer_request
+from hanabi_ref.engine.view import make_view
 from tests.helpers import scripted_engine, suit_and_value
 from tests.oracles import oracle
 
@@ -289,7 +289,7 @@ def test_an_observation_string_read_as_a_view() -> None:
     seat order (seat 1's own cards null), the seat marked ``Cur player`` is 1 + 1,
     strikes are f0 = 3 minus two lives, HLE colour i is our suit i, and a colour revealed
     directly narrows the plausible colours; turns, score and terminal are not shown."""
-    from hanabi_ref.peers.hle_observation import parse_observation
+    from hanabi_ref.tools.peers.hle_observation import parse_observation
 
     everything = {"suits": [0, 1, 2, 3, 4], "values": [1, 2, 3, 4, 5]}
     assert parse_observation(OBSERVED, CONFIG, 1) == {
@@ -318,7 +318,7 @@ def test_an_observation_string_read_as_a_view() -> None:
 def test_an_unreadable_observation_line_is_named(old: str, new: str, line: int, what: str) -> None:
     """[PE-openspiel-views] strict reading: a line that is not of HLE's form is an
     EngineFailure naming its number, the seat and what was expected."""
-    from hanabi_ref.peers.hle_observation import parse_observation
+    from hanabi_ref.tools.peers.hle_observation import parse_observation
 
     with pytest.raises(EngineFailure) as failure:
         parse_observation(OBSERVED.replace(old, new), CONFIG, 1)
@@ -331,10 +331,10 @@ def test_openspiel_observations_agree_and_a_shown_card_is_found() -> None:
     over random games of 2 to 5 players; an observation with one own card shown (the
     first ``XX`` replaced by a card) is reported as a leak of that seat."""
     oracle("pyspiel")
-    from hanabi_ref.peers import peer_config
-    from hanabi_ref.peers.hle_observation import parse_observation
-    from hanabi_ref.peers.openspiel import OpenSpielEngine
-    from hanabi_ref.verify.run import verify_random_games
+    from hanabi_ref.tools.peers import peer_config
+    from hanabi_ref.tools.peers.hle_observation import parse_observation
+    from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.tools.verify.run import verify_random_games
 
     coverage = Coverage()
     configs = [peer_config("openspiel", players) for players in range(2, 6)]
@@ -356,9 +356,9 @@ def test_the_seats_whose_views_each_mode_compares() -> None:
     """[EP-views] ``acting`` (the default): every seat after the deal and once the game is
     over, the seat to move in between; ``all``: every seat at every state; ``none``: no
     seat."""
-    from hanabi_ref.legality import legal_actions
-    from hanabi_ref.transition import apply, initial_state
-    from hanabi_ref.verify.views import viewed_seats
+    from hanabi_ref.engine.legality import legal_actions
+    from hanabi_ref.engine.transition import apply, initial_state
+    from hanabi_ref.tools.verify.views import viewed_seats
 
     state = initial_state(CONFIG, DECK)
     assert list(viewed_seats(state, "acting")) == [0, 1, 2] == list(viewed_seats(state, "all"))
@@ -379,10 +379,10 @@ def test_the_plain_observation_reader_agrees_with_the_strict_one(players: int, s
     strict reader's object, and reads nothing the strict reader refuses: over every seat's
     observation of a random OpenSpiel game, as printed and with characters replaced."""
     oracle("pyspiel")
-    from hanabi_ref.peers import peer_config
-    from hanabi_ref.peers.hle_observation import CardLine, _read_plainly, _read_strictly
-    from hanabi_ref.peers.openspiel import OpenSpielEngine
-    from hanabi_ref.protocol.engine import EngineFailure
+    from hanabi_ref.tools.peers import peer_config
+    from hanabi_ref.tools.peers.hle_observation import CardLine, _read_plainly, _read_strictly
+    from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
+    from hanabi_ref.tools.protocol.engine import EngineFailure
 
     config = peer_config("openspiel", players)
     engine = OpenSpielEngine()

@@ -1,4 +1,4 @@
-"""What a view may hold, by list [2.17-view]: :data:`hanabi_ref.view.VIEW_HOLDS` names
+"""What a view may hold, by list [2.17-view]: :data:`hanabi_ref.engine.view.VIEW_HOLDS` names
 every attribute of a view with the type of its value, and the view condition refuses a
 view holding anything else, whatever its name."""
 
@@ -10,11 +10,11 @@ import attrs
 import icontract
 import pytest
 
-from hanabi_ref import view
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.rules import make_config
-from hanabi_ref.state import GameState, stack
-from hanabi_ref.transition import initial_state
+from hanabi_ref.engine import view
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.state import GameState, stack
+from hanabi_ref.engine.transition import initial_state
 from tests.helpers import greedy_open_action, play_all
 
 CLAUSE = "2.17-view: a view holds only the listed fields, each of its type"

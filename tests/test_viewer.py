@@ -33,16 +33,16 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 
-from hanabi_ref.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import main
-from hanabi_ref.dealing import deck_from_seed
-from hanabi_ref.game import play_game
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies import STRATEGIES
-from hanabi_ref.trace import Trace, replay_states, save_trace
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.viewer import read_divergence, render_viewer, write_viewer
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.formats.trace import Trace, replay_states, save_trace
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.tools.viewer import read_divergence, render_viewer, write_viewer
 
 if TYPE_CHECKING:
     from playwright.sync_api import Browser, Page
@@ -214,7 +214,7 @@ def test_write_viewer_is_atomic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
         write_viewer(str(missing), trace, states)
     assert not missing.parent.exists()
     out.write_text("old", encoding="utf-8")
-    import hanabi_ref.viewer.html as viewer_html
+    import hanabi_ref.tools.viewer.html as viewer_html
 
     def broken(*args: object, **kwargs: object) -> dict[str, Any]:
         raise RuntimeError("interrupted")
@@ -313,7 +313,7 @@ def test_a_reproduction_opens_at_its_divergence(reproduction: Path, tmp_path: Pa
     """[VW-divergence] ``read_divergence`` gives a reproduction's divergence object (None
     for a plain trace); the page opens at the trace's last step, says what differs with
     both values, and shows both engines' states there, the differing field marked."""
-    from hanabi_ref.trace import load_trace
+    from hanabi_ref.formats.trace import load_trace
 
     out = reproduction
     divergence = read_divergence(out)
@@ -590,7 +590,7 @@ def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, repr
     with the panel showing the differing field marked and both engines' values; on
     another step only the banner, whose button goes back; in a seat's view the panel
     holds no card."""
-    from hanabi_ref.trace import load_trace
+    from hanabi_ref.formats.trace import load_trace
 
     out = reproduction
     trace = load_trace(out)

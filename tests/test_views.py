@@ -6,17 +6,17 @@ from __future__ import annotations
 import attrs
 import pytest
 
-from hanabi_ref.actions import Action, Hint
-from hanabi_ref.dealing import GOLDEN, SplitMix64, deck_from_seed, derive_seed
-from hanabi_ref.errors import IllegalActionError
-from hanabi_ref.game import play_game
-from hanabi_ref.strategy import BaseStrategy, Strategy, StrategyError
-from hanabi_ref.rules import GameConfig, make_config
-from hanabi_ref.legality import legal_actions
-from hanabi_ref.state import Event, GameState, stack_size
-from hanabi_ref.strategies.random import RandomStrategy
-from hanabi_ref.transition import apply, initial_state
-from hanabi_ref.view import PlayerView, make_view, make_views, view_legal_actions
+from hanabi_ref.engine.actions import Action, Hint
+from hanabi_ref.engine.dealing import GOLDEN, SplitMix64, deck_from_seed, derive_seed
+from hanabi_ref.base.errors import IllegalActionError
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError
+from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.legality import legal_actions
+from hanabi_ref.engine.state import Event, GameState, stack_size
+from hanabi_ref.players.strategies.random import RandomStrategy
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import PlayerView, make_view, make_views, view_legal_actions
 from tests.helpers import greedy_open_action, play_out
 
 

@@ -3,7 +3,7 @@ ISO-games.
 
     python -m tests.bots.faulty illegal|refuse|hang GAME MARKER
 
-plays as :class:`~hanabi_ref.strategies.simple.SimpleStrategy` behind the bot protocol
+plays as :class:`~hanabi_ref.players.strategies.simple.SimpleStrategy` behind the bot protocol
 (``games: many``), except in the GAME-th game its process starts (from 0), where its
 first act is an illegal play (``illegal``), a strategy that raises (``refuse``: the seat
 answers ``ok: false``) or never answered (``hang``).  The failure happens once: it
@@ -17,11 +17,11 @@ import os
 import sys
 import time
 
-from hanabi_ref.actions import Action, Play
-from hanabi_ref.rules import GameConfig
-from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.strategy import Strategy, StrategyFactory
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.actions import Action, Play
+from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.players.strategies.simple import SimpleStrategy
+from hanabi_ref.players.strategy import Strategy, StrategyFactory
+from hanabi_ref.engine.view import PlayerView
 
 
 class Faulty(SimpleStrategy):
@@ -55,7 +55,7 @@ def factory(mode: str, game: int, marker: str) -> StrategyFactory:
 
 
 if __name__ == "__main__":
-    from hanabi_ref.isolation.seat import serve
+    from hanabi_ref.tools.isolation.seat import serve
 
     if "HANABI_REF_BOT_PIDS" in os.environ:
         with open(os.environ["HANABI_REF_BOT_PIDS"], "a", encoding="ascii") as pids:

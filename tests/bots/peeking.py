@@ -2,12 +2,12 @@
 of issue 20 [ISO-seat, 2.17-view].
 
 * ``frames``: walk the caller's stack frames (``sys._getframe``) for a local that is a
-  :class:`~hanabi_ref.state.GameState` or holds one in an attribute (play_game's
-  ``game``, a :class:`~hanabi_ref.game.GameMoves`);
+  :class:`~hanabi_ref.engine.state.GameState` or holds one in an attribute (play_game's
+  ``game``, a :class:`~hanabi_ref.players.runner.GameMoves`);
 * ``gc``: look through every object the garbage collector tracks for a GameState of the
   view's turn.
 
-Each plays as :class:`~hanabi_ref.strategies.simple.SimpleStrategy` and, on every turn,
+Each plays as :class:`~hanabi_ref.players.strategies.simple.SimpleStrategy` and, on every turn,
 writes to the file named by ``HANABI_REF_PEEK_LOG`` what it found of its own hand: one
 JSON line ``{"seat", "turn", "hand": [card ids], "guess": [identities] or null}``.
 
@@ -22,12 +22,12 @@ import os
 import sys
 from collections.abc import Callable
 
-from hanabi_ref.actions import Action
-from hanabi_ref.rules import GameConfig
-from hanabi_ref.state import GameState
-from hanabi_ref.strategies.simple import SimpleStrategy
-from hanabi_ref.strategy import Strategy, StrategyFactory
-from hanabi_ref.view import PlayerView
+from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.players.strategies.simple import SimpleStrategy
+from hanabi_ref.players.strategy import Strategy, StrategyFactory
+from hanabi_ref.engine.view import PlayerView
 
 LOG = "HANABI_REF_PEEK_LOG"
 
@@ -83,6 +83,6 @@ def factory(route: str, log: str) -> StrategyFactory:
 
 
 if __name__ == "__main__":
-    from hanabi_ref.isolation.seat import serve
+    from hanabi_ref.tools.isolation.seat import serve
 
     sys.exit(serve(factory(sys.argv[1], os.environ[LOG]), f"peeking {sys.argv[1]}"))

@@ -11,8 +11,8 @@ whether it was played.
 import json
 import sys
 
-from hanabi_ref.protocol.engine import ReferenceEngine
-from hanabi_ref.verify.serve import answer_request
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.serve import answer_request
 
 LOG, OPTIONS = sys.argv[1], json.loads(sys.argv[2])
 

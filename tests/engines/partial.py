@@ -9,8 +9,8 @@ import io
 import json
 import sys
 
-from hanabi_ref.protocol.engine import ReferenceEngine
-from hanabi_ref.verify.serve import answer_request
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.serve import answer_request
 
 keep = set(sys.argv[1:])
 engine = ReferenceEngine()

@@ -16,10 +16,10 @@ import json
 import sys
 from typing import Any
 
-from hanabi_ref.serial import card_to_json
-from hanabi_ref.state import stack_size
-from hanabi_ref.protocol.engine import ReferenceEngine
-from hanabi_ref.verify.serve import answer_request
+from hanabi_ref.formats.serial import card_to_json
+from hanabi_ref.engine.state import stack_size
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.serve import answer_request
 
 turn = int(sys.argv[1])
 changes = [item.split("=", 1) for item in sys.argv[2:]]

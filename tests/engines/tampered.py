@@ -9,8 +9,8 @@ engine with a wrong draw order would show them. Every other answer is our engine
 import json
 import sys
 
-from hanabi_ref.protocol.engine import ReferenceEngine
-from hanabi_ref.verify.serve import answer_request
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.serve import answer_request
 
 turn = int(sys.argv[1])
 changes = dict(item.split("=", 1) for item in sys.argv[2:] if "=" in item)

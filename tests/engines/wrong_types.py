@@ -11,8 +11,8 @@ state is outside the protocol's schema, so verify stops at the first state answe
 import json
 import sys
 
-from hanabi_ref.protocol.engine import ReferenceEngine
-from hanabi_ref.verify.serve import answer_request
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.serve import answer_request
 
 FIELD, KIND = sys.argv[1], sys.argv[2]
 CONVERT = {"int": int, "float": float, "bool": bool}[KIND]

@@ -1,0 +1,506 @@
+"""The spec's conditions on a move, checked with contracts on [2.16-2, 2.16-3].
+
+Each :class:`Postcondition` is a second, independent reading of one clause of
+``spec/rules.md``: it compares the state before a move, the action and the state after
+it, and it is written from the clause's text, not from the helpers the engine's steps
+call (a bug in a helper must not pass its own check).  :func:`check_move` runs the ones
+that apply to the action after every :func:`~hanabi_ref.engine.transition.apply_legal`, and the
+state's invariants (:mod:`hanabi_ref.engine.state`) are checked once, on the result, when it is
+built.  A failed condition raises :class:`icontract.ViolationError` whose message starts
+with the clause id: a violation is a bug in hanabi_ref, never a user's mistake.
+
+These checks are written by hand rather than as ``icontract.ensure`` decorators because
+icontract's wrapper costs several microseconds per condition and per call, more than
+the move itself; the switch (``HANABI_REF_CONTRACTS``) and the error are icontract's.
+tests/test_conditions.py feeds every condition a tampered result and expects it to fire.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable
+
+import attrs
+import icontract
+
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play, describe
+from hanabi_ref.engine.legality import illegality
+from hanabi_ref.engine.rules import VARIANT_NAMES, GameConfig, variant_model
+from hanabi_ref.engine.state import Event, GameState, starts_with
+from hanabi_ref.engine.variants.engine import engine_values
+from hanabi_ref.engine.variants.model import START_RANK
+from hanabi_ref.engine.variants.touch import touches_colour, touches_rank
+
+CLASSIC_NAMES = frozenset(VARIANT_NAMES.values())
+"""The variants named before the model, whose hints 2.16-2a-value and 2.16-2a-suit
+describe as written."""
+
+Check = Callable[[GameState, Action, GameState], bool]
+
+
+@attrs.frozen
+class Postcondition:
+    """One clause's condition on a move: ``holds(state, action, result)``."""
+
+    clause: str
+    text: str
+    kinds: tuple[type, ...]
+    holds: Check
+
+    @property
+    def message(self) -> str:
+        """The violation message: the clause id, then what the clause says."""
+        return f"{self.clause}: {self.text}"
+
+
+# ------------------------------------------------------------ the clauses' own sets
+
+
+def _identities_of_value(config: GameConfig, value: int) -> set[int]:
+    """{(a, y) : y = 1, ..., k} of 2.16-2a-value, as identities (suit * n + a - 1)."""
+    return {suit * config.values + value - 1 for suit in range(len(config.suits))}
+
+
+def _identities_of_colour(config: GameConfig, colour: int) -> set[int]:
+    """{(x, y) : y in T} of 2.16-2a-suit, T the suits the clue colour touches."""
+    return {
+        suit * config.values + value
+        for suit, described in enumerate(config.suits)
+        if colour in described.touched_by
+        for value in range(config.values)
+    }
+
+
+def _bits(identities: set[int]) -> int:
+    mask = 0
+    for identity in identities:
+        mask |= 1 << identity
+    return mask
+
+
+@functools.cache
+def _named(config: GameConfig, kind: str, value: int) -> tuple[frozenset[int], int]:
+    """The identities a hint names (2.16-2a-value or 2.16-2a-suit) and their bitmask,
+    worked out once per configuration and hint."""
+    if config.model is not None and config.variant not in CLASSIC_NAMES:
+        named = set(_identities_by_model(config.variant, kind, value))
+    else:  # 2.16-2a as written; for the four older variants the model agrees (VAR-existing)
+        named = _identities_of_value(config, value) if kind == "value" else _identities_of_colour(config, value)
+    return frozenset(named), _bits(named)
+
+
+@functools.cache
+def _identities_by_model(name: str, kind: str, value: int) -> frozenset[int]:
+    """[VAR-touch] the identities a hint touches under the hanab.live variant ``name``,
+    card by card from the touch rules (the engine reads bitmasks built once,
+    VAR-engine-masks); once per variant and hint, however many configurations name it."""
+    variant = variant_model(name)
+    assert variant is not None
+    values = engine_values(variant)
+    # [VAR-engine-up-or-down] the sixth value is the START card, the model's rank 7.
+    ranks = {v: START_RANK if v == 6 else v for v in range(1, values + 1)}
+    if kind == "colour":
+        return frozenset(suit * values + v - 1 for suit in range(len(variant.suits)) for v in ranks
+                         if touches_colour(variant, suit, ranks[v], value))
+    return frozenset(suit * values + v - 1 for suit in range(len(variant.suits)) for v in ranks
+                     if value in variant.clue_ranks and touches_rank(variant, suit, ranks[v], value))
+
+
+def _is_deck_play(state: GameState, action: Action) -> bool:
+    """[R-deck-plays] slot h' (one past the hand) is the stack's last card: a play of it,
+    or, for an orange card, the discard that play is carried out as (VAR-engine-orange)."""
+    return (state.config.options.deck_plays and isinstance(action, (Play, Discard))
+            and action.slot == len(state.hands[state.current]))
+
+
+def _acted_card(state: GameState, action: Action) -> int:
+    """The id of the card a play or discard names: slot h' (legal only as a deck play,
+    R-deck-plays) is the stack's last card."""
+    hand, slot = state.hands[state.current], action.slot  # type: ignore[union-attr]
+    return state.next_card if slot == len(hand) else hand[slot]
+
+
+def _without_slot(cards: tuple[int, ...], slot: int) -> tuple[int, ...]:
+    return cards[:slot] + cards[slot + 1 :]
+
+
+# ------------------------------------------------------------ 2a
+
+
+def _hint_value_holds(state: GameState, hint: Action, result: GameState) -> bool:
+    """[2.16-2a-value] a value hint on a: K_c := K_c with {(a, y)} kept if c has value
+    a, removed otherwise; no other K changes."""
+    assert isinstance(hint, Hint)
+    if hint.kind != "value":
+        return True
+    return _knowledge_updated(state, hint, result, *_named(state.config, "value", hint.subject))
+
+
+def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> bool:
+    """[2.16-2a-suit] a colour hint touching the suits T: K_c := K_c with {(x, y) : y in
+    T} kept if c's suit is in T, removed otherwise; no other K changes."""
+    assert isinstance(hint, Hint)
+    if hint.kind != "colour":
+        return True
+    return _knowledge_updated(state, hint, result, *_named(state.config, "colour", hint.subject))
+
+
+def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: frozenset[int], mask: int) -> bool:
+    if len(result.knowledge) != len(state.knowledge):
+        return False
+    for seat, (before, after) in enumerate(zip(state.knowledge, result.knowledge)):
+        if seat != hint.target and before != after:
+            return False
+    old_known, new_known = state.knowledge[hint.target], result.knowledge[hint.target]
+    if len(old_known) != len(new_known):
+        return False
+    for card_id, old, new in zip(state.hands[hint.target], old_known, new_known):
+        described = state.deck[card_id] in named
+        if new != (old & mask if described else old & ~mask):
+            return False
+    return True
+
+
+def _hint_cost_holds(state: GameState, hint: Action, result: GameState) -> bool:
+    """[2.16-2a-cost] t := t - 1; no card moves."""
+    return (
+        result.hints == state.hints - 1
+        and result.hands == state.hands
+        and result.next_card == state.next_card
+        and result.discard == state.discard
+        and result.played == state.played
+        and result.fields == state.fields
+        and result.errors == state.errors
+    )
+
+
+# ------------------------------------------------------------ 2b
+
+
+def _discard_pile_holds(state: GameState, discard: Action, result: GameState) -> bool:
+    """[2.16-2b-discard] D := (d_1, ..., d_M, a); a leaves the hand; F and f stay."""
+    return (
+        result.discard == state.discard + (_acted_card(state, discard),)
+        and result.played == state.played
+        and result.fields == state.fields
+        and result.errors == state.errors
+    )
+
+
+def _discard_token_holds(state: GameState, discard: Action, result: GameState) -> bool:
+    """[2.16-2b-token] t := t + 1 if t < t0, else t stays."""
+    expected = state.hints + 1 if state.hints < state.config.max_hints else state.hints
+    return result.hints == expected
+
+
+# ------------------------------------------------------------ 2c
+
+
+def _suit_and_value(config: GameConfig, card: int) -> tuple[int, int]:
+    return card // config.values, card % config.values + 1
+
+
+def _is_success(state: GameState, play: Action) -> bool:
+    """F[x] = (1, ..., y - 1): the field of the card's suit has height y - 1; under Up or
+    Down, the stack with the card is the start of one of the four ways to build it."""
+    suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
+    if state.config.up_or_down:
+        grown = (*_stack(state, suit), value)
+        return any(way[: len(grown)] == grown for way in UP_OR_DOWN_WAYS)
+    return state.fields[suit] == value - 1
+
+
+UP_OR_DOWN_WAYS = ((1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (6, 2, 3, 4, 5), (6, 4, 3, 2, 1))
+"""[VAR-up-or-down] the four complete stacks of Up or Down, value 6 being START."""
+
+
+def _stack(state: GameState, suit: int) -> tuple[int, ...]:
+    """The values played on ``suit``'s stack, in order."""
+    config = state.config
+    return tuple(_suit_and_value(config, state.deck[c])[1] for c in state.played if _suit_and_value(config, state.deck[c])[0] == suit)
+
+
+def _play_success_holds(state: GameState, play: Action, result: GameState) -> bool:
+    """[2.16-2c-success] F[x] := (1, ..., y); the card joins the fields, D and f stay."""
+    if not _is_success(state, play):
+        return True
+    card_id = _acted_card(state, play)
+    suit, value = _suit_and_value(state.config, state.deck[card_id])
+    if state.config.up_or_down:
+        value = state.fields[suit] + 1  # [VAR-engine-up-or-down] the field counts the cards
+    expected = tuple(value if index == suit else height for index, height in enumerate(state.fields))
+    return (
+        result.fields == expected
+        and result.played == state.played + (card_id,)
+        and result.discard == state.discard
+        and result.errors == state.errors
+    )
+
+
+def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
+    """[2.16-2c-five] a successful y = n regains a token if t < t0; no other play
+    changes t."""
+    suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
+    complete = state.fields[suit] + 1 == 5 if state.config.up_or_down else value == state.config.values
+    regains = _is_success(state, play) and complete and state.hints < state.config.max_hints
+    return result.hints == state.hints + (1 if regains else 0)
+
+
+def _play_fail_holds(state: GameState, play: Action, result: GameState) -> bool:
+    """[2.16-2c-fail] otherwise D := (d_1, ..., d_M, a) and f := f + 1; F and t stay."""
+    if _is_success(state, play):
+        return True
+    return (
+        result.discard == state.discard + (_acted_card(state, play),)
+        and result.errors == state.errors + 1
+        and result.fields == state.fields
+        and result.played == state.played
+    )
+
+
+def _play_strikeout_holds(state: GameState, play: Action, result: GameState) -> bool:
+    """[2.16-2c-strikeout] a failed play that makes f = f0 sets R := -1; nothing else
+    does."""
+    limit = state.config.max_errors
+    strikeout = not _is_success(state, play) and limit is not None and state.errors + 1 == limit
+    return (result.remaining == -1) == strikeout
+
+
+# ------------------------------------------------------------ 2b and 2c: the draw
+
+
+def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.16-2b-draw, 2.16-2c-draw, R-3, R-2, R-deck-plays] the top card of S joins P_C
+    with K = Cards(H) if S is not empty (and, with ``draw_after_final_move`` off, the
+    game goes on); otherwise the hand keeps one card fewer.  The rest of P_C and K_C
+    keep their order.  A play of the stack's last card leaves the hand as it was."""
+    seat, slot = state.current, action.slot  # type: ignore[union-attr]
+    if _is_deck_play(state, action):
+        # [R-deck-plays] the card came from the stack, which is now empty; the hand stays.
+        return (result.next_card == state.next_card + 1 == len(state.deck)
+                and result.hands[seat] == state.hands[seat] and result.knowledge[seat] == state.knowledge[seat])
+    kept = _without_slot(state.hands[seat], slot)
+    kept_known = _without_slot(state.knowledge[seat], slot)
+    options = state.config.options
+    draws = state.next_card < len(state.deck) and (options.draw_after_final_move or not result.terminal)
+    if not draws:
+        return (
+            result.next_card == state.next_card
+            and result.hands[seat] == kept
+            and result.knowledge[seat] == kept_known
+        )
+    drawn, fresh = state.next_card, state.config.all_cards_mask
+    if options.draw_position == "newest-first":
+        hand, known = (drawn,) + kept, (fresh,) + kept_known
+    else:
+        hand, known = kept + (drawn,), kept_known + (fresh,)
+    return result.next_card == state.next_card + 1 and result.hands[seat] == hand and result.knowledge[seat] == known
+
+
+def _others_untouched_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.16-2b, 2.16-2c] a discard or play changes no other seat's hand or knowledge."""
+    seat = state.current
+    return all(
+        result.hands[j] == state.hands[j] and result.knowledge[j] == state.knowledge[j]
+        for j in range(state.config.players)
+        if j != seat
+    )
+
+
+# ------------------------------------------------------------ end of the move
+
+
+def _next_seat_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.16-2-next] C := C + 1, seat 0 after seat p - 1; the move count grows by one."""
+    return result.current == (state.current + 1) % state.config.players and result.turn == state.turn + 1
+
+
+def _remaining_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.16-2-R] R := R - 1 if R > 0 (infinity - 1 = infinity); R = -1 stays.  A move
+    that makes R = -1 (2.16-2c-strikeout) or starts the last round (2.16-3-last-round)
+    is checked by those clauses."""
+    before = state.remaining
+    if result.remaining == -1 and before != -1:
+        return True  # set by this move's strikeout
+    if before is None:
+        return result.remaining is None or result.remaining == state.config.players
+    return result.remaining == (before - 1 if before > 0 else before)
+
+
+# ------------------------------------------------------------ step 3
+
+
+def _attainable_by_clause(state: GameState) -> int:
+    """[R-1] counted from the clause: each suit can still grow from its height until
+    the first value every copy of which is in D."""
+    config, n = state.config, state.config.values
+    in_discard: dict[int, int] = {}
+    for card_id in state.discard:
+        card = state.deck[card_id]
+        in_discard[card] = in_discard.get(card, 0) + 1
+    total = 0
+    for suit, described in enumerate(config.suits):
+        if config.up_or_down:
+            # [VAR-engine-up-or-down] the best of the four ways the stack is a start of,
+            # continued while a copy of the next value is not all discarded.
+            stack = _stack(state, suit)
+            best = len(stack)
+            for way in UP_OR_DOWN_WAYS:
+                if way[: len(stack)] == stack:
+                    reach = len(stack)
+                    while reach < 5 and in_discard.get(suit * n + way[reach] - 1, 0) < described.counts[way[reach] - 1]:
+                        reach += 1
+                    best = max(best, reach)
+            total += best
+            continue
+        height = state.fields[suit]
+        for value in range(height + 1, n + 1):
+            if in_discard.get(suit * n + value - 1, 0) >= described.counts[value - 1]:
+                break
+            height = value
+        total += height
+    return total
+
+
+def _nothing_playable_by_clause(result: GameState) -> bool:
+    """[R-4] counted from the clause: the last round is on (R >= 1) and no card in the
+    hand of a seat that still moves (C and the R - 1 seats after it) would succeed if
+    played now."""
+    if result.remaining is None or result.remaining < 1:
+        return False
+    config = result.config
+    for step in range(result.remaining):
+        for card_id in result.hands[(result.current + step) % config.players]:
+            suit, value = _suit_and_value(config, result.deck[card_id])
+            if config.up_or_down:
+                grown = (*_stack(result, suit), value)
+                if any(way[: len(grown)] == grown for way in UP_OR_DOWN_WAYS):
+                    return False
+            elif result.fields[suit] == value - 1:
+                return False
+    return True
+
+
+def _stops(result: GameState) -> bool:
+    """STOP as 2.16-3 lists the cases: R = -1, R = 0, every field at n, (R-1) no
+    further point can be scored, or (R-4) nothing is left to play in the last round."""
+    config = result.config
+    if result.remaining in (-1, 0):
+        return True
+    complete = 5 if config.up_or_down else config.values
+    if all(height == complete for height in result.fields):
+        return True
+    if config.options.end_when_nothing_playable and _nothing_playable_by_clause(result):
+        return True
+    return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fields)
+
+
+def _stop_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.16-3] the game stops exactly when R = -1, R = 0, every field stack is
+    complete, under R-1 no further point can be scored or, under R-4, nothing is left to
+    play in the last round."""
+    return result.terminal == _stops(result)
+
+
+def _last_round_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.16-3-last-round] if the game goes on, R was infinite and the stack is now
+    empty, then R := p; while the stack lasts, R stays infinite."""
+    if state.remaining is not None or result.terminal or result.remaining == -1:
+        return True
+    if result.next_card == len(result.deck):
+        return result.remaining == state.config.players
+    return result.remaining is None
+
+
+def _constants_hold(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.9] a move changes neither the configuration nor S0."""
+    return result.config is state.config and result.deck == state.deck
+
+
+def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[2.17-history] the move's public record is appended: its number, the mover, the
+    action, the card shown and its identity, whether a play succeeded, the cards a hint
+    touched, the id of the card drawn."""
+    if len(result.history) != len(state.history) + 1 or not starts_with(result.history, state.history):
+        return False
+    event = result.history[-1]
+    drawn = result.next_card - 1 if result.next_card > state.next_card and not _is_deck_play(state, action) else None
+    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+        # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
+        card_id = _acted_card(state, action)
+        made = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
+        success = _is_success(state, action) if isinstance(action, Play) else None
+        return event == Event(state.turn, state.current, made, card_id, state.deck[card_id], success, (), drawn)
+    if isinstance(action, Hint):
+        _, touched_identities = _named(state.config, action.kind, action.subject)
+        touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)
+        expected = Event(state.turn, state.current, action, None, None, None, touched, None)
+    else:
+        card_id = _acted_card(state, action)
+        success = _is_success(state, action) if isinstance(action, Play) else None
+        expected = Event(state.turn, state.current, action, card_id, state.deck[card_id], success, (), drawn)
+    return event == expected
+
+
+def _has_action_holds(state: GameState, action: Action, result: GameState) -> bool:
+    """[PR-legal-action] a state that has not stopped offers its player an action: its
+    hand is not empty, and playing any card of it is legal (2.16-2c)."""
+    return result.terminal or len(result.hands[result.current]) > 0
+
+
+ALL_KINDS: tuple[type, ...] = (Hint, Discard, Play)
+CARD_KINDS: tuple[type, ...] = (Discard, Play)
+
+POSTCONDITIONS: tuple[Postcondition, ...] = (
+    Postcondition("2.16-2a-value", "a value hint keeps or removes {(a, y)} in each K_c of the target, nothing else", (Hint,), _hint_value_holds),
+    Postcondition("2.16-2a-suit", "a colour hint keeps or removes {(x, y) : y in T} in each K_c of the target, nothing else", (Hint,), _hint_colour_holds),
+    Postcondition("2.16-2a-cost", "a hint sets t := t - 1 and moves no card", (Hint,), _hint_cost_holds),
+    Postcondition("2.16-2b-discard", "D := (d_1, ..., d_M, a); F and f do not change", (Discard,), _discard_pile_holds),
+    Postcondition("2.16-2b-token", "t := t + 1 if t < t0", (Discard,), _discard_token_holds),
+    Postcondition("2.16-2b-draw", "the top card of S is drawn with K = Cards(H), unless S is empty (or R-3)", CARD_KINDS, _draw_holds),
+    Postcondition("2.16-2b", "a discard or play changes no other seat's hand or knowledge", CARD_KINDS, _others_untouched_holds),
+    Postcondition("2.16-2c-success", "if F[x] = (1, ..., y - 1) then F[x] := (1, ..., y)", (Play,), _play_success_holds),
+    Postcondition("2.16-2c-five", "a successful play of y = n regains a token if t < t0", (Play,), _play_five_holds),
+    Postcondition("2.16-2c-fail", "otherwise D := (d_1, ..., d_M, a) and f := f + 1", (Play,), _play_fail_holds),
+    Postcondition("2.16-2c-strikeout", "R := -1 exactly when a failed play makes f = f0", (Play,), _play_strikeout_holds),
+    Postcondition("2.16-2-next", "C := C + 1 (mod p) and the move count grows by one", ALL_KINDS, _next_seat_holds),
+    Postcondition("2.16-2-R", "R := R - 1 if R > 0, infinity - 1 = infinity", ALL_KINDS, _remaining_holds),
+    Postcondition("2.16-3", "STOP exactly when R = -1, R = 0, every field is complete, (R-1) no point is left, or (R-4) nothing is left to play", ALL_KINDS, _stop_holds),
+    Postcondition("2.16-3-last-round", "R := p when R is infinite and S is empty", ALL_KINDS, _last_round_holds),
+    Postcondition("2.9", "a move changes neither the configuration nor S0", ALL_KINDS, _constants_hold),
+    Postcondition("2.17-history", "the move's public record is appended to the history", ALL_KINDS, _history_holds),
+    Postcondition("PR-legal-action", "the player to move has a legal action", ALL_KINDS, _has_action_holds),
+)
+"""Every condition :func:`check_move` checks, in the order of the clauses."""
+
+_BY_KIND: dict[type, tuple[Postcondition, ...]] = {
+    kind: tuple(condition for condition in POSTCONDITIONS if kind in condition.kinds) for kind in ALL_KINDS
+}
+
+
+def _is_inverted(state: GameState, action: Discard | Play) -> bool:
+    """[VAR-engine-orange] the card the move names is orange: its play and discard swap
+    (without orange suits the mask is 0, and the card is not looked up)."""
+    mask = state.config.inverted_mask
+    return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
+
+
+def check_move(state: GameState, action: Action, result: GameState) -> None:
+    """Raise :class:`icontract.ViolationError` naming the first clause the move from
+    ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3]; the discard of an
+    orange card is checked as a play of it and the play as a discard
+    (VAR-engine-orange)."""
+    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
+        action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
+    for condition in _BY_KIND[type(action)]:
+        if not condition.holds(state, action, result):
+            raise icontract.ViolationError(f"{condition.message} (turn {state.turn}, {describe(action)})")
+
+
+def check_legal(state: GameState, action: Action) -> None:
+    """The precondition of a move: ``action`` is legal in ``state`` [2.16-2].  An
+    illegal action reaching :func:`~hanabi_ref.engine.transition.apply_legal` is a bug of its
+    caller, so this raises :class:`icontract.ViolationError` naming the clause."""
+    problem = illegality(state, action)
+    if problem is not None:
+        raise icontract.ViolationError(f"{problem[0]}: the action is legal ({problem[1]})")

@@ -1,0 +1,395 @@
+"""The immutable game state: the areas of play of Definition 2.13 and the variables of
+Algorithm 2.16 [2.13, 2.14, 2.16-1].
+
+============  ==========================  ==========================================
+thesis        field                       representation
+============  ==========================  ==========================================
+S0            ``deck``                    identities by card id (index in S0)
+S             ``deck[next_card:]``        the remaining stack, top first [E-23]
+D, M          ``discard``                 card ids, oldest first; M = len(discard) [2.13-2]
+P_j           ``hands[j]``                card ids, in slot order [R-2, E-15]
+K_c           ``knowledge[j][slot]``      bitmask over Cards(H) [2.14, E-19]
+F[i]          ``fields[i]``               height: F[i] = (1, ..., fields[i]) [E-14]
+(F's cards)   ``played``                  card ids on the fields, in play order
+t, f          ``hints``, ``errors``       t is always the token count [E-9]
+C             ``current``                 seat, counted from 0
+R             ``remaining``               ``None`` stands for infinity
+(turn)        ``turn``                    moves made so far [E-9]
+============  ==========================  ==========================================
+
+``history`` is the public record of events; ``terminal`` is what step 3 decided.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Sequence
+from typing import Any
+
+import attrs
+import icontract
+
+from hanabi_ref.base.contracts import ENABLED
+from hanabi_ref.engine.history import Event as Event
+from hanabi_ref.engine.history import History as History
+from hanabi_ref.engine.history import SealedHistory as SealedHistory
+from hanabi_ref.engine.history import append_event as append_event
+from hanabi_ref.engine.history import sealed_history as sealed_history
+from hanabi_ref.engine.history import sealed_successor as sealed_successor
+from hanabi_ref.engine.history import starts_with as starts_with
+from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.variants import updown
+
+
+def is_cards_conserved(state: GameState) -> bool:
+    """[2.13-conservation] stack, discard pile, hands and fields hold each card of S0 once.
+
+    The stack is S0 from ``next_card`` on, so the other areas together must hold the
+    ids 0 .. next_card - 1, each exactly once."""
+    drawn = state.next_card
+    if not 0 <= drawn <= len(state.deck):
+        return False
+    ids = set(state.discard)
+    ids.update(state.played)
+    count = len(state.discard) + len(state.played)
+    for hand in state.hands:
+        ids.update(hand)
+        count += len(hand)
+    return count == drawn and len(ids) == drawn and (drawn == 0 or (min(ids) == 0 and max(ids) == drawn - 1))
+
+
+def is_fields_gapless(state: GameState) -> bool:
+    """[2.13-4] each field stack F[i] is (1, ..., fields[i]) of suit i, built in order;
+    under Up or Down each stack is built by the rule of VAR-up-or-down and F[i] counts
+    its cards (VAR-engine-up-or-down)."""
+    n = state.config.values
+    if state.config.up_or_down:
+        stacks = [updown.stack_values(state.deck, state.played, suit, n) for suit in range(state.config.suit_count)]
+        built = all(stack[i] in updown.next_values(stack[:i]) for stack in stacks for i in range(len(stack)))
+        return built and tuple(map(len, stacks)) == state.fields
+    heights = [0] * state.config.suit_count
+    for card_id in state.played:
+        card = state.deck[card_id]
+        suit, value = card // n, card % n + 1
+        if value != heights[suit] + 1:
+            return False
+        heights[suit] = value
+    return tuple(heights) == state.fields
+
+
+def is_hand_size_valid(state: GameState) -> bool:
+    """[2.13-hand-size] h cards while the stack lasts; h or h - 1 once it is empty, or
+    once the game is over (the final move draws nothing under R-3)."""
+    h = state.config.hand_size
+    if state.next_card < len(state.deck) and not is_stop_condition(state):
+        return all(len(hand) == h for hand in state.hands)
+    # [E-6] under the literal reading the first player moves twice after an empty deal.
+    lowest = h - 2 if state.config.is_literal_empty_deal else h - 1
+    return all(lowest <= len(hand) <= h for hand in state.hands)
+
+
+def is_knowledge_sound(state: GameState) -> bool:
+    """[2.14-sound] every card in hand has a knowledge set that contains its identity."""
+    outside = ~state.config.all_cards_mask
+    deck = state.deck
+    if len(state.hands) != len(state.knowledge):
+        return False
+    for hand, known in zip(state.hands, state.knowledge):
+        if len(hand) != len(known):
+            return False
+        for card_id, mask in zip(hand, known):
+            if mask & outside or not mask >> deck[card_id] & 1:
+                return False
+    return True
+
+
+def is_errors_within_bound(state: GameState) -> bool:
+    """[2.16-errors] 0 <= f <= f0."""
+    limit = state.config.max_errors
+    return 0 <= state.errors and (limit is None or state.errors <= limit)
+
+
+@icontract.invariant(lambda self: is_cards_conserved(self), "2.13-conservation: the cards of S0 are each in exactly one area", enabled=ENABLED)
+@icontract.invariant(lambda self: is_fields_gapless(self), "2.13-4: field stacks increase from 1 without gaps", enabled=ENABLED)
+@icontract.invariant(lambda self: is_hand_size_valid(self), "2.13-hand-size: hands hold h cards, h - 1 allowed once the stack is empty or the game stops", enabled=ENABLED)
+@icontract.invariant(lambda self: is_knowledge_sound(self), "2.14-sound: each card's identity lies in its knowledge set K_c", enabled=ENABLED)
+@icontract.invariant(lambda self: 0 <= self.hints <= self.config.max_hints, "2.16-tokens: 0 <= t <= t0", enabled=ENABLED)
+@icontract.invariant(lambda self: is_errors_within_bound(self), "2.16-errors: 0 <= f <= f0", enabled=ENABLED)
+@icontract.invariant(lambda self: 0 <= self.current < self.config.players, "2.16-2-next: C is a seat", enabled=ENABLED)
+@icontract.invariant(
+    lambda self: self.remaining is None or -1 <= self.remaining <= self.config.players,
+    "2.16-2-R: R is infinite, -1 or in 0..p",
+    enabled=ENABLED,
+)
+@attrs.frozen(slots=False, repr=False)
+class GameState:
+    """One moment of a game: every variable of Algorithm 2.16 [2.13, 2.14, 2.16-1].
+
+    The fields keep the thesis' names (``hints`` is t, ``errors`` f, ``fields`` F,
+    ``current`` C); the names of the JSON state object (spec/trace.md) are properties
+    beside them: ``clue_tokens``, ``strikes``, ``fireworks``, ``current_player``,
+    ``turns``, ``deck_size``, ``score`` [API-names].  ``str`` is the board with every card
+    face up, ``repr`` one line [SH-board]."""
+
+    config: GameConfig
+    deck: tuple[int, ...]
+    next_card: int
+    hands: tuple[tuple[int, ...], ...]
+    knowledge: tuple[tuple[int, ...], ...]
+    fields: tuple[int, ...]
+    played: tuple[int, ...]
+    discard: tuple[int, ...]
+    hints: int
+    errors: int
+    current: int
+    remaining: int | None
+    turn: int
+    history: History
+    terminal: bool
+
+    @property
+    def clue_tokens(self) -> int:
+        """t, the clue tokens left (the JSON's ``clue_tokens``) [API-names, 2.16-tokens]."""
+        return self.hints
+
+    @property
+    def strikes(self) -> int:
+        """f, the errors made (the JSON's ``strikes``) [API-names, 2.16-errors]."""
+        return self.errors
+
+    @property
+    def fireworks(self) -> tuple[int, ...]:
+        """The height of each suit's field F[i] (the JSON's ``fireworks``) [API-names, E-14]."""
+        return self.fields
+
+    @property
+    def current_player(self) -> int:
+        """C, the seat to move (the JSON's ``current``) [API-names]."""
+        return self.current
+
+    @property
+    def turns(self) -> int:
+        """Moves made so far (the JSON's ``turns``) [API-names, E-9]."""
+        return self.turn
+
+    @property
+    def deck_size(self) -> int:
+        """|S|, the cards left in the stack (the JSON's ``deck_size``) [API-names]."""
+        return len(self.deck) - self.next_card
+
+    @property
+    def score(self) -> int:
+        """The score step 3 returns, or would return now (the JSON's ``score``) [2.16-3]."""
+        return score(self)
+
+    def __str__(self) -> str:
+        from hanabi_ref.engine.show import state_board
+
+        return state_board(self)
+
+    def __repr__(self) -> str:
+        """A one-line summary: turn, score, tokens, strikes, deck; it reads the fields only,
+        so it checks no invariant (CT-state)."""
+        over = " over" if self.terminal else ""
+        return (f"<GameState {self.config.preset} {self.config.players}p turn {self.turn}{over} score {score(self)} "
+                f"clue_tokens {self.hints} strikes {self.errors} deck {stack_size(self)}>")
+
+
+INVARIANTS: tuple[Any, ...] = tuple(getattr(GameState, "__invariants__", ()))
+"""The invariants of :class:`GameState` as icontract registered them (none with
+contracts off)."""
+
+
+def stack(state: GameState) -> tuple[int, ...]:
+    """[2.13-1] the remaining stack S as identities, top card first."""
+    return state.deck[state.next_card:]
+
+
+def stack_size(state: GameState) -> int:
+    """|S|."""
+    return len(state.deck) - state.next_card
+
+
+def hand_cards(state: GameState, seat: int) -> tuple[int, ...]:
+    """[2.13-3] the identities in seat's hand P_j, in slot order."""
+    return tuple(state.deck[card_id] for card_id in state.hands[seat])
+
+
+def fireworks_sum(state: GameState) -> int:
+    """The sum of max F[i] over the suits (max of an empty stack is 0) [2.16-3-R0, E-13]."""
+    return sum(state.fields)
+
+
+def score(state: GameState) -> int:
+    """The score step 3 returns, or would return now [2.16-3].
+
+    After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
+    the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
+    """
+    return public_score(state.config, state.fields, state.remaining)
+
+
+def public_score(config: GameConfig, fields: Sequence[int], remaining: int | None) -> int:
+    """:func:`score` from what every seat sees: the fields and R [2.16-3, 2.17-view].
+
+    After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
+    the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
+    """
+    if remaining == -1 and config.options.strikeout_score == "zero":
+        return 0
+    return sum(fields)
+
+
+def max_attainable_score(state: GameState) -> int:
+    """[R-1] the best score still reachable given the discard pile: a suit stops below
+    the first value whose every copy has been discarded."""
+    return attainable_score(state.config, state.deck, state.fields, state.discard, state.played)
+
+
+def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...],
+                     played: tuple[int, ...] = ()) -> int:
+    """[R-1] :func:`max_attainable_score` from the fields and discard pile alone (and,
+    under Up or Down, the played cards, which fix each stack's direction,
+    VAR-engine-up-or-down)."""
+    discarded = [0] * (config.values * config.suit_count)
+    for card_id in discard:
+        discarded[deck[card_id]] += 1
+    if config.up_or_down:
+        return updown_attainable(config, deck, played, discarded)
+    return attainable_from_counts(config, fields, discarded)
+
+
+def updown_attainable(config: GameConfig, deck: tuple[int, ...], played: tuple[int, ...], discarded: Sequence[int]) -> int:
+    """[R-1, VAR-engine-up-or-down] the most cards the stacks can still hold: each stack's
+    cards and the longest run that can follow them, a value being available while a copy
+    of it is not in the discard pile."""
+    n, total = config.values, 0
+    for suit_index, suit in enumerate(config.suits):
+        available = functools.partial(_has_copy_left, discarded, suit.counts, suit_index * n)
+        total += updown.attainable(updown.stack_values(deck, played, suit_index, n), available)
+    return total
+
+
+def _has_copy_left(discarded: Sequence[int], counts: tuple[int, ...], base: int, value: int) -> bool:
+    """A copy of the value is not in the discard pile."""
+    return discarded[base + value - 1] < counts[value - 1]
+
+
+def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> int:
+    """[R-1] :func:`attainable_score` from the fields and the copies discarded of each
+    identity (public numbers, as a strategy counts them)."""
+    return sum(attainable_heights(config, fields, discarded))
+
+
+def attainable_heights(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> list[int]:
+    """[R-1] the height each suit can still reach: from its field up to below the first
+    value whose every copy has been discarded."""
+    n = config.values
+    heights = []
+    for suit_index, suit in enumerate(config.suits):
+        height = fields[suit_index]
+        while height < n and discarded[suit_index * n + height] < suit.counts[height]:
+            height += 1
+        heights.append(height)
+    return heights
+
+
+def is_stop_condition(state: GameState) -> bool:
+    """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
+    return stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining, state.played) is not None
+
+
+def stop_clause(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    fields: Sequence[int],
+    discard: tuple[int, ...],
+    remaining: int | None,
+    played: tuple[int, ...] = (),
+) -> str | None:
+    """Step 3's STOP test, the one place it is decided: the clause that stops the game,
+    tried in the order 2.16-3 lists them, or None if the game goes on [2.16-3,
+    2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1].  It reads only R, F and D, so a move
+    can decide it before its draw (R-3)."""
+    if remaining == -1:
+        return "2.16-3-strikeout"
+    if remaining == 0:
+        return "2.16-3-R0"
+    total = sum(fields)
+    if total == config.max_score:
+        return "2.16-3-max"
+    if config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard, played) == total:
+        return "R-1"
+    return None
+
+
+def is_nothing_playable_left(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    fields: Sequence[int],
+    played: tuple[int, ...],
+    hands: Sequence[Sequence[int]],
+    current: int,
+    remaining: int | None,
+) -> bool:
+    """[R-4] In the last round (R >= 1: the stack is empty), whether no player who still
+    moves (C, C + 1, ..., R of them) holds a card that some field stack may take next:
+    then nothing more can be played and, under ``end_when_nothing_playable``, step 3
+    stops the game.  Under Up or Down a stack may take any value VAR-up-or-down allows
+    next [HL-up-or-down]."""
+    if remaining is None or remaining < 1:
+        return False
+    n = config.values
+    if config.up_or_down:
+        needed = {suit * n + value - 1 for suit in range(config.suit_count)
+                  for value in updown.next_values(updown.stack_values(deck, played, suit, n))}
+    else:
+        needed = {suit * n + height for suit, height in enumerate(fields) if height < n}
+    players = config.players
+    return not any(deck[card_id] in needed
+                   for step in range(remaining) for card_id in hands[(current + step) % players])
+
+
+def build_state(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    next_card: int,
+    hands: tuple[tuple[int, ...], ...],
+    knowledge: tuple[tuple[int, ...], ...],
+    fields: tuple[int, ...],
+    played: tuple[int, ...],
+    discard: tuple[int, ...],
+    hints: int,
+    errors: int,
+    current: int,
+    remaining: int | None,
+    turn: int,
+    history: History,
+    terminal: bool,
+) -> GameState:
+    """A :class:`GameState` of these variables, as the engine builds one per move.
+
+    The state's ``__dict__`` is made in one step and holds what attrs' generated frozen
+    ``__init__`` would put there (tests/test_state.py compares the two); with contracts
+    on, the class's invariants are then checked once by :func:`check_invariants`."""
+    state: GameState = object.__new__(GameState)
+    object.__setattr__(state, "__dict__", {
+        "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
+        "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
+        "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
+    })
+    if ENABLED:
+        check_invariants(state)
+    return state
+
+
+def check_invariants(state: GameState) -> None:
+    """Raise :class:`icontract.ViolationError` naming the first invariant of
+    :class:`GameState` that ``state`` breaks [2.13, 2.14-sound, 2.16-tokens, 2.16-errors, CT-state].
+
+    The invariants are the class's own icontract invariants (``__invariants__``), the
+    ones ``GameState(...)`` checks; evaluated here directly, without icontract's wrapper,
+    which costs more than the checks."""
+    for invariant in INVARIANTS:
+        if not invariant.condition(state):
+            raise icontract.ViolationError(f"{invariant.description} (turn {state.turn})")

@@ -1,0 +1,2 @@
+"""The players: the strategy API, the runner that lets strategies play a game, and the strategies.
+"""

@@ -1,0 +1,182 @@
+"""The recommendation strategy: the hat-guessing strategy of the paper the hat player
+improves on, as ``hat-player-strategy.md`` ("Comparison with paper") describes it [H-rec].
+
+Every hint *recommends* one of eight actions to every other player: play or discard
+slot 0-3 (no "clue" value, H-rec-values).  Each player's recommendation depends on the
+public state after the hint and its own hand only, so every other player can compute
+it, and each recovers its own at once from the sum (H-rec-decode).  A hint re-clues
+every other player, replacing recommendations not yet used (H-rec-code).  On its turn a
+player plays a recommended play, else gives a hint, else discards (H-rec-turn).
+
+The hat player differs exactly where the source says: a ninth value "clue", standard
+actions that avoid double plays and discard better, a modified action for the next
+player, and clues that skip players holding one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.state import Event
+from hanabi_ref.players.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
+from hanabi_ref.players.strategies.hat.core import hat_sum, recover
+from hanabi_ref.players.strategies.hat.player import (
+    DISCARD,
+    PLAY,
+    SLOTS,
+    Snapshot,
+    easy_discard,
+    hard_discards,
+    is_executable,
+    is_playable,
+    snapshot_of,
+    unsupported_by,
+)
+from hanabi_ref.players.strategies.knowledge import composition_counts, unseen_counts
+from hanabi_ref.players.strategies.params import StrategySpec, Value
+from hanabi_ref.engine.view import PlayerView
+
+MODULUS = 2 * SLOTS
+"""Eight recommendations [H-rec-values]."""
+
+
+def recommendation_code(config: GameConfig) -> ClueCode:
+    """[H-rec-code] the code of modulus 8: with empty hints the first eight hints of the
+    list; else parts (3, 3, 2) with 4 players and (2, 2, 2, 2) with 5."""
+    if config.options.empty_hints:
+        return HintListCode(config, MODULUS)
+    if config.players == 4:
+        return NewestCardCode(config, (3, 3, 2))
+    if config.players == 5:
+        return NewestCardCode(config, (2, 2, 2, 2))
+    raise ConfigError(f"players: the recommendation code is defined for 4 and 5 players, got {config.players} [H-rec-code]")
+
+
+def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[int]) -> int:
+    """[H-rec-action] the recommendation for a hand: play its playable card of lowest value
+    (then lowest slot); else discard a card already played or one of two equal cards;
+    else a card that is not unsafe to discard; else the last slot."""
+    n = config.values
+    playable = [(card % n, slot) for slot, card in enumerate(hand) if is_playable(config, snap, card)]
+    if playable:
+        return PLAY + min(playable)[1]
+    easy = easy_discard(config, snap, hand, frozenset())
+    if easy is not None:
+        return DISCARD + easy
+    safe = hard_discards(config, snap, hand)
+    return DISCARD + (safe[0] if safe else len(hand) - 1)
+
+
+def playable_identities(view: PlayerView) -> int:
+    """[H-rec-turn] the identities playable on the fields of ``view``, as a bitmask."""
+    n = view.config.values
+    return sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+
+
+def may_have_been_played(view: PlayerView, played: Sequence[int]) -> bool:
+    """[H-rec-turn] whether one of the identities ``played`` (cards played since a
+    recommendation that were playable when it was given) may have been the recommended
+    card's: one of them still has a copy the seat of ``view`` does not see (S-know)."""
+    if not played:
+        return False
+    unseen = unseen_counts(view, composition_counts(view.config))
+    return any(unseen[card] > 0 for card in played)
+
+
+class RecommendationPlayer(BaseStrategy):
+    """The recommendation strategy for one seat [H-rec]."""
+
+    def __init__(self, config: GameConfig, seat: int) -> None:
+        RECOMMENDATION_SPEC.check_config(config)  # also when built outside the command line
+        self.config = config
+        self.seat = seat
+        self.code = recommendation_code(config)
+        self.recommended: int | None = None
+        self.playable_then = 0
+        """The identities playable when the recommendation was given (a bitmask)."""
+        self.played_since: list[int] = []
+        """Identities playable then that have been played since."""
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        """[H-rec-decode] a hint recommends: this seat's own value is the number minus the
+        others' recommendations, from the state right after the hint."""
+        if event.player == self.seat:
+            self.recommended = None  # [H-rec-turn] a recommendation is used once
+        elif event.success and event.card is not None and self.playable_then >> event.card & 1:
+            self.played_since.append(event.card)  # [H-rec-turn] maybe this seat's card
+        if not isinstance(event.action, Hint) or event.player == self.seat:
+            return
+        number = decode_event(self.code, event, view.hands[event.action.target])
+        self.recommended = recover(number, self.others(view, event.player), MODULUS)  # [H-recover]
+        self.played_since = []
+        self.playable_then = playable_identities(view)
+
+    def act(self, view: PlayerView) -> Action:
+        """[H-rec-turn] a recommended play, unless a card played since may have had its
+        identity; else a hint; else the recommended discard, or the newest card."""
+        size = len(view.own_hand)
+        value = self.recommended
+        if value is not None and value < DISCARD and value < size and not self.maybe_played(view):
+            return Play(value)
+        number = self.number(view) if view.hints > 0 else None
+        seen = seen_hands(view) if number is not None else ()
+        sendable = self.code.sendable(self.seat, seen) if number is not None else 0
+        if number is not None and sendable >> number & 1:
+            return self.code.encode(self.seat, seen, number)
+        if value is not None and value >= DISCARD and is_executable(self.config, value, view.hints, size):
+            return Discard(value % SLOTS)
+        newest = max(range(size), key=view.own_hand.__getitem__)
+        if is_executable(self.config, DISCARD + newest, view.hints, size):
+            return Discard(newest)
+        if number is not None:  # [H-rec-code] all tokens and the number cannot be sent
+            nearest = min((x for x in range(MODULUS) if sendable >> x & 1), key=lambda x: (x - number) % MODULUS)
+            return self.code.encode(self.seat, seen, nearest)
+        return Play(newest)
+
+    def maybe_played(self, view: PlayerView) -> bool:
+        """[H-rec-turn] whether a card played since the recommendation may have had the
+        identity of the recommended card (:func:`may_have_been_played`)."""
+        return may_have_been_played(view, self.played_since)
+
+    def number(self, view: PlayerView) -> int:
+        """[H-rec-code, H-sum] the number that recommends to every other seat: the sum of
+        their recommendations for the state after this hint."""
+        snap = snapshot_of(view)
+        return hat_sum(self.others(view, self.seat, snap._replace(tokens=snap.tokens - 1)), MODULUS)
+
+    def others(self, view: PlayerView, cluer: int, snap: Snapshot | None = None) -> list[int]:
+        """The recommendations of every seat but this one and the cluer."""
+        snap = snapshot_of(view) if snap is None else snap
+        return [
+            recommend(self.config, snap, [card for card in cards if card is not None])
+            for seat, cards in enumerate(view.cards)
+            if seat not in (self.seat, cluer)
+        ]
+
+
+def unsupported(config: GameConfig) -> str | None:
+    """Why the recommendation strategy cannot play ``config``, or None [H-rec]: the
+    limits of the hat player, classic touch included [H-configs, S-variants]."""
+    return unsupported_by(config, recommendation_code, "hints")
+
+
+def build(params: Mapping[str, Value]) -> StrategyFactory:
+    """The factory of :class:`RecommendationPlayer`."""
+
+    def factory(config: GameConfig, seat: int, seed: int) -> RecommendationPlayer:
+        return RecommendationPlayer(config, seat)
+
+    return factory
+
+
+RECOMMENDATION_SPEC = StrategySpec(
+    "recommendation",
+    "the paper's hat strategy: every hint recommends a play or discard to every other player",
+    (),
+    build,
+    unsupported,
+)

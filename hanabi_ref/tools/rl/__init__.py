@@ -1,0 +1,6 @@
+"""Reinforcement-learning face of the engine (spec/rl.md, clauses RL-*): observation
+encoders over :class:`~hanabi_ref.engine.view.PlayerView` that are bit-identical to the peers'
+(OpenSpiel's canonical tensor, the SAD fork's V0 belief), the plain action space with
+legal-action masks.
+
+numpy is needed (``pip install 'hanabi-ref[rl]'``)."""

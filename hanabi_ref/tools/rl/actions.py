@@ -1,0 +1,75 @@
+"""The plain action space and its legal-action masks [RL-plain, RL-mask].
+
+Indices follow the peers (HLE, OpenSpiel): discard slot i is i, play slot i is h + i, a
+colour reveal to the seat ``off`` places after the actor is 2h + (off - 1) c + colour, a
+rank reveal is 2h + (p - 1) c + (off - 1) r + rank - 1 (c clue colours, r ranks).
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import numpy.typing as npt
+
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.view import PlayerView, view_legal_actions
+
+Mask = npt.NDArray[np.int8]
+
+
+class PlainActions:
+    """[RL-plain] the 2h + (p - 1)(c + r) actions of one configuration, relative to the actor."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        p, h = config.players, config.hand_size
+        self.colours, self.ranks = len(config.colours), config.values
+        self.hand_size = h
+        self.size = 2 * h + (p - 1) * (self.colours + self.ranks)
+
+    def action(self, index: int, actor: int) -> Action:
+        """The action of ``index`` for the seat ``actor``."""
+        if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
+            raise RLError("RL-plain", f"action {index!r} is not an index of the plain space (0 to {self.size - 1})")
+        index = int(index)
+        h, c, r, p = self.hand_size, self.colours, self.ranks, self.config.players
+        if index < h:
+            return Discard(index)
+        if index < 2 * h:
+            return Play(index - h)
+        index -= 2 * h
+        if index < (p - 1) * c:
+            offset, colour = divmod(index, c)
+            return Hint((actor + offset + 1) % p, "colour", colour)
+        offset, rank = divmod(index - (p - 1) * c, r)
+        return Hint((actor + offset + 1) % p, "value", rank + 1)
+
+    def index(self, action: Action, actor: int) -> int:
+        """The index of ``action`` played by ``actor``."""
+        h, c, r, p = self.hand_size, self.colours, self.ranks, self.config.players
+        if isinstance(action, Discard):
+            return action.slot
+        if isinstance(action, Play):
+            return h + action.slot
+        offset = (action.target - actor) % p - 1
+        if action.kind == "colour":
+            return 2 * h + offset * c + action.subject
+        return 2 * h + (p - 1) * c + offset * r + action.subject - 1
+
+    def mask(self, view: PlayerView) -> Mask:
+        """[RL-mask] 1 for each legal action of the seat of ``view`` (all zero when it is
+        not that seat's turn or the game is over)."""
+        out = np.zeros(self.size, np.int8)
+        if view.terminal or view.current_player != view.seat:
+            return out
+        out[[self.index(action, view.seat) for action in view_legal_actions(view)]] = 1
+        return out
+
+
+@lru_cache(maxsize=64)
+def plain_actions(config: GameConfig) -> PlainActions:
+    """The plain space of ``config`` (one object per configuration)."""
+    return PlainActions(config)

@@ -1,0 +1,186 @@
+"""``hanabi-ref explain REPRO.json``: a reproduction file as a short story [EP-explain].
+
+The deal, every move in words (cards by name), then the diverging step: what the engine
+says, what the rules say, and the clause of spec/rules.md that decides it; for what the
+engine shows a seat (EP-views), which of its own cards it shows, which the rules hide.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.base.errors import IllegalActionError, TraceError
+from hanabi_ref.formats.hanablive import card_name
+from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.show import touched_slots
+from hanabi_ref.engine.state import GameState
+from hanabi_ref.formats.trace import action_from_json, read_json_file, replay_states, trace_from_json
+from hanabi_ref.engine.transition import apply
+from hanabi_ref.tools.verify.report import FieldDifference, card_text, clause_of, field_parts, knowledge_text
+from hanabi_ref.tools.verify.views import VIEW_FIELDS, WRONG, rules_out_more
+
+
+def move_text(config: GameConfig, before: GameState, action: Action, after: GameState | None) -> str:
+    """One move in words, e.g. ``seat 1 plays slot 0: r1 (scores)``."""
+    seat = before.current
+    if isinstance(action, Hint):
+        named = config.colours[action.subject] if action.kind == "colour" else f"{action.subject}s"
+        touched = ""
+        if after is not None:
+            slots = [str(slot) for slot in touched_slots(before.hands[action.target], after.history[-1].touched)]
+            touched = f" (touches slot{'s' if len(slots) != 1 else ''} {', '.join(slots)})" if slots else " (touches nothing)"
+        return f"seat {seat} tells seat {action.target} \"{named}\"{touched}"
+    if action.slot < len(before.hands[seat]):
+        card = card_name(config, before.deck[before.hands[seat][action.slot]]).lower()
+    elif config.options.deck_plays and isinstance(action, Play) and before.next_card < len(before.deck):
+        # [R-deck-plays] slot h': the stack's last card
+        card = card_name(config, before.deck[before.next_card]).lower() + " (the stack's last card)"
+    else:
+        card = "?"
+    if isinstance(action, Discard):
+        return f"seat {seat} discards slot {action.slot}: {card}"
+    assert isinstance(action, Play)
+    outcome = "" if after is None else (" (scores)" if after.fields != before.fields else " (fails: an error)")
+    return f"seat {seat} plays slot {action.slot}: {card}{outcome}"
+
+
+def _value_text(field: str, value: object, config: GameConfig) -> str:
+    """A field's value in words: hands and the discard pile by card name."""
+    if field == "hands" and isinstance(value, list):
+        return "; ".join(f"seat {seat}: " + " ".join(card_text(c, config) for c in hand) if isinstance(hand, list)
+                         else f"seat {seat}: {hand!r}" for seat, hand in enumerate(value))
+    if field == "knowledge" and isinstance(value, list):
+        return "; ".join(f"seat {seat}: " + " ".join(knowledge_text(k, config) for k in known)
+                         if isinstance(known, list) else f"seat {seat}: {known!r}" for seat, known in enumerate(value))
+    if field == "discard" and isinstance(value, list):
+        return "[" + " ".join(card_text(c, config) for c in value) + "]"
+    import json
+
+    return json.dumps(value)
+
+
+def explain(path: str | Path) -> list[str]:
+    """[EP-explain] the story of a reproduction file written by ``verify --out``."""
+    data = read_json_file(path)
+    try:
+        trace = trace_from_json(data)
+        states = replay_states(trace)
+    except TraceError as error:
+        raise TraceError(f"{path}: {error}") from None
+    assert isinstance(data, dict)
+    details = data.get("divergence")
+    if not isinstance(details, dict):
+        raise TraceError(f"{path}: divergence: not a reproduction file of verify (no divergence object)")
+    config = trace.config
+    lines = [f"A game of {config.players} players, preset {config.preset}, {config.variant}, "
+             f"{config.hand_size} cards each ({path})."]
+    deal = states[0]
+    lines.append("The deal: " + "; ".join(
+        f"seat {seat} holds " + " ".join(card_name(config, deal.deck[c]).lower() for c in hand)
+        for seat, hand in enumerate(deal.hands)) + ".")
+    if isinstance(details.get("engine_seed"), int):  # [EP-seed]
+        lines.append(f"The engine dealt it from its own seed {details['engine_seed']} (start it with that seed to "
+                     "see this game again); the rest of the stack, which it had not revealed, is in canonical order.")
+    for index, action in enumerate(trace.actions):
+        lines.append(f"{index + 1:>3}. {move_text(config, states[index], action, states[index + 1])}")
+    last = states[-1]
+    offending = offending_action(details.get("offending"))
+    differences = [FieldDifference(d["field"], d.get("reference"), d.get("engine"), d.get("note", ""))
+                   for d in details.get("differences", []) if isinstance(d, dict) and "field" in d]
+    if offending is not None:
+        try:
+            after: GameState | None = apply(last, offending)
+        except IllegalActionError:
+            after = None
+        told = move_text(config, last, offending, after)
+        lines.append(f"Then {told}.")
+        lines.append(f"Here the engine {_verdict(str(details.get('what', '')))}; the rules "
+                     + ("allow the move (2.16-2)." if after is not None else f"forbid it ({_refusing_clause(last, offending)})."))
+        return lines
+    if not trace.actions:
+        where, before, step = "After the deal", None, None
+    else:
+        where, before, step = (f"After move {len(trace.actions)} ({move_text(config, states[-2], trace.actions[-1], last)})",
+                               states[-2], trace.actions[-1])
+    if not differences:
+        lines.append(f"{where}: {details.get('what', '')}")
+        return lines
+    lines.append(f"{where}:")
+    for difference in differences:
+        place, field = field_parts(difference.field)
+        if place != "state":
+            lines += [f"  {line}" for line in view_lines(difference, config, clause_of(field, step, before, last))]
+            continue
+        clause = clause_of(difference.field, step, before, last)
+        if difference.note.startswith("not a state field"):
+            lines.append(f"  the engine reports a field {difference.field!r} that no state has")
+            continue
+        note = f" — {difference.note}" if difference.note else ""
+        lines.append(f"  the engine says {difference.field} {_value_text(difference.field, difference.engine, config)}, "
+                     f"the rules say {_value_text(difference.field, difference.reference, config)} ({clause}){note}")
+    return lines
+
+
+def view_lines(difference: FieldDifference, config: GameConfig, clause: str) -> list[str]:
+    """[EP-explain, EP-views] one difference of what the engine shows a seat, in words:
+    each own card shown or own knowledge narrowed (2.17-view), a member no view has, or
+    a public field that differs, with the clause that fixes that field."""
+    where, field = field_parts(difference.field)
+    seat = where[len("view["):-1]
+    ours, theirs = difference.reference, difference.engine
+    if not field:
+        return [f"the engine shows seat {seat} {card_text(theirs, config)}, not a view ({difference.note})"]
+    if field not in VIEW_FIELDS:
+        return [f"the engine shows seat {seat} a field {field!r} that no view has ({card_text(theirs, config)}); "
+                "the rules show a seat nothing beyond its view (2.17-view)"]
+    own = _own_slots(int(seat), ours, theirs)
+    lines = []
+    if field == "hands":
+        lines += [f"the engine shows seat {seat} its own slot {slot} as {card_text(shown, config)}; the rules hide it "
+                  "(2.17-view)" for slot, _, shown in own if shown is not None]
+    elif field == "knowledge":
+        lines += [f"the engine tells seat {seat} its own slot {slot} is {knowledge_text(shown, config)}; the hints "
+                  f"allow {knowledge_text(mine, config)} (2.17-view)" for slot, mine, shown in own if rules_out_more(mine, shown)]
+    if not lines or WRONG in difference.note:
+        lines.append(f"the engine shows seat {seat} {field} {_value_text(field, theirs, config)}, the rules say "
+                     f"{_value_text(field, ours, config)} (EP-views; {clause})")
+    return lines
+
+
+def _own_slots(seat: int, ours: object, theirs: object) -> list[tuple[int, Any, Any]]:
+    """(slot, ours, theirs) for each slot of ``seat``'s own row in a hands or knowledge field."""
+    if not (isinstance(ours, list) and isinstance(theirs, list) and seat < len(ours) and seat < len(theirs)):
+        return []
+    mine, shown = ours[seat], theirs[seat]
+    if not (isinstance(mine, list) and isinstance(shown, list)):
+        return []
+    return list(zip(range(len(mine)), mine, shown))
+
+
+def offending_action(value: object) -> Action | None:
+    """The ``offending`` action of a reproduction's divergence object, None when absent
+    or not an action [EP-repro]."""
+    if value is None:
+        return None
+    try:
+        return action_from_json(value, "divergence.offending")
+    except TraceError:
+        return None
+
+
+def _verdict(what: str) -> str:
+    """The engine's side of a move divergence, from the report's line."""
+    if "engine refused" in what:
+        return "refused it" + (": " + what.split(": ", 2)[-1] if what.count(": ") >= 2 else "")
+    if "engine accepted" in what:
+        return "accepted it"
+    return what
+
+
+def _refusing_clause(state: GameState, action: Action) -> str:
+    from hanabi_ref.engine.legality import illegality
+
+    problem = illegality(state, action)
+    return "2.16-2" if problem is None else f"{problem[0]}: {problem[1]}"
