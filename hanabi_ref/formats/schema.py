@@ -43,9 +43,9 @@ SCHEMA_FILES = ("trace.schema.json", "engine-protocol.schema.json", "vectors.sch
 """The schemas shipped in ``hanabi_ref/formats/schemas/`` and copied in ``spec/``."""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=len(SCHEMA_FILES))
 def load_schema(name: str) -> dict[str, Any]:
-    """One of :data:`SCHEMA_FILES`, read from the package."""
+    """One of :data:`SCHEMA_FILES`, read from the package (once: one entry per shipped file)."""
     if name not in SCHEMA_FILES:
         raise ValueError(f"no shipped schema named {name!r}")
     text = resources.files("hanabi_ref.formats").joinpath(f"schemas/{name}").read_text(encoding="utf-8")
@@ -60,7 +60,8 @@ def trace_schema() -> dict[str, Any]:
 
 @functools.cache
 def schema_registry() -> Registry[Any]:
-    """The shipped schemas under their ``$id``, so that they can refer to each other."""
+    """The shipped schemas under their ``$id``, so that they can refer to each other
+    (cached at module level: one immutable registry of the files shipped in the package)."""
     return Registry().with_resources(
         (SCHEMA_BASE + name, Resource.from_contents(load_schema(name))) for name in SCHEMA_FILES
     )
@@ -80,10 +81,11 @@ StrictValidator: type[Validator] = jsonschema.validators.extend(  # type: ignore
 """Draft 2020-12 with JSON integers only [EP-types]."""
 
 
-@functools.cache
+@functools.lru_cache(maxsize=64)
 def strict_validator(name: str, definition: str | None = None) -> Validator:
     """A validator, built once, for the schema ``name`` or its ``$defs`` entry
-    ``definition``, with JSON integers only."""
+    ``definition``, with JSON integers only (a bounded cache: the shipped schemas name a
+    few dozen definitions)."""
     load_schema(name)
     target = SCHEMA_BASE + name + (f"#/$defs/{definition}" if definition is not None else "")
     validator: Validator = StrictValidator({"$ref": target}, registry=schema_registry())
@@ -329,6 +331,7 @@ def _unescape(step: str) -> str:
 
 @functools.cache
 def _validator() -> jsonschema.Draft202012Validator:
+    """The trace schema's validator (cached at module level: one, for the shipped schema)."""
     return jsonschema.Draft202012Validator(trace_schema())
 
 
@@ -419,8 +422,9 @@ def _not_integer(where: list[str | int], item: object) -> str | None:
     return f"{json_path([*where, *path])}: must be an integer, got {_short(value)}"
 
 
-@functools.cache
+@functools.lru_cache(maxsize=len(ITEM_LISTS))
 def _item_validator(definition: str) -> jsonschema.Draft202012Validator:
+    """The validator of one item definition of :data:`ITEM_LISTS` (one entry each)."""
     schema = trace_schema()
     return jsonschema.Draft202012Validator({"$defs": schema["$defs"], "$ref": f"#/$defs/{definition}"})
 

@@ -251,16 +251,17 @@ def _blocks_with(subset: int, bit: int) -> tuple[tuple[int, int, int], ...]:
     return tuple(entries)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=16)
 def _blocks(size: int) -> tuple[tuple[tuple[int, int, int], ...], ...]:
     """For every subset T of range(size) (as a bitmask): the blocks of T that contain
-    T's lowest slot."""
+    T's lowest slot (a bounded cache of a pure function of the hand size)."""
     return ((),) + tuple(_blocks_with(subset, subset & -subset) for subset in range(1, 1 << size))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=256)
 def _containing(size: int, slot: int) -> tuple[tuple[int, int, int], ...]:
-    """The blocks of range(size) that contain ``slot``."""
+    """The blocks of range(size) that contain ``slot`` (a bounded cache of a pure function
+    of the hand size and a slot)."""
     return _blocks_with((1 << size) - 1, 1 << slot)
 
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Callable, Sequence
-from functools import cache
+from functools import lru_cache
 
 __all__ = [
     "chi",
@@ -230,8 +230,9 @@ def chi_by_recursion(counts: Sequence[int]) -> int:
     return _chi_recursive(_checked_counts(counts))
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _chi_recursive(x: tuple[int, ...]) -> int:
+    """chi(x), memoized in a bounded cache (a pure function of a tuple of counts)."""
     if 0 in x:
         return 0
     if len(x) == 1:
@@ -251,8 +252,9 @@ def psi_by_recursion(counts: Sequence[int]) -> int:
     return _psi_recursive(_checked_counts(counts))
 
 
-@cache
+@lru_cache(maxsize=1 << 16)
 def _psi_recursive(x: tuple[int, ...]) -> int:
+    """psi(x), memoized in a bounded cache (a pure function of a tuple of counts)."""
     if 0 in x:
         return multinomial(x)
     if len(x) == 1:

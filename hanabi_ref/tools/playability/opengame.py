@@ -210,9 +210,10 @@ def legal_open_actions(game: OpenGame, state: OpenState) -> list[OpenAction]:
     return actions
 
 
-@functools.cache
+@functools.lru_cache(maxsize=256)
 def _card_actions(card: Card) -> tuple[OpenAction, OpenAction]:
-    """The discard and the play of one card, made once."""
+    """The discard and the play of one card, made once (a bounded cache of a pure function
+    of one card)."""
     return OpenAction("discard", card), OpenAction("play", card)
 
 

@@ -8,6 +8,7 @@ legal play, checks the clause it is about on the JSON it records, and yields
 preset; :func:`generate` writes what they yield (``hanabi-ref vectors generate DIR``);
 ``spec/vectors.md`` documents the format for engine authors.
 
+    case_table()        every case function by name, in the order of generation
     iter_vectors()      every vector, its checks run
     all_vectors()       the same, generated once per process and kept (verify reads them)
     generate(DIR)       write them all to DIR (atomically), return the count
@@ -17,20 +18,12 @@ preset; :func:`generate` writes what they yield (``hanabi-ref vectors generate D
 
 from __future__ import annotations
 
-# Registration order is the order of the files and of iter_vectors().
-from hanabi_ref.tools.vectors import cases_setup as cases_setup
-from hanabi_ref.tools.vectors import cases_moves as cases_moves
-from hanabi_ref.tools.vectors import cases_endings as cases_endings
-from hanabi_ref.tools.vectors import cases_variants as cases_variants
-from hanabi_ref.tools.vectors import cases_deck_plays as cases_deck_plays
-from hanabi_ref.tools.vectors import cases_variant_rules as cases_variant_rules
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.model import FORMAT, KINDS, PRESET_NAMES, VERSION, CaseFailure, Run, Vector, VectorsError
-from hanabi_ref.tools.vectors.registry import CASES, NOT_APPLICABLE, all_vectors, iter_vectors, run_case
+from hanabi_ref.tools.vectors.registry import NOT_APPLICABLE, all_vectors, case_table, iter_vectors, run_case
 from hanabi_ref.tools.vectors.writer import generate, read_vectors
 
 __all__ = [
-    "CASES",
     "FORMAT",
     "KINDS",
     "NOT_APPLICABLE",
@@ -43,6 +36,7 @@ __all__ = [
     "VectorsError",
     "generate",
     "all_vectors",
+    "case_table",
     "iter_vectors",
     "read_vectors",
     "run_case",

@@ -19,7 +19,6 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.cases_setup import PRESET_OPTIONS, THESIS_OPTIONS
 from hanabi_ref.tools.vectors.model import Run, Vector, actions_to_json, expect
-from hanabi_ref.tools.vectors.registry import case
 from hanabi_ref.tools.vectors.scenario import RED, Card, drive, stacked, thrifty
 
 H_PRIME: Final = 5  # slot h', one past the last slot of a hand of five (hands keep h cards)
@@ -58,7 +57,6 @@ def one_left(config: GameConfig, last: Card) -> Run:
     return run
 
 
-@case
 def deck_plays(out: Maker) -> Iterator[Vector]:
     """[R-deck-plays, P-options, 2.16-2c, 2.16-3-last-round, 2.17-history] under
     ``deck_plays`` the stack's last card is played as slot h' (listed last): step 2c
@@ -137,3 +135,7 @@ def _hanab_live(out: Maker, played: Run) -> Iterator[Vector]:
     expect(record["card"] == {"id": len(empty.deck) - 1, "suit": RED, "value": 5}, "2.17-history: the card played from the stack")
     expect(record["drawn"] is None and record["success"] is True, "R-deck-plays: nothing drawn, the play succeeded")
     yield vector
+
+
+CASES: Final = (deck_plays,)
+"""The case functions of this module, in the order of generation [VEC-cases]."""

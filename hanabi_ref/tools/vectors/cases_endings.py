@@ -20,7 +20,6 @@ from hanabi_ref.engine.state import GameState, is_nothing_playable_left, stop_cl
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.checks import reachable_score
 from hanabi_ref.tools.vectors.model import CaseFailure, Run, Vector, expect
-from hanabi_ref.tools.vectors.registry import case
 from hanabi_ref.tools.vectors.scenario import (
     JOHN,
     MARY,
@@ -44,7 +43,6 @@ LAST_ROUND_CLAUSES: Final = ("2.16-3-last-round", "2.16-2-R", "2.16-3", "E-5", "
 # ------------------------------------------------------------------ the last round
 
 
-@case
 def last_round(out: Maker) -> Iterator[Vector]:
     """[2.16-3-last-round, 2.16-2-R, 2.16-3-R0, E-5, E-13, 2.13-hand-size] the move that
     draws the last card sets R := p; each player, the drawer included, then moves once
@@ -84,7 +82,6 @@ def _last_round_text(index: int, players: int) -> str:
 # ------------------------------------------------------------------ the maximum score
 
 
-@case
 def max_score(out: Maker) -> Iterator[Vector]:
     """[2.16-3-max, 2.16-2c-five, R-3] with one copy of every card on top of the stack,
     open play completes every suit while the stack still has cards: the completing play
@@ -123,7 +120,6 @@ def ones_first(config: GameConfig) -> tuple[int, ...]:
     return tuple(ones + rest)
 
 
-@case
 def early_end(out: Maker) -> Iterator[Vector]:
     """[R-1, R-3, 2.16-3] when every 1 has been discarded no point can be scored: under
     hanab-live (end_when_no_points_possible) the game stops at once with the current score
@@ -173,7 +169,6 @@ def nothing_playable_move(config: GameConfig) -> Run:
     raise CaseFailure("R-4: no careful game of seeds 0-199 reaches a last round with nothing left to play")
 
 
-@case
 def nothing_playable(out: Maker) -> Iterator[Vector]:
     """[R-4, HL-end, 2.16-3] in the last round, once nobody who still moves holds a card
     a stack may take, the hanab-live preset (end_when_nothing_playable) stops the game
@@ -203,7 +198,6 @@ def nothing_playable(out: Maker) -> Iterator[Vector]:
 # ------------------------------------------------------------------ an empty stack after the deal
 
 
-@case
 def empty_deal_games(out: Maker) -> Iterator[Vector]:
     """[E-6, 2.16-3-last-round, 2.16-3-R0, 2.13-hand-size, E-5] when the deal takes the
     whole stack the game lasts p moves (Example 3.12: one move); under the literal reading
@@ -243,7 +237,6 @@ def _ending(state: GameState) -> str:
     return "R-1"
 
 
-@case
 def games(out: Maker) -> Iterator[Vector]:
     """[2.16, 2.16-3, PR-length, PR-legal-action] whole games for every admitted player
     count: open play (to the last round or the maximum) and random play (usually
@@ -285,7 +278,6 @@ def _random_game(config: GameConfig) -> Run:
 # ------------------------------------------------------------------ views
 
 
-@case
 def views(out: Maker) -> Iterator[Vector]:
     """[2.17-view, 2.17-history, E-8] what each seat may know after a hint, a play, a
     misplay and a discard: every hand's card ids, the others' identities but not its own,
@@ -301,3 +293,7 @@ def views(out: Maker) -> Iterator[Vector]:
         yield out.view(f"p3-seat-{seat}", clauses, run, seat, f"seat {seat} after seven moves")
     over = drive_to_end(run, random_rule(13))
     yield out.view("p3-game-over", clauses, over, 0, "after the game stopped: no legal actions")
+
+
+CASES: Final = (last_round, max_score, early_end, nothing_playable, empty_deal_games, games, views)
+"""The case functions of this module, in the order of generation [VEC-cases]."""

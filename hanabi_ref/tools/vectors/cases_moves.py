@@ -17,7 +17,6 @@ from hanabi_ref.engine.rules import make_config
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.cases_setup import SIXTH_SUITS
 from hanabi_ref.tools.vectors.model import Run, Vector, expect
-from hanabi_ref.tools.vectors.registry import case
 from hanabi_ref.tools.vectors.scenario import (
     BLUE,
     GREEN,
@@ -47,7 +46,6 @@ def is_empty_refused(preset: str) -> bool:
 # ------------------------------------------------------------------ 2a
 
 
-@case
 def hint_value(out: Maker) -> Iterator[Vector]:
     """[2.16-2a-value, 2.16-2a-cost, 2.16-2a-empty, E-20, 2.14, E-19] value hints 1..5 to
     John (Example 2.8): a touched card keeps only that value, the others lose it, t drops
@@ -70,7 +68,6 @@ def hint_value(out: Maker) -> Iterator[Vector]:
     yield out.transition("p3-seat-1-to-seat-0", (*HINT_CLAUSES, "2.16-2a-value"), back, Hint(0, "value", 4), "seat 1 hints seat 0")
 
 
-@case
 def hint_colour(out: Maker) -> Iterator[Vector]:
     """[2.16-2a-suit, V-suit, V-rainbow, V-black, V-6-suits, V-dutch-rainbow, E-24] every
     clue colour of every admitted variant to a hand holding a card of the sixth suit: a
@@ -104,7 +101,6 @@ def _custom_colours(out: Maker) -> Iterator[Vector]:
         yield out.transition(f"custom-colour-{colour}", (*HINT_CLAUSES, "2.16-2a-suit", "V-suit", "2.9-composition"), run, Hint(1, "colour", colour), "a custom suit's own colour")
 
 
-@case
 def hint_sequence(out: Maker) -> Iterator[Vector]:
     """[2.14, E-19, E-12, 2.14-initial, 2.16-2a-value, 2.16-2a-suit] hints intersect
     (Example 2.8: "4", then "green" leaves John's green 4 known exactly); knowledge
@@ -125,7 +121,6 @@ def hint_sequence(out: Maker) -> Iterator[Vector]:
     yield vector
 
 
-@case
 def hint_refused(out: Maker) -> Iterator[Vector]:
     """[2.16-2a-target, E-4, 2.16-2a-value, 2.16-2a-suit, 2.16-2a-token, E-21, E-11,
     2.16-2] illegal hints are refused naming the clause: one's own hand, a seat that does
@@ -159,7 +154,6 @@ def hint_refused(out: Maker) -> Iterator[Vector]:
 DISCARD_CLAUSES: Final = ("2.16-2b-discard", "2.16-2b-draw", "2.16-2b-token", "2.13-1", "2.13-2", "E-23", "E-12", "R-2", "E-15", "2.14-initial", "2.16-tokens")
 
 
-@case
 def discard(out: Maker) -> Iterator[Vector]:
     """[2.16-2b, 2.16-2b-discard, 2.16-2b-draw, 2.16-2b-token, E-2, R-2, E-23] a discard
     appends the card to D, draws the top card into the last slot with K = Cards(H) and
@@ -196,7 +190,6 @@ RUN_OF_RED: Final = tuple((value, RED) for value in range(1, 6))
 RUN_OF_YELLOW: Final = tuple((value, YELLOW) for value in range(1, 5)) + ((1, BLUE),)
 
 
-@case
 def play(out: Maker) -> Iterator[Vector]:
     """[2.16-2c, 2.16-2c-success, 2.16-2c-fail, E-3, E-10, E-25, E-14] a 1 on an empty
     field starts it (the purple 1 starts purple, value first); a green 4 on an empty field
@@ -214,7 +207,6 @@ def play(out: Maker) -> Iterator[Vector]:
     yield out.refusal("no-such-slot", ("2.16-2c",), run, Play(5), "2.16-2c", "slot h does not exist")
 
 
-@case
 def play_five(out: Maker) -> Iterator[Vector]:
     """[2.16-2c-success, 2.16-2c-five, 2.16-tokens] red 1..5 played in turn: the 2 extends
     the field; completing the suit regains a token when t < t0 and nothing at t = t0."""
@@ -244,7 +236,6 @@ STRIKE_HANDS: Final = (
 STRIKE_CLAUSES: Final = ("2.16-2c-fail", "2.16-2c-strikeout", "2.16-3-strikeout", "2.16-3", "2.16-errors", "R-3")
 
 
-@case
 def strikeout(out: Maker) -> Iterator[Vector]:
     """[2.16-2c-strikeout, 2.16-3-strikeout, 2.16-errors, R-3, 2.16-2, 2.16-3] the third
     error (f = f0 = 3) sets R := -1 and stops the game with score 0; the move draws its
@@ -276,7 +267,6 @@ def strikeout(out: Maker) -> Iterator[Vector]:
 # ------------------------------------------------------------------ the end of a move
 
 
-@case
 def turns(out: Maker) -> Iterator[Vector]:
     """[2.16-2-next, E-7, E-9, 2.16-2-R] the turn passes to the next seat, seat 0 after
     seat p - 1 (with one player the same seat again); the move counter counts moves."""
@@ -286,3 +276,9 @@ def turns(out: Maker) -> Iterator[Vector]:
         vector = out.transition(f"p{players}-wrap", ("2.16-2-next", "E-7", "E-9", "2.16-2-R"), run, discarder(run.state), f"seat {players - 1} moves, then seat 0")
         expect(vector.data["post"]["current"] == 0 and vector.data["post"]["turns"] == 2 * players, "2.16-2-next: seat 0 after seat p - 1")
         yield vector
+
+
+CASES: Final = (
+    hint_value, hint_colour, hint_sequence, hint_refused, discard, play, play_five, strikeout, turns,
+)
+"""The case functions of this module, in the order of generation [VEC-cases]."""

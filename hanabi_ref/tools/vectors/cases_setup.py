@@ -19,7 +19,6 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.formats.serial import canonical_json
 from hanabi_ref.tools.vectors.build import Maker, trace_json
 from hanabi_ref.tools.vectors.model import Run, Vector, deck_to_json, expect
-from hanabi_ref.tools.vectors.registry import case
 from hanabi_ref.tools.vectors.scenario import drive, greedy, players_of, slug, variants_of
 
 # [P-presets] transcribed: the options each preset sets, on top of the thesis defaults
@@ -91,7 +90,6 @@ def is_admitted(preset: str, players: int, variant: str = "No Variant") -> bool:
 # ------------------------------------------------------------------ configurations
 
 
-@case
 def config_presets(out: Maker) -> Iterator[Vector]:
     """[P-presets, P-options, 2.9-p, 2.9-h, 2.9-t0, 2.9-f0] a preset and a player count
     resolve to the preset's options, t0 = 8, f0 = 3 and the usual hand size; a player
@@ -111,7 +109,6 @@ def config_presets(out: Maker) -> Iterator[Vector]:
         yield vector
 
 
-@case
 def config_variants(out: Maker) -> Iterator[Vector]:
     """[V-names, V-suit, V-no-variant, V-6-suits, V-black, V-rainbow, V-dutch-rainbow,
     E-24, 2.9-n, 2.9-k, 2.9-cards, 2.9-composition] every variant name, short or long, in
@@ -171,7 +168,6 @@ COMPOSITIONS: Final[tuple[tuple[str, list[list[int]], str | None, tuple[str, ...
 )
 
 
-@case
 def config_numbers(out: Maker) -> Iterator[Vector]:
     """[2.9-t0, 2.9-f0, 2.9-h, 2.9-S0, 2.9-p, 2.9-composition, E-16, E-18] the numbers of
     Definition 2.9: t0 finite and >= 0, f0 >= 1 or null, h >= 1 with p*h <= N, p >= 1;
@@ -194,7 +190,6 @@ def config_numbers(out: Maker) -> Iterator[Vector]:
         yield vector
 
 
-@case
 def config_options(out: Maker) -> Iterator[Vector]:
     """[P-options, P-presets, E-4, E-6, PR-legal-action] every option at every value on
     top of the preset; self_hints needs empty_hints; the literal reading of E-6 is refused
@@ -241,7 +236,6 @@ def spec_derive(seed: int, label: int) -> int:
     return int.from_bytes(hashlib.blake2b(data, digest_size=8, key=b"hanabi_ref/derive").digest(), "little")
 
 
-@case
 def deal_seeds(out: Maker) -> Iterator[Vector]:
     """[D-seed, D-canonical, D-derive, 2.9-composition] a seed's deck: the canonical order
     (suit by suit, value by value, copies together), SplitMix64's first outputs (the spec's
@@ -276,7 +270,6 @@ def _check_canonical(canonical: list[dict[str, int]], counts: list[list[int]]) -
 # ------------------------------------------------------------------ step 1
 
 
-@case
 def initial_states(out: Maker) -> Iterator[Vector]:
     """[2.16, 2.16-1, 2.16-1-deal, E-1, E-22, 2.14, 2.14-initial, 2.9-cards, 2.13, 2.13-1,
     2.13-2, 2.13-3, 2.13-4, 2.13-conservation, 2.13-hand-size, E-13, E-11] step 1 for every
@@ -306,7 +299,6 @@ def _initial(out: Maker, label: str, clauses: tuple[str, ...], config: GameConfi
     return vector
 
 
-@case
 def empty_deal(out: Maker) -> Iterator[Vector]:
     """[E-6, 2.16-3-last-round, 2.9-S0] when the deal takes the whole stack, step 3 runs
     once after step 1 and the last round starts at once: R = p before the first move
@@ -321,7 +313,6 @@ def empty_deal(out: Maker) -> Iterator[Vector]:
     yield vector
 
 
-@case
 def bad_decks(out: Maker) -> Iterator[Vector]:
     """[D-explicit, 2.9-S0, 2.9-cards, 2.9-composition] an explicit deck must be a
     permutation of the composition: a missing card, a card too many of one identity, a
@@ -358,7 +349,6 @@ ACTIONS: Final[tuple[tuple[str, object, str | None], ...]] = (
 )
 
 
-@case
 def action_json(out: Maker) -> Iterator[Vector]:
     """[T-actions] the JSON form of actions: exactly the listed fields, seats and slots
     counted from 0, the kind "color" read as "colour"; anything else is refused naming the
@@ -371,7 +361,6 @@ def action_json(out: Maker) -> Iterator[Vector]:
         yield vector
 
 
-@case
 def traces(out: Maker) -> Iterator[Vector]:
     """[T-trace, T-actions] a trace replays to its final state; a malformed trace or an
     illegal action is refused naming its place (``actions[6]``)."""
@@ -388,3 +377,10 @@ def traces(out: Maker) -> Iterator[Vector]:
     swapped = good | {"deck": good["deck"][:-1] + [good["deck"][0] if good["deck"][0] != good["deck"][-1] else good["deck"][1]]}
     if swapped["deck"] != good["deck"]:
         yield out.trace("wrong-deck", ("D-explicit",), swapped, "a deck with one card replaced", {"field": "$.deck"})
+
+
+CASES: Final = (
+    config_presets, config_variants, config_numbers, config_options, deal_seeds, initial_states,
+    empty_deal, bad_decks, action_json, traces,
+)
+"""The case functions of this module, in the order of generation [VEC-cases]."""

@@ -23,7 +23,6 @@ from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.cases_deck_plays import first_hint
 from hanabi_ref.tools.vectors.cases_variants import CLASSIC, DARK, RYGB, RYGBP, Family, family_config, family_slug, own
 from hanabi_ref.tools.vectors.model import Run, Vector, expect
-from hanabi_ref.tools.vectors.registry import case
 from hanabi_ref.tools.vectors.scenario import BLUE, GREEN, PURPLE, RED, YELLOW, Card, start
 
 PRESET: Final = "hanab-live"
@@ -81,7 +80,6 @@ def outcome(run: Run, action: Action) -> bool | None:
 # ------------------------------------------------------------------ orange
 
 
-@case
 def orange_suits(out: Maker) -> Iterator[Vector]:
     """[VAR-orange, VAR-engine-orange, E-2] under hanab-live: an orange
     card played is discarded (to D, a token if t < t0, no error, no success value);
@@ -172,7 +170,6 @@ def _dark_orange(out: Maker) -> Iterator[Vector]:
 # ------------------------------------------------------------------ Up or Down
 
 
-@case
 def up_or_down(out: Maker) -> Iterator[Vector]:
     """[VAR-up-or-down, VAR-engine-up-or-down, VAR-clue-ranks, 2.16-2c] under hanab-live:
     n = 6 (value 6 is START), copies 1, 2, 2, 2, 1 and one START (a dark suit one of
@@ -284,3 +281,7 @@ def _up_or_down_pink(out: Maker) -> Iterator[Vector]:
     vector = out.transition("pink-start-then-four", (*UP_OR_DOWN_CLAUSES, "2.16-2c-success"), run, Play(0), "the pink 4 after START: the stack goes down")
     expect(vector.data["post"]["fireworks"][PINK] == 2, "VAR-engine-up-or-down: 4 after START")
     yield vector
+
+
+CASES: Final = (orange_suits, up_or_down)
+"""The case functions of this module, in the order of generation [VEC-cases]."""

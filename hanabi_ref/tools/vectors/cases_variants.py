@@ -33,7 +33,6 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.model import CaseFailure, Run, Vector, expect
-from hanabi_ref.tools.vectors.registry import case
 from hanabi_ref.tools.vectors.scenario import BLUE, GREEN, PURPLE, RED, YELLOW, Card, start
 
 REFUSED_NAMES: Final = (
@@ -350,7 +349,6 @@ def family_slug(name: str) -> str:
 # ------------------------------------------------------------------ the case
 
 
-@case
 def variant_families(out: Maker) -> Iterator[Vector]:
     """[VEC-variants, VAR-engine, VAR-refused, VAR-names, VAR-counts, VAR-colours, VAR-touch,
     VAR-engine-masks, VAR-clue-ranks, P-presets] under hanab-live, one name per family:
@@ -469,3 +467,7 @@ def is_written(state: GameState) -> bool:
     """[T-state, 2.14] every knowledge set is a product of suits and values."""
     n, k = state.config.values, state.config.suit_count
     return all(knowledge_suits_values(mask, n, k)[2] for known in state.knowledge for mask in known)
+
+
+CASES: Final = (variant_families,)
+"""The case functions of this module, in the order of generation [VEC-cases]."""

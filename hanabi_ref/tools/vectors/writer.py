@@ -26,7 +26,7 @@ from typing import Any
 
 from hanabi_ref.formats.serial import canonical_json
 from hanabi_ref.tools.vectors.model import FORMAT, PRESET_NAMES, VERSION, Vector, VectorsError
-from hanabi_ref.tools.vectors.registry import CASES, EXEMPT_CLAUSES, EXEMPT_PREFIXES, NOT_APPLICABLE, iter_vectors
+from hanabi_ref.tools.vectors.registry import EXEMPT_CLAUSES, EXEMPT_PREFIXES, NOT_APPLICABLE, case_table, iter_vectors
 from hanabi_ref.tools.vectors.validate import VECTORS_SCHEMA, file_violation, vector_violation
 
 INDEX = "index.json"
@@ -69,7 +69,7 @@ def index_json(files: dict[str, list[Vector]], texts: dict[str, str]) -> dict[st
         "format": FORMAT,
         "version": VERSION,
         "presets": list(PRESET_NAMES),
-        "cases": list(CASES),
+        "cases": list(case_table()),
         "files": [
             {
                 "path": path,
