@@ -82,7 +82,7 @@ def changed_names(tree: ast.AST, shallow: bool = False) -> Iterator[tuple[str, i
             targets = [node.target]
         for target in targets:
             if isinstance(target, ast.Subscript) and isinstance(target.value, ast.Name):
-                yield target.value.id, node.lineno
+                yield target.value.id, target.lineno
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr in MUTATORS \
                 and isinstance(node.func.value, ast.Name):
             yield node.func.value.id, node.lineno

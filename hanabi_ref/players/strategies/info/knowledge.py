@@ -141,14 +141,15 @@ class Board:
 class BoardReader:
     """The boards of one seat's views, one game after the other: a view whose fields and
     discard pile have not changed since the last gives the same board, and only the
-    discards added since are counted (the pile only grows within a game).  The
-    configuration is interned, so that boards of equal configurations share one object
+    discards added since are counted (the pile only grows within a game).  The strategy's
+    factory hands the seats of its games one configuration object (see
+    :func:`~hanabi_ref.players.strategies.info.player.build`), so that their boards share it
     and comparing their keys never compares configurations field by field."""
 
     __slots__ = ("config", "fields", "seen", "discarded", "board")
 
     def __init__(self, config: GameConfig) -> None:
-        self.config = _CONFIGS.setdefault(config, config)
+        self.config = config
         self.fields: tuple[int, ...] = ()
         self.seen = 0
         self.discarded = [0] * (config.values * len(config.suits))
@@ -168,13 +169,10 @@ class BoardReader:
         return self.board
 
 
-_CONFIGS: dict[GameConfig, GameConfig] = {}
-"""One configuration object per distinct configuration (see :class:`BoardReader`)."""
-
-
 @functools.lru_cache(maxsize=1024)
 def board_of(config: GameConfig, fields: tuple[int, ...], discarded: tuple[int, ...]) -> Board:
-    """The board with these fields and discards (made once; every seat reads the same)."""
+    """The board with these fields and discards (made once; every seat reads the same: a
+    bounded cache of a pure function of immutable arguments)."""
     weights = list(composition_counts(config))
     for card, copies in enumerate(discarded):
         weights[card] -= copies

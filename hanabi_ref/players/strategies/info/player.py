@@ -174,12 +174,19 @@ def options_of(params: Mapping[str, Value]) -> Options:
 
 def build(params: Mapping[str, Value]) -> StrategyFactory:
     """The factory of :class:`InfoPlayer`; with ``check=1`` the seats of a game share a
-    :class:`Log` and stop the game at the first number decoded wrongly [I-decode-check]."""
+    :class:`Log` and stop the game at the first number decoded wrongly [I-decode-check].
+    The factory keeps the configuration of its last game and hands it to every seat of an
+    equal configuration, so that their boards share one configuration object (see
+    :class:`~hanabi_ref.players.strategies.info.knowledge.BoardReader`)."""
     check = bool(params.get("check", 0))
     options = options_of(params)
     logs: list[Log] = []
+    shared: list[GameConfig] = []
 
     def factory(config: GameConfig, seat: int, seed: int) -> InfoPlayer:
+        if not shared or shared[0] != config:
+            shared[:] = [config]
+        config = shared[0]
         if not check:
             return InfoPlayer(config, seat, None, options, seed)
         if seat == 0 or not logs:
