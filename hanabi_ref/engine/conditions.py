@@ -201,17 +201,17 @@ def _suit_and_value(config: GameConfig, card: int) -> tuple[int, int]:
 
 
 def _is_success(state: GameState, play: Action) -> bool:
-    """F[x] = (1, ..., y - 1): the field of the card's suit has height y - 1; under Up or
-    Down, the stack with the card is the start of one of the four ways to build it."""
+    """[2.16-2c-success, VAR-engine-up-or-down] the suit's stack with the card is the
+    start of a complete stack of the rule set (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.ways`):
+    under the thesis F[x] = (1, ..., y - 1), under Up or Down one of its four ways."""
     suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    if state.config.up_or_down:
-        grown = (*_stack(state, suit), value)
-        return any(way[: len(grown)] == grown for way in UP_OR_DOWN_WAYS)
-    return state.fields[suit] == value - 1
+    return _fits(state, suit, value)
 
 
-UP_OR_DOWN_WAYS = ((1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (6, 2, 3, 4, 5), (6, 4, 3, 2, 1))
-"""[VAR-up-or-down] the four complete stacks of Up or Down, value 6 being START."""
+def _fits(state: GameState, suit: int, value: int) -> bool:
+    """The stack of ``suit`` with a card of ``value`` on it is the start of a complete stack."""
+    grown = (*_stack(state, suit), value)
+    return any(way[: len(grown)] == grown for way in state.config.rule_set.ways(state.config.values))
 
 
 def _stack(state: GameState, suit: int) -> tuple[int, ...]:
@@ -221,14 +221,14 @@ def _stack(state: GameState, suit: int) -> tuple[int, ...]:
 
 
 def _play_success_holds(state: GameState, play: Action, result: GameState) -> bool:
-    """[2.16-2c-success] F[x] := (1, ..., y); the card joins the fields, D and f stay."""
+    """[2.16-2c-success] F[x] := (1, ..., y): the field counts the stack's cards, one
+    more (VAR-engine-up-or-down); the card joins the fields, D and f stay."""
     if not _is_success(state, play):
         return True
     card_id = _acted_card(state, play)
-    suit, value = _suit_and_value(state.config, state.deck[card_id])
-    if state.config.up_or_down:
-        value = state.fields[suit] + 1  # [VAR-engine-up-or-down] the field counts the cards
-    expected = tuple(value if index == suit else height for index, height in enumerate(state.fields))
+    suit, _ = _suit_and_value(state.config, state.deck[card_id])
+    height = len(_stack(state, suit)) + 1
+    expected = tuple(height if index == suit else before for index, before in enumerate(state.fields))
     return (
         result.fields == expected
         and result.played == state.played + (card_id,)
@@ -238,10 +238,10 @@ def _play_success_holds(state: GameState, play: Action, result: GameState) -> bo
 
 
 def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
-    """[2.16-2c-five] a successful y = n regains a token if t < t0; no other play
-    changes t."""
-    suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    complete = state.fields[suit] + 1 == 5 if state.config.up_or_down else value == state.config.values
+    """[2.16-2c-five] a successful play that completes its stack (y = n; five cards under
+    Up or Down) regains a token if t < t0; no other play changes t."""
+    suit, _ = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
+    complete = len(_stack(state, suit)) + 1 == state.config.stack_height
     regains = _is_success(state, play) and complete and state.hints < state.config.max_hints
     return result.hints == state.hints + (1 if regains else 0)
 
@@ -340,25 +340,17 @@ def _attainable_by_clause(state: GameState) -> int:
         in_discard[card] = in_discard.get(card, 0) + 1
     total = 0
     for suit, described in enumerate(config.suits):
-        if config.up_or_down:
-            # [VAR-engine-up-or-down] the best of the four ways the stack is a start of,
-            # continued while a copy of the next value is not all discarded.
-            stack = _stack(state, suit)
-            best = len(stack)
-            for way in UP_OR_DOWN_WAYS:
-                if way[: len(stack)] == stack:
-                    reach = len(stack)
-                    while reach < 5 and in_discard.get(suit * n + way[reach] - 1, 0) < described.counts[way[reach] - 1]:
-                        reach += 1
-                    best = max(best, reach)
-            total += best
-            continue
-        height = state.fields[suit]
-        for value in range(height + 1, n + 1):
-            if in_discard.get(suit * n + value - 1, 0) >= described.counts[value - 1]:
-                break
-            height = value
-        total += height
+        # [VAR-engine-up-or-down] the best of the complete stacks this stack is a start
+        # of, continued while a copy of the next value is not all discarded.
+        stack = _stack(state, suit)
+        best = len(stack)
+        for way in config.rule_set.ways(n):
+            if way[: len(stack)] == stack:
+                reach = len(stack)
+                while reach < len(way) and in_discard.get(suit * n + way[reach] - 1, 0) < described.counts[way[reach] - 1]:
+                    reach += 1
+                best = max(best, reach)
+        total += best
     return total
 
 
@@ -372,11 +364,7 @@ def _nothing_playable_by_clause(result: GameState) -> bool:
     for step in range(result.remaining):
         for card_id in result.hands[(result.current + step) % config.players]:
             suit, value = _suit_and_value(config, result.deck[card_id])
-            if config.up_or_down:
-                grown = (*_stack(result, suit), value)
-                if any(way[: len(grown)] == grown for way in UP_OR_DOWN_WAYS):
-                    return False
-            elif result.fields[suit] == value - 1:
+            if _fits(result, suit, value):
                 return False
     return True
 
@@ -387,8 +375,7 @@ def _stops(result: GameState) -> bool:
     config = result.config
     if result.remaining in (-1, 0):
         return True
-    complete = 5 if config.up_or_down else config.values
-    if all(height == complete for height in result.fields):
+    if all(height == config.stack_height for height in result.fields):
         return True
     if config.options.end_when_nothing_playable and _nothing_playable_by_clause(result):
         return True

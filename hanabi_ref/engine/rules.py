@@ -20,8 +20,8 @@ from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.engine.cards import Suit, canonical_deck, identity
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.variants import engine as variant_engine
-from hanabi_ref.engine.variants import updown
 from hanabi_ref.engine.variants.model import NotSupported, Variant
+from hanabi_ref.engine.variants.ruleset import THESIS, RuleSet
 
 STRIKEOUT_SCORES: Final = ("zero", "fireworks")
 DEALS: Final = ("blocks", "round-robin")
@@ -500,9 +500,17 @@ class GameConfig:
         return self.model is not None and self.model.rules.up_or_down
 
     @functools.cached_property
+    def rule_set(self) -> RuleSet:
+        """What the steps of Algorithm 2.16 ask of the rules, answered for this game's
+        variant family: the thesis' rules, or those of a modelled variant's family
+        (:func:`hanabi_ref.engine.variants.engine.rule_set`, VAR-engine)."""
+        return variant_engine.rule_set(self.model) if self.model is not None else THESIS
+
+    @functools.cached_property
     def stack_height(self) -> int:
-        """The cards of a complete field stack: n, or 5 under Up or Down."""
-        return updown.STACK if self.up_or_down else self.values
+        """The cards of a complete field stack: n, or what the variant family says (5
+        under Up or Down) [2.16-2c-five]."""
+        return self.rule_set.stack_height(self.values)
 
 
 _config_fields = operator.attrgetter(*(field.name for field in attrs.fields(GameConfig)))

@@ -38,10 +38,11 @@ def suit_letter(config: GameConfig, suit: int) -> str:
 def card_name(config: GameConfig, card: int) -> str:
     """[SH-card] a card identity as its suit letter and value: ``r3``; a suit whose short
     name is longer than a letter is separated from the value by a dash (``s2-3``); under
-    Up or Down a START card is ``rS`` (VAR-engine-up-or-down)."""
+    Up or Down a START card is ``rS`` (VAR-engine-up-or-down): the value as the game's
+    rule set writes it."""
     letter = suit_letter(config, suit_of(card, config.values))
     value = value_of(card, config.values)
-    shown = "S" if config.up_or_down and value == 6 else str(value)
+    shown = config.rule_set.value_text(value)
     return f"{letter}{shown}" if len(letter) == 1 else f"{letter}-{shown}"
 
 

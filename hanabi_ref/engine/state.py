@@ -22,7 +22,6 @@ R             ``remaining``               ``None`` stands for infinity
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Sequence
 from typing import Any
 
@@ -38,7 +37,7 @@ from hanabi_ref.engine.history import sealed_history as sealed_history
 from hanabi_ref.engine.history import sealed_successor as sealed_successor
 from hanabi_ref.engine.history import starts_with as starts_with
 from hanabi_ref.engine.rules import GameConfig
-from hanabi_ref.engine.variants import updown
+from hanabi_ref.engine.variants.ruleset import attainable_heights as attainable_heights
 
 
 def is_cards_conserved(state: GameState) -> bool:
@@ -59,22 +58,21 @@ def is_cards_conserved(state: GameState) -> bool:
 
 
 def is_fields_gapless(state: GameState) -> bool:
-    """[2.13-4] each field stack F[i] is (1, ..., fields[i]) of suit i, built in order;
-    under Up or Down each stack is built by the rule of VAR-up-or-down and F[i] counts
-    its cards (VAR-engine-up-or-down)."""
-    n = state.config.values
-    if state.config.up_or_down:
-        stacks = [updown.stack_values(state.deck, state.played, suit, n) for suit in range(state.config.suit_count)]
-        built = all(stack[i] in updown.next_values(stack[:i]) for stack in stacks for i in range(len(stack)))
-        return built and tuple(map(len, stacks)) == state.fields
-    heights = [0] * state.config.suit_count
+    """[2.13-4] each field stack F[i] is built in order: the values of suit i's played
+    cards, in play order, are the start of a complete stack of the game's rule set
+    (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.ways`: (1, ..., n) under the
+    thesis, VAR-up-or-down's four under Up or Down), and F[i] counts them
+    (VAR-engine-up-or-down)."""
+    config = state.config
+    n = config.values
+    stacks: list[tuple[int, ...]] = [()] * config.suit_count
     for card_id in state.played:
         card = state.deck[card_id]
-        suit, value = card // n, card % n + 1
-        if value != heights[suit] + 1:
-            return False
-        heights[suit] = value
-    return tuple(heights) == state.fields
+        stacks[card // n] += (card % n + 1,)
+    ways = config.rule_set.ways(n)
+    if not all(any(way[: len(stack)] == stack for way in ways) for stack in stacks):
+        return False
+    return tuple(map(len, stacks)) == state.fields
 
 
 def is_hand_size_valid(state: GameState) -> bool:
@@ -248,50 +246,20 @@ def max_attainable_score(state: GameState) -> int:
 
 def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...],
                      played: tuple[int, ...] = ()) -> int:
-    """[R-1] :func:`max_attainable_score` from the fields and discard pile alone (and,
-    under Up or Down, the played cards, which fix each stack's direction,
-    VAR-engine-up-or-down)."""
+    """[R-1] :func:`max_attainable_score` from the fields and discard pile alone (and the
+    played cards, which a variant family's rule set may read: under Up or Down they fix
+    each stack's direction), as the game's rule set counts it
+    (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.attainable`)."""
     discarded = [0] * (config.values * config.suit_count)
     for card_id in discard:
         discarded[deck[card_id]] += 1
-    if config.up_or_down:
-        return updown_attainable(config, deck, played, discarded)
-    return attainable_from_counts(config, fields, discarded)
-
-
-def updown_attainable(config: GameConfig, deck: tuple[int, ...], played: tuple[int, ...], discarded: Sequence[int]) -> int:
-    """[R-1, VAR-engine-up-or-down] the most cards the stacks can still hold: each stack's
-    cards and the longest run that can follow them, a value being available while a copy
-    of it is not in the discard pile."""
-    n, total = config.values, 0
-    for suit_index, suit in enumerate(config.suits):
-        available = functools.partial(_has_copy_left, discarded, suit.counts, suit_index * n)
-        total += updown.attainable(updown.stack_values(deck, played, suit_index, n), available)
-    return total
-
-
-def _has_copy_left(discarded: Sequence[int], counts: tuple[int, ...], base: int, value: int) -> bool:
-    """A copy of the value is not in the discard pile."""
-    return discarded[base + value - 1] < counts[value - 1]
+    return config.rule_set.attainable(config, deck, fields, played, discarded)
 
 
 def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> int:
     """[R-1] :func:`attainable_score` from the fields and the copies discarded of each
-    identity (public numbers, as a strategy counts them)."""
+    identity (public numbers, as a strategy counts them), under the thesis' rules."""
     return sum(attainable_heights(config, fields, discarded))
-
-
-def attainable_heights(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> list[int]:
-    """[R-1] the height each suit can still reach: from its field up to below the first
-    value whose every copy has been discarded."""
-    n = config.values
-    heights = []
-    for suit_index, suit in enumerate(config.suits):
-        height = fields[suit_index]
-        while height < n and discarded[suit_index * n + height] < suit.counts[height]:
-            height += 1
-        heights.append(height)
-    return heights
 
 
 def is_stop_condition(state: GameState) -> bool:
@@ -335,16 +303,11 @@ def is_nothing_playable_left(
     """[R-4] In the last round (R >= 1: the stack is empty), whether no player who still
     moves (C, C + 1, ..., R of them) holds a card that some field stack may take next:
     then nothing more can be played and, under ``end_when_nothing_playable``, step 3
-    stops the game.  Under Up or Down a stack may take any value VAR-up-or-down allows
-    next [HL-up-or-down]."""
+    stops the game.  What a stack may take next is the rule set's answer
+    (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.next_identities`)."""
     if remaining is None or remaining < 1:
         return False
-    n = config.values
-    if config.up_or_down:
-        needed = {suit * n + value - 1 for suit in range(config.suit_count)
-                  for value in updown.next_values(updown.stack_values(deck, played, suit, n))}
-    else:
-        needed = {suit * n + height for suit, height in enumerate(fields) if height < n}
+    needed = config.rule_set.next_identities(config, deck, fields, played)
     players = config.players
     return not any(deck[card_id] in needed
                    for step in range(remaining) for card_id in hands[(current + step) % players])

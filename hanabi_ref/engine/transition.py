@@ -40,7 +40,6 @@ from hanabi_ref.base.errors import ConfigError, IllegalActionError
 from hanabi_ref.engine.legality import hint_mask, illegality
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import Event, GameState, History, append_event, build_state, is_nothing_playable_left, stop_clause
-from hanabi_ref.engine.variants import updown
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
 
@@ -271,20 +270,14 @@ def process_play(move: Move, play: Play) -> None:
 
 def _judge_play(move: Move, card_id: int) -> None:
     """Step 2c's test and its two branches for the card ``card_id`` [2.16-2c-success,
-    2.16-2c-five, 2.16-2c-fail, 2.16-2c-strikeout, E-10, E-25]."""
+    2.16-2c-five, 2.16-2c-fail, 2.16-2c-strikeout, E-10]: the game's rule set says
+    whether the play succeeds and what F[x] becomes
+    (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.played_height`)."""
     config = move.config
     card = move.deck[card_id]
     suit, value = card // config.values, card % config.values + 1
-    if config.up_or_down:
-        # [VAR-engine-up-or-down] the field counts the stack's cards; the next value
-        # depends on the cards already there.
-        success = value in updown.next_values(updown.stack_values(move.deck, move.played, suit, config.values))
-        height = move.fields[suit] + 1
-    else:
-        # [E-25] one success test: a 1 on an empty field is the case value = 1.
-        success = move.fields[suit] == value - 1
-        height = value
-    if success:
+    height = config.rule_set.played_height(config, move.deck, move.played, move.fields, suit, value)
+    if height is not None:
         move.fields[suit] = height
         move.played = move.played + (card_id,)
         if height == config.stack_height and move.hints < config.max_hints:
@@ -295,7 +288,7 @@ def _judge_play(move: Move, card_id: int) -> None:
         move.errors += 1
         if config.max_errors is not None and move.errors == config.max_errors:
             move.remaining = -1
-    move.success = success
+    move.success = height is not None
 
 
 # ---------------------------------------------------- steps 2b and 2c: the draw

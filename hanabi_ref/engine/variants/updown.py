@@ -1,20 +1,33 @@
-"""Up or Down stacks [VAR-up-or-down, VAR-engine-up-or-down].
+"""Up or Down, the whole variant family: its stacks and its rule set [VAR-up-or-down,
+VAR-engine-up-or-down].
 
 Under Up or Down the engine's values are 1 to 6, value 6 being hanab.live's START card
 (its rank 7).  A field holds the number of cards on the stack, so the score is still the
 sum of the fields; what may come next depends on the cards already there, which are the
-played cards of the suit, in the order they were played.
+played cards of the suit, in the order they were played.  :data:`RULES` answers the
+questions of :class:`~hanabi_ref.engine.variants.ruleset.RuleSet` for this family: the
+steps of Algorithm 2.16 know it only through them.
 """
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from hanabi_ref.engine.variants.ruleset import RuleSet
+
+if TYPE_CHECKING:
+    from hanabi_ref.engine.rules import GameConfig
 
 START_VALUE = 6
 """The engine's value of a START card (hanab.live's rank 7)."""
 
 STACK = 5
 """The cards of a complete stack, either way."""
+
+WAYS = ((1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (START_VALUE, 2, 3, 4, 5), (START_VALUE, 4, 3, 2, 1))
+"""[VAR-up-or-down] the four complete stacks, as the move conditions read the clause."""
 
 
 def stack_values(deck: Sequence[int], played: Sequence[int], suit: int, values: int) -> tuple[int, ...]:
@@ -49,3 +62,59 @@ def attainable(on_stack: Sequence[int], available: Callable[[int], bool]) -> int
         best = max(best, len(stack))
         frontier.extend((*stack, value) for value in next_values(stack) if available(value))
     return best
+
+
+def _has_copy_left(discarded: Sequence[int], counts: tuple[int, ...], base: int, value: int) -> bool:
+    """A copy of the value is not in the discard pile."""
+    return discarded[base + value - 1] < counts[value - 1]
+
+
+class UpOrDownRules(RuleSet):
+    """[VAR-engine-up-or-down] the rule set of Up or Down: a field counts its stack's
+    cards, which value comes next is read from those cards (:func:`next_values`), a
+    stack of five is complete, a START card is shown as ``S``."""
+
+    name = "up-or-down"
+
+    def stack_height(self, values: int) -> int:
+        """[VAR-engine-up-or-down, VAR-max-score] a complete stack holds five cards."""
+        return STACK
+
+    def ways(self, values: int) -> tuple[tuple[int, ...], ...]:
+        """[VAR-up-or-down] the four complete stacks (1-5, 5-1, START 2-5, START 4-1)."""
+        return WAYS
+
+    def played_height(self, config: GameConfig, deck: Sequence[int], played: Sequence[int], fields: Sequence[int],
+                      suit: int, value: int) -> int | None:
+        """[VAR-engine-up-or-down, 2.16-2c-success] a play succeeds if the value may come
+        next on the suit's stack; the field then counts one card more."""
+        if value in next_values(stack_values(deck, played, suit, config.values)):
+            return fields[suit] + 1
+        return None
+
+    def next_identities(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int],
+                        played: Sequence[int]) -> set[int]:
+        """[R-4, HL-up-or-down] the identities a stack may take next: any value
+        VAR-up-or-down allows after the stack's cards."""
+        n = config.values
+        return {suit * n + value - 1 for suit in range(config.suit_count)
+                for value in next_values(stack_values(deck, played, suit, n))}
+
+    def attainable(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int], played: Sequence[int],
+                   discarded: Sequence[int]) -> int:
+        """[R-1, VAR-engine-up-or-down] the most cards the stacks can still hold: each
+        stack's cards and the longest run that can follow them, a value being available
+        while a copy of it is not in the discard pile."""
+        n, total = config.values, 0
+        for suit_index, suit in enumerate(config.suits):
+            available = functools.partial(_has_copy_left, discarded, suit.counts, suit_index * n)
+            total += attainable(stack_values(deck, played, suit_index, n), available)
+        return total
+
+    def value_text(self, value: int) -> str:
+        """[SH-card, VAR-engine-up-or-down] a START card is shown as ``S``."""
+        return "S" if value == START_VALUE else str(value)
+
+
+RULES = UpOrDownRules()
+"""Up or Down's rule set."""

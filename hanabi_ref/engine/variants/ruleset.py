@@ -1,0 +1,99 @@
+"""The rule set: what a variant family changes in Algorithm 2.16, and the thesis' answers
+[2.16-2c-success, 2.16-2c-five, 2.13-4, R-1, R-4, VAR-engine].
+
+The steps of :mod:`hanabi_ref.engine.transition` and the state's checks ask a
+:class:`RuleSet` these questions and never test a variant flag:
+
+=====================  ===============================================  ==============
+question               method                                           clause
+=====================  ===============================================  ==============
+does a play succeed,   :meth:`RuleSet.played_height`                    2.16-2c-success
+and what F[x] becomes
+when is a field        :meth:`RuleSet.stack_height`                     2.16-2c-five,
+complete                                                                2.16-3-max
+the complete stacks    :meth:`RuleSet.ways`                             2.13-4
+(the clause's reading)
+what a stack may take  :meth:`RuleSet.next_identities`                  R-4
+next
+the attainable score   :meth:`RuleSet.attainable`                       R-1
+how a value is shown   :meth:`RuleSet.value_text`                       SH-card
+=====================  ===============================================  ==============
+
+:data:`THESIS`, the class's own answers, is the thesis' rules: a field F[i] is
+(1, ..., F[i]), built upwards.  A variant family that builds its stacks another way is
+one module with a subclass (Up or Down: :mod:`hanabi_ref.engine.variants.updown`), and
+:func:`hanabi_ref.engine.variants.engine.rule_set` names the one a variant uses.  What a
+clue touches is already a table (VAR-engine-masks) and what an orange card becomes is
+the mask ``GameConfig.inverted_mask`` (VAR-engine-orange); neither is asked here.
+
+:meth:`RuleSet.played_height` and :meth:`RuleSet.attainable` are what the steps compute;
+:meth:`RuleSet.ways`, the complete stacks written out, is what the move conditions and the
+state's invariant read instead, so that a mistake in one is caught by the other.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from hanabi_ref.engine.rules import GameConfig
+
+
+class RuleSet:
+    """The thesis' answers to the questions the steps ask of the rules [2.16-2c-success,
+    2.16-2c-five, 2.13-4, R-1, R-4]; a variant family overrides those it changes."""
+
+    name = "thesis"
+
+    def stack_height(self, values: int) -> int:
+        """[2.16-2c-five, 2.16-3-max] the cards of a complete field stack: n."""
+        return values
+
+    def ways(self, values: int) -> tuple[tuple[int, ...], ...]:
+        """[2.13-4] every complete field stack, its values in the order they are played:
+        only (1, ..., n)."""
+        return (tuple(range(1, values + 1)),)
+
+    def played_height(self, config: GameConfig, deck: Sequence[int], played: Sequence[int], fields: Sequence[int],
+                      suit: int, value: int) -> int | None:
+        """[2.16-2c-success, E-25] F[x] after a play of (value y, suit x) that succeeds, or
+        None if it fails: it succeeds if F[x] = (1, ..., y - 1), and F[x] is then y (one
+        test: a 1 on an empty field is the case y = 1)."""
+        return value if fields[suit] == value - 1 else None
+
+    def next_identities(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int],
+                        played: Sequence[int]) -> set[int]:
+        """[R-4] the identities some field stack may take next: y = F[x] + 1 of each
+        incomplete suit x."""
+        n = config.values
+        return {suit * n + height for suit, height in enumerate(fields) if height < n}
+
+    def attainable(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int], played: Sequence[int],
+                   discarded: Sequence[int]) -> int:
+        """[R-1] the best score still reachable: each suit up to below the first value
+        whose every copy has been discarded (``discarded`` counts the copies of each
+        identity in D)."""
+        return sum(attainable_heights(config, fields, discarded))
+
+    def value_text(self, value: int) -> str:
+        """[SH-card] how a card's value is written: its number."""
+        return str(value)
+
+
+THESIS = RuleSet()
+"""The thesis' rules, the rule set of every configuration without a variant family of
+its own."""
+
+
+def attainable_heights(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> list[int]:
+    """[R-1] the height each suit can still reach under the thesis' rules: from its field
+    up to below the first value whose every copy has been discarded."""
+    n = config.values
+    heights = []
+    for suit_index, suit in enumerate(config.suits):
+        height = fields[suit_index]
+        while height < n and discarded[suit_index * n + height] < suit.counts[height]:
+            height += 1
+        heights.append(height)
+    return heights
