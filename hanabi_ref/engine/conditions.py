@@ -210,13 +210,20 @@ def _is_success(state: GameState, play: Action) -> bool:
 
 def _fits(state: GameState, suit: int, value: int) -> bool:
     """The stack of ``suit`` with a card of ``value`` on it is the start of a complete stack."""
-    grown = (*_stack(state, suit), value)
-    return any(way[: len(grown)] == grown for way in state.config.rule_set.ways(state.config.values))
+    stack = _stack(state, suit)
+    height = len(stack)
+    return any(len(way) > height and way[height] == value and way[:height] == stack for way in state.config.stack_ways)
 
 
 def _stack(state: GameState, suit: int) -> tuple[int, ...]:
-    """The values played on ``suit``'s stack, in order."""
+    """The values played on ``suit``'s stack, in order.  Where the rule set has one
+    complete stack only (the thesis': 1, ..., n), a stack of height h is its first h
+    values [2.13-4], read from F as the thesis' conditions always read it, without a
+    scan of the fields' cards."""
     config = state.config
+    ways = config.stack_ways
+    if len(ways) == 1:
+        return ways[0][: state.fields[suit]]
     return tuple(_suit_and_value(config, state.deck[c])[1] for c in state.played if _suit_and_value(config, state.deck[c])[0] == suit)
 
 
@@ -344,7 +351,7 @@ def _attainable_by_clause(state: GameState) -> int:
         # of, continued while a copy of the next value is not all discarded.
         stack = _stack(state, suit)
         best = len(stack)
-        for way in config.rule_set.ways(n):
+        for way in config.stack_ways:
             if way[: len(stack)] == stack:
                 reach = len(stack)
                 while reach < len(way) and in_discard.get(suit * n + way[reach] - 1, 0) < described.counts[way[reach] - 1]:

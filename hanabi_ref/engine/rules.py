@@ -507,6 +507,12 @@ class GameConfig:
         return variant_engine.rule_set(self.model) if self.model is not None else THESIS
 
     @functools.cached_property
+    def stack_ways(self) -> tuple[tuple[int, ...], ...]:
+        """Every complete field stack of the rule set, its values in play order [2.13-4]:
+        (1, ..., n) under the thesis (:meth:`RuleSet.ways`, asked once per configuration)."""
+        return self.rule_set.ways(self.values)
+
+    @functools.cached_property
     def stack_height(self) -> int:
         """The cards of a complete field stack: n, or what the variant family says (5
         under Up or Down) [2.16-2c-five]."""

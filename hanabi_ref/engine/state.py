@@ -65,12 +65,12 @@ def is_fields_gapless(state: GameState) -> bool:
     (VAR-engine-up-or-down)."""
     config = state.config
     n = config.values
-    stacks: list[tuple[int, ...]] = [()] * config.suit_count
+    stacks: list[list[int]] = [[] for _ in range(config.suit_count)]
     for card_id in state.played:
         card = state.deck[card_id]
-        stacks[card // n] += (card % n + 1,)
-    ways = config.rule_set.ways(n)
-    if not all(any(way[: len(stack)] == stack for way in ways) for stack in stacks):
+        stacks[card // n].append(card % n + 1)
+    ways = config.stack_ways
+    if not all(any(way[: len(stack)] == tuple(stack) for way in ways) for stack in stacks):
         return False
     return tuple(map(len, stacks)) == state.fields
 
