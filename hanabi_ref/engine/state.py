@@ -65,11 +65,20 @@ def is_fields_gapless(state: GameState) -> bool:
     (VAR-engine-up-or-down)."""
     config = state.config
     n = config.values
+    ways = config.stack_ways
+    if len(ways) == 1:  # one complete stack (the thesis'): each card is the next value of it
+        way, heights = ways[0], [0] * config.suit_count
+        for card_id in state.played:
+            card = state.deck[card_id]
+            suit, height = card // n, heights[card // n]
+            if height >= len(way) or card % n + 1 != way[height]:
+                return False
+            heights[suit] = height + 1
+        return tuple(heights) == state.fields
     stacks: list[list[int]] = [[] for _ in range(config.suit_count)]
     for card_id in state.played:
         card = state.deck[card_id]
         stacks[card // n].append(card % n + 1)
-    ways = config.stack_ways
     if not all(any(way[: len(stack)] == tuple(stack) for way in ways) for stack in stacks):
         return False
     return tuple(map(len, stacks)) == state.fields
