@@ -55,7 +55,7 @@ ENTRY_POINT_GROUP: Final = "hanabi_ref.strategies"
 
 
 class Registry(MutableMapping[str, StrategySpec]):
-    """Every named strategy: the built-in ones and those registered as entry points.
+    """Every named strategy: the built-in ones and those registered as entry points [S-register].
 
     The names of registered strategies come from the installed packages' metadata, read
     when first needed; a registered strategy's module is imported when its name is first
