@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from hanabi_ref.engine.actions import Action, Hint
-from hanabi_ref.engine.cards import suit_of, value_of
+from hanabi_ref.engine.cards import Identity, as_identities, members, suit_of, value_of
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.legality import legal_actions as _legal_actions
 from hanabi_ref.engine.rules import GameConfig, config_from_json, make_config
@@ -82,7 +82,7 @@ class Card:
         return f"Card({self.suit!r}, {self.value!r})"
 
     @classmethod
-    def of(cls, config: GameConfig, identity: int) -> Card:
+    def of(cls, config: GameConfig, identity: Identity) -> Card:
         """The card of an integer identity of ``config`` [2.9-cards]."""
         return cls(suit_letter(config, suit_of(identity, config.values)), value_of(identity, config.values))
 
@@ -123,8 +123,7 @@ class Knowledge:
     def of(cls, config: GameConfig, mask: int) -> Knowledge:
         """The knowledge set ``mask`` of ``config`` [2.14]."""
         parts = knowledge_parts(config, mask) or ((), ())
-        n = config.values
-        cards = tuple(Card.of(config, card) for card in range(n * config.suit_count) if mask >> card & 1)
+        cards = tuple(Card.of(config, card) for card in members(mask))
         return cls(mask, knowledge_text(config, mask), tuple(suit_letter(config, s) for s in parts[0]), parts[1], cards)
 
     def __str__(self) -> str:
@@ -259,7 +258,8 @@ class Game:
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every hand face up, slot by slot [2.13-3]."""
         state = self._state
-        return tuple(tuple(Card.of(state.config, state.deck[c]) for c in hand) for hand in state.hands)
+        deck = as_identities(state.deck)
+        return tuple(tuple(Card.of(state.config, deck[c]) for c in hand) for hand in state.hands)
 
     @property
     def knowledge(self) -> tuple[tuple[Knowledge, ...], ...]:
@@ -271,7 +271,8 @@ class Game:
     def discard(self) -> tuple[Card, ...]:
         """The discard pile, oldest first [2.13-2]."""
         state = self._state
-        return tuple(Card.of(state.config, state.deck[c]) for c in state.discard)
+        deck = as_identities(state.deck)
+        return tuple(Card.of(state.config, deck[c]) for c in state.discard)
 
     @property
     def history(self) -> History:

@@ -138,6 +138,7 @@ def _bases() -> dict[str, list[Any]]:
     from hanabi_ref.formats.hanablive import trace_to_hanablive
     from hanabi_ref.engine.legality import legal_actions
     from hanabi_ref.engine.rules import config_to_json, make_config
+    from hanabi_ref.engine.cards import as_identities
     from hanabi_ref.formats.serial import card_to_json, state_to_json
     from hanabi_ref.players.strategies import STRATEGIES
     from hanabi_ref.formats.trace import trace_to_json
@@ -152,7 +153,7 @@ def _bases() -> dict[str, list[Any]]:
     config, deck = live3.trace.config, live3.trace.deck
     state = initial_state(config, deck)
     legal = legal_actions(state)
-    new_game = {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(card, config) for card in deck]}
+    new_game = {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(card, config) for card in as_identities(deck)]}
     return {
         "trace": [trace_to_json(thesis.trace), trace_to_json(rainbow.trace, with_states=True), trace_to_json(custom.trace)],
         "hanablive": [trace_to_hanablive(live3.trace), trace_to_hanablive(live5.trace)],

@@ -19,7 +19,7 @@ import pytest
 
 import hanabi_ref
 from hanabi_ref import Card, Config, Discard, Game, Hint, Knowledge, Play
-from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.cards import as_identities, identity
 from hanabi_ref.base.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import legal_actions
@@ -253,7 +253,7 @@ def _read_knowledge(config: GameConfig, text: str) -> set[int]:
     if text == "{}":
         return set()
     if re.fullmatch(r"\{[a-z]+\d+(,[a-z]+\d+)*\}", text):
-        found = set()
+        found: set[int] = set()
         for name in text[1:-1].split(","):
             found.add(identity(int(name[-1]), letters.index(name[:-1]), config.values))
         return found
@@ -411,13 +411,13 @@ def test_move_sentences_name_what_happened() -> None:
             assert text.endswith(f": touches {'slots' if len(slots) > 1 else 'slot'} {', '.join(map(str, slots))}"
                                  if slots else ": touches no card")
         else:
-            card = card_name(config, before.deck[before.hands[event.player][action.slot]])
+            card = card_name(config, as_identities(before.deck)[before.hands[event.player][action.slot]])
             verb = "plays" if isinstance(action, Play) else "discards"
             assert f"{verb} {card} from slot {action.slot}" in text
             if isinstance(action, Play):
                 assert f"({'success' if event.success else 'fails: a strike'})" in text
             drew = after.next_card > before.next_card
-            assert text.endswith(f", draws {card_name(config, after.deck[after.next_card - 1])}") == drew
+            assert text.endswith(f", draws {card_name(config, as_identities(after.deck)[after.next_card - 1])}") == drew
 
 
 def test_every_player_count_and_variant_prints() -> None:

@@ -30,6 +30,7 @@ from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.human import BotFailed, GameQuit, HumanSeat, numbered_moves, play_human
 from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.cards import Identity, as_identities
 from hanabi_ref.engine.show import card_name, knowledge_text
 from hanabi_ref.engine.state import Event, GameState
 from hanabi_ref.players.strategies import STRATEGIES
@@ -228,7 +229,7 @@ def test_a_person_plays_a_game_in_a_terminal() -> None:
     try:
         screen = terminal.prompt()
         deal = new_game(make_config(4, preset="hle"), 1)
-        others = [card_name(deal.config, deal.deck[card]) for card in deal.hands[1]]
+        others = [card_name(deal.config, as_identities(deal.deck)[card_id]) for card_id in deal.hands[1]]
         assert screen.startswith("You are seat 0 of 4")
         assert re.search(r"\n> seat 0 you  #  +#  +#  +#\n", screen)
         assert re.search(r"\n  seat 1 {6}" + " +".join(others) + "\n", screen)
@@ -286,7 +287,7 @@ def test_news_since_the_last_turn_is_one_sentence_a_move() -> None:
     states = replay_states(record.trace)
     own = states[3].history[-1]  # the move of turn 2, the seat's last
     assert own.player == 2 and own.card is not None
-    assert news[0] == f"seat 2 plays {card_name(config, own.card)} from slot 0 " + (
+    assert news[0] == f"seat 2 plays {card_name(config, Identity(own.card))} from slot 0 " + (
         "(success)" if own.success else "(fails: a strike)")
     assert [line.split()[:2] for line in news] == [["seat", str(s)] for s in (2, 3, 0, 1)]
     assert "draws" not in text

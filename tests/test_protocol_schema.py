@@ -34,6 +34,7 @@ from hanabi_ref.cli import EXIT_INVALID_GAME, main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.formats.schema import SCHEMA_BASE, first_violation, load_schema, schema_registry, strict_validator
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.engine.rules import config_to_json
 from hanabi_ref.tools.verify.answers import OPS, PROTOCOL_SCHEMA, answer_violation, is_plain_answer
@@ -153,7 +154,7 @@ class Served:
 
 def _new_game(config: GameConfig, seed: int) -> dict[str, Any]:
     deck = deck_from_seed(config, seed)
-    return {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(card, config) for card in deck]}
+    return {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(card, config) for card in as_identities(deck)]}
 
 
 @pytest.mark.checks("EP-requests", "EP-schemas", "EP-serve")

@@ -315,7 +315,7 @@ def test_the_judges_features_read_the_seats_view() -> None:
             features = judge_features(view, memory, slot)
             assert features.shape == (judge_inputs(CONFIG),) == (128,)
             identities = [(suit, value) for suit in range(5) for value in range(5)]
-            seen = [card for seat, cards in enumerate(view.cards) if seat != view.seat for card in cards]
+            seen: list[int | None] = [card for seat, cards in enumerate(view.cards) if seat != view.seat for card in cards]
             seen += [card for _, card in view.discard] + [card for _, card in view.played]
             for x, (suit, value) in enumerate(identities):
                 copies = (3, 2, 2, 2, 1)[value]

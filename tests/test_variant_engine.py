@@ -9,6 +9,8 @@ suits and by value).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import random
 
 import pytest
@@ -72,7 +74,7 @@ def test_pink_touch_and_negative_information() -> None:
     assert state.history[-1].touched == (5, 6)
 
 
-def _deal(config: GameConfig, hands: list[list[int]]) -> GameState:
+def _deal(config: GameConfig, hands: Sequence[Sequence[int]]) -> GameState:
     rest = list(config.canonical_deck)
     for hand in hands:
         for card in hand:

@@ -27,6 +27,7 @@ from hanabi_ref.cli import EXIT_INVALID_GAME, build_parser, main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.rules import GameConfig, config_to_json, make_config
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import action_from_json, load_trace, replay
@@ -76,7 +77,7 @@ class InProcessSmallEngine:
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
         try:
-            self.engine.new_game(config_to_json(config), [card_to_json(card, config) for card in deck])
+            self.engine.new_game(config_to_json(config), [card_to_json(card, config) for card in as_identities(deck)])
         except Unsupported as reason:
             raise UnsupportedConfig(str(reason)) from None
 

@@ -5,14 +5,28 @@ A card *identity* is an element ``(value, suit)`` of Cards(H) = {1..n} x {1..k}
 suit counted from 0, so a knowledge set K_c (Definition 2.14) is a bitmask over
 Cards(H).  A physical card is named by its *card id*: its index in the initial stack S0,
 which is also the order in which cards are dealt and drawn (hanab.live calls it "order").
+
+The two are different types, :data:`CardId` and :data:`Identity`, so that ``mypy --strict``
+catches one used as the other; the decoders below (and the tables made of them,
+:func:`suit_table`, :func:`rank_table`) are the only place an identity is divided into its
+suit and value.
 """
 
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NewType, cast
 
 import attrs
+
+CardId = NewType("CardId", int)
+"""A physical card: its index in the initial stack S0 (hanab.live's "order") [2.9-cards]."""
+Identity = NewType("Identity", int)
+"""A card identity (value, suit) as the integer ``suit * n + (value - 1)`` [2.9-cards].
+
+Calling a ``NewType`` costs a Python call per value; where many integers become identities
+at once the functions below ``cast`` the whole sequence instead."""
 
 
 @attrs.frozen
@@ -30,22 +44,49 @@ class Suit:
     touched_by: frozenset[int]
 
 
-def identity(value: int, suit: int, values: int) -> int:
+def identity(value: int, suit: int, values: int) -> Identity:
     """The integer identity of card (value, suit), value 1-based, suit 0-based [2.9-cards]."""
-    return suit * values + (value - 1)
+    return cast(Identity, suit * values + (value - 1))
 
 
-def value_of(card: int, values: int) -> int:
+def value_of(card: Identity, values: int) -> int:
     """The value (1-based) of an integer identity [2.9-cards]."""
     return card % values + 1
 
 
-def suit_of(card: int, values: int) -> int:
+def suit_of(card: Identity, values: int) -> int:
     """The suit (0-based) of an integer identity [2.9-cards]."""
     return card // values
 
 
-def mask_of(cards: Iterable[int]) -> int:
+def rank_of(card: Identity, values: int) -> int:
+    """The rank of an integer identity: its value less one, the height its field has
+    when the card is the next to play on it [2.9-cards]."""
+    return card % values
+
+
+def suit_table(values: int, size: int) -> tuple[int, ...]:
+    """``suit_of`` of every identity below ``size``, as a table for hot loops [2.9-cards]."""
+    return tuple(suit_of(card, values) for card in all_identities(size))
+
+
+def rank_table(values: int, size: int) -> tuple[int, ...]:
+    """``rank_of`` of every identity below ``size``, as a table for hot loops [2.9-cards]."""
+    return tuple(rank_of(card, values) for card in all_identities(size))
+
+
+def all_identities(size: int) -> Sequence[Identity]:
+    """Every identity below ``size`` (n times the number of suits), in increasing order."""
+    return cast("Sequence[Identity]", range(size))
+
+
+def as_identities(cards: Sequence[int]) -> Sequence[Identity]:
+    """Integers read from a source that does not type its identities yet (a state's
+    deck S0, a trace's deck): the same sequence, seen as identities (no copy)."""
+    return cast("Sequence[Identity]", cards)
+
+
+def mask_of(cards: Iterable[Identity]) -> int:
     """The bitmask of a set of identities."""
     mask = 0
     for card in cards:
@@ -53,8 +94,12 @@ def mask_of(cards: Iterable[int]) -> int:
     return mask
 
 
-def members(mask: int) -> Iterator[int]:
+def members(mask: int) -> Iterator[Identity]:
     """The identities in a bitmask, in increasing order."""
+    return cast("Iterator[Identity]", _bits(mask))
+
+
+def _bits(mask: int) -> Iterator[int]:
     card = 0
     while mask:
         if mask & 1:
@@ -63,9 +108,9 @@ def members(mask: int) -> Iterator[int]:
         card += 1
 
 
-def canonical_deck(suits: tuple[Suit, ...], values: int) -> tuple[int, ...]:
+def canonical_deck(suits: tuple[Suit, ...], values: int) -> tuple[Identity, ...]:
     """Every card of the composition once, suit by suit, value by value [D-canonical]."""
-    deck: list[int] = []
+    deck: list[Identity] = []
     for suit_index, suit in enumerate(suits):
         for value in range(1, values + 1):
             deck.extend([identity(value, suit_index, values)] * suit.counts[value - 1])
@@ -79,7 +124,7 @@ def knowledge_suits_values(mask: int, n: int, suit_count: int) -> tuple[tuple[in
     per mask (a game shows the same few knowledge sets over and over).  The one reading
     of a mask as suits and values: the trace's JSON, the readable text (SH-knowledge)
     and the viewer (VW-data) all take it from here."""
-    cards = [c for c in range(n * suit_count) if mask >> c & 1]
-    suits = tuple(sorted({c // n for c in cards}))
-    values = tuple(sorted({c % n + 1 for c in cards}))
+    cards = [c for c in all_identities(n * suit_count) if mask >> c & 1]
+    suits = tuple(sorted({suit_of(c, n) for c in cards}))
+    values = tuple(sorted({value_of(c, n) for c in cards}))
     return suits, values, len(cards) == len(suits) * len(values)

@@ -12,10 +12,10 @@ only as their knowledge).  Nothing here changes a game: every function reads.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import identity, knowledge_suits_values, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, all_identities, identity, knowledge_suits_values, members, suit_of, value_of
 from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.engine.rules import GameConfig
 
@@ -35,7 +35,7 @@ def suit_letter(config: GameConfig, suit: int) -> str:
     return config.suits[suit].abbreviation.lower()
 
 
-def card_name(config: GameConfig, card: int) -> str:
+def card_name(config: GameConfig, card: Identity) -> str:
     """[SH-card] a card identity as its suit letter and value: ``r3``; a suit whose short
     name is longer than a letter is separated from the value by a dash (``s2-3``); under
     Up or Down a START card is ``rS`` (VAR-engine-up-or-down): the value as the game's
@@ -46,15 +46,16 @@ def card_name(config: GameConfig, card: int) -> str:
     return f"{letter}{shown}" if len(letter) == 1 else f"{letter}-{shown}"
 
 
-def parse_card(config: GameConfig, text: str) -> int:
+def parse_card(config: GameConfig, text: str) -> Identity:
     """[SH-parse] the identity a name of :func:`card_name` names (any case), or
     :class:`ParseError`."""
     wanted = text.strip().lower()
-    for card in range(config.values * config.suit_count):
+    for card in all_identities(config.values * config.suit_count):
         if card_name(config, card).lower() == wanted:
             return card
     raise ParseError(f"{text!r} is not a card of {config.variant} (cards look like "
-                     f"{card_name(config, 0)} or {card_name(config, config.values * config.suit_count - 1)})")
+                     f"{card_name(config, identity(1, 0, config.values))} or "
+                     f"{card_name(config, identity(config.values, config.suit_count - 1, config.values))})")
 
 
 def knowledge_parts(config: GameConfig, mask: int) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
@@ -72,8 +73,7 @@ def knowledge_text(config: GameConfig, mask: int, *, compact: bool = False) -> s
     board's form) leaves out the commas between one-letter names: ``{rg}{12}``."""
     parts = knowledge_parts(config, mask)
     if parts is None or not parts[0]:
-        n = config.values
-        names = [card_name(config, card) for card in range(n * config.suit_count) if mask >> card & 1]
+        names = [card_name(config, card) for card in members(mask)]
         return "{" + ",".join(names) + "}"
     suits, values = parts
     letters = [suit_letter(config, s) for s in suits]
@@ -166,7 +166,7 @@ def touched_slots(hand: Sequence[int], touched: Sequence[int]) -> list[int]:
 
 
 def event_text(config: GameConfig, event: Event, hands: Sequence[Sequence[int]],
-               drawn: int | None = None) -> str:
+               drawn: Identity | None = None) -> str:
     """[SH-move] one move as a sentence: ``seat 1 hints seat 2 red: touches slots 0, 3``
     (a value hint names ``3s``; one that touches nothing, ``touches no card``), ``seat 0
     plays b1 from slot 2 (success)`` or ``(fails: a strike)``, ``seat 3 discards y4 from
@@ -182,7 +182,7 @@ def event_text(config: GameConfig, event: Event, hands: Sequence[Sequence[int]],
         else:
             touched = f"touches slot{'s' if len(slots) > 1 else ''} {', '.join(map(str, slots))}"
         return f"seat {seat} hints seat {action.target} {hint_subject(config, action)}: {touched}"
-    card = "a card" if event.card is None else card_name(config, event.card)
+    card = "a card" if event.card is None else card_name(config, Identity(event.card))
     verb = "plays" if isinstance(action, Play) else "discards"
     # [R-deck-plays] slot h' exists only while every hand is full (one card in the stack)
     where = "the stack" if action.slot >= config.hand_size else f"slot {action.slot}"
@@ -200,17 +200,23 @@ def state_event_text(state: GameState) -> str:
     """[SH-move] the move that led to ``state`` as :func:`event_text` tells it, the drawn
     card named (a state is face up)."""
     event = state.history[-1]
-    drawn = None if event.drawn is None else state.deck[event.drawn]
+    drawn = None if event.drawn is None else _deck(state)[event.drawn]
     return event_text(state.config, event, state.hands, drawn)
 
 
 # --- the board ------------------------------------------------------------------------
 
 
+def _deck(state: GameState) -> tuple[Identity, ...]:
+    """The identities of S0 by card id (``GameState.deck``, still typed as plain integers)."""
+    return cast("tuple[Identity, ...]", state.deck)
+
+
 def state_board(state: GameState) -> str:
     """[SH-board] ``state`` as a board, every card face up."""
-    hands = [tuple(state.deck[c] for c in hand) for hand in state.hands]
-    discard = [state.deck[c] for c in state.discard]
+    deck = _deck(state)
+    hands = [tuple(deck[c] for c in hand) for hand in state.hands]
+    discard = [deck[c] for c in state.discard]
     return _board(state.config, state.turn, state.current, state.score, state.hints, state.errors,
                   state.deck_size, state.fields, hands, state.knowledge, discard, state.remaining,
                   state.terminal, None)
@@ -226,8 +232,8 @@ def view_board(view: PlayerView) -> str:
 
 
 def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int, strikes: int,
-           deck_size: int, fireworks: Sequence[int], hands: Sequence[Sequence[int | None]],
-           knowledge: Sequence[Sequence[int]], discard: Sequence[int], remaining: int | None,
+           deck_size: int, fireworks: Sequence[int], hands: Sequence[Sequence[Identity | None]],
+           knowledge: Sequence[Sequence[int]], discard: Sequence[Identity], remaining: int | None,
            terminal: bool, seat: int | None) -> str:
     limit = "" if config.max_errors is None else f"/{config.max_errors}"
     if terminal:
@@ -253,15 +259,15 @@ def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int
     return "\n".join(lines)
 
 
-def _grouped(config: GameConfig, cards: Sequence[int]) -> str:
+def _grouped(config: GameConfig, cards: Sequence[Identity]) -> str:
     """[SH-board] the discard pile grouped by suit, each suit's cards in value order."""
-    groups: list[list[int]] = [[] for _ in config.suits]
+    groups: list[list[Identity]] = [[] for _ in config.suits]
     for card in cards:
         groups[suit_of(card, config.values)].append(card)
     return " · ".join(" ".join(card_name(config, card) for card in sorted(group)) for group in groups if group)
 
 
-def card_identity(config: GameConfig, suit: int, value: int) -> int:
+def card_identity(config: GameConfig, suit: int, value: int) -> Identity:
     """The identity of (value, suit) with a check that both exist in ``config``."""
     if not 0 <= suit < config.suit_count or not 1 <= value <= config.values:
         raise ParseError(f"no card of suit {suit} and value {value} in {config.variant}")

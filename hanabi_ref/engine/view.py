@@ -16,6 +16,7 @@ import attrs
 import icontract
 
 from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.legality import Problem, action_problem, enumerate_legal, hand_mask, is_deck_play_open, touch_key
 from hanabi_ref.engine.rules import ActionCatalogue, GameConfig
@@ -47,13 +48,13 @@ class PlayerView:
     seat: int
     turn: int
     current_player: int
-    hands: tuple[tuple[int, ...], ...]
-    cards: tuple[tuple[int | None, ...], ...]
+    hands: tuple[tuple[CardId, ...], ...]
+    cards: tuple[tuple[Identity | None, ...], ...]
     knowledge: tuple[tuple[int, ...], ...]
     stack_size: int
     fields: tuple[int, ...]
-    played: tuple[tuple[int, int], ...]
-    discard: tuple[tuple[int, int], ...]
+    played: tuple[tuple[CardId, Identity], ...]
+    discard: tuple[tuple[CardId, Identity], ...]
     hints: int
     errors: int
     remaining: int | None
@@ -66,7 +67,7 @@ class PlayerView:
             raise TypeError("PlayerView is built only by hanabi_ref.engine.view.make_view [2.17-view]")
 
     @property
-    def own_hand(self) -> tuple[int, ...]:
+    def own_hand(self) -> tuple[CardId, ...]:
         """The card ids in this seat's own hand, in slot order."""
         return self.hands[self.seat]
 

@@ -23,7 +23,7 @@ from typing import Any, Final
 import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import identity, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, as_identities, identity, suit_of, value_of
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.formats.trace import Trace
@@ -300,12 +300,12 @@ def _file_rank(config: GameConfig, value: int) -> int:
     return START_RANK if config.up_or_down and value == START_VALUE else value
 
 
-def card_name(config: GameConfig, card: int) -> str:
+def card_name(config: GameConfig, card: Identity) -> str:
     """A card as its suit's abbreviation and its rank, e.g. ``R1`` [HL-deck]."""
     return f"{config.suits[suit_of(card, config.values)].abbreviation}{value_of(card, config.values)}"
 
 
-def _parse_card(value: object, path: str, config: GameConfig) -> int:
+def _parse_card(value: object, path: str, config: GameConfig) -> Identity:
     """One card ``{"suitIndex": s, "rank": r}`` as our identity [HL-deck, HL-colours,
     HL-up-or-down]."""
     data = _object(value, path)
@@ -327,9 +327,9 @@ def _parse_card(value: object, path: str, config: GameConfig) -> int:
     return identity(rank, suit, config.values)
 
 
-def _check_composition(deck: tuple[int, ...], config: GameConfig, path: str) -> None:
+def _check_composition(deck: tuple[Identity, ...], config: GameConfig, path: str) -> None:
     """The deck holds each card of the variant exactly as often as its composition [HL-deck, D-explicit]."""
-    expected = Counter(config.canonical_deck)
+    expected = Counter(as_identities(config.canonical_deck))
     found = Counter(deck)
     for card in sorted(set(expected) | set(found)):
         if found[card] != expected[card]:
@@ -340,7 +340,7 @@ def _check_composition(deck: tuple[int, ...], config: GameConfig, path: str) -> 
             )
 
 
-def _parse_deck(value: object, path: str, config: GameConfig) -> tuple[int, ...]:
+def _parse_deck(value: object, path: str, config: GameConfig) -> tuple[Identity, ...]:
     """The whole deck, top card first, as identities [HL-deck]."""
     cards = _list(value, path)
     if len(cards) != config.deck_size:
@@ -531,7 +531,7 @@ def _rotated_order(order: int, starting: int, config: GameConfig) -> int:
     return (player - starting) % config.players * size + position
 
 
-def _rotated_deck(deck: tuple[int, ...], starting: int, config: GameConfig) -> tuple[int, ...]:
+def _rotated_deck(deck: tuple[Identity, ...], starting: int, config: GameConfig) -> tuple[Identity, ...]:
     """[HL-starting-player] the deck dealt in blocks to our seats, seat 0 being the
     file's starting player."""
     ours = list(deck)
@@ -701,7 +701,8 @@ def trace_to_hanablive(trace: Trace) -> dict[str, Any]:
     n = trace.config.values
     data: dict[str, Any] = {
         "players": list(PLAYER_NAMES[: trace.config.players]),
-        "deck": [{"suitIndex": suit_of(card, n), "rank": _file_rank(trace.config, value_of(card, n))} for card in trace.deck],
+        "deck": [{"suitIndex": suit_of(card, n), "rank": _file_rank(trace.config, value_of(card, n))}
+                 for card in as_identities(trace.deck)],
         "actions": _export_actions(trace),
         "options": _export_options(trace.config),
     }

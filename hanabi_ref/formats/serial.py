@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from hanabi_ref.engine.cards import knowledge_suits_values, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, as_identities, knowledge_suits_values, members, suit_of, value_of
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import GameState, public_score, score, stack_size
 from hanabi_ref.engine.view import PlayerView
@@ -136,7 +136,7 @@ def _reject_floats(data: object, where: str) -> None:
             _reject_floats(value, f"{where}[{index}]")
 
 
-def card_to_json(card: int, config: GameConfig) -> dict[str, int]:
+def card_to_json(card: Identity, config: GameConfig) -> dict[str, int]:
     """[T-state] a card identity as ``{"suit": suit index, "value": 1..n}``."""
     return {"suit": suit_of(card, config.values), "value": value_of(card, config.values)}
 
@@ -148,20 +148,20 @@ def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, Any]:
     suits, values, product = knowledge_suits_values(mask, config.values, config.suit_count)
     data: dict[str, Any] = {"suits": list(suits), "values": list(values)}
     if not product:
-        n = config.values
-        data["cards"] = [card_to_json(card, config) for card in range(n * config.suit_count) if mask >> card & 1]
+        data["cards"] = [card_to_json(card, config) for card in members(mask)]
     return data
 
 
 def state_to_json(state: GameState) -> dict[str, Any]:
     """[T-state] everything an engine can be compared on, as one JSON object."""
     config = state.config
+    deck = as_identities(state.deck)
     return {
         "current": state.current,
-        "hands": [[card_to_json(state.deck[c], config) for c in hand] for hand in state.hands],
+        "hands": [[card_to_json(deck[c], config) for c in hand] for hand in state.hands],
         "knowledge": [[knowledge_to_json(m, config) for m in known] for known in state.knowledge],
         "fireworks": list(state.fields),
-        "discard": [card_to_json(state.deck[c], config) for c in state.discard],
+        "discard": [card_to_json(deck[c], config) for c in state.discard],
         "clue_tokens": state.hints,
         "strikes": state.errors,
         "deck_size": stack_size(state),

@@ -17,7 +17,7 @@ import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, HintKind, Play, action_to_json
 from hanabi_ref.base.atomic import write_text_atomically
-from hanabi_ref.engine.cards import identity, suit_of, value_of
+from hanabi_ref.engine.cards import as_identities, identity, suit_of, value_of
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, FileReadError, IllegalActionError, TraceError
 from hanabi_ref.engine.rules import GameConfig, config_from_json, config_to_json, max_moves
@@ -65,7 +65,7 @@ def trace_to_json(trace: Trace, *, with_states: bool = False) -> dict[str, Any]:
         "format": FORMAT,
         "version": VERSION,
         "config": config_to_json(trace.config),
-        "deck": [{"suit": suit_of(c, n), "value": value_of(c, n)} for c in trace.deck],
+        "deck": [{"suit": suit_of(c, n), "value": value_of(c, n)} for c in as_identities(trace.deck)],
         "actions": [action_to_json(a) for a in trace.actions],
     }
     if trace.seed is not None:

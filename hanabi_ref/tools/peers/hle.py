@@ -15,7 +15,7 @@ import struct
 from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action
-from hanabi_ref.engine.cards import suit_of, value_of
+from hanabi_ref.engine.cards import as_identities, suit_of, value_of
 from hanabi_ref.tools.peers import import_peer
 from hanabi_ref.tools.peers.hle_observation import CardLine, parse_observation
 from hanabi_ref.tools.peers.hle_rules import (
@@ -88,7 +88,7 @@ class HLEEngine:
         while not self.game_state.is_terminal() and self.game_state.cur_player() == chance:
             if self._dealt >= len(self._deck):
                 raise EngineFailure("hle adapter: HLE asks for a card but every card of the deck is dealt")
-            card = self._deck[self._dealt]
+            card = as_identities(self._deck)[self._dealt]
             self._deal_card(suit_of(card, self.config.values), value_of(card, self.config.values) - 1)
             self._dealt += 1
 

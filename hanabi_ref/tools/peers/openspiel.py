@@ -17,7 +17,7 @@ import re
 from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action
-from hanabi_ref.engine.cards import suit_of, value_of
+from hanabi_ref.engine.cards import as_identities, suit_of, value_of
 from hanabi_ref.tools.peers import import_peer
 from hanabi_ref.tools.peers.hle_observation import CardLine, parse_observation
 from hanabi_ref.tools.peers.hle_rules import (
@@ -95,7 +95,7 @@ class OpenSpielEngine:
         while self.game_state.is_chance_node():
             if self._dealt >= len(self._deck):
                 raise EngineFailure("openspiel adapter: OpenSpiel asks for a card but every card of the deck is dealt")
-            card = self._deck[self._dealt]
+            card = as_identities(self._deck)[self._dealt]
             outcome = suit_of(card, config.values) * config.values + value_of(card, config.values) - 1
             try:
                 self.game_state.apply_action(outcome)

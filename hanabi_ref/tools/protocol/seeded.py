@@ -22,7 +22,7 @@ from typing import Protocol, TypeGuard
 import attrs
 
 from hanabi_ref.engine.actions import Action
-from hanabi_ref.engine.cards import suit_of, value_of
+from hanabi_ref.engine.cards import Identity, suit_of, value_of
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.protocol.engine import Engine, ReferenceEngine
@@ -102,7 +102,8 @@ def adopt_drawn(state: GameState, drawn: Sequence[int]) -> GameState:
 def _name(card: int, config: GameConfig) -> str:
     """A card identity as ``verify``'s reports name it (``r3``: the suit's abbreviation in
     lower case, then the value)."""
-    return f"{config.suits[suit_of(card, config.values)].abbreviation.lower()}{value_of(card, config.values)}"
+    identity = Identity(card)  # an engine's card, read as an identity of ``config``
+    return f"{config.suits[suit_of(identity, config.values)].abbreviation.lower()}{value_of(identity, config.values)}"
 
 
 class SeededReference(ReferenceEngine):

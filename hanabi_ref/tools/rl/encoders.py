@@ -151,9 +151,9 @@ def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[i
     discarded = [0] * b
     for _, card in view.discard:
         discarded[card] += 1
-    for card, count in enumerate(discarded):
+    for index, count in enumerate(discarded):
         if count:
-            start = at.discard_starts[card]
+            start = at.discard_starts[index]
             ones.extend(range(start, start + count))
     # [RL-last-action]
     if view.history:

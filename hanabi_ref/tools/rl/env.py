@@ -21,6 +21,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from hanabi_ref.engine.actions import Action, Hint, describe
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.dealing import check_seed, deck_from_seed, derive_seed
 from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.formats.hanablive import card_name
@@ -209,7 +210,7 @@ class Table:
             "last " + (self.event_text(view.history[-1]) if view.history else "-"),
         ])
 
-    def hand_text(self, cards: tuple[int | None, ...]) -> str:
+    def hand_text(self, cards: tuple[Identity | None, ...]) -> str:
         """A hand as card names, ``??`` for a card the seat cannot see."""
         return " ".join("??" if card is None else card_name(self.config, card) for card in cards)
 
@@ -219,7 +220,7 @@ class Table:
         if event.card is None:
             return text
         outcome = "" if event.success is None else (", success" if event.success else ", error")
-        return f"{text} ({card_name(self.config, event.card)}{outcome})"
+        return f"{text} ({card_name(self.config, Identity(event.card))}{outcome})"
 
 
 class HanabiAECEnv(AECEnv):  # type: ignore[misc]

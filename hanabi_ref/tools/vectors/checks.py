@@ -19,6 +19,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play, action_to_json
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.tools.vectors.clues import START_VALUE as START
@@ -125,7 +126,7 @@ def _field_cards(config: GameConfig, deck: Sequence[int], state: State) -> Count
 @functools.lru_cache(maxsize=64)
 def _deck_keys(config: GameConfig, deck: tuple[int, ...]) -> tuple[Identity, ...]:
     """The deck's cards as (suit, value), as their JSON names them; once per deck."""
-    return tuple((card["suit"], card["value"]) for card in (card_to_json(c, config) for c in deck))
+    return tuple((card["suit"], card["value"]) for card in (card_to_json(c, config) for c in as_identities(deck)))
 
 
 def is_next(config: GameConfig, deck: Sequence[int], state: State, card: dict[str, int]) -> bool:

@@ -14,7 +14,7 @@ from typing import Any, Final
 import attrs
 
 from hanabi_ref.engine.actions import Action, action_to_json
-from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.cards import Identity, as_identities, identity
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.engine.rules import GameConfig, config_from_json
 from hanabi_ref.formats.serial import card_to_json, knowledge_to_json
@@ -132,7 +132,7 @@ def _is_small_int(value: object, size: int) -> bool:
 
 def deck_to_json(deck: Sequence[int], config: GameConfig) -> list[dict[str, int]]:
     """S0 as card objects, top first [2.9-S0]."""
-    return [card_to_json(card, config) for card in deck]
+    return [card_to_json(card, config) for card in as_identities(deck)]
 
 
 def actions_to_json(actions: Sequence[Action]) -> list[dict[str, object]]:
@@ -172,7 +172,7 @@ class Run:
 def _card_with_id(card_id: int, card: int | None, config: GameConfig) -> dict[str, int]:
     shown = {"id": card_id}
     if card is not None:
-        shown.update(card_to_json(card, config))
+        shown.update(card_to_json(Identity(card), config))  # Event.card: still typed int
     return shown
 
 

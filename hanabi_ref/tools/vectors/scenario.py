@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.cards import Identity, as_identities, identity
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.rules import PRESETS, VARIANT_NAMES, GameConfig
@@ -53,21 +53,21 @@ def slug(variant: str) -> str:
 # ------------------------------------------------------------------ decks
 
 
-def stacked(config: GameConfig, top: Sequence[Card]) -> tuple[int, ...]:
+def stacked(config: GameConfig, top: Sequence[Card]) -> tuple[Identity, ...]:
     """A deck whose first cards are ``top`` (value, suit) and whose rest is the remaining
     composition in canonical order [D-explicit, D-canonical]."""
-    rest = Counter(config.canonical_deck)
+    rest = Counter(as_identities(config.canonical_deck))
     deck = []
     for value, suit in top:
         card = identity(value, suit, config.values)
         expect(rest[card] > 0, f"D-explicit: ({value}, {suit}) is not left in the composition")
         rest[card] -= 1
         deck.append(card)
-    deck.extend(card for card in config.canonical_deck if _take(rest, card))
+    deck.extend(card for card in as_identities(config.canonical_deck) if _take(rest, card))
     return tuple(deck)
 
 
-def _take(rest: Counter[int], card: int) -> bool:
+def _take(rest: Counter[Identity], card: Identity) -> bool:
     if rest[card] <= 0:
         return False
     rest[card] -= 1

@@ -20,6 +20,7 @@ from typing import Any
 
 from hanabi_ref.engine.actions import Action, action_to_json
 from hanabi_ref.base.errors import TraceError
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.rules import GameConfig, config_to_json
 from hanabi_ref.tools.pipes import MAX_LINE as MAX_LINE
 from hanabi_ref.tools.pipes import QUIT_WAIT, LineProcess, one_line, quote, remember
@@ -75,7 +76,7 @@ class ProcessEngine(LineProcess):
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
         answer = self._request(
-            {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(c, config) for c in deck]},
+            {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(c, config) for c in as_identities(deck)]},
             refusals=("unsupported",),
         )
         if answer.get("ok") is not True:

@@ -13,6 +13,7 @@ import json
 from typing import IO, Any
 
 from hanabi_ref.base.errors import ConfigError, HanabiError, TraceError
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.rules import GameConfig, config_from_json
 from hanabi_ref.formats.serial import JsonRuleError, canonical_json, card_to_json
 from hanabi_ref.engine.actions import action_to_json
@@ -104,7 +105,7 @@ def _with_drawn(engine: Engine, answer: dict[str, Any]) -> dict[str, Any]:
     if dealing_engine(engine):
         drawn = engine.drawn()
         if drawn:
-            answer["dealt"] = [card_to_json(card, engine.game_config) for card in drawn]
+            answer["dealt"] = [card_to_json(card, engine.game_config) for card in as_identities(drawn)]
     return answer
 
 
@@ -147,5 +148,5 @@ def _new_seeded_game(engine: SeedDealingEngine, config: GameConfig, request: dic
         dealt = engine.new_seeded_game(config, seed)
     except UnsupportedConfig as error:
         return {"ok": False, "unsupported": str(error)}
-    return {"ok": True, "deck" if dealt.complete else "dealt": [card_to_json(card, config) for card in dealt.cards]}
+    return {"ok": True, "deck" if dealt.complete else "dealt": [card_to_json(card, config) for card in as_identities(dealt.cards)]}
 

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from hanabi_ref.engine.actions import Action, Hint, Play
-from hanabi_ref.engine.cards import identity, knowledge_suits_values, mask_of, suit_of
+from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_values, mask_of, suit_of
 from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.show import card_name, event_text, knowledge_text, suit_letter
@@ -140,8 +140,8 @@ def game_data(trace: Trace, states: Sequence[GameState], title: str,
         "max_errors": config.max_errors, "max_score": config.max_score,
         "suits": [{"name": suit.name, "letter": suit_letter(config, index), "colour": suit_colour(suit.name, index),
                    "ink": ink_colour(suit_colour(suit.name, index))} for index, suit in enumerate(config.suits)],
-        "cards": [card_name(config, card) for card in trace.deck],
-        "card_suits": [suit_of(card, config.values) for card in trace.deck],
+        "cards": [card_name(config, card) for card in as_identities(trace.deck)],
+        "card_suits": [suit_of(card, config.values) for card in as_identities(trace.deck)],
         "knowledge": [[knowledge_text(config, mask), *knowledge_parts(config, mask)] for mask in knowledge],
         "steps": steps, "start": 0 if shown is None else shown["step"], "divergence": shown,
     }

@@ -34,7 +34,7 @@ from typing import Final, NamedTuple, Protocol
 import icontract
 
 from hanabi_ref.engine.actions import Hint
-from hanabi_ref.engine.cards import members, value_of
+from hanabi_ref.engine.cards import all_identities, members, suit_of, value_of
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.engine.rules import GameConfig
@@ -152,12 +152,12 @@ class HintTables:
         colours = len(config.colours)
         self.config = config
         self.masks: tuple[int, ...] = tuple(mask for _, mask in catalogue)
-        identities = range(config.values * config.suit_count)
+        identities = all_identities(config.values * config.suit_count)
         colour_newest: list[int] = []
         for x in identities:
             touching = [j for j in range(colours) if self.masks[j] >> x & 1]
             if not touching:
-                suit = config.suits[x // config.values].name
+                suit = config.suits[suit_of(x, config.values)].name
                 raise ConfigError(f"suits: no clue colour touches suit {suit!r}; the newest-card codes need one [H-touch]")
             colour_newest.append(touching[0])
         self.colour_newest: tuple[int, ...] = tuple(colour_newest)

@@ -117,7 +117,7 @@ class ReclueHatPlayer(BaseStrategy):
         action = event.action
         if isinstance(action, Hint):
             return cards
-        kept = list(cards)
+        kept: list[int | None] = list(cards)
         if event.drawn is not None:  # the drawn card was not in the hand before
             del kept[view.hands[seat].index(event.drawn)]
         kept.insert(action.slot, event.card)

@@ -262,11 +262,12 @@ class Moment(NamedTuple):
         """The start of the game, rebuilt from the view after its first event: every
         card unknown, nothing played or discarded, the actor's hand as before its move."""
         config = view.config
-        hands, cards = list(view.hands), list(view.cards)
+        hands: list[tuple[int, ...]] = list(view.hands)
+        cards: list[tuple[int | None, ...]] = list(view.cards)
         if isinstance(event.action, (Play, Discard)):
             actor, slot = event.player, event.action.slot
-            hand = [card for card in hands[actor] if card != event.drawn]
-            seen = [card for card, card_id in zip(cards[actor], hands[actor]) if card_id != event.drawn]
+            hand: list[int] = [card_id for card_id in hands[actor] if card_id != event.drawn]
+            seen: list[int | None] = [card for card, card_id in zip(cards[actor], hands[actor]) if card_id != event.drawn]
             hand.insert(slot, event.card_id if event.card_id is not None else -1)
             seen.insert(slot, event.card if actor != view.seat else None)
             hands[actor], cards[actor] = tuple(hand), tuple(seen)

@@ -77,18 +77,18 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
         left = list(weights.counts)
         drawn: list[tuple[int, int]] = []
         for slot in rng.sample(range(len(own)), len(own)):
-            options = [card for card in choices[slot] if left[card] > 0]
+            options = [option for option in choices[slot] if left[option] > 0]
             if not options:
                 break
-            card = rng.choices(options, [left[card] for card in options])[0]
-            left[card] -= 1
-            drawn.append((slot, card))
+            chosen = rng.choices(options, [left[option] for option in options])[0]
+            left[chosen] -= 1
+            drawn.append((slot, chosen))
         if len(drawn) < len(own):
             continue
         world = list(deck)
-        for slot, card in drawn:
-            world[own_ids[slot]] = card
-        rest = [card for card, copies in enumerate(left) for _ in range(copies)]
+        for slot, chosen in drawn:
+            world[own_ids[slot]] = chosen
+        rest = [left_card for left_card, copies in enumerate(left) for _ in range(copies)]
         if len(rest) != config.deck_size - next_card:
             continue  # only where the public knowledge contradicts the cards (a partner broke the convention)
         rng.shuffle(rest)
