@@ -37,7 +37,9 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import Event, GameState
 from hanabi_ref.players.strategies.hat import player
 from hanabi_ref.players.strategies.hat.core import hat_sum
-from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, Clue, DecodeLog, HatPlayer, Snapshot
+from hanabi_ref.players.strategies.hat import values as hat_values
+from hanabi_ref.players.strategies.hat.player import Clue, DecodeLog, HatPlayer, Snapshot
+from hanabi_ref.players.strategies.hat.values import CLUE, DISCARD, PLAY
 from hanabi_ref.engine.transition import apply
 from hanabi_ref.engine.view import PlayerView, make_view
 
@@ -151,8 +153,8 @@ def _check_first_values(
     rest: list[tuple[int, Sequence[int]]], kinds: tuple[str, ...],
 ) -> None:
     good = []
-    for value in range(player.MODULUS):
-        if value != CLUE and value % player.SLOTS >= len(hand):
+    for value in range(hat_values.MODULUS):
+        if value != CLUE and value % hat_values.SLOTS >= len(hand):
             assert not player.is_executable(config, value, snap.tokens, len(hand))
             continue
         modelled = _executable(snap.tokens, (_kind_of(value, hand), *kinds))
@@ -165,9 +167,9 @@ def _check_first_values(
     total = sum(value for value, _ in rest)
     order = [value for value in player.modified_candidates(config, snap, hand, rest) if value in good]
     for blocked in range(4):
-        mask = sum(1 << ((total + value) % player.MODULUS) for value in range(player.MODULUS) if value not in order[:blocked])
+        mask = sum(1 << ((total + value) % hat_values.MODULUS) for value in range(hat_values.MODULUS) if value not in order[:blocked])
         first = cluer.choose_first(snap, hand, rest, total, mask)
-        assert first in good and mask >> ((total + first) % player.MODULUS) & 1, (snap.tokens, hand, kinds, blocked, first)
+        assert first in good and mask >> ((total + first) % hat_values.MODULUS) & 1, (snap.tokens, hand, kinds, blocked, first)
 
 
 @pytest.mark.checks("H-budget", "H-feasible")
@@ -262,7 +264,7 @@ def check_after(compositions: Sequence[tuple[tuple[int, ...], ...]] = TINY_GAMES
         hand = tuple(state.deck[card] for card in state.hands[state.current])
         before = _public(state)
         for action in legal_actions(state):
-            predicted = player.after(state.config, before, player.value_of_action(action), hand)
+            predicted = player.after(state.config, before, hat_values.value_of_action(action), hand)
             assert predicted == _public(apply(state, action)), (state, action)
             compared += 1
 
@@ -381,7 +383,7 @@ def check_decode(players: int, hand_size: int) -> int:
 def _check_each_decodes(
     decoders: list[HatPlayer], snap: Snapshot, clued: tuple[int, ...], cards: list[Sequence[int | None]], vector: list[int],
 ) -> int:
-    clue = Clue(0, 0, clued, hat_sum(vector, player.MODULUS))
+    clue = Clue(0, 0, clued, hat_sum(vector, hat_values.MODULUS))
     clue.snapshot = snap
     for index, seat in enumerate(clued):
         seen = [hand if other != seat else (None,) * len(hand) for other, hand in enumerate(cards)]
@@ -409,7 +411,7 @@ def _standard_values_first_to_last(config: GameConfig, snap: Snapshot, hands: Se
         value = player.standard_action(config, snap, hand, plays, clues + 1 <= snap.tokens)
         values.append(value)
         if value < DISCARD:
-            plays = plays | {hand[value % player.SLOTS]}
+            plays = plays | {hand[value % hat_values.SLOTS]}
         clues += value == CLUE
     return values
 
@@ -420,7 +422,7 @@ def _after_without_bonus(config: GameConfig, snap: Snapshot, value: int, hand: S
 
 
 def _executable_discarding_at_t0(config: GameConfig, value: int, tokens: int, hand_size: int) -> bool:
-    return value != CLUE and value % player.SLOTS < hand_size or tokens >= 1
+    return value != CLUE and value % hat_values.SLOTS < hand_size or tokens >= 1
 
 
 def _budget_blind_standard(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[int]], position: int = 0) -> list[int]:
@@ -430,7 +432,7 @@ def _budget_blind_standard(config: GameConfig, snap: Snapshot, hands: Sequence[S
         value = player.standard_action(config, snap, hand, plays)
         values.insert(0, value)
         if value < DISCARD:
-            plays = plays | {hand[value % player.SLOTS]}
+            plays = plays | {hand[value % hat_values.SLOTS]}
     return values
 
 

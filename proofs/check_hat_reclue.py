@@ -38,10 +38,11 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.players.strategies.hat.core import hat_sum
-from hanabi_ref.players.strategies.hat.player import MODULUS, DecodeLog, Snapshot
+from hanabi_ref.players.strategies.hat.player import DecodeLog, Snapshot
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
 from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.players.strategies.hat.reclue_rules import HAT_VALUES, HatValue, Pins, Round, card_facts
+from hanabi_ref.players.strategies.hat.reclue_rules import Pins, Round, card_facts
+from hanabi_ref.players.strategies.hat.values import HAT_VALUES, MODULUS, HatValue
 from hanabi_ref.engine.view import PlayerView
 
 CONFIG = make_config(4, preset="hanab-live")

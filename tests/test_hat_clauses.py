@@ -22,7 +22,8 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import Event, GameState
 from hanabi_ref.players.strategies.hat.codes import HintTables, decode_event, hat_code
 from hanabi_ref.players.strategies.hat.core import hat_sum
-from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatPlayer, Snapshot, modified_candidates
+from hanabi_ref.players.strategies.hat.player import DecodeLog, HatPlayer, Snapshot, modified_candidates
+from hanabi_ref.players.strategies.hat.values import CLUE, DISCARD, PLAY
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import PlayerView
 from tests.helpers import HAT_CONFIGS, HAT_VARIANTS, card, hat_snapshot

@@ -23,7 +23,8 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.players.strategies import SPECS, factory_for
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.players.strategies.hat.codes import seen_hands
-from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, HatPlayer, Snapshot, snapshot_of, standard_values
+from hanabi_ref.players.strategies.hat.player import DecodeLog, HatDecodingError, HatPlayer, Snapshot, snapshot_of, standard_values
+from hanabi_ref.players.strategies.hat.values import CLUE, DISCARD, PLAY
 from hanabi_ref.players.strategies.hat.recommendation import RecommendationPlayer, recommend, recommendation_code
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view

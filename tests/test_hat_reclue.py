@@ -22,9 +22,10 @@ from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
-from hanabi_ref.players.strategies.hat.player import CLUE, DISCARD, PLAY, DecodeLog, HatDecodingError, reachable_score, snapshot_of
+from hanabi_ref.players.strategies.hat.player import DecodeLog, HatDecodingError, reachable_score, snapshot_of
 from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.players.strategies.hat.reclue_rules import CardFacts, HatValue, ModifiedSeat, Round, card_facts, hat_numbers
+from hanabi_ref.players.strategies.hat.reclue_rules import CardFacts, ModifiedSeat, Round, card_facts, hat_numbers
+from hanabi_ref.players.strategies.hat.values import CLUE, DISCARD, PLAY, HatValue
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import PlayerView, make_view
 from tests.helpers import HAT_CONFIGS, card

@@ -22,7 +22,7 @@ from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
 from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
-from hanabi_ref.players.strategies.hat.reclue_rules import HatValue
+from hanabi_ref.players.strategies.hat.values import HatValue
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view

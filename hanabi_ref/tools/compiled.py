@@ -87,6 +87,7 @@ HAT_MODULES = (
     "hanabi_ref.players.strategies.hat.reclue",
     "hanabi_ref.players.strategies.hat.reclue_rules",
     "hanabi_ref.players.strategies.hat.recommendation",
+    "hanabi_ref.players.strategies.hat.values",
 )
 """The hat strategies; they hold contracts, so like the engine they are loaded from the
 build only when contracts are off."""

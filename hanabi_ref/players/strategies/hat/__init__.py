@@ -2,7 +2,8 @@
 
 :mod:`~hanabi_ref.players.strategies.hat.core` is the modular-sum protocol every hat strategy
 shares [H-hat, H-sum, H-recover]; :mod:`~hanabi_ref.players.strategies.hat.codes` turns clue
-numbers into hints and back [H-code].
+numbers into hints and back [H-code]; :mod:`~hanabi_ref.players.strategies.hat.values` is the
+one encoding of hat values, the action a clue gives a seat [H-values, H-rec-values].
 """
 
 from hanabi_ref.players.strategies.hat.codes import (

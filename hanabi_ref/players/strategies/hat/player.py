@@ -31,27 +31,27 @@ from hanabi_ref.engine.state import Event, attainable_from_counts
 from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem, composition_counts
+from hanabi_ref.players.strategies.hat.values import (
+    CLUE,
+    DISCARD_VALUES,
+    IS_DISCARD,
+    IS_PLAY,
+    MODULUS,
+    PLAY_VALUES,
+    SLOT_OF,
+    SLOTS,
+    describe_value,
+    value_of_action,
+)
 from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.engine.view import PlayerView
 
-SLOTS = 4
-"""Hand slots a hat value can name (the hand size of 4 and 5 players) [H-values]."""
-PLAY, DISCARD, CLUE = 0, SLOTS, 2 * SLOTS
-"""Hat values: PLAY + s plays slot s, DISCARD + s discards slot s, CLUE gives a clue [H-values]."""
-MODULUS = 2 * SLOTS + 1
 PLAYERS = (4, 5)
 
 
 class HatDecodingError(HanabiError):
     """[H-decode-check] With ``check=1``: a clued player recovered another action than the
     cluer encoded for it."""
-
-
-def describe_value(value: int) -> str:
-    """A hat value in words [H-values]."""
-    if value == CLUE:
-        return "give a clue"
-    return f"{'play' if value < DISCARD else 'discard'} slot {value % SLOTS}"
 
 
 # ------------------------------------------------------------------ the public state
@@ -88,17 +88,18 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -
     fields, discarded, tokens, stack, errors = snap
     if value == CLUE:
         return Snapshot(fields, discarded, tokens - 1, stack, errors)
-    card = hand[value % SLOTS]
+    card = hand[SLOT_OF[value]]
     n = config.values
+    suit, rank = card // n, card % n
     stack = max(stack - 1, 0)
-    if value < DISCARD and fields[card // n] == card % n:
+    if IS_PLAY[value] and fields[suit] == rank:
         grown = list(fields)
-        grown[card // n] += 1
-        bonus = 1 if card % n == n - 1 and tokens < config.max_hints else 0
+        grown[suit] += 1
+        bonus = 1 if rank == n - 1 and tokens < config.max_hints else 0
         return Snapshot(tuple(grown), discarded, tokens + bonus, stack, errors)
     lost = list(discarded)
     lost[card] += 1
-    if value < DISCARD:
+    if IS_PLAY[value]:
         return Snapshot(fields, tuple(lost), tokens, stack, errors + 1)
     return Snapshot(fields, tuple(lost), min(tokens + 1, config.max_hints), stack, errors)
 
@@ -128,7 +129,7 @@ def standard_action(
         if is_playable(config, snap, card) and card not in later_plays and (best is None or card % n < best[0]):
             best = (card % n, slot)
     if best is not None:
-        return PLAY + best[1]
+        return PLAY_VALUES[best[1]]
     if may_clue and snap.tokens >= 6:  # [H-standard rule 2]
         return CLUE
     missing = reachable_score(config, snap) - sum(snap.fields)
@@ -136,11 +137,11 @@ def standard_action(
         return CLUE
     easy = easy_discard(config, snap, hand, later_plays) if may_discard else None
     if easy is not None:  # [H-standard rule 4, H-standard rule 5, H-standard rule 6]
-        return DISCARD + easy
+        return DISCARD_VALUES[easy]
     if may_clue or not may_discard:  # [H-standard rule 7]
         return CLUE
     safe = hard_discards(config, snap, hand)  # [H-budget] no token for a clue
-    return DISCARD + (safe[0] if safe else len(hand) - 1)
+    return DISCARD_VALUES[safe[0] if safe else len(hand) - 1]
 
 
 def easy_discard(config: GameConfig, snap: Snapshot, hand: Sequence[int], later_plays: frozenset[int]) -> int | None:
@@ -173,8 +174,8 @@ def standard_values(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence
         may_discard = config.options.discard_at_max_hints or snap.tokens + position + index < config.max_hints
         value = standard_action(config, snap, hands[index], plays, may_clue, may_discard)
         values[index] = value
-        if value < DISCARD:
-            plays = plays | {hands[index][value % SLOTS]}
+        if IS_PLAY[value]:
+            plays = plays | {hands[index][SLOT_OF[value]]}
         elif value == CLUE:
             clues += 1
     return values
@@ -197,9 +198,9 @@ def is_executable(config: GameConfig, value: int, tokens: int, hand_size: int) -
     [H-feasible]."""
     if value == CLUE:
         return tokens >= 1
-    if value % SLOTS >= hand_size:
+    if SLOT_OF[value] >= hand_size:
         return False
-    return value < DISCARD or tokens < config.max_hints or config.options.discard_at_max_hints
+    return IS_PLAY[value] or tokens < config.max_hints or config.options.discard_at_max_hints
 
 
 def is_feasible(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Sequence[int]]]) -> bool:
@@ -213,18 +214,18 @@ def is_feasible(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Se
 def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int], rest: Sequence[tuple[int, Sequence[int]]]) -> list[int]:
     """The actions the first clued player may be given, best first [H-modified]: the
     source's list, then every other action, safe ones before risky plays."""
-    later_plays = frozenset(h[v % SLOTS] for v, h in rest if v < DISCARD)
+    later_plays = frozenset(h[SLOT_OF[v]] for v, h in rest if IS_PLAY[v])
     standard = standard_action(config, snap, hand, later_plays)
     plan = [(standard, hand), *rest]
     tokens = tokens_before(config, snap, plan)[1:]
     clue_starved = any(v == CLUE and t < 1 for (v, _), t in zip(rest, tokens))
-    discard_blocked = any(DISCARD <= v < CLUE and t >= config.max_hints for (v, _), t in zip(rest, tokens))
+    discard_blocked = any(IS_DISCARD[v] and t >= config.max_hints for (v, _), t in zip(rest, tokens))
     n = config.values
     fives = [slot for slot, card in enumerate(hand) if card % n == n - 1 and is_playable(config, snap, card) and card not in later_plays]
     ordered: list[int] = []
     if fives and clue_starved:  # [H-modified rule 1]
-        ordered.append(PLAY + fives[0])
-    if standard < DISCARD:  # [H-modified rule 2]
+        ordered.append(PLAY_VALUES[fives[0]])
+    if IS_PLAY[standard]:  # [H-modified rule 2]
         ordered.append(standard)
     if discard_blocked:  # [H-modified rule 3]
         ordered.append(CLUE)
@@ -233,11 +234,11 @@ def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int],
         ordered.append(standard)
     easy = easy_discard(config, snap, hand, later_plays)
     if easy is not None:  # [H-modified rule 5]
-        ordered.append(DISCARD + easy)
-    ordered.extend(DISCARD + slot for slot in hard_discards(config, snap, hand))  # [H-modified rule 6]
+        ordered.append(DISCARD_VALUES[easy])
+    ordered.extend(DISCARD_VALUES[slot] for slot in hard_discards(config, snap, hand))  # [H-modified rule 6]
     ordered.append(CLUE)  # [H-modified rule 7]
-    safe_plays = [PLAY + slot for slot, card in enumerate(hand) if is_playable(config, snap, card)]
-    ordered.extend(safe_plays + [DISCARD + slot for slot in range(len(hand))] + [PLAY + slot for slot in range(len(hand))])
+    safe_plays = [PLAY_VALUES[slot] for slot, card in enumerate(hand) if is_playable(config, snap, card)]
+    ordered.extend(safe_plays + [DISCARD_VALUES[slot] for slot in range(len(hand))] + [PLAY_VALUES[slot] for slot in range(len(hand))])
     seen: list[int] = []
     for value in ordered:
         if value not in seen:
@@ -272,13 +273,6 @@ class Clue:
         self.turn, self.cluer, self.clued, self.number = turn, cluer, clued, number
         self.snapshot: Snapshot | None = None
         self.observed: dict[int, int] = {}
-
-
-def value_of_action(action: Action) -> int:
-    """The hat value an action carries out [H-values]."""
-    if isinstance(action, Hint):
-        return CLUE
-    return (PLAY if isinstance(action, Play) else DISCARD) + action.slot
 
 
 class DecodeLog:
@@ -365,7 +359,7 @@ class HatPlayer(BaseStrategy):
             following = (self.seat + 1) % self.config.players
             n = self.config.values
             if (
-                DISCARD <= value < CLUE
+                IS_DISCARD[value]
                 and view.hints > 0
                 and clue.clued[-1] == self.seat
                 and self.holding[following] is None
@@ -386,13 +380,13 @@ class HatPlayer(BaseStrategy):
             return self.fallback(view)
         if value == CLUE:
             return self.give_clue(view)
-        slot = value % SLOTS
-        return Play(slot) if value < DISCARD else Discard(slot)
+        slot = SLOT_OF[value]
+        return Play(slot) if IS_PLAY[value] else Discard(slot)
 
     def fallback(self, view: PlayerView) -> Action:
         """[H-turn rule 4] discard the newest card; with all tokens, clue."""
         newest = max(range(len(view.own_hand)), key=view.own_hand.__getitem__)
-        if is_executable(self.config, DISCARD + newest, view.hints, len(view.own_hand)):
+        if is_executable(self.config, DISCARD_VALUES[newest], view.hints, len(view.own_hand)):
             return Discard(newest)
         if view.hints > 0:
             return self.give_clue(view)

@@ -41,28 +41,9 @@ from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
 from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum
-from hanabi_ref.players.strategies.hat.player import (
-    MODULUS,
-    DecodeLog,
-    Snapshot,
-    is_executable,
-    reachable_score,
-    unsupported,
-    value_of_action,
-)
-from hanabi_ref.players.strategies.hat.reclue_rules import (
-    HAT_VALUES,
-    IS_DISCARD,
-    IS_PLAY,
-    SLOT_OF,
-    CardFacts,
-    Hand,
-    HatValue,
-    Round,
-    card_facts,
-    clued_order,
-    hat_numbers,
-)
+from hanabi_ref.players.strategies.hat.player import DecodeLog, Snapshot, is_executable, reachable_score, unsupported
+from hanabi_ref.players.strategies.hat.reclue_rules import CardFacts, Hand, Round, card_facts, clued_order, hat_numbers
+from hanabi_ref.players.strategies.hat.values import IS_DISCARD, IS_PLAY, MODULUS, SLOT_OF, HatValue, value_of_action
 from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.engine.view import PlayerView
 
@@ -163,7 +144,7 @@ class ReclueHatPlayer(BaseStrategy):
         actor = event.player
         held = self.pending[actor]
         if held:
-            value = HAT_VALUES[value_of_action(event.action)]  # HatValue.from_number
+            value = value_of_action(event.action)
             if actor == self.seat:  # this seat's own hand, with the card it showed
                 before = self.hand_before(view, event)
                 for clue in held:

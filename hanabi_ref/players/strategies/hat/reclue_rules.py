@@ -25,94 +25,29 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from enum import IntEnum
-from typing import Final, NamedTuple
+from typing import NamedTuple
 
 import attrs
 
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.players.strategies.hat.core import recover
-from hanabi_ref.players.strategies.hat.player import (
-    CLUE,
-    DISCARD,
+from hanabi_ref.players.strategies.hat.player import Snapshot, after, is_executable, snapshot_of
+from hanabi_ref.players.strategies.hat.values import (
+    CLUE_VALUE,
+    DISCARD_VALUES,
+    HAT_VALUES,
+    IS_DISCARD,
+    IS_PLAY,
     MODULUS,
-    PLAY,
-    SLOTS,
-    Snapshot,
-    after,
-    is_executable,
-    snapshot_of,
+    PLAY_VALUES,
+    SLOT_OF,
+    HatValue,
 )
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.players.strategies.thesis import is_worthless
 from hanabi_ref.engine.view import PlayerView
 
 Hand = tuple[int | None, ...]
-
-
-class HatValue(IntEnum):
-    """One of the nine hat values [H-values]: play a slot, discard a slot, or clue.  A
-    member's integer is the hat value of H-values (``player.PLAY + s``,
-    ``player.DISCARD + s``, ``player.CLUE``), so the hat sum and the shared helpers of
-    :mod:`.player` read it as it is; an integer becomes a member only through
-    :meth:`from_number`."""
-
-    PLAY_0 = 0
-    PLAY_1 = 1
-    PLAY_2 = 2
-    PLAY_3 = 3
-    DISCARD_0 = 4
-    DISCARD_1 = 5
-    DISCARD_2 = 6
-    DISCARD_3 = 7
-    CLUE = 8
-
-    @staticmethod
-    def from_number(number: int) -> HatValue:
-        """[H-values, H-recover] the value a number in range(9) names: a recovered clue
-        share or an observed action (the one place an integer becomes a value)."""
-        return HAT_VALUES[number]
-
-    @staticmethod
-    def play(slot: int) -> HatValue:
-        """[H-values] play ``slot``."""
-        return HAT_VALUES[PLAY + slot]
-
-    @staticmethod
-    def discard(slot: int) -> HatValue:
-        """[H-values] discard ``slot``."""
-        return HAT_VALUES[DISCARD + slot]
-
-    @property
-    def is_play(self) -> bool:
-        return self < DISCARD
-
-    @property
-    def is_discard(self) -> bool:
-        return DISCARD <= self < CLUE
-
-    @property
-    def slot(self) -> int:
-        """The slot a play or a discard names."""
-        return self % SLOTS
-
-
-HAT_VALUES: tuple[HatValue, ...] = tuple(HatValue)
-"""The members by their integer (they are declared in the order of H-values)."""
-
-# The same facts as module-level tables, for the hot paths: reading an enum member or
-# property costs far more in CPython than indexing a tuple.
-PLAY_VALUES: tuple[HatValue, ...] = HAT_VALUES[PLAY:DISCARD]
-"""``PLAY_VALUES[s]`` is :meth:`HatValue.play` of slot s."""
-DISCARD_VALUES: tuple[HatValue, ...] = HAT_VALUES[DISCARD:CLUE]
-"""``DISCARD_VALUES[s]`` is :meth:`HatValue.discard` of slot s."""
-CLUE_VALUE: Final = HatValue.CLUE
-IS_PLAY: tuple[bool, ...] = tuple(value.is_play for value in HAT_VALUES)
-"""``IS_PLAY[v]`` is ``v.is_play``."""
-IS_DISCARD: tuple[bool, ...] = tuple(value.is_discard for value in HAT_VALUES)
-"""``IS_DISCARD[v]`` is ``v.is_discard``."""
-SLOT_OF: tuple[int, ...] = tuple(value.slot for value in HAT_VALUES)
-"""``SLOT_OF[v]`` is ``v.slot``."""
 
 
 @functools.lru_cache(maxsize=64)

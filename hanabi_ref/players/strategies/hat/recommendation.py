@@ -25,9 +25,6 @@ from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.hat.player import (
-    DISCARD,
-    PLAY,
-    SLOTS,
     Snapshot,
     easy_discard,
     hard_discards,
@@ -36,6 +33,7 @@ from hanabi_ref.players.strategies.hat.player import (
     snapshot_of,
     unsupported_by,
 )
+from hanabi_ref.players.strategies.hat.values import DISCARD_VALUES, IS_DISCARD, IS_PLAY, PLAY_VALUES, SLOT_OF, SLOTS
 from hanabi_ref.players.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.players.strategies.params import StrategySpec, Value
 from hanabi_ref.engine.view import PlayerView
@@ -63,12 +61,12 @@ def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[int]) -> int:
     n = config.values
     playable = [(card % n, slot) for slot, card in enumerate(hand) if is_playable(config, snap, card)]
     if playable:
-        return PLAY + min(playable)[1]
+        return PLAY_VALUES[min(playable)[1]]
     easy = easy_discard(config, snap, hand, frozenset())
     if easy is not None:
-        return DISCARD + easy
+        return DISCARD_VALUES[easy]
     safe = hard_discards(config, snap, hand)
-    return DISCARD + (safe[0] if safe else len(hand) - 1)
+    return DISCARD_VALUES[safe[0] if safe else len(hand) - 1]
 
 
 def playable_identities(view: PlayerView) -> int:
@@ -120,17 +118,17 @@ class RecommendationPlayer(BaseStrategy):
         identity; else a hint; else the recommended discard, or the newest card."""
         size = len(view.own_hand)
         value = self.recommended
-        if value is not None and value < DISCARD and value < size and not self.maybe_played(view):
-            return Play(value)
+        if value is not None and IS_PLAY[value] and SLOT_OF[value] < size and not self.maybe_played(view):
+            return Play(SLOT_OF[value])
         number = self.number(view) if view.hints > 0 else None
         seen = seen_hands(view) if number is not None else ()
         sendable = self.code.sendable(self.seat, seen) if number is not None else 0
         if number is not None and sendable >> number & 1:
             return self.code.encode(self.seat, seen, number)
-        if value is not None and value >= DISCARD and is_executable(self.config, value, view.hints, size):
-            return Discard(value % SLOTS)
+        if value is not None and IS_DISCARD[value] and is_executable(self.config, value, view.hints, size):
+            return Discard(SLOT_OF[value])
         newest = max(range(size), key=view.own_hand.__getitem__)
-        if is_executable(self.config, DISCARD + newest, view.hints, size):
+        if is_executable(self.config, DISCARD_VALUES[newest], view.hints, size):
             return Discard(newest)
         if number is not None:  # [H-rec-code] all tokens and the number cannot be sent
             nearest = min((x for x in range(MODULUS) if sendable >> x & 1), key=lambda x: (x - number) % MODULUS)

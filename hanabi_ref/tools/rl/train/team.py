@@ -35,7 +35,8 @@ from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.hat import HatCode, board_reader
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import Event, History
-from hanabi_ref.players.strategies.hat.player import DISCARD, Snapshot, snapshot_of
+from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
+from hanabi_ref.players.strategies.hat.values import DISCARD
 from hanabi_ref.players.strategies.hat.recommendation import may_have_been_played, playable_identities, recommend
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
 from hanabi_ref.formats.trace import GameRecord
