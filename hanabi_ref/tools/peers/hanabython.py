@@ -21,6 +21,7 @@ import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.tools.peers import HANABYTHON_OPTIONS, import_peer
+from hanabi_ref.engine.cards import all_identities, suit_of
 from hanabi_ref.engine.rules import PRESETS, GameConfig, RuleOptions
 from hanabi_ref.tools.protocol.engine import EngineFailure, check_supported, started
 
@@ -347,7 +348,8 @@ class HanabythonEngine:
         """Every field hanabython reports, without the omission of :meth:`state`
         [PE-hanabython-state, PE-hanabython-final-draw]."""
         game, config = self._game, self.config
-        suit_index = {card.c.name: card_id // config.values for card_id, card in enumerate(self._cards)}
+        suit_index = {card.c.name: suit_of(identity, config.values)
+                      for identity, card in zip(all_identities(len(self._cards)), self._cards)}
 
         def card(item: Any) -> dict[str, int]:
             return {"suit": suit_index[item.c.name], "value": int(item.v)}

@@ -23,6 +23,7 @@ from hanabi_ref.tools.peers.hle_rules import hle_counts
 from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
 from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.layout import layout
+from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import initial_state
@@ -153,7 +154,7 @@ def _count(coverage: Counter[str], state: GameState, config: GameConfig) -> None
         event = history[-1]
         if event.success:
             coverage["last move a successful play"] += 1
-            if event.card is not None and event.card % config.values == config.values - 1:
+            if event.card is not None and value_of(Identity(event.card), config.values) == config.values:
                 coverage["last move completed a suit"] += 1
         elif event.success is False:
             coverage["last move a misplay"] += 1

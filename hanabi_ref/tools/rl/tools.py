@@ -14,6 +14,7 @@ from hanabi_ref.engine.actions import describe
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.layout import Layout, layout
+from hanabi_ref.engine.cards import Identity, suit_of, value_of
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.players.strategy import StrategyFactory
 from hanabi_ref.engine.transition import initial_state
@@ -47,9 +48,9 @@ def run_check(states: int, seed: int, as_json: bool) -> bool:
     return difference is None
 
 
-def _name(config: GameConfig, card: int) -> str:
+def _name(config: GameConfig, card: Identity) -> str:
     """A card identity as its suit letter and value, e.g. ``R3``."""
-    return f"{config.suits[card // config.values].abbreviation}{card % config.values + 1}"
+    return f"{config.suits[suit_of(card, config.values)].abbreviation}{value_of(card, config.values)}"
 
 
 def sections_of(lay: Layout, config: GameConfig, vector: np.ndarray) -> Iterator[tuple[str, str, str]]:
@@ -66,7 +67,7 @@ def sections_of(lay: Layout, config: GameConfig, vector: np.ndarray) -> Iterator
         for index in range(section.length // per):
             card = part[index * per:(index + 1) * per]
             if card.any():
-                weights = " ".join(f"{_name(config, int(i))}:{card[i]:.3f}" for i in np.nonzero(card[:dims.identities])[0])
+                weights = " ".join(f"{_name(config, Identity(int(i)))}:{card[i]:.3f}" for i in np.nonzero(card[:dims.identities])[0])
                 shown = [int(i) for i in np.nonzero(card[dims.identities:])[0]]
                 cards.append(f"(+{index // dims.hand_size} slot {index % dims.hand_size}: {weights}; revealed {shown})")
         yield section.name, section.clause, " ".join(cards)

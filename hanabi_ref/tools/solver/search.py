@@ -20,7 +20,7 @@ import attrs
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.cards import as_identities
+from hanabi_ref.engine.cards import as_identities, rank_of, suit_of
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.tools.solver.core import OpenGame, late_draws_fit, solve_open, to_engine_line
 from hanabi_ref.engine.state import GameState, attainable_heights, max_attainable_score, score
@@ -298,7 +298,7 @@ def narrate(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> 
         else:
             identity = as_identities(state.deck)[hand[action.slot]]
             card = card_name(config, identity)
-            playable = state.fields[identity // config.values] == identity % config.values
+            playable = state.fields[suit_of(identity, config.values)] == rank_of(identity, config.values)
             what = f"discards {card}" if isinstance(action, Discard) else (f"plays {card}" if playable else f"misplays {card}")
         state = apply(state, action)
         told.append(f"{state.turn:>3} seat {seat} {what:<16} score {score(state):>2}, tokens {state.hints}, "

@@ -27,7 +27,7 @@ from typing import Final
 import attrs
 
 from hanabi_ref.engine.actions import Hint, HintKind
-from hanabi_ref.engine.cards import identity, knowledge_suits_values
+from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_values, suit_of, value_of
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.state import GameState
@@ -444,10 +444,10 @@ def filler_hands(config: GameConfig, hand: tuple[Card, ...]) -> list[list[Card]]
     rest = Counter(config.canonical_deck)
     rest.subtract(identity(value, suit, n) for value, suit in hand)
     cards: list[Card] = []
-    for card in config.canonical_deck:
+    for card in as_identities(config.canonical_deck):
         if rest[card] > 0:
             rest[card] -= 1
-            cards.append((card % n + 1, card // n))
+            cards.append((value_of(card, n), suit_of(card, n)))
     size = config.hand_size
     return [cards[seat * size:(seat + 1) * size] for seat in range(config.players - 1)]
 

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import Identity, as_identities, identity
+from hanabi_ref.engine.cards import Identity, as_identities, identity, rank_of, suit_of
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.rules import PRESETS, VARIANT_NAMES, GameConfig
@@ -91,16 +91,16 @@ def runs_first(config: GameConfig) -> tuple[int, ...]:
 
 def is_playable(state: GameState, slot: int) -> bool:
     """Whether the mover's card in ``slot`` extends its field [2.16-2c-success]."""
-    card = state.deck[state.hands[state.current][slot]]
+    card = as_identities(state.deck)[state.hands[state.current][slot]]
     n = state.config.values
-    return state.fields[card // n] == card % n
+    return state.fields[suit_of(card, n)] == rank_of(card, n)
 
 
 def is_dead(state: GameState, slot: int) -> bool:
     """Whether the mover's card in ``slot`` is already on its field."""
-    card = state.deck[state.hands[state.current][slot]]
+    card = as_identities(state.deck)[state.hands[state.current][slot]]
     n = state.config.values
-    return state.fields[card // n] > card % n
+    return state.fields[suit_of(card, n)] > rank_of(card, n)
 
 
 def greedy(state: GameState) -> Action:

@@ -20,6 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import as_identities, suit_of, value_of
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import GameState, fireworks_sum, stack_size
 from hanabi_ref.tools.protocol.choosing import Chooser
@@ -65,8 +66,8 @@ class Table:
         self.hand = state.hands[state.current]
 
     def suit_value(self, card_id: int) -> tuple[int, int]:
-        card = self.state.deck[card_id]
-        return card // self.n, card % self.n + 1
+        card = as_identities(self.state.deck)[card_id]
+        return suit_of(card, self.n), value_of(card, self.n)
 
     def playable(self, card_id: int) -> bool:
         suit, value = self.suit_value(card_id)

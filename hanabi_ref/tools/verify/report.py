@@ -15,6 +15,7 @@ import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import illegality
+from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import GameState, stack_size
 
@@ -253,7 +254,7 @@ def exercised(before: GameState, action: Action, after: GameState) -> list[str]:
         success = after.history[-1].success
         found.append("2.16-2c-success" if success else "2.16-2c-fail")
         card = after.history[-1].card
-        if success and card is not None and card % config.values == config.values - 1:
+        if success and card is not None and value_of(Identity(card), config.values) == config.values:
             found.append("2.16-2c-five")
         if not success and after.errors == config.max_errors:
             found.append("2.16-2c-strikeout")

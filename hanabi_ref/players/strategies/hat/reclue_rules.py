@@ -29,6 +29,7 @@ from typing import NamedTuple
 
 import attrs
 
+from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.players.strategies.hat.core import recover
 from hanabi_ref.players.strategies.hat.player import Snapshot, after, is_executable, snapshot_of
@@ -86,8 +87,7 @@ def card_facts(config: GameConfig) -> CardFacts:
     """The :class:`CardFacts` of ``config``."""
     n = config.values
     composition = composition_counts(config)
-    identities = range(len(composition))
-    return CardFacts(config, n, composition, tuple(card // n for card in identities), tuple(card % n for card in identities))
+    return CardFacts(config, n, composition, suit_table(n, len(composition)), rank_table(n, len(composition)))
 
 
 class Pins(NamedTuple):
@@ -427,7 +427,7 @@ def tokens_along(facts: CardFacts, clue: Round, later: Sequence[int], values: di
         else:
             card = clue.hand(seat)[SLOT_OF[value]]
             assert card is not None
-            if card % n == n - 1:
+            if facts.rank_of[card] == n - 1:
                 final += 1
     return final, least
 
@@ -435,13 +435,13 @@ def tokens_along(facts: CardFacts, clue: Round, later: Sequence[int], values: di
 def progress_after(facts: CardFacts, clue: Round, later: Sequence[int], values: dict[int, HatValue]) -> tuple[int, ...]:
     """[H-reclue-modified rule 6] the clued progress once the later seats' plays are
     made too."""
-    n = facts.values
     progress = list(clue.progress)
     for seat in later:
         if IS_PLAY[values[seat]]:
             card = clue.hand(seat)[SLOT_OF[values[seat]]]
             assert card is not None
-            progress[card // n] = max(progress[card // n], card % n + 1)
+            suit = facts.suit_of[card]
+            progress[suit] = max(progress[suit], facts.rank_of[card] + 1)
     return tuple(progress)
 
 
@@ -475,12 +475,12 @@ def modified_play(facts: CardFacts, seat: ModifiedSeat) -> HatValue:
     clue, hand, x = seat.clue, seat.hand, seat.standard
     card = hand[x.slot]
     assert card is not None
-    if not (seat.least_tokens < 0 or seat.final_tokens == 0) or card % n == n - 1:
+    if not (seat.least_tokens < 0 or seat.final_tokens == 0) or facts.rank_of[card] == n - 1:
         return x
     for slot in wanted_slots(facts, clue, seat.seat, hand):
         five = hand[slot]
         assert five is not None
-        if five % n == n - 1 and five not in seat.dont_play:
+        if facts.rank_of[five] == n - 1 and five not in seat.dont_play:
             return HatValue.play(slot)
     if seat.endgame <= 0:
         useful = expected_action(facts, clue, hand)
@@ -553,7 +553,7 @@ def is_clue_for_a_later_play(facts: CardFacts, seat: ModifiedSeat) -> bool:
         position = clue.position[other]
         for card in clue.hand(other):
             assert card is not None
-            suit, rank = divmod(card, n)
+            suit, rank = facts.suit_of[card], facts.rank_of[card]
             if rank != seat.progress[suit]:
                 continue
             lower = [suit * n + r for r in range(seat.fields[suit], rank)]
@@ -596,7 +596,7 @@ def is_late_discard(facts: CardFacts, seat: ModifiedSeat) -> bool:
     seat holding a needed card."""
     n = facts.values
     clue, m, hand, values, fields = seat.clue, seat.seat, seat.hand, seat.values, seat.fields
-    if not (seat.plays == 1 and seat.endgame == 1 and all(c is not None and c % n < fields[c // n] for c in hand)):
+    if not (seat.plays == 1 and seat.endgame == 1 and all(c is not None and facts.rank_of[c] < fields[facts.suit_of[c]] for c in hand)):
         return False
     needed = {
         suit * n + rank
@@ -622,7 +622,7 @@ def is_late_discard(facts: CardFacts, seat: ModifiedSeat) -> bool:
         if 0 < (other - m) % players < hints:
             hints -= 1
             card = clue.hand(other)[values[other].slot]
-            if card is not None and card % n == n - 1 and (other + 1) % players != target:
+            if card is not None and facts.rank_of[card] == n - 1 and (other + 1) % players != target:
                 hints -= 1
     return seat.tokens < hints
 
@@ -630,13 +630,12 @@ def is_late_discard(facts: CardFacts, seat: ModifiedSeat) -> bool:
 def highest_discard(facts: CardFacts, hand: Hand) -> HatValue:
     """[H-reclue-modified rule 4] with no token and no other discard: discard the
     card of highest rank (the lowest such slot)."""
-    n = facts.values
     best = 0
     for slot, card in enumerate(hand):
         assert card is not None
         top = hand[best]
         assert top is not None
-        if card % n > top % n:
+        if facts.rank_of[card] > facts.rank_of[top]:
             best = slot
     return HatValue.discard(best)
 
@@ -648,10 +647,11 @@ def extra_discard(facts: CardFacts, clue: Round, hand: Hand) -> HatValue:
     best: tuple[int, int] | None = None
     for slot, card in enumerate(hand):
         assert card is not None
-        if clue.discarded[card] or card % n == n - 1 or card % n == clue.progress[card // n]:
+        rank = facts.rank_of[card]
+        if clue.discarded[card] or rank == n - 1 or rank == clue.progress[facts.suit_of[card]]:
             continue
-        if best is None or card % n > best[0]:
-            best = (card % n, slot)
+        if best is None or rank > best[0]:
+            best = (rank, slot)
     return HatValue.CLUE if best is None else HatValue.discard(best[1])
 
 
@@ -783,7 +783,6 @@ def is_gamble_readable(
     this seat wanted in a clue it holds but left to another seat of that clue. So the
     gamble waits while another seat plays there a card this seat wanted and the gambled
     card may be a copy of it (its knowledge allows it and a copy is unseen)."""
-    n = facts.values
     for clue in held:
         assert clue.values is not None
         position = clue.position[seat]
@@ -794,7 +793,7 @@ def is_gamble_readable(
             assert card is not None
             if not possible >> card & 1 or not is_wanted(facts, clue, card, position):
                 continue
-            suit, rank = divmod(card, n)
+            suit, rank = facts.suit_of[card], facts.rank_of[card]
             on_field = 1 if rank < fields[suit] else 0
             if facts.composition[card] - discarded[card] - on_field - seen.count(card) > 0:
                 return False
