@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hanabi_ref.engine.rules import GameConfig
+    from hanabi_ref.engine.config import GameConfig
 
 
 class RuleSet:

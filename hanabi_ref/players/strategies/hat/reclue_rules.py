@@ -30,7 +30,7 @@ from typing import Final, NamedTuple
 
 import attrs
 
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.hat.core import recover
 from hanabi_ref.players.strategies.hat.player import (
     CLUE,
