@@ -9,7 +9,7 @@ each family lists its suits, its clue colours and rank clues (worked out by hand
 its rank modifier or game rule; prism colours and deceptive ranks are written out per
 family.  From these, for each card, the set of colour names and the set of rank clues
 that touch it are derived, and for all (suit, rank 1-5, clue) triples the engine's
-masks (``GameConfig.colour_masks`` / ``value_masks``) and the model's ``touches`` must
+masks (``Tables.colour_masks`` / ``value_masks``) and the model's ``touches`` must
 agree.  The copies of each rank follow VAR-counts and the deck sizes are written out.
 """
 
