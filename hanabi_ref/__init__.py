@@ -36,7 +36,8 @@ if TYPE_CHECKING:
     from hanabi_ref.base.errors import ConfigError, HanabiError, IllegalActionError, TraceError
     from hanabi_ref.players.runner import play_game
     from hanabi_ref.engine.legality import legal_actions
-    from hanabi_ref.engine.rules import GameConfig, make_config
+    from hanabi_ref.engine.config import GameConfig
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.engine.state import Event, GameState
     from hanabi_ref.players.strategies import STRATEGIES, factory_for
     from hanabi_ref.players.strategy import BaseStrategy, Strategy
@@ -48,13 +49,13 @@ _HOMES = {
     "Game": "hanabi_ref.api", "Config": "hanabi_ref.api", "Card": "hanabi_ref.api", "Knowledge": "hanabi_ref.api",
     "Action": "hanabi_ref.engine.actions", "Play": "hanabi_ref.engine.actions", "Discard": "hanabi_ref.engine.actions",
     "Hint": "hanabi_ref.engine.actions",
-    "GameConfig": "hanabi_ref.engine.rules", "GameState": "hanabi_ref.engine.state", "Event": "hanabi_ref.engine.state",
+    "GameConfig": "hanabi_ref.engine.config", "GameState": "hanabi_ref.engine.state", "Event": "hanabi_ref.engine.state",
     "PlayerView": "hanabi_ref.engine.view", "play_game": "hanabi_ref.players.runner",
     "Strategy": "hanabi_ref.players.strategy", "BaseStrategy": "hanabi_ref.players.strategy",
     "HanabiError": "hanabi_ref.base.errors", "ConfigError": "hanabi_ref.base.errors",
     "IllegalActionError": "hanabi_ref.base.errors", "TraceError": "hanabi_ref.base.errors",
     # the engine's functions and the strategies, for a program that plays games itself
-    "make_config": "hanabi_ref.engine.rules", "deck_from_seed": "hanabi_ref.engine.dealing",
+    "make_config": "hanabi_ref.engine.configs", "deck_from_seed": "hanabi_ref.engine.dealing",
     "new_game": "hanabi_ref.engine.transition", "initial_state": "hanabi_ref.engine.transition", "apply": "hanabi_ref.engine.transition",
     "legal_actions": "hanabi_ref.engine.legality", "make_view": "hanabi_ref.engine.view",
     "STRATEGIES": "hanabi_ref.players.strategies", "factory_for": "hanabi_ref.players.strategies",

@@ -24,7 +24,8 @@ from hanabi_ref.engine.actions import Action, Hint
 from hanabi_ref.engine.cards import Identity, as_identities, members, suit_of, value_of
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.legality import legal_actions as _legal_actions
-from hanabi_ref.engine.rules import GameConfig, config_from_json, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json, make_config
 from hanabi_ref.engine.show import knowledge_parts, knowledge_text, parse_card, state_board, suit_letter
 from hanabi_ref.engine.state import GameState, History, score, stack_size
 from hanabi_ref.engine.transition import apply as _apply
@@ -35,7 +36,7 @@ from hanabi_ref.engine.view import PlayerView, make_view
 
 class Config:
     """[API-config] Building game configurations.  A configuration is a
-    :class:`~hanabi_ref.engine.rules.GameConfig` (Definition 2.9 with the rule options); this
+    :class:`~hanabi_ref.engine.config.GameConfig` (Definition 2.9 with the rule options); this
     class is the place to get one, as ``Config.preset("hle", players=3)``."""
 
     def __new__(cls, *args: Any, **kwargs: Any) -> Config:

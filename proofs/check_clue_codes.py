@@ -32,7 +32,8 @@ import pytest
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.cards import identity, members
 from hanabi_ref.engine.legality import action_problem, touch_key
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies.hat.codes import (
     AVOID,
     COLOUR_AVOID,
@@ -48,6 +49,7 @@ from hanabi_ref.players.strategies.hat.codes import (
     nine_code,
     seen_hand,
 )
+from hanabi_ref.engine.tables import tables_for
 
 VARIANTS = ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)")
 RAINBOW = 5  # the sixth suit of Rainbow (6 Suits)
@@ -197,13 +199,13 @@ TouchKeys = dict[int, int]
 def touch_keys(config: GameConfig, target_mask: dict[int, int]) -> TouchKeys:
     """The target hands' identity masks as the touch keys the engine's legality reads
     (:func:`~hanabi_ref.engine.legality.touch_key`)."""
-    return {seat: touch_key(config.touch_bits, members(mask)) for seat, mask in target_mask.items()}
+    return {seat: touch_key(tables_for(config).touch_bits, members(mask)) for seat, mask in target_mask.items()}
 
 
 def is_legal_hint(config: GameConfig, cluer: int, keys: TouchKeys, hint: Hint) -> bool:
     """Legality under hanab-live rules, asked of the engine, with one hint token left;
     ``keys`` are the target hands' :func:`touch_keys`."""
-    return action_problem(config, 1, cluer, 4, lambda seat: keys.get(seat), hint) is None
+    return action_problem(tables_for(config), 1, cluer, 4, lambda seat: keys.get(seat), hint) is None
 
 
 # ------------------------------------------------------------------ Part A: every hand
@@ -276,7 +278,7 @@ def test_every_hand(variant: str, size: int) -> None:
     config = config_for(variant, 4)
     tables = hint_tables(config)
     assert tables.masks == hint_tables(config_for(variant, 5)).masks
-    catalogue = config.action_catalogue.hints
+    catalogue = tables_for(config).action_catalogue.hints
     hints = reference_hints(variant)
     checked: set[SeenHand] = set()
     broken = 0
@@ -389,7 +391,7 @@ def check_table(code: NewestCardCode, variant: str, cluer: int, table: Sequence[
     # the sendable numbers are hit.
     hit = 0
     for seat in masks:
-        for hint, _ in config.action_catalogue.hints[seat]:
+        for hint, _ in tables_for(config).action_catalogue.hints[seat]:
             if is_legal_hint(config, cluer, keys, hint):
                 hit |= 1 << code.decode(cluer, hint, touches(variant, hint.kind, hint.subject, newest_of[seat]))
     assert hit == mask

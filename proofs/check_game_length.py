@@ -23,12 +23,15 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.rules import move_bound
+from hanabi_ref.engine.configs import move_bound
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import PRESETS, GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.tables import tables_for
 from hanabi_search import (
     PRESET_OPTIONS,
     Composition,
@@ -50,7 +53,7 @@ def sharp_bound(config: GameConfig) -> int:
     p + s + (t0 + s - 1) if a hint can ever be given (t0 >= 1 and a target exists:
     p >= 2 or self hints), and p + s if not."""
     p, h, t0 = config.players, config.hand_size, config.max_hints
-    spare = config.deck_size - p * h
+    spare = tables_for(config).deck_size - p * h
     if spare == 0:
         return p if config.options.initial_stop_check else p + 1
     hints_possible = t0 >= 1 and (p >= 2 or config.options.self_hints)
@@ -128,7 +131,7 @@ def test_longest_game_is_within_the_bound(family: Family) -> None:
         assert move_bound(config) == length_bound(config)
         if is_thesis_like(options):
             assert longest.moves == sharp_bound(config), f"[PR-length] sharp bound not attained, {where}"
-            stated_tight = config.deck_size == players * hand_size and hints == 0
+            stated_tight = tables_for(config).deck_size == players * hand_size and hints == 0
             assert (longest.moves == length_bound(config)) == stated_tight, where
             attained_stated |= stated_tight
     if sum(map(sum, composition)) == players * hand_size:
@@ -212,7 +215,7 @@ def test_stalling_attains_the_sharp_bound_on_every_deck(family: Family) -> None:
     for hints in (0, 1, 2):
         for options in ({}, {"self_hints": True}):
             config = tiny_config(players, composition, hand_size, hints, 1, options)
-            for deck in distinct_orders(config.canonical_deck):
+            for deck in distinct_orders(tables_for(config).canonical_deck):
                 assert stalled_length(config, deck) == sharp_bound(config), (hints, options, deck)
 
 

@@ -34,7 +34,8 @@ import pytest
 
 from hanabi_ref.engine.actions import Hint, Play
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.players.strategies.hat.core import hat_sum

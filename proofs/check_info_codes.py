@@ -21,11 +21,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.engine.actions import Hint
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies.info.codes import code_size, hint_type, hints_of_type
 from hanabi_ref.players.strategies.info.knowledge import Board
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from tests.helpers import card, colour_suits, suit_and_value
+from hanabi_ref.engine.tables import tables_for
 
 VARIANTS = ("no-variant", "6-suits", "rainbow", "black")
 
@@ -112,7 +114,7 @@ def check_exhaustively(variant: str, largest: int) -> Counter[int]:
     Corollary 3 of clue_codes.md through I-k: k = 2 for no four-card hand without
     Rainbow, and with Rainbow exactly for a Rainbow focus with three cards of its value."""
     config = config_of(variant)
-    blank = config.all_cards_mask
+    blank = tables_for(config).all_cards_mask
     board = full_board(config)
     sizes: Counter[int] = Counter()
     for others_count in range(largest):
@@ -161,7 +163,7 @@ def hands_with_sets(draw: st.DrawFn) -> tuple[GameConfig, int, tuple[int, ...], 
         identity = draw(st.sampled_from(sorted(c for c in left if left[c] > 0)))
         left[identity] -= 1
         hand.append(identity)
-    extra = st.integers(0, config.all_cards_mask)
+    extra = st.integers(0, tables_for(config).all_cards_mask)
     sets = [(1 << identity) | (draw(extra) & draw(extra)) for identity in hand]
     return config, hand[0], tuple(hand[1:]), sets
 
@@ -182,7 +184,7 @@ def test_touch_sets_agree_with_the_variant_table() -> None:
     for variant in VARIANTS:
         config = config_of(variant)
         for hint in every_hint(config):
-            mask = config.value_masks[hint.subject - 1] if hint.kind == "value" else config.colour_masks[hint.subject]
+            mask = tables_for(config).value_masks[hint.subject - 1] if hint.kind == "value" else tables_for(config).colour_masks[hint.subject]
             for value in range(1, config.values + 1):
                 for suit in range(len(config.suits)):
                     identity = card(config, value, suit)

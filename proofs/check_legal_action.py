@@ -28,7 +28,8 @@ from hanabi_ref.engine.actions import Discard, Play
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import is_legal, legal_actions
-from hanabi_ref.engine.rules import PRESETS, GameConfig, RuleOptions
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.presets import PRESETS, RuleOptions
 from hanabi_ref.engine.state import GameState, stack_size
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_search import (

@@ -26,9 +26,11 @@ import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.engine.legality import is_legal, legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.tables import tables_for
 
 Composition = tuple[tuple[int, ...], ...]
 
@@ -109,7 +111,7 @@ def checked_legal_actions(state: GameState, candidates: Sequence[Action]) -> lis
 
 def initial_states(config: GameConfig) -> Iterator[GameState]:
     """The state after step 1 (and step 3, if the option says so) for every deck order."""
-    for deck in distinct_orders(config.canonical_deck):
+    for deck in distinct_orders(tables_for(config).canonical_deck):
         yield initial_state(config, deck)
 
 
@@ -178,7 +180,7 @@ SLOT_AND_SCORE_OPTIONS: list[dict[str, str]] = [
 
 def length_bound(config: GameConfig) -> int:
     """[PR-length] t0 + 2 (N - p h) + p."""
-    return config.max_hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players
+    return config.max_hints + 2 * (tables_for(config).deck_size - config.players * config.hand_size) + config.players
 
 
 def successors(state: GameState, candidates: Sequence[Action]) -> Iterator[GameState]:

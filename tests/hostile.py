@@ -137,7 +137,7 @@ def _bases() -> dict[str, list[Any]]:
     from hanabi_ref.players.runner import play_game
     from hanabi_ref.formats.hanablive import trace_to_hanablive
     from hanabi_ref.engine.legality import legal_actions
-    from hanabi_ref.engine.rules import config_to_json, make_config
+    from hanabi_ref.engine.configs import config_to_json, make_config
     from hanabi_ref.engine.cards import as_identities
     from hanabi_ref.formats.serial import card_to_json, state_to_json
     from hanabi_ref.players.strategies import STRATEGIES

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 from hanabi_ref.engine.actions import Discard
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import HanabiError
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import Run, compositions, runs

@@ -23,7 +23,8 @@ from hanabi_ref.engine.cards import as_identities, identity
 from hanabi_ref.base.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import state_to_json
 from hanabi_ref.engine.show import ParseError, action_text, card_name, knowledge_text, parse_action, parse_card
 from hanabi_ref.engine.state import GameState, score
@@ -31,6 +32,7 @@ from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.engine.transition import apply, new_game
 from hanabi_ref.engine.view import make_view
 from tests.processes import run_process
+from hanabi_ref.engine.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -287,7 +289,7 @@ def test_knowledge_text_names_exactly_the_set(config: GameConfig) -> None:
         known = Knowledge.of(config, mask)
         assert known.mask == mask and str(known) == text
         assert {c.identity(config) for c in known.cards} == cards
-    assert knowledge_text(config, config.all_cards_mask) == "??"
+    assert knowledge_text(config, tables_for(config).all_cards_mask) == "??"
     assert knowledge_text(config, 1 << identity(3, 0, 5)) == f"{config.suits[0].abbreviation.lower()}3"
     assert knowledge_text(config, 0) == "{}"
 
@@ -305,7 +307,7 @@ def test_knowledge_that_is_not_a_product_lists_its_cards() -> None:
 def test_every_action_reads_back_from_its_text(config: GameConfig) -> None:
     """[SH-parse, SH-move] every action of the configuration's catalogue, typed as
     ``action_text`` writes it, is read back as the same action."""
-    catalogue = config.action_catalogue
+    catalogue = tables_for(config).action_catalogue
     actions = [hint for target in catalogue.hints for hint, _ in target] + list(catalogue.discards) + \
         list(catalogue.plays)
     for action in actions:
@@ -441,7 +443,7 @@ def test_a_configurations_repr_builds_it_again() -> None:
     changed options, hints, errors and hand sizes; suits no preset makes print a summary."""
     import attrs
 
-    from hanabi_ref.engine.rules import PRESETS
+    from hanabi_ref.engine.presets import PRESETS
 
     configs = [make_config(players, preset, variant) for preset in PRESETS
                for variant in ("No Variant", "6 Suits", "Rainbow (6 Suits)", "Black (6 Suits)")

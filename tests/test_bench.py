@@ -23,6 +23,7 @@ import pytest
 from hanabi_ref.tools.bench import engine as bench
 from hanabi_ref.cli import main
 from tests.oracles import oracle
+from hanabi_ref.engine.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[1]
 SECONDS = 0.05
@@ -222,7 +223,7 @@ def test_strategy_runs_count_whole_games_from_the_sources(strategy_report: dict[
     games (each game's moves are those of the seeded game played again here), its
     games per CPU second are games / CPU seconds, and the median is that of the runs."""
     from hanabi_ref.players.runner import play_game
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.players.strategies import factory_for
 
     assert strategy_report["variants"] == ["source-off"]
@@ -300,7 +301,7 @@ def test_verify_bench_shrinks_a_long_divergence_of_the_faulty_engine() -> None:
     assert shrunk is not None and len(shrunk.trace.actions) == run["shrunk_actions"]
     config = shrunk.trace.config
     replay(shrunk.trace)
-    assert len(shrunk.trace.actions) >= config.deck_size - config.players * config.hand_size
+    assert len(shrunk.trace.actions) >= tables_for(config).deck_size - config.players * config.hand_size
     again = play_compared(LastRoundShort(), config, shrunk.trace.deck, Following(shrunk.trace.actions))
     assert again is not None and "terminal" in again.what
 

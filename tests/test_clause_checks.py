@@ -13,9 +13,10 @@ import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.base.errors import ConfigError, HanabiError, TraceError
-from hanabi_ref.engine.rules import config_from_json, make_config, max_moves
+from hanabi_ref.engine.configs import config_from_json, make_config, max_moves
 from hanabi_ref.formats.schema import validate_trace_json
 from hanabi_ref.formats.serial import JsonRuleError, parse_json
+from hanabi_ref.engine.tables import tables_for
 from hanabi_ref.formats.trace import load_trace
 
 # ------------------------------------------------------------------ spec/rules.md
@@ -50,7 +51,7 @@ def test_each_limit_of_the_clause_is_accepted() -> None:
     assert make_config(2, hints=25_000, errors=10_000).max_hints == 25_000
     assert make_config(1, hand_size=1, composition=[[1] * 100]).values == 100
     widest = make_config(1, hand_size=1, composition=[[100]] * 100)
-    assert widest.suit_count == 100 and widest.deck_size == 10_000
+    assert widest.suit_count == 100 and tables_for(widest).deck_size == 10_000
 
 
 @pytest.mark.checks("L-moves")
@@ -287,7 +288,7 @@ def test_every_engine_has_the_methods_the_clause_lists() -> None:
     quiet = HanabythonEngine()
     config = peer_config("hanabython", 2)
     try:
-        quiet.new_game(config, config.canonical_deck)
+        quiet.new_game(config, tables_for(config).canonical_deck)
         assert quiet.shows_views is False and quiet.observe(0) is None
     finally:
         quiet.close()
@@ -304,12 +305,12 @@ def test_a_random_deck_is_drawn_card_by_card_from_the_canonical_order() -> None:
 
     configs = [make_config(2, "hle"), make_config(3, "thesis")]
     config, deck, _ = deal(configs, lambda n: 0)
-    assert config == configs[0] and deck == config.canonical_deck
+    assert config == configs[0] and deck == tables_for(config).canonical_deck
     draws = RecordedDraws(random.Random(11))
     config, deck, _ = deal(configs, draws)
     again = random.Random(11)
     expected_config = configs[again.randrange(2)]
-    left, expected = list(expected_config.canonical_deck), []
+    left, expected = list(tables_for(expected_config).canonical_deck), []
     while left:
         expected.append(left.pop(again.randrange(len(left)) if len(left) > 1 else 0))
     assert config == expected_config and deck == tuple(expected)

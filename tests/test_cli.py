@@ -13,7 +13,7 @@ import pytest
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import replay as replay_trace
 from hanabi_ref.formats.trace import load_trace
@@ -311,7 +311,7 @@ def test_rules_list_json_is_the_spec_tables(capsys: pytest.CaptureFixture[str]) 
     differences, their player counts and variants, and their whole bundles."""
     import attrs
 
-    from hanabi_ref.engine.rules import PRESETS, RuleOptions
+    from hanabi_ref.engine.presets import PRESETS, RuleOptions
 
     listing = run_json(["rules", "--list"], capsys)
     assert listing["options"] == spec_options()

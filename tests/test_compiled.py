@@ -44,7 +44,7 @@ import json, sys
 from hanabi_ref.tools import compiled
 enabled = compiled.enable() if sys.argv[2] == "enable" else None
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import factory_for
 
 CASES = [

@@ -21,10 +21,12 @@ from hanabi_ref.engine import conditions, transition, view
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, stop_clause
 from hanabi_ref.engine.transition import apply_legal, initial_state
 from tests.helpers import greedy_open_action
+from hanabi_ref.engine.tables import tables_for
 
 Move = tuple[GameState, Action, GameState]
 
@@ -203,7 +205,7 @@ def test_a_helper_bug_is_caught_by_the_conditions(monkeypatch: pytest.MonkeyPatc
         return None if clause == "2.16-3-max" else clause
 
     config = make_config(2)
-    seed = next(seed for seed in range(200) if _greedy_score(config, seed) == config.max_score)
+    seed = next(seed for seed in range(200) if _greedy_score(config, seed) == tables_for(config).max_score)
     monkeypatch.setattr(transition, "stop_clause", forgetful)
     with pytest.raises(icontract.ViolationError) as error:
         _greedy_score(config, seed)

@@ -12,15 +12,12 @@ import pytest
 
 from hanabi_ref.engine.cards import Suit, as_identities, identity, mask_of, members, suit_of, value_of
 from hanabi_ref.base.errors import ConfigError
-from hanabi_ref.engine.rules import (
-    GameConfig,
-    RuleOptions,
-    config_from_json,
-    config_to_json,
-    make_config,
-    resolve_variant,
-)
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json, config_to_json, make_config
+from hanabi_ref.engine.presets import RuleOptions
+from hanabi_ref.engine.validation import resolve_variant
 from tests.helpers import CLASSIC_COUNTS, SINGLE_COUNTS, expected_multiset
+from hanabi_ref.engine.tables import tables_for
 
 # ------------------------------------------------------------------ Definition 2.9
 
@@ -57,12 +54,12 @@ def test_classic_configuration_is_example_2_10(players: int, hand: int) -> None:
     config = make_config(players)
     assert (config.values, config.suit_count, config.players, config.hand_size) == (5, 5, players, hand)
     assert (config.max_hints, config.max_errors) == (8, 3)
-    assert config.deck_size == 50
+    assert tables_for(config).deck_size == 50
     assert all(suit.counts == (3, 2, 2, 2, 1) for suit in config.suits)
-    assert Counter(config.canonical_deck) == Counter(
+    assert Counter(tables_for(config).canonical_deck) == Counter(
         {identity(v, s, 5): (3, 2, 2, 2, 1)[v - 1] for v in range(1, 6) for s in range(5)}
     )
-    assert config.max_score == 25
+    assert tables_for(config).max_score == 25
 
 
 def test_default_hand_sizes() -> None:
@@ -76,8 +73,8 @@ def test_cards_h_is_the_full_product_even_with_missing_identities() -> None:
     """[2.14-initial, 2.9-cards] Cards(H) = {1..n} x {1..k} even when the composition has
     no copy of some identity."""
     config = make_config(1, composition=[[1, 0, 2], [0, 0, 1]], hand_size=1)
-    assert config.all_cards_mask == (1 << 6) - 1
-    assert config.deck_size == 4
+    assert tables_for(config).all_cards_mask == (1 << 6) - 1
+    assert tables_for(config).deck_size == 4
 
 
 def test_custom_composition_and_zero_hints_and_infinite_errors() -> None:
@@ -86,7 +83,7 @@ def test_custom_composition_and_zero_hints_and_infinite_errors() -> None:
     config = make_config(1, composition=[[4, 1, 1, 1]], hand_size=4, hints=0, errors=None)
     assert config.variant == "Custom"
     assert (config.values, config.suit_count, config.max_hints, config.max_errors) == (4, 1, 0, None)
-    assert Counter(config.canonical_deck) == Counter({0: 4, 1: 1, 2: 1, 3: 1})
+    assert Counter(tables_for(config).canonical_deck) == Counter({0: 4, 1: 1, 2: 1, 3: 1})
     assert len(config.colours) == 1 and config.suits[0].touched_by == frozenset({0})
 
 
@@ -99,7 +96,7 @@ def test_six_suits_is_example_2_11() -> None:
     N = 60."""
     config = make_config(3, variant="6-suits")
     assert config.values == 5
-    assert (config.suit_count, config.deck_size, len(config.colours)) == (6, 60, 6)
+    assert (config.suit_count, tables_for(config).deck_size, len(config.colours)) == (6, 60, 6)
     assert all(suit.counts == CLASSIC_COUNTS for suit in config.suits)
     assert [suit.touched_by for suit in config.suits] == [frozenset({i}) for i in range(6)]
 
@@ -108,10 +105,10 @@ def test_dutch_rainbow_is_example_2_12() -> None:
     """[V-dutch-rainbow, E-24] Example 2.12: five classic suits plus one card of each value
     in a sixth suit that has its own clue colour; N = 55."""
     config = make_config(3, variant="dutch-rainbow")
-    assert (config.suit_count, config.deck_size, len(config.colours)) == (6, 55, 6)
+    assert (config.suit_count, tables_for(config).deck_size, len(config.colours)) == (6, 55, 6)
     assert config.suits[5].counts == SINGLE_COUNTS
     assert config.suits[5].touched_by == frozenset({5})
-    assert Counter(config.canonical_deck) == expected_multiset(config)
+    assert Counter(tables_for(config).canonical_deck) == expected_multiset(config)
 
 
 def test_black_has_one_card_per_value_and_its_own_colour() -> None:
@@ -119,7 +116,7 @@ def test_black_has_one_card_per_value_and_its_own_colour() -> None:
     colour that touches only it; N = 55."""
     config = make_config(4, variant="black")
     assert config.suits[5].counts == (1, 1, 1, 1, 1)
-    assert config.deck_size == 55
+    assert tables_for(config).deck_size == 55
     assert [suit.touched_by for suit in config.suits] == [frozenset({i}) for i in range(6)]
     assert config.colours[5] == "Black"
 
@@ -129,12 +126,12 @@ def test_rainbow_is_touched_by_every_colour_and_has_none_of_its_own() -> None:
     classic counts, five clue colours; the rainbow suit is touched by all five, every other
     suit by its own."""
     config = make_config(4, variant="rainbow")
-    assert (config.suit_count, config.deck_size, len(config.colours)) == (6, 60, 5)
+    assert (config.suit_count, tables_for(config).deck_size, len(config.colours)) == (6, 60, 5)
     assert config.suits[5].touched_by == frozenset(range(5))
     assert [suit.touched_by for suit in config.suits[:5]] == [frozenset({i}) for i in range(5)]
     rainbow_cards = {identity(v, 5, 5) for v in range(1, 6)}
     for colour in range(5):
-        touched = set(members(config.colour_masks[colour]))
+        touched = set(members(tables_for(config).colour_masks[colour]))
         assert touched == {identity(v, colour, 5) for v in range(1, 6)} | rainbow_cards
 
 

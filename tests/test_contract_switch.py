@@ -26,7 +26,7 @@ import hanabi_ref.engine.state as state_module
 from hanabi_ref.engine import conditions, transition
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, build_state
 from hanabi_ref.engine.transition import initial_state
 

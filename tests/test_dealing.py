@@ -27,10 +27,12 @@ from hanabi_ref.engine.dealing import (
 )
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.engine.transition import initial_state
 from tests.helpers import card, configs, expected_multiset
+from hanabi_ref.engine.tables import tables_for
 
 MASK = (1 << 64) - 1
 Deck = tuple[int, ...]
@@ -118,7 +120,7 @@ def test_deck_from_seed_is_the_specified_shuffle(config: GameConfig, seed: int) 
     specified algorithm, a permutation of the composition, and the same on every call."""
     deck = deck_from_seed(config, seed)
     assert Counter(deck) == expected_multiset(config)
-    assert list(deck) == reference_shuffle(list(config.canonical_deck), seed)
+    assert list(deck) == reference_shuffle(list(tables_for(config).canonical_deck), seed)
     assert deck_from_seed(config, seed) == deck
 
 
@@ -245,13 +247,13 @@ def test_canonical_order() -> None:
         for value, copies in zip(range(1, 6), (3, 2, 2, 2, 1))
         for _ in range(copies)
     ]
-    assert list(config.canonical_deck) == expected
+    assert list(tables_for(config).canonical_deck) == expected
 
 
 def test_explicit_deck_is_used() -> None:
     """[D-explicit] an explicit deck is dealt as given, and play_game records it."""
     config = make_config(2)
-    deck = tuple(reversed(config.canonical_deck))
+    deck = tuple(reversed(tables_for(config).canonical_deck))
     assert initial_state(config, deck).deck == deck
     record = play_game(config, STRATEGIES["simple"], seed=4, deck=deck)
     assert record.trace.deck == deck and record.final.deck == deck
@@ -272,7 +274,7 @@ def test_explicit_deck_must_be_the_composition(change: Callable[[Deck], Deck], p
     missing, one too many, a copy replaced, an identity outside Cards(H)) is refused with
     a message naming the deck or the offending index."""
     config = make_config(2)
-    deck = change(config.canonical_deck)
+    deck = change(tables_for(config).canonical_deck)
     with pytest.raises(ConfigError) as error:
         initial_state(config, deck)
     assert str(error.value).startswith(prefix), str(error.value)

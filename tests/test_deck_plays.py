@@ -14,7 +14,7 @@ import pytest
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import illegality, legal_actions
 from hanabi_ref.engine.cards import as_identities
-from hanabi_ref.engine.rules import config_from_json, config_to_json, make_config
+from hanabi_ref.engine.configs import config_from_json, config_to_json, make_config
 from hanabi_ref.engine.show import card_name, state_event_text
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import apply, new_game

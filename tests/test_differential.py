@@ -45,13 +45,15 @@ from hanabi_ref.tools.peers import PEERS, peer_config
 from hanabi_ref.tools.peers.choosers import DriverChooser
 from hanabi_ref.tools.peers.hanabython import hanabython_options, hanabython_unsupported
 from hanabi_ref.tools.peers.hle_rules import hle_unsupported
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, is_nothing_playable_left
 from hanabi_ref.engine.transition import apply
 from hanabi_ref.tools.verify.compare import play_compared
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 from tests.oracles import oracle
 from tests.processes import run_process
+from hanabi_ref.engine.tables import tables_for
 
 PRESET_GAMES = 20  # per player count, OpenSpiel and pyhanabi: about 800 states each
 HANABYTHON_GAMES = 20
@@ -422,7 +424,7 @@ def _check_final_draw(engine: Engine, chooser: RecordingChooser) -> bool:
     config, mover = ours.config, chooser.moves[-1][0].current
     # Our game ended neither by the last error, nor at the maximum, nor by R = 0.
     assert ours.terminal and ours.remaining is None and ours.errors != config.max_errors
-    assert sum(ours.fields) < config.max_score
+    assert sum(ours.fields) < tables_for(config).max_score
     hands = [[_card(ours.deck[card_id], config.values) for card_id in hand] for hand in ours.hands]
     hands[mover].insert(0, _card(ours.deck[ours.next_card], config.values))
     assert full["hands"] == hands
@@ -508,7 +510,7 @@ def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
         chooser = chooser_for(seed)
         divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
         assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
-        reached += any(is_nothing_playable_left(config, state.deck, state.fields, state.played, state.hands,
+        reached += any(is_nothing_playable_left(tables_for(config), state.deck, state.fields, state.played, state.hands,
                                                 state.current, state.remaining) for state, _ in chooser.moves)
     assert reached >= 2, f"only {reached} games went on past a last round with nothing left to play"
 

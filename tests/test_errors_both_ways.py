@@ -19,7 +19,8 @@ from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import replay, trace_from_json
 from hanabi_ref.engine.transition import apply, initial_state

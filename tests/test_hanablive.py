@@ -37,7 +37,8 @@ from hanabi_ref.base.errors import IllegalActionError, TraceError
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.formats.hanablive import is_hanablive_over, load_hanablive, trace_from_hanablive, trace_to_hanablive
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import replay, replay_states, summary
 from hanabi_ref.engine.transition import apply, initial_state

@@ -18,7 +18,8 @@ import pytest
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import Event, GameState
 from hanabi_ref.players.strategies.hat.codes import HintTables, decode_event, hat_code
 from hanabi_ref.players.strategies.hat.core import hat_sum

@@ -16,7 +16,7 @@ from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.hat.codes import NewestCardCode, SeenHand, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.player import DecodeLog

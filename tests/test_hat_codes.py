@@ -26,7 +26,9 @@ from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.cards import Suit, identity
-from hanabi_ref.engine.rules import GameConfig, RuleOptions, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.presets import RuleOptions
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.hat import (
     CodeError,
@@ -51,6 +53,7 @@ from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view
 from tests.helpers import HANAB_LIVE_VARIANTS, Run, reached, reaches_assertion, reference_hint_mask, runs, stacked_deck
+from hanabi_ref.engine.tables import tables_for
 
 SETTINGS = settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 MANY = settings(max_examples=100, deadline=None)
@@ -532,7 +535,7 @@ def test_public_part_size_of_fresh_hands(variant: str, size: int, expected: int)
     proofs/clue_codes.md) and not with them (Corollary 4); 3-card hands may be three
     equal 1s (Corollary 3)."""
     config = make_config(4, "hanab-live", variant)
-    fresh = [config.all_cards_mask] * size
+    fresh = [tables_for(config).all_cards_mask] * size
     capacities = composition_counts(config)
     assert public_part_size(config, fresh, list(range(size)), capacities) == expected
     if size == 3:

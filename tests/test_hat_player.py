@@ -19,7 +19,8 @@ from hanabi_ref.cli import main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import SPECS, factory_for
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.players.strategies.hat.codes import seen_hands

@@ -19,7 +19,8 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
 from hanabi_ref.players.strategies.hat.player import DecodeLog, HatDecodingError, reachable_score, snapshot_of

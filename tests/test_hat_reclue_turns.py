@@ -18,7 +18,8 @@ import pytest
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import is_legal
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
 from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer

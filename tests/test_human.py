@@ -29,8 +29,9 @@ from hanabi_ref.cli import EXIT_OK, main
 from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.human import BotFailed, GameQuit, HumanSeat, numbered_moves, play_human
-from hanabi_ref.engine.rules import GameConfig, make_config
 from hanabi_ref.engine.cards import Identity, as_identities
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.show import card_name, knowledge_text
 from hanabi_ref.engine.state import Event, GameState
 from hanabi_ref.players.strategies import STRATEGIES

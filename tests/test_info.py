@@ -18,7 +18,8 @@ from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, stack_size
 from hanabi_ref.players.strategies import SPECS, factory_for
 from hanabi_ref.players.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
@@ -40,6 +41,7 @@ from tests.helpers import (
     stacked_deck,
     suit_and_value,
 )
+from hanabi_ref.engine.tables import tables_for
 
 CONFIGS = [(players, preset, variant) for players in (2, 3, 4, 5) for preset, variant in
            (("hle", "no-variant"), ("hanab-live", "no-variant"), ("hanab-live", "6-suits"),
@@ -192,10 +194,10 @@ def test_a_rainbow_focus_card_has_no_colour_hint_avoiding_it() -> None:
     rainbow = 5 * config.values  # the sixth suit's 1
     assert colours_touching(config, rainbow) == (1 << len(config.colours)) - 1
     board = Board(config, (0,) * 6, (0,) * 30, [3, 2, 2, 2, 1] * 6)
-    assert code_size([config.all_cards_mask] * 4, 0, board) == 2
+    assert code_size([tables_for(config).all_cards_mask] * 4, 0, board) == 2
     plain = make_config(4, "hanab-live", "6-suits")
     board = Board(plain, (0,) * 6, (0,) * 30, [3, 2, 2, 2, 1] * 6)
-    assert code_size([plain.all_cards_mask] * 4, 0, board) == 3
+    assert code_size([tables_for(plain).all_cards_mask] * 4, 0, board) == 3
 
 
 # ------------------------------------------------------------------ views and configurations
@@ -267,7 +269,7 @@ def test_board_weights_count_the_unrevealed_cards() -> None:
         private = private_weights(board, view.cards, 0)
         for identity in range(size):
             assert private[identity] == sum(state.deck[c] == identity for c in unseen)
-        mask, event = state.config.all_cards_mask & 0x5A5A5A5, board.playable
+        mask, event = state.tables.all_cards_mask & 0x5A5A5A5, board.playable
         physical = [state.deck[c] for c in unrevealed if mask >> state.deck[c] & 1]
         assert board.probability(mask, event) == Fraction(sum(event >> x & 1 for x in physical), len(physical))
 
@@ -372,7 +374,7 @@ def test_focus_takes_the_least_known_card_oldest_first() -> None:
     config = make_config(3, "hle")
     board = Board(config, (0,) * 5, (0,) * 25, composition_counts(config))
     r1, r2, y1 = card(config, 1, 0), card(config, 2, 0), card(config, 1, 1)
-    determined, one_suit, one_value, blank = 1 << r1, (1 << r1) | (1 << r2), (1 << r1) | (1 << y1), config.all_cards_mask
+    determined, one_suit, one_value, blank = 1 << r1, (1 << r1) | (1 << r2), (1 << r1) | (1 << y1), tables_for(config).all_cards_mask
     assert focus([determined, one_suit, one_value, determined], board) == 1  # scores 0, 2, 2, 0
     assert focus([determined, one_suit, blank, blank], board) == 2  # 0, 2, 3, 3
     assert focus([determined, determined], board) == 0  # all 0: slot 0
@@ -412,7 +414,7 @@ def test_goodness_counts_what_a_hint_tells_beyond_its_number() -> None:
     becomes determined: both score 25/4."""
     config = make_config(3, "hle")
     board = Board(config, (0,) * 5, (0,) * 25, composition_counts(config))
-    blank = config.all_cards_mask
+    blank = tables_for(config).all_cards_mask
     hand = [card(config, 1, 0), card(config, 2, 1)]
     assert goodness(Hint(1, "colour", 0), [blank, blank], hand, board) == Fraction(50, 10) * Fraction(50, 40)
     assert goodness(Hint(1, "value", 2), [blank, blank], hand, board) == Fraction(50, 10) * Fraction(50, 40)

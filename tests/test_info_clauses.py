@@ -23,7 +23,8 @@ import pytest
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import HanabiError
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies import info as info_package
 from hanabi_ref.players.strategies.info import reading
@@ -39,6 +40,7 @@ from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view
 from tests.helpers import card, colour_suits, suit_and_value
 from tests.test_info import CONFIGS, play_checked
+from hanabi_ref.engine.tables import tables_for
 
 HLE = make_config(3, "hle")
 RED, YELLOW, GREEN, BLUE, PURPLE = range(5)
@@ -74,7 +76,7 @@ def test_first_yes_asks_the_likeliest_cards_from_least_to_most_likely() -> None:
     card that may be (slot 0 unknown 15/50, slot 1 red 1 or 2 3/5, slot 3 yellow 1-3
     3/7; slot 2 cannot be); with room 10 all three, least likely first; with room 3 only
     S - 1 = 2, the likeliest kept; answer j says the j-th is the first yes."""
-    sets = [HLE.all_cards_mask, ids((1, RED), (2, RED)), ids((2, RED), (3, RED)), ids((1, YELLOW), (2, YELLOW), (3, YELLOW))]
+    sets = [tables_for(HLE).all_cards_mask, ids((1, RED), (2, RED)), ids((2, RED), (3, RED)), ids((1, YELLOW), (2, YELLOW), (3, YELLOW))]
     wide = choose(sets, 10, board())
     assert isinstance(wide, FirstYes) and wide.items == ((0, PLAYABLE), (3, PLAYABLE), (1, PLAYABLE))
     assert wide.answers == 4

@@ -15,7 +15,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategies.params import ParamError
@@ -27,6 +27,7 @@ from hanabi_ref.players.strategies.info.player import (INFO_SPEC, SEARCH, SEARCH
 from hanabi_ref.players.strategies.info.reading import public_sets, useless
 from hanabi_ref.engine.transition import initial_state
 from hanabi_ref.engine.view import PlayerView, make_view
+from hanabi_ref.engine.tables import tables_for
 from tests.helpers import drawn_rearrangement, reached, reaches_assertion
 from tests.test_info import play_checked
 
@@ -246,7 +247,7 @@ def test_the_choice_follows_the_rule(data: st.DataObject, count: int, worlds: in
     """[I-search] with roll-out scores drawn at random, the search chooses what the rule
     gives when every move is rolled out on every world: stopping a move's roll-outs early
     changes no choice."""
-    best = make_config(4, "hle").max_score
+    best = tables_for(make_config(4, "hle")).max_score
     blueprint: Action = Play(0)
     every: list[Action] = [Play(1), Discard(0), Discard(1), Hint(1, "value", 1)]
     moves = every[:count]

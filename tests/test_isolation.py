@@ -30,7 +30,8 @@ from hanabi_ref.tools.isolation.client import BotProcess, IsolatedFactory, SeatF
 from hanabi_ref.tools.isolation.protocol import OPS, SCHEMA, answer_violation, is_plain_answer
 from hanabi_ref.tools.isolation.wire import apply_changes, event_from_json, event_to_json, view_changes, view_from_json, view_to_json
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.schema import SCHEMA_BASE, load_schema, strict_validator
 from hanabi_ref.players.strategies import SPECS, Value, factory_for
 from hanabi_ref.players.strategy import StrategyError, StrategyFactory

@@ -18,7 +18,7 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import TraceError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.formats.hanablive import trace_from_hanablive, trace_to_hanablive
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import MAX_DIGITS, JsonRuleError, NumberTooLong, parse_json
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import Trace, replay, trace_from_json, trace_to_json

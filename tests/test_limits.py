@@ -22,12 +22,15 @@ from hypothesis import strategies as st
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.base.errors import ConfigError, TraceError
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import LIMITS, GameConfig, make_config, max_moves
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config, max_moves
+from hanabi_ref.engine.validation import LIMITS
 from hanabi_ref.formats.schema import MAX_ITEMS, is_plain_item, trace_schema, validate_trace_json
 from hanabi_ref.engine.state import History
 from hanabi_ref.formats.trace import MAX_FILE_BYTES, Trace, load_trace, save_trace, trace_from_json, trace_to_json
 from hanabi_ref.engine.transition import apply_legal, new_game
 from tests.processes import run_process
+from hanabi_ref.engine.tables import tables_for
 
 # ------------------------------------------------------------------ L-config
 
@@ -57,7 +60,7 @@ def test_configurations_beyond_a_limit_are_refused(field: str, arguments: dict[s
 def test_configurations_at_the_limits_are_accepted() -> None:
     """[L-config] the limits themselves are allowed."""
     config = make_config(2, "thesis", hints=LIMITS["hints"], errors=LIMITS["errors"], composition=[[LIMITS["count"]] * 100])
-    assert config.deck_size == LIMITS["deck"]
+    assert tables_for(config).deck_size == LIMITS["deck"]
 
 
 @pytest.mark.checks("L-config")

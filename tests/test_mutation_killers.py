@@ -22,10 +22,11 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, build_state, check_invariants, is_cards_conserved, is_fields_gapless, is_hand_size_valid, is_knowledge_sound
 from hanabi_ref.engine.transition import apply_legal, initial_state
 from tests.helpers import greedy_open_action
+from hanabi_ref.engine.tables import tables_for
 
 Move = tuple[GameState, Action, GameState]
 
@@ -227,7 +228,7 @@ def test_fields_refuse_a_two_played_on_an_empty_field() -> None:
 def test_hand_size_refuses_h_minus_2_after_the_stack_is_empty() -> None:
     """[2.13-hand-size] once the stack is empty a hand holds h or h - 1 cards: h - 2 is
     refused (outside the literal reading of E-6)."""
-    state = _state_at(lambda s: s.next_card == len(s.deck) and not s.config.is_literal_empty_deal)
+    state = _state_at(lambda s: s.next_card == len(s.deck) and not tables_for(s.config).is_literal_empty_deal)
     h = state.config.hand_size
     seat = state.current
     short = state.hands[seat][: h - 2]
@@ -240,7 +241,7 @@ def test_hand_size_under_the_literal_reading_stops_at_h_minus_2() -> None:
     """[2.13-hand-size, E-6] under the literal reading (the deal takes the whole stack,
     step 3 not checked after it) the first player may hold h - 2 cards, never h - 3."""
     config = make_config(1, composition=[[1, 1, 1, 1]], hand_size=4, hints=0, errors=None, initial_stop_check=False)
-    assert config.is_literal_empty_deal
+    assert tables_for(config).is_literal_empty_deal
     state = initial_state(config, (0, 1, 2, 3))
     state = apply_legal(state, Play(0))
     state = apply_legal(state, Play(0))

@@ -37,7 +37,8 @@ from hanabi_ref.tools.playability.opengame import (
     reachable_open_states,
     stack_size,
 )
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, score
 from hanabi_ref.engine.transition import apply, initial_state
 

@@ -16,7 +16,8 @@ from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import is_legal, legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import (
     GameState,
     is_cards_conserved,
@@ -49,6 +50,7 @@ from tests.helpers import (
     visible_swap,
     with_deck,
 )
+from hanabi_ref.engine.tables import tables_for
 
 SETTINGS = settings(max_examples=75, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 # The deep set runs each test under SETTINGS three more times (test_properties_at_length, at the end).
@@ -90,7 +92,7 @@ def test_invariants_after_every_step(run: Run) -> None:
     state may be terminal."""
     config = run.config
     composition, size = expected_multiset(config), sum(map(sum, expected_counts(config)))
-    previous_attainable = config.max_score
+    previous_attainable = tables_for(config).max_score
     for index, state in enumerate(run.states):
         assert is_cards_conserved(state) and is_fields_gapless(state)
         assert is_hand_size_valid(state) and is_knowledge_sound(state) and is_errors_within_bound(state)
@@ -102,7 +104,7 @@ def test_invariants_after_every_step(run: Run) -> None:
         assert state.current == index % config.players and state.turn == index
         attainable = max_attainable_score(state)
         assert attainable == reference_attainable(state) <= previous_attainable
-        assert sum(state.fields) <= attainable <= config.max_score
+        assert sum(state.fields) <= attainable <= tables_for(config).max_score
         assert score(state) <= sum(state.fields)
         previous_attainable = attainable
     assert not any(state.terminal for state in run.states[:-1])

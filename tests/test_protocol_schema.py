@@ -32,11 +32,12 @@ from hypothesis import strategies as st
 from hanabi_ref.engine.actions import Play
 from hanabi_ref.cli import EXIT_INVALID_GAME, main
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.schema import SCHEMA_BASE, first_violation, load_schema, schema_registry, strict_validator
 from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.formats.serial import card_to_json
-from hanabi_ref.engine.rules import config_to_json
+from hanabi_ref.engine.configs import config_to_json
 from hanabi_ref.tools.verify.answers import OPS, PROTOCOL_SCHEMA, answer_violation, is_plain_answer
 from hanabi_ref.tools.protocol.engine import EngineFailure, ReferenceEngine, UnsupportedConfig
 from hanabi_ref.tools.verify.process import ProcessEngine

@@ -19,7 +19,8 @@ import pytest
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
 from hanabi_ref.engine.legality import is_legal, legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.hat.codes import CodeError, seen_hands
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of

@@ -18,7 +18,8 @@ from hanabi_ref.tools.rl.check import drawn_config
 from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.layout import layout
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, score, stop_clause
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view
@@ -38,7 +39,7 @@ ENDINGS = {"2.16-3-strikeout": "lives lost", "2.16-3-R0": "deck ran out", "2.16-
 
 def ending(state: GameState) -> str:
     """Why a finished game stopped, by the clause step 3 stops it under."""
-    clause = stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining)
+    clause = stop_clause(state.tables, state.deck, state.fields, state.discard, state.remaining)
     assert clause is not None
     return ENDINGS[clause]
 

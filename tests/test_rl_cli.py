@@ -12,7 +12,7 @@ import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from tests.oracles import needs
 
 

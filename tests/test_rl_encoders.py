@@ -21,7 +21,7 @@ from hanabi_ref.tools.rl.check import check_against_openspiel, drawn_config
 from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.layout import layout
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view
 from tests.helpers import drawn_rearrangement, reached, reaches_assertion, stacked_deck

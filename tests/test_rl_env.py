@@ -28,7 +28,8 @@ from hanabi_ref.tools.rl.actions import plain_actions  # noqa: E402
 from hanabi_ref.tools.rl.encoders import encode  # noqa: E402
 from hanabi_ref.tools.rl.env import HanabiAECEnv, HanabiGymEnv, Observation  # noqa: E402
 from hanabi_ref.tools.rl.errors import RLError  # noqa: E402
-from hanabi_ref.engine.rules import GameConfig, make_config  # noqa: E402
+from hanabi_ref.engine.config import GameConfig  # noqa: E402
+from hanabi_ref.engine.configs import make_config  # noqa: E402
 from hanabi_ref.engine.state import GameState, score  # noqa: E402
 from hanabi_ref.players.strategies import factory_for  # noqa: E402
 from hanabi_ref.players.strategy import Strategy  # noqa: E402

@@ -16,7 +16,7 @@ from hanabi_ref.tools.rl.encoders import Vector, recommendation_observation
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.hat import HatCode, decoded_hats, most_playable_slot, recommend
 from hanabi_ref.tools.rl.layout import layout
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view
 from tests.helpers import stacked_deck

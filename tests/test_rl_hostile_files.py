@@ -45,7 +45,7 @@ import pytest
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.train.modelfile import MODEL_FILE_LIMIT, read_model_file
 from hanabi_ref.tools.rl.train.policy import load_model, save_model
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from tests.oracles import oracle
 
 ROOT = Path(__file__).resolve().parents[1]

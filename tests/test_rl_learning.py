@@ -20,7 +20,7 @@ import pytest
 
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.tools.rl.train.team import Decisions, play_team_games, teacher
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.view import PlayerView
 from tests.oracles import oracle
 

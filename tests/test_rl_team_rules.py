@@ -18,7 +18,7 @@ from hanabi_ref.engine.legality import is_legal
 from hanabi_ref.tools.rl.encoders import public_observation
 from hanabi_ref.tools.rl.train.info import InfoSeat
 from hanabi_ref.tools.rl.train.team import TeamStrategy, teacher, teacher_hat
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.engine.transition import apply, initial_state

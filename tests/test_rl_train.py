@@ -24,7 +24,8 @@ from hanabi_ref.tools.rl.encoders import recommendation_observation
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.train.policy import load_model, model_meta, save_model
 from hanabi_ref.tools.rl.train.team import play_team_games, team_factory, team_unsupported, teacher, teacher_hat
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategy import Strategy

@@ -21,7 +21,8 @@ from hanabi_ref.engine.actions import Action, Play, action_to_json
 from hanabi_ref.engine.dealing import derive_seed
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategy import Strategy, StrategyFactory
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import STRATEGIES, StrategySpec
 from hanabi_ref.players.strategies.simple import SimpleStrategy
 from hanabi_ref.engine.view import PlayerView

@@ -30,7 +30,8 @@ import pytest
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.dealing import deck_from_seed, derive_seed
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
 from hanabi_ref.engine.view import PlayerView, ViewMaker, view_legal_actions
@@ -78,7 +79,7 @@ def own_cards(view: PlayerView, deck: tuple[int, ...]) -> Guess:
 def module_snoop(view: PlayerView, seed: int) -> Guess:
     """Every global of every loaded hanabi_ref module, and the tuples inside them, searched
     for a deck: a tuple of the configuration's cards in some order."""
-    wanted = sorted(view.config.canonical_deck)
+    wanted = sorted(view.tables.canonical_deck)
     seen: list[Any] = []
     for name, module in list(sys.modules.items()):
         if name.startswith("hanabi_ref") and module is not None:
@@ -208,32 +209,37 @@ class Channel:
         return Seat()
 
     def write(self, view: PlayerView) -> None:
-        view.config.__dict__["planted"] = view.turn
+        planted: Any = getattr(view.config, "__dict__", None)  # a configuration is slotted: nothing to plant
+        if planted is not None:
+            planted["planted"] = view.turn
+        view.tables.__dict__["planted"] = view.turn
         events: Any = view.history._events
         if isinstance(events, list):  # an unsealed history: the game's own list
             events.append("planted")
-        for memo in view.config.action_catalogue.touching_memo:
+        for memo in view.tables.touching_memo:
             memo.clear()
             memo[0] = ()  # a poisoned memo: "a hand touched by nothing"
 
     def look(self, view: PlayerView) -> None:
         if view.seat == 0:
             return
-        if "planted" in view.config.__dict__:
+        if "planted" in getattr(view.config, "__dict__", {}):
             self.seen.append(f"config, turn {view.turn}")
+        if "planted" in view.tables.__dict__:
+            self.seen.append(f"tables, turn {view.turn}")
         events: list[object] = list(view.history._events)
         if "planted" in events:
             self.seen.append(f"history, turn {view.turn}")
-        if any(memo.get(0) == () for memo in view.config.action_catalogue.touching_memo):
+        if any(memo.get(0) == () for memo in view.tables.touching_memo):
             self.seen.append(f"memo, turn {view.turn}")
 
 
 @pytest.mark.checks("ISO-views")
 def test_no_object_of_a_view_is_shared_with_another_seat() -> None:
-    """[ISO-views] what seat 0 writes into its view's configuration, history and action
-    memos reaches no other seat and not the game: the others see nothing, and the game is
+    """[ISO-views] what seat 0 writes into its view's configuration, tables, history and
+    action memos reaches no other seat and not the game: the others see nothing, and the game is
     the game played by seats that write nothing.  Positive control: with unsealed views
-    (shared configuration and history) the others see it at once."""
+    (shared tables and history) the others see it at once."""
     channel = Channel()
     sealed = play_game(CONFIG, channel.factory, seed=3)
     assert channel.seen == []

@@ -27,7 +27,7 @@ import pytest
 from hanabi_ref.players import strategies
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.cli import EXIT_USAGE, main
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.chunks import GameSetup, split_games
 from hanabi_ref.tools.sim.executors import LocalExecutor, StallError
 from hanabi_ref.players.strategies import STRATEGIES, StrategySpec

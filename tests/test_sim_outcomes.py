@@ -22,7 +22,7 @@ from typing import Any
 import pytest
 
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import STRATEGIES, StrategySpec
 from hanabi_ref.players.strategy import StrategyFactory
 from tests.test_sim_lifecycle import EXIT_INTERRUPTED, InterruptAt, run_main

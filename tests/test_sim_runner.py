@@ -27,7 +27,8 @@ from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.engine.dealing import derive_seed
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.chunks import ChunkResult, Failure, GameSetup, chunk_size_for, play_chunk, split_games
 from hanabi_ref.tools.sim.executors import LocalExecutor
 from hanabi_ref.tools.sim.runner import Progress

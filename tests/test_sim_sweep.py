@@ -18,7 +18,7 @@ from typing import BinaryIO
 import pytest
 
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.executors import SetupError
 from hanabi_ref.tools.sim.files import write_atomically
 from hanabi_ref.tools.sim.sweep import parse_grid, points

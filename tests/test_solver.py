@@ -23,12 +23,14 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.playability.opengame import OpenGame, is_open_game_playable
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.solver import core
 from hanabi_ref.tools.solver.search import Solution, best_score, plain_search, replay, solve_deck
 from hanabi_ref.engine.state import score
 from hanabi_ref.players.strategies import factory_for
 from tests.test_playability_opengame import engine_config, engine_deck, small_games
+from hanabi_ref.engine.tables import tables_for
 
 
 @pytest.mark.checks("SV-open", "SV-moves", "SV-bounds", "SV-key")
@@ -45,7 +47,7 @@ def test_the_solver_decides_small_games_as_the_open_game_models_exhaustive_searc
     assert solution.reachable == is_open_game_playable(game)
     if solution.reachable:
         assert solution.line is not None
-        assert score(replay(config, deck, solution.line)) == config.max_score
+        assert score(replay(config, deck, solution.line)) == tables_for(config).max_score
 
 
 @pytest.mark.checks("SV-result")
@@ -201,7 +203,7 @@ def small_configs(draw: st.DrawFn) -> tuple[GameConfig, tuple[int, ...], int]:
         discard_at_max_hints=draw(st.booleans()), empty_hints=draw(st.booleans()),
         end_when_no_points_possible=draw(st.booleans()), draw_after_final_move=draw(st.booleans()))
     deck = tuple(draw(st.permutations(cards)))
-    target = draw(st.integers(min_value=max(0, config.max_score - 3), max_value=config.max_score))
+    target = draw(st.integers(min_value=max(0, tables_for(config).max_score - 3), max_value=tables_for(config).max_score))
     return config, deck, target
 
 
@@ -242,7 +244,7 @@ def test_the_relaxed_game_decides_the_thesis_rules_exactly(game: OpenGame) -> No
     model = core.OpenGame(config, deck)
     if model.start_terminal:
         return
-    relaxed = core.search(model, config.max_score, 10**9, None, core.Stats(), relaxed=True)
+    relaxed = core.search(model, tables_for(config).max_score, 10**9, None, core.Stats(), relaxed=True)
     assert (relaxed is not None) == is_open_game_playable(game)
 
 

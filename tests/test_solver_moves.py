@@ -14,7 +14,7 @@ import pytest
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
 from hanabi_ref.engine.legality import is_legal, legal_actions
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.solver.search import moves
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.knowledge import composition_counts

@@ -17,7 +17,8 @@ from hypothesis import strategies as st
 
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import (
     Event,
     GameState,

@@ -18,7 +18,8 @@ from hypothesis import strategies as st
 from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, stack_size
 from hanabi_ref.players.strategies import SPECS, STRATEGIES, ParamError, factory_for, parse_assignments
 from hanabi_ref.players.strategies.knowledge import (

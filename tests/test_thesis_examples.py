@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 from hanabi_ref.engine.actions import Action, Hint, Play
 from hanabi_ref.engine.dealing import shuffle
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, hand_cards, score, stack, stack_size
 from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import card, is_playable, play_all, stacked_deck, suit_and_value

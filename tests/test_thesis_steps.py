@@ -15,7 +15,7 @@ import pytest
 
 from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategies.thesis import ThesisStrategy
 from hanabi_ref.engine.transition import apply, initial_state

@@ -15,12 +15,13 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import FileReadError, TraceError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.formats.trace import Trace
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import score, stack_size
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import action_from_json, load_trace, replay, save_trace, summary, trace_from_json, trace_to_json
 from hanabi_ref.engine.transition import initial_state
 from tests.helpers import play_all, stacked_deck, suit_and_value
+from hanabi_ref.engine.tables import tables_for
 
 
 def recorded_game() -> Trace:
@@ -84,7 +85,7 @@ def test_trace_seed_is_the_deck_origin_for_explicit_decks() -> None:
     """[T-trace, D-explicit, D-seed] T-trace: the optional seed is "the seed the deck came
     from"; a game played on an explicit deck must not claim a seed that does not give it."""
     config = make_config(2)
-    deck = tuple(reversed(config.canonical_deck))
+    deck = tuple(reversed(tables_for(config).canonical_deck))
     record = play_game(config, STRATEGIES["simple"], seed=4, deck=deck)
     assert record.trace.seed is None or deck_from_seed(config, record.trace.seed) == record.trace.deck
 

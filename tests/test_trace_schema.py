@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
 from hanabi_ref.base.errors import TraceError
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.schema import trace_schema
 from hanabi_ref.formats.serial import canonical_json, knowledge_to_json
 from hanabi_ref.players.strategies import STRATEGIES

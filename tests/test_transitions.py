@@ -12,7 +12,8 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.engine.legality import illegality, legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, hand_cards, score, stack, stack_size
 from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import (

@@ -21,12 +21,14 @@ from hanabi_ref.base.errors import ConfigError, TraceError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.formats.hanablive import trace_from_hanablive, trace_to_hanablive
 from hanabi_ref.engine.legality import illegality, legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.show import state_event_text
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.transition import apply, initial_state, new_game
+from hanabi_ref.engine.tables import tables_for
 
 
 def _classic_masks(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -47,9 +49,9 @@ def test_existing_variants_keep_their_masks(variant: str) -> None:
     """[VAR-existing, VAR-engine-masks] the model's masks of the four older variants are
     those of 2.16-2a-suit and 2.16-2a-value, with every rank clue and no free hint."""
     config = make_config(3, "hanab-live", variant)
-    assert config.model is not None
-    assert (config.colour_masks, config.value_masks) == _classic_masks(config)
-    assert config.clue_values == (1, 2, 3, 4, 5) and config.free_hint_bits == 0 and config.inverted_mask == 0
+    assert tables_for(config).model is not None
+    assert (tables_for(config).colour_masks, tables_for(config).value_masks) == _classic_masks(config)
+    assert tables_for(config).clue_values == (1, 2, 3, 4, 5) and tables_for(config).free_hint_bits == 0 and tables_for(config).inverted_mask == 0
 
 
 def test_pink_touch_and_negative_information() -> None:
@@ -59,23 +61,23 @@ def test_pink_touch_and_negative_information() -> None:
     config = make_config(2, "thesis", "Pink (5 Suits)")
     pink = 4
     expected = {identity(3, s, 5) for s in range(4)} | {identity(v, pink, 5) for v in range(1, 6)}
-    assert config.value_masks[2] == sum(1 << card for card in expected)
+    assert tables_for(config).value_masks[2] == sum(1 << card for card in expected)
     # Seat 1 holds pink 1, red 3, red 1, yellow 2, green 4.
     hand = [identity(1, pink, 5), identity(3, 0, 5), identity(1, 0, 5), identity(2, 1, 5), identity(4, 2, 5)]
-    rest = list(config.canonical_deck)
+    rest = list(tables_for(config).canonical_deck)
     for card in hand:
         rest.remove(card)
     deck = tuple(rest[:5]) + tuple(hand) + tuple(rest[5:])
     state = apply(initial_state(config, deck), Hint(1, "value", 3))
-    mask = config.value_masks[2]
+    mask = tables_for(config).value_masks[2]
     known = state.knowledge[1]
-    assert known[0] == known[1] == mask & config.all_cards_mask
-    assert known[2] == known[3] == known[4] == config.all_cards_mask & ~mask
+    assert known[0] == known[1] == mask & tables_for(config).all_cards_mask
+    assert known[2] == known[3] == known[4] == tables_for(config).all_cards_mask & ~mask
     assert state.history[-1].touched == (5, 6)
 
 
 def _deal(config: GameConfig, hands: Sequence[Sequence[int]]) -> GameState:
-    rest = list(config.canonical_deck)
+    rest = list(tables_for(config).canonical_deck)
     for hand in hands:
         for card in hand:
             rest.remove(card)
@@ -87,7 +89,7 @@ def test_blind_clue_legal_when_empty() -> None:
     legal even where empty hints are refused; it tells nothing.  A rank clue touching
     nothing stays illegal."""
     config = make_config(2, "hanab-live", "Color Blind (5 Suits)")
-    assert all(mask == 0 for mask in config.colour_masks)
+    assert all(mask == 0 for mask in tables_for(config).colour_masks)
     hands = [[identity(1, 0, 5)] * 3 + [identity(2, 0, 5)] * 2, [identity(2, 1, 5)] * 2 + [identity(3, 1, 5)] * 2 + [identity(4, 1, 5)]]
     state = _deal(config, hands)
     assert illegality(state, Hint(1, "colour", 0)) is None
@@ -200,12 +202,12 @@ def test_up_or_down_configuration() -> None:
     except through Pink."""
     config = make_config(3, "hanab-live", "Up or Down (5 Suits)")
     assert config.values == 6 and config.suits[0].counts == (1, 2, 2, 2, 1, 1)
-    assert config.deck_size == 45 and config.max_score == 25 and config.clue_values == (1, 2, 3, 4, 5)
+    assert tables_for(config).deck_size == 45 and tables_for(config).max_score == 25 and tables_for(config).clue_values == (1, 2, 3, 4, 5)
     starts = sum(1 << _ud(START, s) for s in range(5))
-    assert all(mask & starts == 0 for mask in config.value_masks) and config.value_masks[5] == 0
-    assert config.colour_masks[0] == sum(1 << _ud(v, 0) for v in range(1, 7))  # red: every red card, START too
+    assert all(mask & starts == 0 for mask in tables_for(config).value_masks) and tables_for(config).value_masks[5] == 0
+    assert tables_for(config).colour_masks[0] == sum(1 << _ud(v, 0) for v in range(1, 7))  # red: every red card, START too
     pink = make_config(3, "hanab-live", "Up or Down & Pink (5 Suits)")
-    assert all(mask >> _ud(START, 4) & 1 for mask in pink.value_masks[:5])
+    assert all(mask >> _ud(START, 4) & 1 for mask in tables_for(pink).value_masks[:5])
 
 
 def _ud_state(hands: list[list[int]], variant: str = "Up or Down (5 Suits)") -> GameState:
@@ -296,7 +298,7 @@ def test_real_game_variants_play_and_replay(name: str) -> None:
     they refuse), written as a hanab.live file and read back as the same game."""
 
     config = make_config(3, "hanab-live", name)
-    strategy = "random" if config.up_or_down else "thesis"
+    strategy = "random" if tables_for(config).up_or_down else "thesis"
     exported = 0
     for seed in range(4):
         record = play_game(config, STRATEGIES[strategy], seed=seed)

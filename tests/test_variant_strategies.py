@@ -23,7 +23,8 @@ from hanabi_ref.engine.actions import Hint
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import hint_mask, is_legal
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.show import ParseError, parse_action
 from hanabi_ref.players.strategies import SPECS, factory_for
 from hanabi_ref.players.strategies.knowledge import is_classic_touch
@@ -32,6 +33,7 @@ from hanabi_ref.players.strategies.thesis import ThesisStrategy
 from hanabi_ref.engine.transition import initial_state
 from hanabi_ref.engine.view import make_view
 from tests.processes import run_process
+from hanabi_ref.engine.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -77,7 +79,8 @@ def variant_config(name: str, players: int) -> GameConfig:
 
 def is_blind(config: GameConfig, hint: Hint) -> bool:
     """[VAR-blind] Color Blind makes colour clues blind, Number Blind rank clues."""
-    rules = config.model.rules if config.model is not None else None
+    tables = tables_for(config)
+    rules = tables.model.rules if tables.model is not None else None
     return rules is not None and (rules.colour_blind if hint.kind == "colour" else rules.number_blind)
 
 
@@ -102,10 +105,10 @@ def play_the_heuristics(name: str, players: int, seeds: range) -> None:
         factory = factory_for(strategy, params)
         for seed in seeds:
             record = play_game(config, factory, seed=seed)
-            assert 0 <= record.score <= config.max_score
+            assert 0 <= record.score <= tables_for(config).max_score
             for event in record.final.history:
                 if isinstance(event.action, Hint):
-                    assert event.action.kind == "colour" or event.action.subject in config.clue_values
+                    assert event.action.kind == "colour" or event.action.subject in tables_for(config).clue_values
                     assert event.touched or is_blind(config, event.action), (name, strategy, params, seed, event.action)
 
 
@@ -124,7 +127,7 @@ def telling_hints(config: GameConfig, card: int, known: int) -> tuple[Hint | Non
     set ``known`` [4.6-hint-3, S-variants]."""
     thesis = factory_for("thesis")(config, 0, 0)
     assert isinstance(thesis, ThesisStrategy)
-    view = make_view(initial_state(config, config.canonical_deck), 0)
+    view = make_view(initial_state(config, tables_for(config).canonical_deck), 0)
     return thesis._telling_hint(1, card, known), SimpleStrategy._informative_hint(view, 1, card, known)
 
 
@@ -138,16 +141,16 @@ def test_a_hint_on_a_card_touches_it(variant: tuple[str, int], data: st.DataObje
     colour of a card whose suit its holder does not know."""
     config = variant_config(*variant)
     card = data.draw(st.integers(0, config.values * config.suit_count - 1))
-    known = data.draw(st.integers(0, config.all_cards_mask)) | 1 << card
+    known = data.draw(st.integers(0, tables_for(config).all_cards_mask)) | 1 << card
     for hint in telling_hints(config, card, known):
         if hint is not None:
-            assert hint_mask(config, hint) >> card & 1
-            assert hint.kind == "colour" or hint.subject in config.clue_values
+            assert hint_mask(tables_for(config), hint) >> card & 1
+            assert hint.kind == "colour" or hint.subject in tables_for(config).clue_values
     thesis_hint = telling_hints(config, card, known)[0]
     if thesis_hint is not None:
         n = config.values
         suit_unknown = known & ~(((1 << n) - 1) << (card - card % n))
-        assert known & ~hint_mask(config, thesis_hint) or (thesis_hint.kind == "colour" and suit_unknown)
+        assert known & ~hint_mask(tables_for(config), thesis_hint) or (thesis_hint.kind == "colour" and suit_unknown)
 
 
 @pytest.mark.checks("S-variants")
@@ -159,7 +162,7 @@ def test_classic_touch_gives_the_classic_hints(config: GameConfig, data: st.Data
     first colour of the suit's ``touched_by``; simple falls back on the value."""
     n = config.values
     card = data.draw(st.integers(0, n * config.suit_count - 1))
-    known = data.draw(st.integers(0, config.all_cards_mask)) | 1 << card
+    known = data.draw(st.integers(0, tables_for(config).all_cards_mask)) | 1 << card
     value, suit = card % n + 1, card // n
     same_value = sum(1 << (y * n + value - 1) for y in range(config.suit_count))
     same_suit = sum(1 << (suit * n + a) for a in range(n))
@@ -245,7 +248,7 @@ def test_a_persons_hint_names_the_variants_colours() -> None:
     mute = variant_config("Number Mute (5 Suits)", 3)
     hint = parse_action(mute, "hint 1 3")
     assert hint == Hint(1, "value", 3)
-    assert not is_legal(initial_state(mute, mute.canonical_deck), hint)
+    assert not is_legal(initial_state(mute, tables_for(mute).canonical_deck), hint)
 
 
 def test_a_shared_suit_letter_names_no_colour() -> None:

@@ -9,7 +9,7 @@ each family lists its suits, its clue colours and rank clues (worked out by hand
 its rank modifier or game rule; prism colours and deceptive ranks are written out per
 family.  From these, for each card, the set of colour names and the set of rank clues
 that touch it are derived, and for all (suit, rank 1-5, clue) triples the engine's
-masks (``GameConfig.colour_masks`` / ``value_masks``) and the model's ``touches`` must
+masks (``Tables.colour_masks`` / ``value_masks``) and the model's ``touches`` must
 agree.  The copies of each rank follow VAR-counts and the deck sizes are written out.
 """
 
@@ -19,10 +19,12 @@ from dataclasses import dataclass, field, replace
 
 import pytest
 
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.variants import touches
 from hanabi_ref.tools.vectors import run_case
 from hanabi_ref.tools.vectors.cases_variants import REFUSED_NAMES
+from hanabi_ref.engine.tables import tables_for
 
 R4 = ("Red", "Yellow", "Green", "Blue")
 R5 = (*R4, "Purple")
@@ -221,7 +223,7 @@ def test_suits_colours_and_rank_clues(family: Family) -> None:
     names = [suit.name.removesuffix(" EA") for suit in config.suits]
     assert names == list(family.suits)
     assert config.colours == family.colours
-    assert config.clue_values == family.ranks
+    assert tables_for(config).clue_values == family.ranks
 
 
 @pytest.mark.parametrize("family", FAMILIES, ids=IDS)
@@ -230,23 +232,25 @@ def test_deck_composition_and_max_score(family: Family) -> None:
     """[VAR-counts, VAR-dark, VAR-scarce-ones, VAR-critical-fours, VAR-max-score] copies
     of each rank per suit by the counts rule, the deck size as written, 5 per suit."""
     config = config_of(family)
+    tables = tables_for(config)
     assert [suit.counts for suit in config.suits] == [copies(family, suit) for suit in family.suits]
-    assert config.deck_size == family.deck_size == sum(sum(copies(family, suit)) for suit in family.suits)
-    assert config.max_score == 5 * len(family.suits)
-    assert config.model is not None and config.model.max_score == config.max_score
+    assert tables.deck_size == family.deck_size == sum(sum(copies(family, suit)) for suit in family.suits)
+    assert tables.max_score == 5 * len(family.suits)
+    assert tables.model is not None and tables.model.max_score == tables.max_score
 
 
 def colour_mismatches(family: Family, config: GameConfig) -> list[str]:
     """Every (suit, rank, clue colour) where the engine's mask or the model's touches
     differs from the oracle, and every suit whose touched_by differs."""
-    assert config.model is not None
+    tables = tables_for(config)
+    assert tables.model is not None
     found = []
     for suit_index, suit in enumerate(family.suits):
         for rank in range(1, 6):
             expected = colour_names(family, suit, rank)
             for colour, name in enumerate(family.colours):
-                masked = bool(config.colour_masks[colour] & card_bit(suit_index, rank))
-                modelled = touches(config.model, suit_index, rank, ("colour", colour))
+                masked = bool(tables.colour_masks[colour] & card_bit(suit_index, rank))
+                modelled = touches(tables.model, suit_index, rank, ("colour", colour))
                 if masked != (name in expected) or modelled != (name in expected):
                     found.append(f"{suit} {rank}, {name} clue: mask {masked}, touches {modelled}")
         touching = {c for c, name in enumerate(family.colours) if any(name in colour_names(family, suit, r) for r in range(1, 6))}
@@ -258,14 +262,15 @@ def colour_mismatches(family: Family, config: GameConfig) -> list[str]:
 def rank_mismatches(family: Family, config: GameConfig) -> list[str]:
     """Every (suit, rank, rank clue 1-5) where the engine's mask (0 for a clue the variant
     lacks) or the model's touches differs from the oracle."""
-    assert config.model is not None
+    tables = tables_for(config)
+    assert tables.model is not None
     found = []
     for suit_index, suit in enumerate(family.suits):
         for rank in range(1, 6):
             expected = rank_clues(family, suit, rank)
             for clue in range(1, 6):
-                masked = bool(config.value_masks[clue - 1] & card_bit(suit_index, rank))
-                modelled = touches(config.model, suit_index, rank, ("rank", clue)) if clue in family.ranks else masked
+                masked = bool(tables.value_masks[clue - 1] & card_bit(suit_index, rank))
+                modelled = touches(tables.model, suit_index, rank, ("rank", clue)) if clue in family.ranks else masked
                 if masked != (clue in expected) or modelled != (clue in expected):
                     found.append(f"{suit} {rank}, rank clue {clue}: mask {masked}, touches {modelled}")
     return found
@@ -291,7 +296,7 @@ def test_rank_clues_touch_as_the_table_says(family: Family) -> None:
     config = config_of(family)
     mismatches = rank_mismatches(family, config)
     assert not mismatches, f"{family.name}:\n  " + "\n  ".join(mismatches)
-    assert all(config.value_masks[clue - 1] == 0 for clue in range(1, 6) if clue not in family.ranks)
+    assert all(tables_for(config).value_masks[clue - 1] == 0 for clue in range(1, 6) if clue not in family.ranks)
 
 
 def test_oracle_can_fail() -> None:

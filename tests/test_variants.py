@@ -20,10 +20,12 @@ import icontract
 import pytest
 
 from hanabi_ref.engine.cards import identity
-from hanabi_ref.engine.rules import make_config, variant_suits
+from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.validation import variant_suits
 from hanabi_ref.engine.variants import NotSupported, Variant, parse_variant, touches
 from hanabi_ref.engine.variants.model import START_RANK
 from hanabi_ref.engine.variants.touch import Clue
+from hanabi_ref.engine.tables import tables_for
 
 R5 = ("Red", "Yellow", "Green", "Blue", "Purple")
 
@@ -368,9 +370,9 @@ def test_existing_variants_unchanged(name: str) -> None:
     assert (suits, colours) == variant_suits(name)
     config = make_config(3, variant=name)
     variant = parse_variant(name)
-    for colour, mask in enumerate(config.colour_masks):
+    for colour, mask in enumerate(tables_for(config).colour_masks):
         assert mask == _mask(variant, ("colour", colour))
-    for value, mask in enumerate(config.value_masks, start=1):
+    for value, mask in enumerate(tables_for(config).value_masks, start=1):
         assert mask == _mask(variant, ("rank", value))
 
 

@@ -23,7 +23,7 @@ import pytest
 from hanabi_ref.engine.actions import Action, Hint, action_to_json
 from hanabi_ref.base.errors import ConfigError, HanabiError, IllegalActionError
 from hanabi_ref.engine.legality import illegality, legal_actions
-from hanabi_ref.engine.rules import config_from_json, config_to_json
+from hanabi_ref.engine.configs import config_from_json, config_to_json
 from hanabi_ref.formats.serial import state_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import action_from_json, replay, trace_from_json
@@ -46,6 +46,7 @@ from hanabi_ref.tools.vectors.validate import VECTORS_SCHEMA, file_violation, ve
 from hanabi_ref.tools.vectors.writer import INDEX
 from hanabi_ref.engine.view import make_view
 from hanabi_ref.tools.spec_coverage import Clause, parse_clauses
+from hanabi_ref.engine.tables import tables_for
 
 ROOT = Path(__file__).resolve().parents[1]
 RULES = ROOT / "spec" / "rules.md"
@@ -416,7 +417,7 @@ def test_builder_refuses_a_wrong_expected_clause() -> None:
     """[VEC-cases, 2.16-2] a case that expects the wrong clause for a refusal fails."""
     from hanabi_ref.tools.vectors.build import Maker
     from hanabi_ref.tools.vectors.model import Run
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.engine.dealing import deck_from_seed
 
     config = make_config(2, "hle")
@@ -433,7 +434,7 @@ def test_vector_accessors() -> None:
     """[VEC-format] config, deck, prefix, action and actions parse a vector's JSON back."""
     move = first("transition", lambda v: len(v.data["prefix"]) >= 2)
     assert config_to_json(move.config()) == move.data["config"]
-    assert len(move.deck()) == len(move.data["deck"]) == move.config().deck_size
+    assert len(move.deck()) == len(move.data["deck"]) == tables_for(move.config()).deck_size
     assert [action_to_json(a) for a in move.prefix()] == move.data["prefix"]
     action = move.action()
     assert action is not None and action_to_json(action) == move.data["action"]

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import load_trace, replay
 from hanabi_ref.tools.protocol.choosing import Chooser, RandomChooser
@@ -505,7 +505,7 @@ def test_verify_option_plays_the_random_games_under_the_changed_rules(capsys: py
     options, so this engine declines them all and they are counted as skipped."""
     import attrs
 
-    from hanabi_ref.engine.rules import RuleOptions
+    from hanabi_ref.engine.presets import RuleOptions
 
     # The physical preset as P-presets describes it, with the two options changed; a
     # configuration's JSON leaves out deck_plays at its default (R-deck-plays).
@@ -548,7 +548,7 @@ def test_random_game_configs_carry_the_options() -> None:
     import attrs
 
     from hanabi_ref.cli import build_parser
-    from hanabi_ref.engine.rules import PRESETS
+    from hanabi_ref.engine.presets import PRESETS
     from hanabi_ref.tools.verify.session import random_game_configs
 
     args = build_parser().parse_args(["verify", "--engine", "x", "--rules", "physical,hle,thesis", "--players", "2-3",

@@ -26,8 +26,9 @@ from hanabi_ref.engine.actions import Action, action_to_json
 from hanabi_ref.cli import EXIT_INVALID_GAME, build_parser, main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, config_to_json, make_config
 from hanabi_ref.engine.cards import as_identities
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_to_json, make_config
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import action_from_json, load_trace, replay
@@ -41,6 +42,7 @@ from hanabi_ref.tools.verify.run import verify_random_games
 from tests.engines.buggy import BUGS, SmallEngine, Unsupported
 from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
+from hanabi_ref.engine.tables import tables_for
 
 BUGGY = Path(__file__).resolve().parent / "engines" / "buggy.py"
 FIRST = 40
@@ -139,7 +141,7 @@ class Situations(ReferenceEngine):
                 seen["third error in the last round"] += 1
         elif after.remaining == 0:
             seen["last round over"] += 1
-        elif sum(after.fields) == config.max_score:
+        elif sum(after.fields) == tables_for(config).max_score:
             if after.remaining is None:
                 seen["maximum score with cards left"] += 1
         elif config.preset == "hanab-live":

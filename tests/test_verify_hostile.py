@@ -27,7 +27,7 @@ import pytest
 
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.protocol.choosing import RandomChooser
 from hanabi_ref.tools.verify.compare import play_compared, state_difference
 from hanabi_ref.tools.verify.equality import json_equal, json_type

@@ -14,7 +14,7 @@ import pytest
 
 from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import state_to_json
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.tools.protocol.choosing import RandomChooser
@@ -25,6 +25,7 @@ from hanabi_ref.tools.verify.run import verify_random_games
 from tests.helpers import stacked_deck
 from tests.processes import WAIT
 from tests.shrinking import limit_shrinking
+from hanabi_ref.engine.tables import tables_for
 
 ENGINES = Path(__file__).parent / "engines"
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
@@ -243,7 +244,7 @@ def test_the_random_games_count_coverage_until_the_first_divergence() -> None:
     by hand-built moves gives the counts it must."""
     config = make_config(2, "hle")
     coverage = Coverage()
-    divergence = play_compared(ReferenceEngine(), config, config.canonical_deck, RandomChooser(3, 0.0), coverage=coverage)
+    divergence = play_compared(ReferenceEngine(), config, tables_for(config).canonical_deck, RandomChooser(3, 0.0), coverage=coverage)
     assert divergence is None
     moves = sum(coverage.clauses[c] for c in ("2.16-2-next",))
     assert coverage.states == moves + 1 and coverage.clauses["2.16-1-deal"] == 1

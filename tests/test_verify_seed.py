@@ -18,7 +18,8 @@ import pytest
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import load_trace, replay
 from hanabi_ref.tools.protocol.choosing import Chooser
@@ -30,6 +31,7 @@ from hanabi_ref.tools.verify.faulty import LastRoundShort
 from tests.shrinking import limit_shrinking
 from tests.helpers import scripted_engine
 from tests.oracles import oracle
+from hanabi_ref.engine.tables import tables_for
 
 CONFIGS = [make_config(players, preset=preset) for preset in ("hle", "hanab-live") for players in (2, 3, 4, 5)]
 SERVE = f"{sys.executable} -m hanabi_ref.cli serve"
@@ -55,16 +57,16 @@ def test_the_adopted_deck_starts_with_the_deal_and_keeps_the_cards() -> None:
     config = make_config(2, preset="hle")
     deal = deck_from_seed(config, 5)
     deck = adopted_deck(config, deal[:10])
-    assert deck[:10] == deal[:10] and Counter(deck) == Counter(config.canonical_deck)
-    rest = list(config.canonical_deck)
+    assert deck[:10] == deal[:10] and Counter(deck) == Counter(tables_for(config).canonical_deck)
+    rest = list(tables_for(config).canonical_deck)
     for card in deal[:10]:
         rest.remove(card)
     assert list(deck[10:]) == rest
     from hanabi_ref.engine.transition import initial_state
 
     state = adopt_drawn(initial_state(config, deck), deal[10:12])
-    assert state.deck[:12] == deal[:12] and Counter(state.deck) == Counter(config.canonical_deck)
-    five = config.canonical_deck[-1]  # a 5: one copy
+    assert state.deck[:12] == deal[:12] and Counter(state.deck) == Counter(tables_for(config).canonical_deck)
+    five = tables_for(config).canonical_deck[-1]  # a 5: one copy
     with pytest.raises(NotInStack, match=r"has only 1 \(2\.16-1-deal\)"):
         adopted_deck(config, (five, five))
     with pytest.raises(NotInStack, match="does not have left"):
@@ -84,7 +86,7 @@ class RevealsAnImpossibleDeal(SeededReference):
 
     def new_seeded_game(self, config: GameConfig, seed: int) -> Deal:
         deal = super().new_seeded_game(config, seed)
-        five = config.canonical_deck[-1]
+        five = tables_for(config).canonical_deck[-1]
         return Deal((five, five, *deal.cards[2:]), deal.complete)
 
 
@@ -204,7 +206,7 @@ def test_pyhanabi_dealing_from_its_own_seed_agrees(games: int) -> None:
     first, again = engine.new_seeded_game(configs[1], 17), engine.new_seeded_game(configs[1], 17)
     assert first == again and len(first.cards) == 3 * 5 and not first.complete
     with pytest.raises(EngineFailure, match="deals from its own seed"):
-        engine.new_game(configs[1], configs[1].canonical_deck)
+        engine.new_game(configs[1], tables_for(configs[1]).canonical_deck)
 
 
 @pytest.mark.checks("EP-repro")

@@ -27,7 +27,8 @@ from hanabi_ref.engine.actions import Action, Hint
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import state_to_json, view_state_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import load_trace

@@ -12,7 +12,7 @@ import pytest
 
 from hanabi_ref.engine import view
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, stack
 from hanabi_ref.engine.transition import initial_state
 from tests.helpers import greedy_open_action, play_all

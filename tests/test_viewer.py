@@ -37,7 +37,8 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.cli import main
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import Trace, replay_states, save_trace

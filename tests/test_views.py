@@ -11,7 +11,8 @@ from hanabi_ref.engine.dealing import GOLDEN, SplitMix64, deck_from_seed, derive
 from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.state import Event, GameState, stack_size
 from hanabi_ref.players.strategies.random import RandomStrategy

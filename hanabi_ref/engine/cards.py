@@ -123,7 +123,9 @@ def knowledge_suits_values(mask: int, n: int, suit_count: int) -> tuple[tuple[in
     values and ``suit_count`` suits, and whether the set is their product; computed once
     per mask (a game shows the same few knowledge sets over and over).  The one reading
     of a mask as suits and values: the trace's JSON, the readable text (SH-knowledge)
-    and the viewer (VW-data) all take it from here."""
+    and the viewer (VW-data) all take it from here.  The memo's keys and values are
+    integers and tuples of integers, at most 16,384 of them: nothing of a game, and
+    bounded."""
     cards = [c for c in all_identities(n * suit_count) if mask >> c & 1]
     suits = tuple(sorted({suit_of(c, n) for c in cards}))
     values = tuple(sorted({value_of(c, n) for c in cards}))

@@ -25,7 +25,8 @@ import icontract
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.engine.legality import illegality
-from hanabi_ref.engine.rules import VARIANT_NAMES, GameConfig, variant_model
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.validation import VARIANT_NAMES, variant_model
 from hanabi_ref.engine.state import Event, GameState, starts_with
 from hanabi_ref.engine.variants.engine import engine_values
 from hanabi_ref.engine.variants.model import START_RANK
@@ -78,22 +79,29 @@ def _bits(identities: set[int]) -> int:
     return mask
 
 
-@functools.cache
+@functools.lru_cache(maxsize=1024)
 def _named(config: GameConfig, kind: str, value: int) -> tuple[frozenset[int], int]:
     """The identities a hint names (2.16-2a-value or 2.16-2a-suit) and their bitmask,
-    worked out once per configuration and hint."""
-    if config.model is not None and config.variant not in CLASSIC_NAMES:
+    worked out once per configuration and hint.
+
+    Memoized here rather than on the game's :class:`~hanabi_ref.engine.tables.Tables`:
+    this is the contracts' own reading of the clause, which must not read the engine's
+    tables.  The key is an immutable configuration (frozen, its hash computed once) and a
+    hint, the value frozen; at most 1,024 entries, so nothing of a game is kept and the
+    memo cannot grow without bound."""
+    if variant_model(config.variant) is not None and config.variant not in CLASSIC_NAMES:
         named = set(_identities_by_model(config.variant, kind, value))
     else:  # 2.16-2a as written; for the four older variants the model agrees (VAR-existing)
         named = _identities_of_value(config, value) if kind == "value" else _identities_of_colour(config, value)
     return frozenset(named), _bits(named)
 
 
-@functools.cache
+@functools.lru_cache(maxsize=4096)
 def _identities_by_model(name: str, kind: str, value: int) -> frozenset[int]:
     """[VAR-touch] the identities a hint touches under the hanab.live variant ``name``,
     card by card from the touch rules (the engine reads bitmasks built once,
-    VAR-engine-masks); once per variant and hint, however many configurations name it."""
+    VAR-engine-masks); once per variant and hint, however many configurations name it
+    (a name and two small values as the key, a frozen set as the value, at most 4,096)."""
     variant = variant_model(name)
     assert variant is not None
     values = engine_values(variant)
@@ -212,7 +220,7 @@ def _fits(state: GameState, suit: int, value: int) -> bool:
     """The stack of ``suit`` with a card of ``value`` on it is the start of a complete stack."""
     stack = _stack(state, suit)
     height = len(stack)
-    return any(len(way) > height and way[height] == value and way[:height] == stack for way in state.config.stack_ways)
+    return any(len(way) > height and way[height] == value and way[:height] == stack for way in state.tables.stack_ways)
 
 
 def _stack(state: GameState, suit: int) -> tuple[int, ...]:
@@ -221,7 +229,7 @@ def _stack(state: GameState, suit: int) -> tuple[int, ...]:
     values [2.13-4], read from F as the thesis' conditions always read it, without a
     scan of the fields' cards."""
     config = state.config
-    ways = config.stack_ways
+    ways = state.tables.stack_ways
     if len(ways) == 1:
         return ways[0][: state.fields[suit]]
     return tuple(_suit_and_value(config, state.deck[c])[1] for c in state.played if _suit_and_value(config, state.deck[c])[0] == suit)
@@ -248,7 +256,7 @@ def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
     """[2.16-2c-five] a successful play that completes its stack (y = n; five cards under
     Up or Down) regains a token if t < t0; no other play changes t."""
     suit, _ = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    complete = len(_stack(state, suit)) + 1 == state.config.stack_height
+    complete = len(_stack(state, suit)) + 1 == state.tables.stack_height
     regains = _is_success(state, play) and complete and state.hints < state.config.max_hints
     return result.hints == state.hints + (1 if regains else 0)
 
@@ -296,7 +304,7 @@ def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
             and result.hands[seat] == kept
             and result.knowledge[seat] == kept_known
         )
-    drawn, fresh = state.next_card, state.config.all_cards_mask
+    drawn, fresh = state.next_card, state.tables.all_cards_mask
     if options.draw_position == "newest-first":
         hand, known = (drawn,) + kept, (fresh,) + kept_known
     else:
@@ -351,7 +359,7 @@ def _attainable_by_clause(state: GameState) -> int:
         # of, continued while a copy of the next value is not all discarded.
         stack = _stack(state, suit)
         best = len(stack)
-        for way in config.stack_ways:
+        for way in state.tables.stack_ways:
             if way[: len(stack)] == stack:
                 reach = len(stack)
                 while reach < len(way) and in_discard.get(suit * n + way[reach] - 1, 0) < described.counts[way[reach] - 1]:
@@ -382,7 +390,7 @@ def _stops(result: GameState) -> bool:
     config = result.config
     if result.remaining in (-1, 0):
         return True
-    if all(height == config.stack_height for height in result.fields):
+    if all(height == result.tables.stack_height for height in result.fields):
         return True
     if config.options.end_when_nothing_playable and _nothing_playable_by_clause(result):
         return True
@@ -475,7 +483,7 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 def _is_inverted(state: GameState, action: Discard | Play) -> bool:
     """[VAR-engine-orange] the card the move names is orange: its play and discard swap
     (without orange suits the mask is 0, and the card is not looked up)."""
-    mask = state.config.inverted_mask
+    mask = state.tables.inverted_mask
     return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
 
 

@@ -9,13 +9,15 @@ other engines can reproduce our decks.
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import struct
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from hanabi_ref.base.errors import ConfigError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.tables import tables_for
 
 MASK64 = (1 << 64) - 1
 GOLDEN = 0x9E3779B97F4A7C15
@@ -72,21 +74,18 @@ LANE: Final = 128
 """Bits per output in :func:`splitmix_outputs`: a 64-bit value times a 64-bit constant
 stays below 2^128, so it never reaches the next lane."""
 
-_LANE_TABLES: dict[int, tuple[int, int, int, struct.Struct]] = {}
-
-
+@functools.lru_cache(maxsize=256)
 def _lane_tables(count: int) -> tuple[int, int, int, struct.Struct]:
     """For ``count`` lanes: a 1 in every lane, 2^64 - 1 in every lane, (k + 1) * golden
     mod 2^64 in lane k, and the layout of the lanes as bytes (two 64-bit words each,
-    low first)."""
-    tables = _LANE_TABLES.get(count)
-    if tables is None:
-        ones = sum(1 << (LANE * k) for k in range(count))
-        steps = sum((((k + 1) * GOLDEN) & MASK64) << (LANE * k) for k in range(count))
-        tables = (ones, ones * MASK64, steps, struct.Struct(f"<{2 * count}Q"))
-        if len(_LANE_TABLES) < 256:
-            _LANE_TABLES[count] = tables
-    return tables
+    low first).
+
+    Memoized by ``count`` alone (a deck size): the key is an integer and the value
+    integers and a format that no one can change, at most 256 of them, so the memo holds
+    nothing of a game and stays bounded."""
+    ones = sum(1 << (LANE * k) for k in range(count))
+    steps = sum((((k + 1) * GOLDEN) & MASK64) << (LANE * k) for k in range(count))
+    return (ones, ones * MASK64, steps, struct.Struct(f"<{2 * count}Q"))
 
 
 def splitmix_outputs(seed: int, count: int) -> list[int]:
@@ -245,4 +244,4 @@ def remainder_in_words(hi: int, lo: int, bound: int) -> int:
 
 def deck_from_seed(config: GameConfig, seed: int) -> tuple[int, ...]:
     """S0 for a seed: the canonical deck [D-canonical] shuffled [D-seed]; index 0 is s_1."""
-    return shuffle(config.canonical_deck, seed)
+    return shuffle(tables_for(config).canonical_deck, seed)

@@ -17,10 +17,11 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 
 if TYPE_CHECKING:
     from hanabi_ref.engine.state import GameState
+    from hanabi_ref.engine.tables import Tables
 
 Problem = tuple[str, str]
 
@@ -29,12 +30,12 @@ MaskOf = Callable[[int], "int | None"]
 legality may not look (the actor's own hand, whose contents legality never needs)."""
 
 
-def hint_mask(config: GameConfig, hint: Hint) -> int:
+def hint_mask(tables: Tables, hint: Hint) -> int:
     """The identities a hint touches: value a, or every suit the clue colour touches
     [2.16-2a-value, 2.16-2a-suit, V-rainbow]."""
     if hint.kind == "value":
-        return config.value_masks[hint.subject - 1]
-    return config.colour_masks[hint.subject]
+        return tables.value_masks[hint.subject - 1]
+    return tables.colour_masks[hint.subject]
 
 
 def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
@@ -45,16 +46,16 @@ def hand_mask(deck: Sequence[int], hand: Sequence[int]) -> int:
     return mask
 
 
-def hint_bit(config: GameConfig, hint: Hint) -> int:
+def hint_bit(tables: Tables, hint: Hint) -> int:
     """The hint's bit in a touch key: its place among a target's hints in the action
-    catalogue, clue colours first, then values (:attr:`GameConfig.hint_order`)."""
-    return config.hint_bits[(hint.kind, hint.subject)]
+    catalogue, clue colours first, then values (:attr:`Tables.hint_order`)."""
+    return tables.hint_bits[(hint.kind, hint.subject)]
 
 
 def touch_key(touch_bits: Sequence[int], cards: Iterable[int]) -> int:
     """Which hints touch a card of a hand: the OR of its identities' bits in
-    ``touch_bits`` (:attr:`GameConfig.touch_bits`) [2.16-2a-empty].  Hint h touches a
-    card of the hand exactly when ``touch_key & hint_bit(config, h)``, so the key holds
+    ``touch_bits`` (:attr:`Tables.touch_bits`) [2.16-2a-empty].  Hint h touches a
+    card of the hand exactly when ``touch_key & hint_bit(tables, h)``, so the key holds
     all that legality needs to know of a hand."""
     key = 0
     for card in cards:
@@ -75,21 +76,22 @@ def is_hint_target_allowed(config: GameConfig, current: int, target: int) -> boo
     return target != current or config.options.self_hints
 
 
-def is_hint_touching_allowed(config: GameConfig, touched: int, target_mask: int | None) -> bool:
+def is_hint_touching_allowed(tables: Tables, touched: int, target_mask: int | None) -> bool:
     """[2.16-2a-empty, E-20] a hint touching no card of the target is legal only under
     ``empty_hints``; ``touched`` is the hint's bit (:func:`hint_bit`), ``target_mask``
     the target hand's touch key (:func:`touch_key`; None: not looked at, which the
     thesis' rule never needs).  A blind clue (VAR-blind) is legal however few cards
     it touches."""
-    return (config.options.empty_hints or target_mask is None or bool(target_mask & touched)
-            or bool(config.free_hint_bits & touched))
+    return (tables.config.options.empty_hints or target_mask is None or bool(target_mask & touched)
+            or bool(tables.free_hint_bits & touched))
 
 
-def is_discard_allowed(config: GameConfig, hints: int) -> bool:
+def is_discard_allowed(tables: Tables, hints: int) -> bool:
     """[E-2, 2.16-2b] with t = t0 a discard is legal under the thesis' algorithm and
     illegal under ``discard_at_max_hints = false``, except in a variant with an orange
     suit, where a discard may be a play (VAR-engine-orange)."""
-    return hints < config.max_hints or config.options.discard_at_max_hints or config.inverted_mask != 0
+    config = tables.config
+    return hints < config.max_hints or config.options.discard_at_max_hints or tables.inverted_mask != 0
 
 
 def is_slot(slot: object, own_hand_size: int) -> bool:
@@ -110,9 +112,10 @@ def _is_index(value: object, size: int) -> bool:
 # ------------------------------------------------------------ the predicate
 
 
-def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask_of: MaskOf) -> Problem | None:
+def _hint_problem(tables: Tables, hints: int, current: int, hint: Hint, mask_of: MaskOf) -> Problem | None:
     """Why a hint is illegal, or None; the order of the checks fixes which clause an
     action breaking several is refused under (spec/vectors.md relies on it)."""
+    config = tables.config
     if not _is_index(hint.target, config.players):
         return ("2.16-2a-target", f"hint target {hint.target!r} is not a seat (0..{config.players - 1})")
     if not is_hint_target_allowed(config, current, hint.target):
@@ -120,8 +123,8 @@ def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask
     if hint.kind == "value":
         if not (_is_index(hint.subject, config.values + 1) and hint.subject >= 1):
             return ("2.16-2a-value", f"hint value {hint.subject!r} is not in 1..{config.values}")
-        if hint.subject not in config.clue_values:
-            clues = ", ".join(map(str, config.clue_values)) or "none"
+        if hint.subject not in tables.clue_values:
+            clues = ", ".join(map(str, tables.clue_values)) or "none"
             return ("VAR-clue-ranks", f"{config.variant} has no rank clue {hint.subject} (rank clues: {clues})")
     elif hint.kind == "colour":
         if not config.colours:
@@ -134,13 +137,13 @@ def _hint_problem(config: GameConfig, hints: int, current: int, hint: Hint, mask
         # [E-21] with t = 0 a hint is not an available action; there is no pass.
         return ("2.16-2a-token", "no hint token is left (t = 0)")
     target_mask = None if config.options.empty_hints else mask_of(hint.target)
-    if not is_hint_touching_allowed(config, hint_bit(config, hint), target_mask):
+    if not is_hint_touching_allowed(tables, hint_bit(tables, hint), target_mask):
         return ("2.16-2a-empty", f"the hint touches no card of seat {hint.target}")
     return None
 
 
 def action_problem(
-    config: GameConfig,
+    tables: Tables,
     hints: int,
     current: int,
     own_hand_size: int,
@@ -153,15 +156,15 @@ def action_problem(
     ``mask_of`` is as :data:`MaskOf` says; ``deck_play``: a play of the stack's last card
     is open (:func:`is_deck_play_open`)."""
     if isinstance(action, Hint):
-        return _hint_problem(config, hints, current, action, mask_of)
+        return _hint_problem(tables, hints, current, action, mask_of)
     if isinstance(action, (Discard, Play)):
         clause = "2.16-2b" if isinstance(action, Discard) else "2.16-2c"
         if deck_play and isinstance(action, Play) and is_slot(action.slot, own_hand_size + 1):
             return None  # [R-deck-plays] slot h' is the stack's last card
         if not is_slot(action.slot, own_hand_size):
             return (clause, f"slot {action.slot!r} is not in the hand (0..{own_hand_size - 1})")
-        if isinstance(action, Discard) and not is_discard_allowed(config, hints):
-            return ("E-2", f"discarding is not allowed with all {config.max_hints} hint tokens")
+        if isinstance(action, Discard) and not is_discard_allowed(tables, hints):
+            return ("E-2", f"discarding is not allowed with all {tables.config.max_hints} hint tokens")
         return None
     return ("2.16-2", f"{action!r} is not an action")
 
@@ -170,7 +173,7 @@ def action_problem(
 
 
 def enumerate_legal(
-    config: GameConfig,
+    tables: Tables,
     hints: int,
     current: int,
     own_hand_size: int,
@@ -184,10 +187,10 @@ def enumerate_legal(
     ``mask_of`` and ``deck_play`` are as for :func:`action_problem`; the same rule
     helpers decide."""
     actions: list[Action] = []
-    catalogue = config.action_catalogue
+    catalogue = tables.action_catalogue
     if is_hint_affordable(hints):
-        looks = not config.options.empty_hints
-        free = config.free_hint_bits if looks else 0
+        looks = not tables.config.options.empty_hints
+        free = tables.free_hint_bits if looks else 0
         # [2.16-2a-target] is_hint_target_allowed, decided once per configuration.
         for target in catalogue.hint_targets[current]:
             target_mask = mask_of(target) if looks else None
@@ -198,9 +201,9 @@ def enumerate_legal(
                 # once: the hints whose bit is in the hand's touch key or free (VAR-blind),
                 # memoized.
                 target_mask |= free
-                found = catalogue.touching_memo[target].get(target_mask)
-                actions += found if found is not None else catalogue.hints_touching(target, target_mask)
-    if is_discard_allowed(config, hints):
+                found = tables.touching_memo[target].get(target_mask)
+                actions += found if found is not None else tables.hints_touching(target, target_mask)
+    if is_discard_allowed(tables, hints):
         actions += catalogue.discards[:own_hand_size]
     actions += catalogue.plays[: own_hand_size + 1] if deck_play else catalogue.plays[:own_hand_size]
     return actions
@@ -210,7 +213,7 @@ def enumerate_legal(
 
 
 def _state_mask_of(state: GameState) -> MaskOf:
-    deck, hands, current, bits = state.deck, state.hands, state.current, state.config.touch_bits
+    deck, hands, current, bits = state.deck, state.hands, state.current, state.tables.touch_bits
 
     def mask_of(seat: int) -> int | None:
         if seat == current:
@@ -231,7 +234,7 @@ def illegality(state: GameState, action: Action) -> Problem | None:
         return ("2.16-3", "the game is over")
     current, config = state.current, state.config
     deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
-    return action_problem(config, state.hints, current, len(state.hands[current]), _state_mask_of(state), action, deck_play)
+    return action_problem(state.tables, state.hints, current, len(state.hands[current]), _state_mask_of(state), action, deck_play)
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -248,4 +251,4 @@ def legal_actions(state: GameState) -> list[Action]:
         return []
     current, config = state.current, state.config
     deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
-    return enumerate_legal(config, state.hints, current, len(state.hands[current]), _state_mask_of(state), deck_play)
+    return enumerate_legal(state.tables, state.hints, current, len(state.hands[current]), _state_mask_of(state), deck_play)

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, cast
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.cards import Identity, all_identities, identity, knowledge_suits_values, members, suit_of, value_of
 from hanabi_ref.base.errors import HanabiError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.tables import tables_for
 
 if TYPE_CHECKING:
     from hanabi_ref.engine.state import Event, GameState
@@ -42,7 +43,7 @@ def card_name(config: GameConfig, card: Identity) -> str:
     rule set writes it."""
     letter = suit_letter(config, suit_of(card, config.values))
     value = value_of(card, config.values)
-    shown = config.rule_set.value_text(value)
+    shown = tables_for(config).rule_set.value_text(value)
     return f"{letter}{shown}" if len(letter) == 1 else f"{letter}-{shown}"
 
 
@@ -153,7 +154,7 @@ def parse_action(config: GameConfig, text: str) -> Action:
     own = {colour for touched in lettered for colour in touched}
     if lettered and len(own) == 1 and all(touched == own for touched in lettered):
         return Hint(target, "colour", next(iter(own)))
-    numbers = config.clue_values
+    numbers = tables_for(config).clue_values
     values = f"1..{config.values}" if numbers == tuple(range(1, config.values + 1)) else ", ".join(map(str, numbers)) or "none"
     raise ParseError(f"{subject!r} is not a clue colour or value here (colours: {', '.join(colours) or 'none'}; "
                      f"values {values})")
@@ -243,7 +244,7 @@ def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int
         if remaining is not None:
             status += f", {remaining} {'turn' if remaining == 1 else 'turns'} left"
     lines = [
-        f"turn {turn} · {status} · score {points}/{config.max_score} · clue tokens {tokens}/{config.max_hints}"
+        f"turn {turn} · {status} · score {points}/{tables_for(config).max_score} · clue tokens {tokens}/{config.max_hints}"
         f" · strikes {strikes}{limit} · deck {deck_size}",
         "fireworks   " + " ".join(f"{suit_letter(config, s)}{height}" for s, height in enumerate(fireworks)),
     ]

@@ -23,7 +23,7 @@ R             ``remaining``               ``None`` stands for infinity
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 import icontract
@@ -36,8 +36,11 @@ from hanabi_ref.engine.history import append_event as append_event
 from hanabi_ref.engine.history import sealed_history as sealed_history
 from hanabi_ref.engine.history import sealed_successor as sealed_successor
 from hanabi_ref.engine.history import starts_with as starts_with
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.variants.ruleset import attainable_heights as attainable_heights
+
+if TYPE_CHECKING:
+    from hanabi_ref.engine.tables import Tables
 
 
 def is_cards_conserved(state: GameState) -> bool:
@@ -65,7 +68,7 @@ def is_fields_gapless(state: GameState) -> bool:
     (VAR-engine-up-or-down)."""
     config = state.config
     n = config.values
-    ways = config.stack_ways
+    ways = state.tables.stack_ways
     if len(ways) == 1:  # one complete stack (the thesis'): each card is the next value of it
         way, heights = ways[0], [0] * config.suit_count
         for card_id in state.played:
@@ -91,13 +94,13 @@ def is_hand_size_valid(state: GameState) -> bool:
     if state.next_card < len(state.deck) and not is_stop_condition(state):
         return all(len(hand) == h for hand in state.hands)
     # [E-6] under the literal reading the first player moves twice after an empty deal.
-    lowest = h - 2 if state.config.is_literal_empty_deal else h - 1
+    lowest = h - 2 if state.tables.is_literal_empty_deal else h - 1
     return all(lowest <= len(hand) <= h for hand in state.hands)
 
 
 def is_knowledge_sound(state: GameState) -> bool:
     """[2.14-sound] every card in hand has a knowledge set that contains its identity."""
-    outside = ~state.config.all_cards_mask
+    outside = ~state.tables.all_cards_mask
     deck = state.deck
     if len(state.hands) != len(state.knowledge):
         return False
@@ -136,7 +139,12 @@ class GameState:
     ``current`` C); the names of the JSON state object (spec/trace.md) are properties
     beside them: ``clue_tokens``, ``strikes``, ``fireworks``, ``current_player``,
     ``turns``, ``deck_size``, ``score`` [API-names].  ``str`` is the board with every card
-    face up, ``repr`` one line [SH-board]."""
+    face up, ``repr`` one line [SH-board].
+
+    ``tables`` are the configuration's lookup tables (:class:`~hanabi_ref.engine.tables.Tables`),
+    which the steps read; set by :func:`~hanabi_ref.engine.transition.initial_state` and
+    passed on to every successor, they are no part of the state's value (equality, hash,
+    ``repr`` and JSON leave them out)."""
 
     config: GameConfig
     deck: tuple[int, ...]
@@ -153,6 +161,7 @@ class GameState:
     turn: int
     history: History
     terminal: bool
+    tables: Tables = attrs.field(eq=False, repr=False)
 
     @property
     def clue_tokens(self) -> int:
@@ -250,19 +259,20 @@ def public_score(config: GameConfig, fields: Sequence[int], remaining: int | Non
 def max_attainable_score(state: GameState) -> int:
     """[R-1] the best score still reachable given the discard pile: a suit stops below
     the first value whose every copy has been discarded."""
-    return attainable_score(state.config, state.deck, state.fields, state.discard, state.played)
+    return attainable_score(state.tables, state.deck, state.fields, state.discard, state.played)
 
 
-def attainable_score(config: GameConfig, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...],
+def attainable_score(tables: Tables, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...],
                      played: tuple[int, ...] = ()) -> int:
     """[R-1] :func:`max_attainable_score` from the fields and discard pile alone (and the
     played cards, which a variant family's rule set may read: under Up or Down they fix
     each stack's direction), as the game's rule set counts it
     (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.attainable`)."""
+    config = tables.config
     discarded = [0] * (config.values * config.suit_count)
     for card_id in discard:
         discarded[deck[card_id]] += 1
-    return config.rule_set.attainable(config, deck, fields, played, discarded)
+    return tables.rule_set.attainable(config, deck, fields, played, discarded)
 
 
 def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded: Sequence[int]) -> int:
@@ -273,11 +283,11 @@ def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded:
 
 def is_stop_condition(state: GameState) -> bool:
     """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
-    return stop_clause(state.config, state.deck, state.fields, state.discard, state.remaining, state.played) is not None
+    return stop_clause(state.tables, state.deck, state.fields, state.discard, state.remaining, state.played) is not None
 
 
 def stop_clause(
-    config: GameConfig,
+    tables: Tables,
     deck: tuple[int, ...],
     fields: Sequence[int],
     discard: tuple[int, ...],
@@ -293,15 +303,15 @@ def stop_clause(
     if remaining == 0:
         return "2.16-3-R0"
     total = sum(fields)
-    if total == config.max_score:
+    if total == tables.max_score:
         return "2.16-3-max"
-    if config.options.end_when_no_points_possible and attainable_score(config, deck, fields, discard, played) == total:
+    if tables.config.options.end_when_no_points_possible and attainable_score(tables, deck, fields, discard, played) == total:
         return "R-1"
     return None
 
 
 def is_nothing_playable_left(
-    config: GameConfig,
+    tables: Tables,
     deck: tuple[int, ...],
     fields: Sequence[int],
     played: tuple[int, ...],
@@ -316,8 +326,8 @@ def is_nothing_playable_left(
     (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.next_identities`)."""
     if remaining is None or remaining < 1:
         return False
-    needed = config.rule_set.next_identities(config, deck, fields, played)
-    players = config.players
+    needed = tables.rule_set.next_identities(tables.config, deck, fields, played)
+    players = tables.config.players
     return not any(deck[card_id] in needed
                    for step in range(remaining) for card_id in hands[(current + step) % players])
 
@@ -338,6 +348,7 @@ def build_state(
     turn: int,
     history: History,
     terminal: bool,
+    tables: Tables,
 ) -> GameState:
     """A :class:`GameState` of these variables, as the engine builds one per move.
 
@@ -349,6 +360,7 @@ def build_state(
         "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
         "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
         "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
+        "tables": tables,
     })
     if ENABLED:
         check_invariants(state)

@@ -38,8 +38,9 @@ from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError
 from hanabi_ref.engine.legality import hint_mask, illegality
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, GameState, History, append_event, build_state, is_nothing_playable_left, stop_clause
+from hanabi_ref.engine.tables import Tables, tables_for
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
 
@@ -63,7 +64,8 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
 
     A sorted copy equal to the sorted composition, of plain integers, is the whole
     check; only a deck that fails it is gone through card by card for the message."""
-    if len(deck) == config.deck_size and all(type(card) is int for card in deck) and sorted(deck) == config.sorted_deck:
+    tables = tables_for(config)
+    if len(deck) == tables.deck_size and all(type(card) is int for card in deck) and sorted(deck) == tables.sorted_deck:
         return
     size = config.values * config.suit_count
     for index, card in enumerate(deck):
@@ -71,32 +73,33 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
             raise ConfigError(f"deck[{index}]: {card!r} is not a card of this game")
     raise ConfigError(
         f"deck: its {len(deck)} cards are not the composition of variant "
-        f"{config.variant!r} ({config.deck_size} cards)"
+        f"{config.variant!r} ({tables.deck_size} cards)"
     )
 
 
 @icontract.ensure(lambda result: result.discard == () and all(h == 0 for h in result.fields), "2.16-1: D and every F[i] start empty", enabled=ENABLED)
 @icontract.ensure(lambda config, result: result.hints == config.max_hints and result.errors == 0 and result.current == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
 @icontract.ensure(lambda config, result: result.next_card == config.players * config.hand_size, "2.16-1-deal: S starts after the p*h dealt cards", enabled=ENABLED)
-@icontract.ensure(lambda config, result: all(k == config.all_cards_mask for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
+@icontract.ensure(lambda config, result: all(k == (1 << config.values * config.suit_count) - 1 for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
 def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameState:
     """Step 1: deal the hands, empty D and F, t := t0, f := 0, C := first seat, R := inf,
     every K_c := Cards(H) [2.16-1, 2.16-1-deal, 2.14-initial, E-22].  Step 3 is then
     evaluated once (erratum E-6): if the stack is already empty, the last round starts
     at once.  ``deck`` must be a permutation of the composition (:func:`check_deck`)."""
+    tables = tables_for(config)
     hands = deal_hands(config)
     next_card = config.players * config.hand_size
     remaining: int | None = None
     terminal = False
     if config.options.initial_stop_check:
         # [E-6] step 3 once after step 1, on the variables just set (D and F empty).
-        stop = stop_clause(config, deck, (0,) * config.suit_count, (), None)
+        stop = stop_clause(tables, deck, (0,) * config.suit_count, (), None)
         remaining, terminal = stop_check(config, stop, None, next_card == len(deck))
         if not terminal and config.options.end_when_nothing_playable:
-            terminal = is_nothing_playable_left(config, deck, (0,) * config.suit_count, (), hands, 0, remaining)
+            terminal = is_nothing_playable_left(tables, deck, (0,) * config.suit_count, (), hands, 0, remaining)
     return build_state(
-        config, deck, next_card, hands, tuple((config.all_cards_mask,) * len(hand) for hand in hands),
-        (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, History(), terminal,
+        config, deck, next_card, hands, tuple((tables.all_cards_mask,) * len(hand) for hand in hands),
+        (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, History(), terminal, tables,
     )
 
 
@@ -129,7 +132,7 @@ class Move:
 
     __slots__ = (
         "config", "deck", "next_card", "hands", "knowledge", "fields", "played", "discard",
-        "hints", "errors", "current", "remaining", "turn", "history", "terminal",
+        "hints", "errors", "current", "remaining", "turn", "history", "terminal", "tables",
         "mover", "left_hand", "card", "success", "touched", "drawn",
     )
 
@@ -148,6 +151,7 @@ class Move:
     turn: int
     history: History
     terminal: bool
+    tables: Tables
     mover: int
     left_hand: int | None
     card: int | None
@@ -161,7 +165,7 @@ class Move:
         self.fields, self.played, self.discard = list(state.fields), state.played, state.discard
         self.hints, self.errors = state.hints, state.errors
         self.current, self.remaining, self.turn = state.current, state.remaining, state.turn
-        self.history, self.terminal = state.history, state.terminal
+        self.history, self.terminal, self.tables = state.history, state.terminal, state.tables
         self.mover, self.left_hand, self.card, self.success = state.current, None, None, None
         self.touched, self.drawn = (), None
 
@@ -170,7 +174,7 @@ class Move:
         return build_state(
             self.config, self.deck, self.next_card, tuple(self.hands), tuple(self.knowledge),
             tuple(self.fields), self.played, self.discard, self.hints, self.errors, self.current,
-            self.remaining, self.turn, self.history, self.terminal,
+            self.remaining, self.turn, self.history, self.terminal, self.tables,
         )
 
 
@@ -207,7 +211,7 @@ def process_hint(move: Move, hint: Hint) -> None:
     A card the hint touches keeps only identities the hint would touch; every other card
     of the target loses all of them (negative information).  A hint touching no card is
     legal only under the option ``empty_hints`` [2.16-2a-empty]."""
-    mask = hint_mask(move.config, hint)
+    mask = hint_mask(move.tables, hint)
     deck = move.deck
     new_knowledge = []
     touched = []
@@ -233,7 +237,7 @@ def process_discard(move: Move, discard: Discard) -> None:
     under the option ``discard_at_max_hints = False`` (erratum E-2).  An orange card
     is played instead (VAR-engine-orange)."""
     card_id = _take_from_hand(move, discard.slot)
-    if move.config.inverted_mask >> move.deck[card_id] & 1:
+    if move.tables.inverted_mask >> move.deck[card_id] & 1:
         _judge_play(move, card_id)
         return
     _to_discard(move, card_id)
@@ -262,7 +266,7 @@ def process_play(move: Move, play: Play) -> None:
         card_id = _take_from_stack(move)  # [R-deck-plays] legal only then
     else:
         card_id = _take_from_hand(move, play.slot)
-    if move.config.inverted_mask >> move.deck[card_id] & 1:
+    if move.tables.inverted_mask >> move.deck[card_id] & 1:
         _to_discard(move, card_id)  # [VAR-engine-orange] an orange card is discarded instead
         return
     _judge_play(move, card_id)
@@ -276,11 +280,11 @@ def _judge_play(move: Move, card_id: int) -> None:
     config = move.config
     card = move.deck[card_id]
     suit, value = card // config.values, card % config.values + 1
-    height = config.rule_set.played_height(config, move.deck, move.played, move.fields, suit, value)
+    height = move.tables.rule_set.played_height(config, move.deck, move.played, move.fields, suit, value)
     if height is not None:
         move.fields[suit] = height
         move.played = move.played + (card_id,)
-        if height == config.stack_height and move.hints < config.max_hints:
+        if height == move.tables.stack_height and move.hints < config.max_hints:
             move.hints += 1
     else:
         # [E-10] "Otherwise" is the failure branch of the success test.
@@ -303,7 +307,7 @@ def process_draw(move: Move, ends_game: bool) -> None:
         return
     if ends_game and not move.config.options.draw_after_final_move:
         return
-    seat, drawn, fresh = move.mover, move.next_card, move.config.all_cards_mask
+    seat, drawn, fresh = move.mover, move.next_card, move.tables.all_cards_mask
     if move.config.options.draw_position == "newest-first":
         move.hands[seat] = (drawn,) + move.hands[seat]
         move.knowledge[seat] = (fresh,) + move.knowledge[seat]
@@ -341,7 +345,7 @@ def process_stop_check(move: Move, stop: str | None) -> None:
     move.remaining, move.terminal = stop_check(move.config, stop, move.remaining, stack_empty)
     if not move.terminal and move.config.options.end_when_nothing_playable:
         # [R-4] in the last round, nobody who still moves holds a card a stack may take
-        move.terminal = is_nothing_playable_left(move.config, move.deck, move.fields, move.played, move.hands,
+        move.terminal = is_nothing_playable_left(move.tables, move.deck, move.fields, move.played, move.hands,
                                                  move.current, move.remaining)
 
 
@@ -406,7 +410,7 @@ def successor(state: GameState, action: Action) -> GameState:
     else:
         process_play(move, action)
     process_turn_end(move)
-    stop = stop_clause(move.config, move.deck, move.fields, move.discard, move.remaining, move.played)
+    stop = stop_clause(move.tables, move.deck, move.fields, move.discard, move.remaining, move.played)
     if move.left_hand is not None:
         process_draw(move, stop is not None)
     process_stop_check(move, stop)

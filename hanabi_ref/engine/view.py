@@ -19,7 +19,8 @@ from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.legality import Problem, action_problem, enumerate_legal, hand_mask, is_deck_play_open, touch_key
-from hanabi_ref.engine.rules import ActionCatalogue, GameConfig
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.tables import Tables, tables_for
 from hanabi_ref.engine.state import GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
 
 class _ViewKey:
@@ -42,6 +43,10 @@ class PlayerView:
 
     The JSON's names are properties beside the fields, as on the state [API-names];
     ``str`` is the board as this seat sees it, ``repr`` one line [SH-board].
+
+    ``tables`` are the configuration's lookup tables, which legality reads: the state's,
+    or under a sealed :class:`ViewMaker` the seat's own copy (ISO-views); like the
+    state's, they are no part of the view's value (equality, ``repr``, JSON).
     """
 
     config: GameConfig
@@ -60,6 +65,7 @@ class PlayerView:
     remaining: int | None
     terminal: bool
     history: History
+    tables: Tables = attrs.field(eq=False, repr=False)
     key: _ViewKey | None = attrs.field(eq=False, repr=False, default=None)
 
     def __attrs_post_init__(self) -> None:
@@ -171,11 +177,12 @@ VIEW_HOLDS: dict[str, Callable[[object], bool]] = {
     "remaining": lambda value: value is None or type(value) is int,
     "terminal": lambda value: type(value) is bool,
     "history": lambda value: type(value) in (History, SealedHistory),
+    "tables": lambda value: type(value) is Tables,
     "key": lambda value: value is _VIEW_KEY,
 }
 """What a view may hold [2.17-view]: each attribute a :class:`PlayerView` has, by name,
 with a test of its value's type.  Every value is a public quantity of 2.17-view or
-public knowledge (the configuration, the history of 2.17-history); nothing here has room
+public knowledge (the configuration and its tables, the history of 2.17-history); nothing here has room
 for a state, a deck or the stack's order but the lists of integers whose meaning the
 other conditions check."""
 
@@ -243,19 +250,21 @@ class ViewMaker:
 
     ``sealed`` (the runner's setting): no object a seat can change with plain Python is
     shared between two seats' views, nor between a view and the game [ISO-views].  Each
-    seat has its own copy of the configuration (:func:`seat_config`: its own attribute
-    dictionary and action memos; what copies share is immutable: tuples, integers,
-    strings and frozen slotted records), and the views of a state share one
+    seat has its own copy of the configuration's tables (:meth:`Tables.for_seat
+    <hanabi_ref.engine.tables.Tables.for_seat>`: its own attribute dictionary and action
+    memos; what copies share is immutable: tuples, integers, strings and frozen slotted
+    records, the configuration among them), and the views of a state share one
     :class:`~hanabi_ref.engine.state.SealedHistory` (a tuple of events that cannot be set); the
     rest of a view is integers and tuples of integers.  So what one seat writes into the
     objects of its view (an attribute planted, a memo poisoned) stays in its view: no
     other seat and not the game sees it.  Unsealed (:func:`make_views`), views share the
-    state's configuration and history.  A maker may serve game after game of one
+    state's tables and history.  A maker may serve game after game of one
     configuration (its seats' copies then keep their memos)."""
 
     def __init__(self, config: GameConfig, *, sealed: bool = True) -> None:
         self._sealed = sealed
-        self._configs = [seat_config(config) if sealed else config for _ in range(config.players)]
+        tables = tables_for(config)
+        self._tables = [tables.for_seat() if sealed else tables for _ in range(config.players)]
         self._history: SealedHistory = sealed_history(())
         self._memo: _Memo | None = None
 
@@ -279,7 +288,7 @@ class ViewMaker:
             fields.update(shared)
             fields["seat"] = seat
             if self._sealed:
-                fields["config"] = self._configs[seat]
+                fields["tables"] = self._tables[seat]
             cards: list[tuple[int | None, ...]] = list(identities)
             cards[seat] = (None,) * len(identities[seat])
             fields["cards"] = tuple(cards)
@@ -327,29 +336,9 @@ class ViewMaker:
             "remaining": state.remaining,
             "terminal": state.terminal,
             "history": history,
+            "tables": state.tables,
         }
         return shared, identities
-
-
-def seat_config(config: GameConfig) -> GameConfig:
-    """A copy of ``config`` for one seat's views [ISO-views]: equal to it, with an
-    attribute dictionary of its own and its own action catalogue (whose hint memos are
-    new), sharing only immutable values (the fields and derived tables are tuples,
-    integers and strings, and frozen slotted records: suits, rule options, actions).
-    What a seat writes into its configuration's dictionary or memos stays there."""
-    catalogue = config.action_catalogue
-    config.__dict__.setdefault("_copies_of", object())  # a token its copies share, for a quick equality
-    copy: GameConfig = object.__new__(GameConfig)
-    fields = copy.__dict__
-    fields.update((name, value) for name, value in config.__dict__.items() if name not in _MUTABLE_CACHES)
-    fields["action_catalogue"] = ActionCatalogue(catalogue.hints, catalogue.discards, catalogue.plays,
-                                                 catalogue.hint_targets)
-    return copy
-
-
-_MUTABLE_CACHES = frozenset({"action_catalogue", "sorted_deck"})
-"""The cached attributes of a configuration that hold mutable objects (memo dicts, a
-list): a seat's copy recomputes its own."""
 
 
 def _pairs_of(deck: tuple[int, ...], ids: tuple[int, ...], last_ids: tuple[int, ...], last_pairs: _Pairs) -> _Pairs:
@@ -367,7 +356,7 @@ def _pairs_of(deck: tuple[int, ...], ids: tuple[int, ...], last_ids: tuple[int, 
 def _view_mask_of(view: PlayerView) -> Callable[[int], int | None]:
     """``mask_of`` of :func:`~hanabi_ref.engine.legality.action_problem` from the view: the
     touch key of another seat's hand, computed only when legality asks."""
-    bits = view.config.touch_bits
+    bits = view.tables.touch_bits
 
     def mask_of(seat: int) -> int | None:
         if seat == view.current_player or seat == view.seat:
@@ -393,7 +382,7 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
     if view.terminal:
         return []
     return enumerate_legal(
-        view.config,
+        view.tables,
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
@@ -412,7 +401,7 @@ def view_action_problem(view: PlayerView, action: Action) -> Problem | None:
     """(clause, reason) if the player to move may not take ``action``, decided from the
     view [2.16-2] (the game being over is not judged here: see :func:`view_is_legal`)."""
     return action_problem(
-        view.config,
+        view.tables,
         view.hints,
         view.current_player,
         len(view.hands[view.current_player]),
@@ -422,21 +411,28 @@ def view_action_problem(view: PlayerView, action: Action) -> Problem | None:
     )
 
 
-__all__ = ["PlayerView", "ViewMaker", "make_view", "make_views", "seat_config", "check_view", "view_legal_actions",
+__all__ = ["PlayerView", "ViewMaker", "make_view", "make_views", "check_view", "view_legal_actions",
            "view_is_legal", "view_action_problem", "hand_mask"]
 
 
-_VIEW_FIELDS = frozenset(field.name for field in attrs.fields(PlayerView) if field.name != "key")
+_VIEW_FIELDS = frozenset(field.name for field in attrs.fields(PlayerView) if field.name not in ("key", "tables"))
 
 
 def view_from_parts(parts: dict[str, object]) -> PlayerView:
     """A view rebuilt from its fields, as a seat in another process receives them
     [ISO-view, 2.17-view]: ``parts`` names every field of :class:`PlayerView` (values of
-    the field's type; the caller decoded them), nothing else.  No state is at hand to
-    check the view against: an isolated seat can only be given what was serialised."""
-    if parts.keys() != _VIEW_FIELDS:
+    the field's type; the caller decoded them), nothing else, except the tables, which
+    may be given and are otherwise those of the configuration
+    (:func:`~hanabi_ref.engine.tables.tables_for`).  No state is at hand to check the
+    view against: an isolated seat can only be given what was serialised."""
+    if parts.keys() - {"tables"} != _VIEW_FIELDS:
         raise ValueError(f"ISO-view: a view has exactly the fields {sorted(_VIEW_FIELDS)}")
     view: PlayerView = object.__new__(PlayerView)
-    view.__dict__.update(parts)
-    view.__dict__["key"] = _VIEW_KEY
+    fields = view.__dict__
+    fields.update(parts)
+    if "tables" not in fields:
+        config = parts["config"]
+        assert isinstance(config, GameConfig)
+        fields["tables"] = tables_for(config)
+    fields["key"] = _VIEW_KEY
     return view

@@ -28,13 +28,16 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError, TraceError
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.legality import illegality, is_deck_play_open
-from hanabi_ref.engine.rules import PRESETS, GameConfig, default_hand_size, make_config, max_moves
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config, max_moves
+from hanabi_ref.engine.presets import PRESETS, default_hand_size
 from hanabi_ref.engine.state import GameState, fireworks_sum, is_nothing_playable_left, is_stop_condition
 from hanabi_ref.formats.trace import read_json_file
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.variants.engine import engine_variant
 from hanabi_ref.engine.variants.model import START_RANK, NotSupported
 from hanabi_ref.engine.variants.updown import START_VALUE
+from hanabi_ref.engine.tables import tables_for
 
 # [HL-colours] the variants we read and write, by their exact hanab.live names.
 VARIANTS: Final = ("No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)")
@@ -297,7 +300,7 @@ def hanablive_config(players: int, options: HanabLiveOptions, preset: str = "han
 
 def _file_rank(config: GameConfig, value: int) -> int:
     """The rank hanab.live writes for our value: START (our 6) is its 7 [HL-up-or-down]."""
-    return START_RANK if config.up_or_down and value == START_VALUE else value
+    return START_RANK if tables_for(config).up_or_down and value == START_VALUE else value
 
 
 def card_name(config: GameConfig, card: Identity) -> str:
@@ -317,7 +320,7 @@ def _parse_card(value: object, path: str, config: GameConfig) -> Identity:
     rank = _int(data["rank"], _field(path, "rank"))
     if not 0 <= suit < config.suit_count:
         raise _error(_field(path, "suitIndex"), f"{_show(suit)} is not a suit of {_show(config.variant)} (0..{config.suit_count - 1})")
-    if config.up_or_down:
+    if tables_for(config).up_or_down:
         # [HL-up-or-down] hanab.live's START card is rank 7, our value 6.
         if rank not in (1, 2, 3, 4, 5, START_RANK):
             raise _error(_field(path, "rank"), f"{_show(rank)} is not a rank (1..5, or 7 for START)")
@@ -329,7 +332,7 @@ def _parse_card(value: object, path: str, config: GameConfig) -> Identity:
 
 def _check_composition(deck: tuple[Identity, ...], config: GameConfig, path: str) -> None:
     """The deck holds each card of the variant exactly as often as its composition [HL-deck, D-explicit]."""
-    expected = Counter(as_identities(config.canonical_deck))
+    expected = Counter(as_identities(tables_for(config).canonical_deck))
     found = Counter(deck)
     for card in sorted(set(expected) | set(found)):
         if found[card] != expected[card]:
@@ -342,9 +345,10 @@ def _check_composition(deck: tuple[Identity, ...], config: GameConfig, path: str
 
 def _parse_deck(value: object, path: str, config: GameConfig) -> tuple[Identity, ...]:
     """The whole deck, top card first, as identities [HL-deck]."""
+    tables = tables_for(config)
     cards = _list(value, path)
-    if len(cards) != config.deck_size:
-        raise _error(path, f"{len(cards)} cards, but {_show(config.variant)} has {config.deck_size}")
+    if len(cards) != tables.deck_size:
+        raise _error(path, f"{len(cards)} cards, but {_show(config.variant)} has {tables.deck_size}")
     deck = tuple(_parse_card(card, _item(path, index), config) for index, card in enumerate(cards))
     _check_composition(deck, config, path)
     return deck
@@ -401,8 +405,8 @@ def _clue(move: Move, state: GameState, path: str) -> Hint:
     if move.type == RANK_CLUE:
         if not 1 <= move.value <= config.values:
             raise _error(_field(path, "value"), f"{move.value} is not a rank (1..{config.values})")
-        if move.value not in config.clue_values:
-            clues = ", ".join(map(str, config.clue_values)) or "none"
+        if move.value not in state.tables.clue_values:
+            clues = ", ".join(map(str, state.tables.clue_values)) or "none"
             raise _error(_field(path, "value"), f"{move.value} is not a rank clue of {_show(config.variant)} (rank clues: {clues})")
         return Hint(move.target, "value", move.value)
     if not config.colours:
@@ -422,7 +426,7 @@ def _action(move: Move, state: GameState, path: str) -> Action:
     if move.type in (PLAY, DISCARD):
         # [HL-orange] the file records what happened to an orange card: its discard when
         # the player played it, its play when the player discarded it.
-        orange = 0 <= move.target < len(state.deck) and bool(state.config.inverted_mask >> state.deck[move.target] & 1)
+        orange = 0 <= move.target < len(state.deck) and bool(state.tables.inverted_mask >> state.deck[move.target] & 1)
         played = (move.type == PLAY) != orange
         if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
             if played:
@@ -458,7 +462,7 @@ def is_hanablive_over(state: GameState) -> bool:
     made their last move as unplayable and ends the game when nothing playable is left.
     Under the hanab-live preset (``end_when_nothing_playable``) our step 3 decides that
     too; under another preset only this function does."""
-    return state.terminal or is_nothing_playable_left(state.config, state.deck, state.fields, state.played,
+    return state.terminal or is_nothing_playable_left(state.tables, state.deck, state.fields, state.played,
                                                       state.hands, state.current, state.remaining)
 
 
@@ -469,7 +473,7 @@ def _end_reason(state: GameState) -> str:
         return f"the last allowed strike ended it ({config.max_errors} strikes)"
     if state.remaining == 0:
         return "the last round is over"
-    if fireworks_sum(state) == config.max_score:
+    if fireworks_sum(state) == tables_for(config).max_score:
         return "every stack is complete"
     if is_stop_condition(state):
         return "no more points are possible (R-1)"
@@ -625,7 +629,7 @@ def load_hanablive(path: str | Path, preset: str = "hanab-live") -> Trace:
 
 def _export_problem(config: GameConfig) -> str | None:
     """Why hanab.live cannot express this configuration, or None [HL-export]."""
-    if config.variant not in VARIANTS and config.model is None:
+    if config.variant not in VARIANTS and tables_for(config).model is None:
         return f"config.variant: hanab.live has no variant {_show(config.variant)} (ours: {', '.join(VARIANTS)} and hanab.live's names, spec/variants.md)"
     if not MIN_PLAYERS <= config.players <= MAX_PLAYERS:
         return f"config.players: hanab.live games have {MIN_PLAYERS} to {MAX_PLAYERS} players, got {config.players}"
@@ -665,7 +669,7 @@ def _export_action(state: GameState, action: Action) -> dict[str, int]:
         return {"type": kind, "target": action.target, "value": action.subject}
     hand = state.hands[state.current]
     order = state.next_card if isinstance(action, Play) and action.slot == len(hand) else hand[action.slot]  # [HL-deck-plays]
-    orange = bool(state.config.inverted_mask >> state.deck[order] & 1)
+    orange = bool(state.tables.inverted_mask >> state.deck[order] & 1)
     kind = PLAY if isinstance(action, Play) != orange else DISCARD  # [HL-orange]
     return {"type": kind, "target": order, "value": 0}
 

@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Any, Final, cast
 
 from hanabi_ref.engine.cards import Identity, as_identities, knowledge_suits_values, members, suit_of, value_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, public_score, score, stack_size
 from hanabi_ref.engine.view import PlayerView
 

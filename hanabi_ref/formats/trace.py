@@ -20,10 +20,12 @@ from hanabi_ref.base.atomic import write_text_atomically
 from hanabi_ref.engine.cards import as_identities, identity, suit_of, value_of
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, FileReadError, IllegalActionError, TraceError
-from hanabi_ref.engine.rules import GameConfig, config_from_json, config_to_json, max_moves
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json, config_to_json, max_moves
 from hanabi_ref.formats.serial import JsonRuleError, canonical_json, count_values, parse_json, state_to_json
 from hanabi_ref.engine.state import GameState, score
 from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.tables import tables_for
 
 FORMAT = "hanabi-ref/trace"
 VERSION = 1
@@ -155,8 +157,8 @@ def trace_from_json(data: object) -> Trace:
         raise TraceError(str(error)) from None
     if not isinstance(data["deck"], list):
         raise TraceError("deck: must be a list of cards")
-    if len(data["deck"]) != config.deck_size:
-        raise TraceError(f"deck: {len(data['deck'])} cards, but the configuration's deck has {config.deck_size}")
+    if len(data["deck"]) != tables_for(config).deck_size:
+        raise TraceError(f"deck: {len(data['deck'])} cards, but the configuration's deck has {tables_for(config).deck_size}")
     deck = tuple(card_from_json(card, f"deck[{i}]", config) for i, card in enumerate(data["deck"]))
     if not isinstance(data["actions"], list):
         raise TraceError("actions: must be a list")

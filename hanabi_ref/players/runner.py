@@ -7,7 +7,7 @@ object of their views, and strategy seeds may be drawn apart from the decks' (th
 of ISO-attacks fail); a strategy can still reach the game through the interpreter (stack
 frames, the garbage collector), which only isolated seats prevent.  The strategy API lives in
 :mod:`hanabi_ref.players.strategy`, the trace records in :mod:`hanabi_ref.formats.trace` and the move
-bound in :mod:`hanabi_ref.engine.rules`; their names are re-exported here for code written
+bound in :mod:`hanabi_ref.engine.configs`; their names are re-exported here for code written
 against earlier versions.
 """
 
@@ -21,7 +21,8 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play, describe
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.dealing import derive_seed
 from hanabi_ref.base.errors import IllegalActionError
-from hanabi_ref.engine.rules import GameConfig, move_bound
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import move_bound
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError, StrategyFactory, observes
 from hanabi_ref.formats.trace import GameRecord, Trace
 from hanabi_ref.engine.transition import apply, initial_state, new_game

@@ -20,7 +20,7 @@ from typing import Protocol
 
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.base.errors import HanabiError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.engine.view import PlayerView
 

@@ -21,7 +21,7 @@ from hanabi_ref.base.cliargs import (EXIT_OK, InvalidGame, Subparsers, UsageErro
                                 add_game_options, add_show_options, count, print_summary)
 
 if TYPE_CHECKING:
-    from hanabi_ref.engine.rules import GameConfig
+    from hanabi_ref.engine.config import GameConfig
     from hanabi_ref.engine.state import GameState
     from hanabi_ref.players.strategy import StrategyFactory
     from hanabi_ref.formats.trace import Trace
@@ -65,7 +65,7 @@ def command_play(args: argparse.Namespace) -> int:
     it move by move [SH-show], ``--human SEAT`` lets a person take a seat [HU-play]."""
     from hanabi_ref.players.runner import play_game
     from hanabi_ref.tools.human import play_human
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.formats.trace import summary
 
     config = make_config(args.players, preset=args.rules, variant=args.variant, hand_size=args.hand_size)
@@ -161,7 +161,7 @@ def command_replay(args: argparse.Namespace) -> int:
     browser viewer [VW-file], nothing when the file is bad."""
     from hanabi_ref.base.errors import TraceError
     from hanabi_ref.formats.hanablive import game_is_over, load_hanablive
-    from hanabi_ref.engine.rules import PRESETS
+    from hanabi_ref.engine.presets import PRESETS
     from hanabi_ref.formats.trace import load_trace, replay_states, summary
 
     check_show_options(args)
@@ -203,7 +203,7 @@ def command_rules(args: argparse.Namespace) -> int:
     """``rules --list``: every rule option with its values, default and clauses, and every
     preset with the options it sets, its player counts and its variants [C-rules,
     P-options, P-presets]; ``--json``: one object."""
-    from hanabi_ref.engine.rules import rules_listing
+    from hanabi_ref.engine.presets import rules_listing
 
     listing = rules_listing()
     if args.json:

@@ -20,12 +20,13 @@ import icontract
 from hanabi_ref.engine.actions import Action, Discard, Play
 from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.players.runner import play_game
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.show import ParseError, action_text, event_text, parse_action
 from hanabi_ref.engine.state import Event, GameState, score
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory, observes
 from hanabi_ref.formats.trace import GameRecord
 from hanabi_ref.engine.view import PlayerView, view_action_problem
+from hanabi_ref.engine.tables import tables_for
 
 __all__ = ["HELP", "BotFailed", "GameQuit", "HumanSeat", "LineSource", "MoveRefused", "numbered_moves", "play_human",
            "read_move"]
@@ -185,7 +186,7 @@ class HumanSeat(BaseStrategy):
         self._show_news()
         if self.last_view is not None:
             self._write(f"{self.last_view}\n")
-        self._write(f"final score: {score(final)}/{self.config.max_score}\n")
+        self._write(f"final score: {score(final)}/{tables_for(self.config).max_score}\n")
 
     def tell(self, line: str) -> None:
         """[HU-bots] a line for the person, shown with the moves since the last turn."""

@@ -18,7 +18,7 @@ import sys
 import time
 
 from hanabi_ref.engine.actions import Action, Play
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.simple import SimpleStrategy
 from hanabi_ref.players.strategy import Strategy, StrategyFactory
 from hanabi_ref.engine.view import PlayerView

@@ -23,7 +23,7 @@ import sys
 from collections.abc import Callable
 
 from hanabi_ref.engine.actions import Action
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.simple import SimpleStrategy
 from hanabi_ref.players.strategy import Strategy, StrategyFactory

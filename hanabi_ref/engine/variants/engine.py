@@ -45,7 +45,8 @@ def engine_problem(variant: Variant) -> str | None:
 @functools.lru_cache(maxsize=512)
 def engine_variant(name: str) -> Variant:
     """The model of a hanab.live name the engine plays, or :class:`NotSupported` naming
-    the part it does not [VAR-names, VAR-refused, VAR-engine]."""
+    the part it does not [VAR-names, VAR-refused, VAR-engine].  Memoized by name (a
+    string key, an immutable model, at most 512 names)."""
     variant = parse_variant(name)
     problem = engine_problem(variant)
     if problem is not None:

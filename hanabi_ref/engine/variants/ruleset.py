@@ -24,7 +24,7 @@ how a value is shown   :meth:`RuleSet.value_text`                       SH-card
 one module with a subclass (Up or Down: :mod:`hanabi_ref.engine.variants.updown`), and
 :func:`hanabi_ref.engine.variants.engine.rule_set` names the one a variant uses.  What a
 clue touches is already a table (VAR-engine-masks) and what an orange card becomes is
-the mask ``GameConfig.inverted_mask`` (VAR-engine-orange); neither is asked here.
+the mask ``Tables.inverted_mask`` (VAR-engine-orange); neither is asked here.
 
 :meth:`RuleSet.played_height` and :meth:`RuleSet.attainable` are what the steps compute;
 :meth:`RuleSet.ways`, the complete stacks written out, is what the move conditions and the
@@ -37,7 +37,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from hanabi_ref.engine.rules import GameConfig
+    from hanabi_ref.engine.config import GameConfig
 
 
 class RuleSet:

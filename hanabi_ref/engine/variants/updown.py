@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from hanabi_ref.engine.variants.ruleset import RuleSet
 
 if TYPE_CHECKING:
-    from hanabi_ref.engine.rules import GameConfig
+    from hanabi_ref.engine.config import GameConfig
 
 START_VALUE = 6
 """The engine's value of a START card (hanab.live's rank 7)."""

@@ -28,8 +28,9 @@ from typing import Literal
 
 import attrs
 
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.view import PlayerView
+from hanabi_ref.engine.tables import tables_for
 
 ClueKind = Literal["value", "colour"]
 
@@ -71,16 +72,17 @@ class ClueTable:
 @functools.lru_cache(maxsize=64)
 def clue_table(config: GameConfig) -> ClueTable:
     """The :class:`ClueTable` of a configuration, made once [S-variants]."""
+    tables = tables_for(config)
     n = config.values
     size = n * config.suit_count
-    clues: list[tuple[ClueKind, int, int]] = [("value", v, config.value_masks[v - 1]) for v in config.clue_values]
-    clues += [("colour", c, mask) for c, mask in enumerate(config.colour_masks)]
+    clues: list[tuple[ClueKind, int, int]] = [("value", v, tables.value_masks[v - 1]) for v in tables.clue_values]
+    clues += [("colour", c, mask) for c, mask in enumerate(tables.colour_masks)]
     own_value, first_colour, touching = [], [], []
     for card in range(size):
         value = card % n + 1
-        mask = config.value_masks[value - 1] if value in config.clue_values else 0
+        mask = tables.value_masks[value - 1] if value in tables.clue_values else 0
         own_value.append(mask if mask >> card & 1 else 0)
-        first_colour.append(next((c for c, colour in enumerate(config.colour_masks) if colour >> card & 1), -1))
+        first_colour.append(next((c for c, colour in enumerate(tables.colour_masks) if colour >> card & 1), -1))
         touching.append(tuple(clue for clue in clues if clue[2] >> card & 1))
     suit_masks = tuple(((1 << n) - 1) << (card - card % n) for card in range(size))
     return ClueTable(tuple(own_value), tuple(first_colour), tuple(touching), suit_masks)
@@ -99,24 +101,25 @@ def is_classic_touch(config: GameConfig) -> bool:
     v, each clue colour touches whole suits and each suit is touched by one at least, no
     clue is blind (legal touching nothing) and no suit swaps play and discard
     (VAR-orange)."""
+    tables = tables_for(config)
     n = config.values
-    if config.clue_values != tuple(range(1, n + 1)) or config.value_masks != config.rank_masks:
+    if tables.clue_values != tuple(range(1, n + 1)) or tables.value_masks != tables.rank_masks:
         return False
-    if config.free_hint_bits:
+    if tables.free_hint_bits:
         return False
     suits = [((1 << n) - 1) << (index * n) for index in range(config.suit_count)]
-    if any(mask & suit not in (0, suit) for mask in config.colour_masks for suit in suits):
+    if any(mask & suit not in (0, suit) for mask in tables.colour_masks for suit in suits):
         return False
-    if not all(any(mask & suit for mask in config.colour_masks) for suit in suits):
+    if not all(any(mask & suit for mask in tables.colour_masks) for suit in suits):
         return False
-    return config.model is None or not any(kind.inverted for kind in config.model.suits)
+    return tables.model is None or not any(kind.inverted for kind in tables.model.suits)
 
 
 def classic_touch_problem(config: GameConfig) -> str | None:
     """Why a convention strategy does not play ``config``'s variant, as one line naming
     what it plays, or None [S-variants]: it plays classic touch (:func:`is_classic_touch`)
     in the variants of :data:`CLASSIC_TOUCH_VARIANTS` and custom compositions."""
-    named = config.model is None or config.variant in CLASSIC_TOUCH_VARIANTS
+    named = tables_for(config).model is None or config.variant in CLASSIC_TOUCH_VARIANTS
     if named and is_classic_touch(config):
         return None
     return (f"S-variants: variant {config.variant!r}: plays only variants whose hints touch as in No Variant "
@@ -127,7 +130,7 @@ def upward_stacks_problem(config: GameConfig) -> str | None:
     """Why a heuristic strategy does not play ``config``, or None [S-variants]: it reads
     a field as the height of a stack built upwards, which Up or Down's stacks are not
     (spec/variants.md VAR-engine-up-or-down)."""
-    if config.up_or_down:
+    if tables_for(config).up_or_down:
         return (f"S-variants: variant {config.variant!r}: Up or Down is not played (the heuristics read a field as the "
                 "height of a stack built upwards); the random strategy and a person play it")
     return None

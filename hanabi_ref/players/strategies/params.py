@@ -20,7 +20,7 @@ import attrs
 
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.strategy import StrategyFactory
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 
 Value = Union[float, int, str]
 """A parameter value: a real number, an integer or a word from a fixed list."""

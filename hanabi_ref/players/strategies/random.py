@@ -6,7 +6,7 @@ from __future__ import annotations
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.players.strategy import BaseStrategy
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.view import PlayerView, view_legal_actions
 
 

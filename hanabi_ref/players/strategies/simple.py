@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.players.strategy import BaseStrategy
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.knowledge import clue_table, composition_counts, unseen_counts
 from hanabi_ref.engine.view import PlayerView, view_is_legal, view_legal_actions
 

@@ -24,11 +24,12 @@ from typing import cast
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.engine.legality import is_discard_allowed
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.players.strategies.knowledge import CardWeights, clue_table, composition_counts, slot_ratio, upward_stacks_problem
 from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.engine.view import PlayerView, view_legal_actions
+from hanabi_ref.engine.tables import tables_for
 
 HINT_RULES = {1: "random", 2: "most voluminous", 3: "first playable, then most voluminous",
               4: "first playable, then first worthless, then most voluminous"}
@@ -221,7 +222,7 @@ def hint_options(config: GameConfig) -> tuple[tuple[tuple[Hint, int], ...], ...]
     """Every hint to each seat with the identities it touches, values 1..n first (a
     variant's rank clues, S-variants), then colours [S-hint-order]; made once per
     configuration."""
-    catalogue = config.action_catalogue.hints
+    catalogue = tables_for(config).action_catalogue.hints
     return tuple(
         tuple(option for option in catalogue[target] if option[0].kind == "value")
         + tuple(option for option in catalogue[target] if option[0].kind == "colour")
@@ -301,7 +302,7 @@ class ThesisStrategy(BaseStrategy):
         if marked:
             return Play(self._pick(marked))
         # [E-2] the seat holds a card, so a discard is legal exactly when the rule allows one.
-        can_discard = is_discard_allowed(view.config, view.hints) if hand.size else False
+        can_discard = is_discard_allowed(view.tables, view.hints) if hand.size else False
         # [4.6-b] discard a random card marked worthless.
         if can_discard:
             marked = hand.marked(tables.worthless, *self.omega_d)

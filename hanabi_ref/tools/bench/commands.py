@@ -61,7 +61,7 @@ def command_bench(args: argparse.Namespace) -> int:
     if args.target == "solver":
         return _bench_solver(args)
     from hanabi_ref.tools.bench import engine as bench
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
 
     if args.against is not None and args.rules != "hle":
         raise UsageError(f"hanabi-ref: bench: --rules: {args.against} plays the hle rules, got {args.rules!r}")
@@ -80,7 +80,7 @@ def command_bench(args: argparse.Namespace) -> int:
 
 def _bench_solver(args: argparse.Namespace) -> int:
     """[SV-bench] the solver's CPU time per deck, whole and without each idea."""
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.tools.solver.bench import bench_solver, format_report
 
     if args.against is not None:
@@ -97,7 +97,7 @@ def _bench_solver(args: argparse.Namespace) -> int:
 def _bench_strategy(args: argparse.Namespace) -> int:
     """[B-strategy] whole games of one strategy, sources against the compiled build."""
     from hanabi_ref.tools.bench import engine as bench
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.players.strategies import ParamError, strategy_spec
 
     if args.against is not None:
@@ -120,7 +120,7 @@ def _bench_strategy(args: argparse.Namespace) -> int:
 def _bench_isolate(args: argparse.Namespace) -> int:
     """[B-isolate] whole games of the hat player, in-process and with isolated seats."""
     from hanabi_ref.tools.bench import isolate as bench
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.players.strategies import strategy_spec
 
     if args.against is not None:

@@ -108,7 +108,7 @@ def measure_ours(players: int, preset: str, seconds: float, seed: int, *, checke
     legality again, as a caller of the public transition function does (``checked-off``,
     API-cost)."""
     from hanabi_ref.engine.legality import legal_actions
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.engine.transition import apply, apply_legal, new_game
 
     config = make_config(players, preset=preset)
@@ -190,7 +190,7 @@ def measure_strategy(name: str, players: int, preset: str, seconds: float, seed:
     from hanabi_ref.tools.compiled import MODULES, is_compiled
     from hanabi_ref.base.contracts import ENABLED
     from hanabi_ref.players.runner import play_game
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.players.strategies import factory_for
     from hanabi_ref.engine.view import ViewMaker
 

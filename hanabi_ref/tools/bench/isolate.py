@@ -52,7 +52,7 @@ def measure(mode: str, players: int, preset: str, seconds: float, seed: int) -> 
     from hanabi_ref.players.runner import play_games
     from hanabi_ref.tools.isolation import seat_command
     from hanabi_ref.tools.isolation.client import IsolatedFactory
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.tools.sim.chunks import MAX_CHUNK_GAMES
     from hanabi_ref.players.strategies import factory_for
     from hanabi_ref.formats.trace import GameRecord

@@ -38,7 +38,7 @@ SEARCHED_SEEDS: Final = 200
 
 def _configs(peer: bool) -> list[Any]:
     from hanabi_ref.tools.peers import peer_config
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
 
     return [peer_config("openspiel", p) if peer else make_config(p, preset="hle") for p in range(2, 6)]
 

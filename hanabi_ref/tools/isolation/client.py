@@ -44,7 +44,8 @@ from hanabi_ref.players.runner import GameMoves, game_outcome
 from hanabi_ref.tools.isolation.protocol import PROTOCOL, VERSION, answer_violation, is_plain_answer
 from hanabi_ref.tools.isolation.wire import action_from_wire, event_to_json, view_changes, view_to_json
 from hanabi_ref.tools.pipes import QUIT_WAIT, LineProcess, one_line, quote, remember
-from hanabi_ref.engine.rules import GameConfig, config_to_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_to_json
 from hanabi_ref.engine.state import Event
 from hanabi_ref.formats.trace import GameRecord
 from hanabi_ref.engine.view import PlayerView, ViewMaker

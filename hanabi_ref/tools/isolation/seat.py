@@ -31,7 +31,8 @@ import orjson
 from hanabi_ref.engine.actions import action_to_json
 from hanabi_ref.tools.isolation.protocol import PROTOCOL, VERSION
 from hanabi_ref.tools.isolation.wire import apply_changes, event_from_json, view_from_json
-from hanabi_ref.engine.rules import GameConfig, config_from_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategy import Strategy, StrategyFactory, observes
 from hanabi_ref.engine.view import PlayerView

@@ -20,7 +20,8 @@ from __future__ import annotations
 from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play, action_to_json
-from hanabi_ref.engine.rules import GameConfig, config_from_json, config_to_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json, config_to_json
 from hanabi_ref.engine.state import Event, History
 from hanabi_ref.engine.view import PlayerView, view_from_parts
 

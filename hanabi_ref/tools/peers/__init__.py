@@ -30,7 +30,8 @@ from collections.abc import Callable
 from typing import Any, Final
 
 from hanabi_ref.base.errors import ConfigError
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 
 EXTRAS: Final = {"openspiel": "openspiel", "hle": "hle", "hle-seed": "hle", "hanabython": "hanabython"}

@@ -32,7 +32,7 @@ def is_useless(state: GameState, card_id: int) -> bool:
 
 def touched_count(state: GameState, hint: Hint) -> int:
     """How many cards of the target's hand the hint touches [2.16-2a-value, 2.16-2a-suit]."""
-    mask = hint_mask(state.config, hint)
+    mask = hint_mask(state.tables, hint)
     return sum(1 for card_id in state.hands[hint.target] if mask >> state.deck[card_id] & 1)
 
 

@@ -22,8 +22,10 @@ import attrs
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.tools.peers import HANABYTHON_OPTIONS, import_peer
 from hanabi_ref.engine.cards import all_identities, suit_of
-from hanabi_ref.engine.rules import PRESETS, GameConfig, RuleOptions
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.presets import PRESETS, RuleOptions
 from hanabi_ref.tools.protocol.engine import EngineFailure, check_supported, started
+from hanabi_ref.engine.tables import tables_for
 
 # [PE-hanabython-variants] hanabython's colours that can be clued, given to our clue
 # colours in order (Purple has no hanabython colour: White stands in for it).
@@ -216,7 +218,7 @@ class HanabythonEngine:
             deck=deck,
             n_clues=config.max_hints,
             # f0 = infinity: more misfire chips than cards, so they never run out (E-18).
-            n_misfires=config.deck_size + 1 if config.max_errors is None else config.max_errors,
+            n_misfires=tables_for(config).deck_size + 1 if config.max_errors is None else config.max_errors,
             hand_size_rule=hb.ConfigurationHandSize(f=lambda players: config.hand_size),
             empty_clue_rule=rule.ALLOWED if config.options.empty_hints else rule.FORBIDDEN,
             end_rule=hb.ConfigurationEndRule.NORMAL,

@@ -28,9 +28,10 @@ from hanabi_ref.tools.peers.hle_rules import (
     life_tokens,
     to_hle_move,
 )
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.tools.protocol.engine import EngineFailure, check_supported, started
 from hanabi_ref.tools.protocol.seeded import Deal
+from hanabi_ref.engine.tables import tables_for
 
 # hanabi_lib/hanabi_move.h: ``HanabiMove`` holds ``Type move_type_`` (an int-sized enum),
 # then int8 card_index_, target_offset_, color_, rank_; kDeal is type 5.
@@ -162,7 +163,7 @@ class HLEEngine:
             "strikes": life_tokens(config) - int(state.life_tokens()),
             "deck_size": deck_size,
             # [PE-hle-state] HLE's history holds every move and every deal.
-            "turns": int(self._pyhanabi.lib.StateLenMoveHistory(state._state)) - (config.deck_size - deck_size),
+            "turns": int(self._pyhanabi.lib.StateLenMoveHistory(state._state)) - (tables_for(config).deck_size - deck_size),
             "terminal": bool(state.is_terminal()),
             "score": int(state.score()),
         }

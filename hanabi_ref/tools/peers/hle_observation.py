@@ -16,7 +16,7 @@ import re
 from typing import Any, Final
 
 from hanabi_ref.tools.peers.hle_rules import COLOUR_LETTERS, card_json, life_tokens
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.tools.protocol.engine import EngineFailure
 
 CARD: Final = re.compile(r"(XX|[RYGWB]\d) \|\| ([RYGWB]|X)(\d|X)\|([RYGWB]*)(\d*)")

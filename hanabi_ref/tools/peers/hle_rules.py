@@ -16,7 +16,9 @@ from typing import Final
 import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.rules import PRESETS, GameConfig
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.presets import PRESETS
+from hanabi_ref.engine.tables import tables_for
 
 COLOUR_LETTERS: Final = "RYGWB"
 """HLE's colour index i is the letter COLOUR_LETTERS[i]; our suit i is HLE's colour i."""
@@ -73,7 +75,7 @@ def life_tokens(config: GameConfig) -> int:
     """HLE's ``max_life_tokens`` for f0 [PE-openspiel, PE-hle].  f0 = infinity becomes N + 1
     lives: at most N plays can fail, so that many lives are never all lost, exactly as
     with no bound (E-18)."""
-    return config.deck_size + 1 if config.max_errors is None else config.max_errors
+    return tables_for(config).deck_size + 1 if config.max_errors is None else config.max_errors
 
 
 def hle_parameters(config: GameConfig) -> dict[str, int]:

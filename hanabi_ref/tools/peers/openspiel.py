@@ -31,8 +31,9 @@ from hanabi_ref.tools.peers.hle_rules import (
     life_tokens,
     to_hle_move,
 )
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.tools.protocol.engine import EngineFailure, check_supported, started
+from hanabi_ref.engine.tables import tables_for
 
 CARD_LINE: Final = re.compile(r"^([RYGWB])(\d) \|\| \S\S\|([RYGWB]*)(\d*)$")
 NUMBER_LINE: Final = re.compile(r"^(Life tokens|Info tokens|Deck size): (\d+)$")
@@ -185,7 +186,7 @@ class OpenSpielEngine:
         report = parse_state_string(str(self.game_state), config)
         # [PE-openspiel-state] lives left -> errors made; moves = actions - cards dealt.
         report["strikes"] = life_tokens(config) - report.pop("lives")
-        report["turns"] = int(self.game_state.move_number()) - (config.deck_size - report["deck_size"])
+        report["turns"] = int(self.game_state.move_number()) - (tables_for(config).deck_size - report["deck_size"])
         report["terminal"] = bool(self.game_state.is_terminal())
         report["score"] = int(self.game_state.returns()[0])
         return report

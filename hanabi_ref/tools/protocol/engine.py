@@ -14,7 +14,7 @@ from typing import Any, Protocol, TypeVar
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.base.errors import HanabiError, IllegalActionError, TraceError
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.formats.serial import state_to_json, view_state_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import apply, initial_state

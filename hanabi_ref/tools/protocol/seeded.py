@@ -23,9 +23,10 @@ import attrs
 
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.cards import Identity, suit_of, value_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.protocol.engine import Engine, ReferenceEngine
+from hanabi_ref.engine.tables import tables_for
 
 
 @attrs.frozen
@@ -68,15 +69,16 @@ class NotInStack(Exception):
 def adopted_deck(config: GameConfig, revealed: Sequence[int]) -> tuple[int, ...]:
     """[EP-seed] the stack S0 for a deal whose first cards are ``revealed``: those, then
     the configuration's other cards in canonical order."""
-    left = Counter(config.canonical_deck)
+    tables = tables_for(config)
+    left = Counter(tables.canonical_deck)
     for index, card in enumerate(revealed):
         if left[card] == 0:
             raise NotInStack(f"the engine dealt {_name(card, config)} as card {index} of the stack, "
-                             f"but the configuration has only {config.canonical_deck.count(card)} "
+                             f"but the configuration has only {tables.canonical_deck.count(card)} "
                              f"(2.16-1-deal)")
         left[card] -= 1
     rest = []
-    for card in config.canonical_deck:
+    for card in tables.canonical_deck:
         if left[card] > 0:
             rest.append(card)
             left[card] -= 1

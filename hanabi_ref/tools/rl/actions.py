@@ -14,7 +14,7 @@ import numpy.typing as npt
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.tools.rl.errors import RLError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.view import PlayerView, view_legal_actions
 
 Mask = npt.NDArray[np.int8]

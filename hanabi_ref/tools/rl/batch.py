@@ -52,7 +52,9 @@ from hanabi_ref.tools.rl.actions import plain_actions
 from hanabi_ref.tools.rl.encoders import DISCARD, PLAY, REVEAL_COLOUR, REVEAL_RANK, Offsets, offsets
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.layout import Dims, layout
-from hanabi_ref.engine.rules import PRESETS, GameConfig
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.presets import PRESETS
+from hanabi_ref.engine.tables import tables_for
 
 Floats = npt.NDArray[np.float32]
 Ints = npt.NDArray[np.int64]
@@ -114,8 +116,9 @@ def shuffled_decks(config: GameConfig, first: int, count: int) -> Ints:
     :func:`rejection_thresholds`, less likely than 2^-57 per deck) would read further
     outputs; it is dealt by :func:`~hanabi_ref.engine.dealing.deck_from_seed` instead, as are
     all decks when there are few or the seeds run past 2^64 - 1."""
-    size = config.deck_size
-    canonical = np.array(config.canonical_deck, np.int64)
+    tables = tables_for(config)
+    size = tables.deck_size
+    canonical = np.array(tables.canonical_deck, np.int64)
     if count < VECTOR_DECKS or size < 2 or first + count - 1 > (1 << 64) - 1:
         one_by_one = [deck_from_seed(config, first + index) for index in range(count)]
         return np.array(one_by_one, np.int64).reshape(count, size)
@@ -223,7 +226,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
     its rank (one clue colour per suit, RL-configs)."""
     lay = layout("canonical", config)
     dims, at = lay.dims, offsets(lay)
-    p, h, c, r, b, deck = config.players, config.hand_size, dims.colours, dims.ranks, dims.identities, config.deck_size
+    p, h, c, r, b, deck = config.players, config.hand_size, dims.colours, dims.ranks, dims.identities, tables_for(config).deck_size
     identities = np.arange(b)
     colour_of = np.append(identities // r, EMPTY).astype(np.int64)
     rank_of = np.append(identities % r, EMPTY).astype(np.int64)
@@ -239,7 +242,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
     move_of, slot_of, kind_of, where_of, what_of, target_of = plain_decoding(config, at, c)
     return Tables(
         n=n, players=p, hand_size=h, colours=c, ranks=r, identities=b, deck_size=deck, per_card=b + c + r,
-        lives=dims.lives, max_hints=config.max_hints, max_errors=config.max_errors, max_score=config.max_score,
+        lives=dims.lives, max_hints=config.max_hints, max_errors=config.max_errors, max_score=tables_for(config).max_score,
         actions=plain.size, length=lay.size, at=at,
         colour_of=colour_of, rank_of=rank_of, touches=touches, hint_bits=touches[:, :b].astype(np.float32),
         touch_bits=(touches.astype(np.int64) << np.arange(c + r)[:, None]).sum(axis=0), fresh=fresh,
@@ -308,9 +311,9 @@ def illegality(config: GameConfig, hands: Ints, hints: int, actor: int, game: in
     held = [[int(card) for card in hand if card >= 0] for hand in hands]
 
     def mask_of(seat: int) -> int | None:
-        return None if seat == actor else touch_key(config.touch_bits, held[seat])
+        return None if seat == actor else touch_key(tables_for(config).touch_bits, held[seat])
 
-    problem = action_problem(config, hints, actor, len(held[actor]), mask_of, action)
+    problem = action_problem(tables_for(config), hints, actor, len(held[actor]), mask_of, action)
     why = "not in the legal mask" if problem is None else f"{problem[0]}: {problem[1]}"
     return f"game {game}: action {index} ({describe(action)}, seat {actor}) is illegal: {why}"
 
@@ -544,7 +547,7 @@ class BatchEnv:
             raise RLError("RL-batch", str(error)) from None
         self.config, self.n = config, n
         self._next_seed = seed
-        self._ahead = np.zeros((0, config.deck_size), np.int64)
+        self._ahead = np.zeros((0, tables_for(config).deck_size), np.int64)
         """decks dealt ahead for the seeds from ``_next_seed`` on"""
         self._ready = False
         self._tables = t = batch_tables(config, n)

@@ -24,7 +24,8 @@ from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
 from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.layout import layout
 from hanabi_ref.engine.cards import Identity, value_of
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import initial_state
 from hanabi_ref.engine.transition import apply as apply_action

@@ -84,7 +84,7 @@ def command_rl(args: argparse.Namespace) -> int:
 def _run_question(args: argparse.Namespace) -> int:
     """[RL-cli, RL-train-cli] ``rl check``, ``play``, ``bench``, ``train`` or ``curve``."""
     from hanabi_ref.tools.rl import tools
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
 
     if args.question == "check":
         return EXIT_OK if tools.run_check(args.states, args.seed, args.json) else EXIT_INVALID_GAME

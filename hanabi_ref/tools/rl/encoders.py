@@ -19,7 +19,7 @@ from hanabi_ref.engine.actions import Discard, Hint, Play
 from hanabi_ref.engine.cards import members
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.layout import ENCODINGS, Dims, Layout, layout
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.engine.view import PlayerView
 

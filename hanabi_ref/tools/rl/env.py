@@ -31,7 +31,8 @@ from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.hat import HAT_SPACES, HatCode, decoded_hats
 from hanabi_ref.tools.rl.layout import layout
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import Event, GameState, score
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategy import Strategy, StrategyError, observes

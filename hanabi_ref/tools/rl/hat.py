@@ -20,7 +20,7 @@ from hanabi_ref.tools.rl.actions import plain_actions
 from hanabi_ref.tools.rl.encoders import Vector, offsets, public_observation, recommendation_observation
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.layout import Dims, layout
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.view import PlayerView, view_is_legal
 
 HAT_SPACES = ("recommendation", "information")

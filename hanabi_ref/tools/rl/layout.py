@@ -14,7 +14,7 @@ import attrs
 
 from hanabi_ref.tools.peers.hle_rules import life_tokens
 from hanabi_ref.tools.rl.errors import RLError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 
 ENCODINGS = ("canonical", "minimal", "v0", "notes")
 """The encoding names [RL-encodings]."""

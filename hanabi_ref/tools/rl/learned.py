@@ -20,7 +20,7 @@ from collections.abc import Callable, Mapping
 from importlib import resources
 from typing import TYPE_CHECKING, Final
 
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem
 from hanabi_ref.players.strategies.params import Param, ParamError, StrategySpec, Value
 from hanabi_ref.players.strategy import Strategy, StrategyFactory

@@ -15,7 +15,7 @@ from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.rl.encoders import encode
 from hanabi_ref.tools.rl.layout import Layout, layout
 from hanabi_ref.engine.cards import Identity, suit_of, value_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategy import StrategyFactory
 from hanabi_ref.engine.transition import initial_state
 from hanabi_ref.engine.transition import apply as apply_action

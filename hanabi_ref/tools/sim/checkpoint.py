@@ -32,6 +32,7 @@ from hanabi_ref.formats.serial import parse_json
 from hanabi_ref.tools.sim.executors import SetupError
 from hanabi_ref.tools.sim.files import write_text_atomically
 from hanabi_ref.tools.sim.trace_hash import chunk_seal
+from hanabi_ref.engine.tables import tables_for
 
 FORMAT = "hanabi-ref simulate checkpoint"
 VERSION = 2
@@ -175,7 +176,7 @@ def load_checkpoint(path: Path, run: Mapping[str, Any], setup: GameSetup) -> lis
     items = document.get("chunks")
     if not isinstance(items, list):
         raise CheckpointError(f"{where}: chunks: expected a list")
-    max_score = setup.config().max_score
+    max_score = tables_for(setup.config()).max_score
     chunks = [_parse_chunk(f"{where}: chunks[{number}]", item, setup, max_score) for number, item in enumerate(items)]
     _check_coverage(where, chunks, setup, run)
     return chunks

@@ -21,7 +21,8 @@ from hanabi_ref.engine.dealing import derive_seed
 from hanabi_ref.players.runner import play_games
 from hanabi_ref.engine.view import ViewMaker
 from hanabi_ref.players.strategy import StrategyFactory
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.trace_hash import GameHasher, failed_outcome_digest, failure_digest, outcome_digest
 from hanabi_ref.players.strategies import Value, factory_for
 

@@ -22,6 +22,7 @@ from hanabi_ref.tools.sim.chunks import Chunk, ChunkResult, Failure, GameSetup, 
 from hanabi_ref.tools.sim.executors import Executor
 from hanabi_ref.base.stats import histogram, mean, mean_interval, standard_error, wilson_interval
 from hanabi_ref.tools.sim.trace_hash import run_hash
+from hanabi_ref.engine.tables import tables_for
 
 
 @attrs.frozen
@@ -153,7 +154,7 @@ def run_cells(cells: Sequence[Cell], executor: Executor, *, chunk_size: int | No
     every chunk played now as soon as it finishes, so that a run stopped half-way keeps
     them [SIM-out].  The configurations are built here first, so a bad one fails before
     any game runs."""
-    max_scores = [cell.setup.config().max_score for cell in cells]
+    max_scores = [tables_for(cell.setup.config()).max_score for cell in cells]
     size = chunk_size or chunk_size_for(sum(cell.games for cell in cells), executor.workers, executor.largest_chunk)
     planned = plan(cells, size, finished)
     chunks = [chunk for _, chunk in planned]

@@ -27,7 +27,7 @@ from hanabi_ref.base import atomic
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.base.escape import escape_text
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.base.signals import Stopped, exit_now, signals_stop_run
 from hanabi_ref.tools.sim.checkpoint import CHECKPOINT_SECONDS, CheckpointWriter, is_checkpoint_file, load_checkpoint
 from hanabi_ref.tools.sim.chunks import Chunk, ChunkResult, Failure, GameSetup
@@ -39,6 +39,7 @@ from hanabi_ref.tools.sim.runner import Cell, CellResult, Finished, Progress, Ru
 from hanabi_ref.tools.isolation.client import MOVE_TIMEOUT
 from hanabi_ref.tools.sim.sweep import Axis, parse_grid, point_label, points, render_csv, render_json, render_table, row
 from hanabi_ref.players.strategies import ParamError, StrategySpec, Value, parse_assignments, strategy_spec
+from hanabi_ref.engine.tables import tables_for
 
 BOT: Final = "bot"
 """The strategy name a run of ``--bot`` seats reports [ISO-cli]."""
@@ -368,7 +369,7 @@ def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[s
         "strategy_seed": strategy_seed(args),
         "rules": config.preset,
         "variant": config.variant,
-        "max_score": config.max_score,
+        "max_score": tables_for(config).max_score,
         "contracts": ENABLED,
         "executor": executor.name,
         "jobs": result.workers,
@@ -509,7 +510,7 @@ def _render(args: argparse.Namespace, spec: StrategySpec, fixed: Mapping[str, st
         "hand_size": config.hand_size,
         "rules": config.preset,
         "variant": config.variant,
-        "max_score": config.max_score,
+        "max_score": tables_for(config).max_score,
         "games": args.games,
         "seed": args.seed,
         "contracts": ENABLED,

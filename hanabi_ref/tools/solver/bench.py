@@ -8,7 +8,7 @@ import time
 from typing import Any
 
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.base.stats import percentile
 from hanabi_ref.tools.solver.core import IDEAS
 from hanabi_ref.tools.solver.search import solve_deck

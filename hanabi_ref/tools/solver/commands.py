@@ -42,7 +42,7 @@ def add_solve(commands: Subparsers) -> None:
 
 def command_solve(args: argparse.Namespace) -> int:
     """[SV-estimate] solve seeded decks and print the winnable fraction."""
-    from hanabi_ref.engine.rules import make_config
+    from hanabi_ref.engine.configs import make_config
     from hanabi_ref.tools.sim.executors import SetupError
     from hanabi_ref.tools.solver.estimate import run_solve
     from hanabi_ref.players.strategies import ParamError, strategy_spec

@@ -20,9 +20,10 @@ from collections.abc import Callable, Sequence
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, attainable_heights
 from hanabi_ref.engine.transition import apply_legal, initial_state
+from hanabi_ref.engine.tables import tables_for
 
 Hands = tuple[tuple[int, ...], ...]
 Position = tuple[tuple[int, ...], Hands, int, int, int, int, int]
@@ -57,6 +58,7 @@ class OpenGame:
     """One configuration and deck: the constants the moves read, computed once."""
 
     def __init__(self, config: GameConfig, deck: Sequence[int]) -> None:
+        tables = tables_for(config)
         self.config = config
         self.deck = tuple(deck)
         state = initial_state(config, self.deck)
@@ -65,12 +67,12 @@ class OpenGame:
         self.suits = config.suit_count
         self.max_hints = config.max_hints
         self.max_errors = config.max_errors
-        self.max_score = config.max_score
+        self.max_score = tables.max_score
         self.copies = tuple(count for suit in config.suits for count in suit.counts)
         self.discard_at_max = config.options.discard_at_max_hints
         self.empty_hints = config.options.empty_hints
-        self.hint_targets = config.action_catalogue.hint_targets
-        self.touch_bits = config.touch_bits
+        self.hint_targets = tables.action_catalogue.hint_targets
+        self.touch_bits = tables.touch_bits
         self.start_terminal = state.terminal
         kinds = len(self.copies)
         self.in_stack: list[tuple[int, ...]] = []

@@ -20,11 +20,12 @@ from typing import Any, Final
 import attrs
 
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.base.signals import Stopped, exit_now, signals_held, signals_stop_run
 from hanabi_ref.tools.sim.executors import worker_pool
 from hanabi_ref.base.stats import percentile, wilson_interval
 from hanabi_ref.tools.solver.search import best_below, solve_deck
+from hanabi_ref.engine.tables import tables_for
 
 
 @attrs.frozen
@@ -54,7 +55,7 @@ def solve_seed(config: GameConfig, seed: int, max_nodes: int, seconds: float | N
     bots = tuple(_perfect(config, name, seed) for name in against)
     started = time.process_time()
     solution = solve_deck(config, deck, max_nodes=max_nodes, seconds=seconds)  # a line it returns is replayed
-    best: int | None = config.max_score if solution.reachable else None
+    best: int | None = tables_for(config).max_score if solution.reachable else None
     nodes = solution.nodes
     if solution.reachable is False:
         best, _, below = best_below(config, deck, max_nodes, seconds)
@@ -68,7 +69,7 @@ def _perfect(config: GameConfig, strategy: str, seed: int) -> bool:
     from hanabi_ref.players.runner import play_game
     from hanabi_ref.players.strategies import factory_for
 
-    return play_game(config, factory_for(strategy), seed=seed).score == config.max_score
+    return play_game(config, factory_for(strategy), seed=seed).score == tables_for(config).max_score
 
 
 Task = tuple[GameConfig, int, int, "float | None", tuple[str, ...]]

@@ -21,10 +21,11 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.cards import as_identities, rank_of, suit_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.tools.solver.core import OpenGame, late_draws_fit, solve_open, to_engine_line
 from hanabi_ref.engine.state import GameState, attainable_heights, max_attainable_score, score
 from hanabi_ref.engine.transition import apply, apply_legal, check_deck, initial_state
+from hanabi_ref.engine.tables import tables_for
 
 Key = tuple[object, ...]
 
@@ -139,7 +140,7 @@ def _prepare(config: GameConfig, deck: Sequence[int], target: int | None, max_no
              seconds: float | None) -> tuple[int, float, GameState, Solution | None]:
     """What both searches do first: the target, the input checked (SV-input), the clock
     started, the deal, and the answer when a cheap reason (SV-bounds, SV-late) settles it."""
-    goal = config.max_score if target is None else target
+    goal = tables_for(config).max_score if target is None else target
     check_input(config, deck, goal, max_nodes, seconds)
     start = time.monotonic()
     state = initial_state(config, tuple(deck))
@@ -178,7 +179,7 @@ def best_score(config: GameConfig, deck: Sequence[int], max_nodes: int = 1_000_0
     way was undecided; the solution returned is that of the best target."""
     solution = solve_deck(config, deck, max_nodes=max_nodes)
     if solution.reachable is not False:
-        return (config.max_score if solution.reachable else None), solution
+        return (tables_for(config).max_score if solution.reachable else None), solution
     best, solution, _ = best_below(config, deck, max_nodes)
     return best, solution
 
@@ -189,7 +190,7 @@ def best_below(config: GameConfig, deck: Sequence[int], max_nodes: int,
     target was undecided), the solution of the last target searched and the positions
     all the targets took.  The targets are tried downward from the maximum - 1."""
     nodes = 0
-    goal = config.max_score - 1
+    goal = tables_for(config).max_score - 1
     while True:
         solution = solve_deck(config, deck, goal, max_nodes, seconds)
         nodes += solution.nodes
@@ -221,7 +222,7 @@ def plain_search(config: GameConfig, deck: Sequence[int], target: int | None = N
             return False
         if max_attainable_score(state) < goal or needed(state, goal) > plays_left_bound(state):
             return False
-        if goal == state.config.max_score and not late_cards_fit(state):
+        if goal == state.tables.max_score and not late_cards_fit(state):
             return False
         key = key_of(state)
         if key in lost:
@@ -249,12 +250,13 @@ def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: i
     not a permutation of the configuration's cards (the engine's own check, 2.9-S0), a
     target outside 0 .. maximum, a budget that is not positive, a variant whose stacks or
     plays the bounds do not model (Up or Down, orange suits)."""
-    if config.up_or_down or config.inverted_mask:
+    tables = tables_for(config)
+    if tables.up_or_down or tables.inverted_mask:
         raise ConfigError(f"variant: {config.variant!r} is not supported by the solver (its bounds assume stacks built "
                           "upwards and plays that play; Up or Down and orange suits break both)")
     check_deck(config, tuple(deck))
-    if not 0 <= goal <= config.max_score:
-        raise ConfigError(f"target: must be 0 .. {config.max_score}, got {goal}")
+    if not 0 <= goal <= tables.max_score:
+        raise ConfigError(f"target: must be 0 .. {tables.max_score}, got {goal}")
     if max_nodes < 1:
         raise ConfigError(f"node budget: must be at least 1, got {max_nodes}")
     if seconds is not None and not seconds > 0:
@@ -269,7 +271,7 @@ def impossibility(state: GameState, goal: int) -> str | None:
         return "a card still needed has no copy left"
     if needed(state, goal) > plays_left_bound(state):
         return f"{needed(state, goal)} cards still to play but at most {plays_left_bound(state)} turns that play"
-    if goal == state.config.max_score and not late_cards_fit(state):
+    if goal == state.tables.max_score and not late_cards_fit(state):
         return "the cards that wait for late draws outnumber the turns after them"
     return None
 

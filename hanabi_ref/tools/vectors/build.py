@@ -20,7 +20,9 @@ from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed, derive_seed
 from hanabi_ref.base.errors import ConfigError, HanabiError, IllegalActionError
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.legality import illegality, legal_actions
-from hanabi_ref.engine.rules import PRESETS, GameConfig, config_from_json, config_to_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json, config_to_json
+from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.formats.serial import canonical_json, state_to_json
 from hanabi_ref.formats.trace import action_from_json, replay, trace_from_json, trace_to_json
 from hanabi_ref.engine.transition import apply, initial_state
@@ -35,6 +37,7 @@ from hanabi_ref.tools.vectors.model import (
     view_to_json,
 )
 from hanabi_ref.engine.view import make_view, view_legal_actions
+from hanabi_ref.engine.tables import tables_for
 
 # The step each action kind runs [2.16-2a, 2.16-2b, 2.16-2c].
 STEP_CLAUSES = {"hint": "2.16-2a", "discard": "2.16-2b", "play": "2.16-2c"}
@@ -171,14 +174,15 @@ class Maker:
     def deal(self, label: str, clauses: Sequence[str], config: GameConfig, seed: int, description: str) -> Vector:
         """A seed's deck [VEC-deal, D-seed, D-canonical, D-derive]: the canonical order,
         the generator's first outputs, the shuffled deck and each seat's strategy seed."""
+        tables = tables_for(config)
         deck = deck_from_seed(config, seed)
-        expect(Counter(deck) == Counter(config.canonical_deck), "D-seed: the shuffle is a permutation of the composition")
+        expect(Counter(deck) == Counter(tables.canonical_deck), "D-seed: the shuffle is a permutation of the composition")
         generator = SplitMix64(seed)
         outputs = [generator.next64() for _ in range(3)]
         return self.vector(
             "deal", label, (*clauses, "D-seed"), description,
             config=config_to_json(config), seed=seed, outputs=outputs,
-            canonical=deck_to_json(config.canonical_deck, config), deck=deck_to_json(deck, config),
+            canonical=deck_to_json(tables.canonical_deck, config), deck=deck_to_json(deck, config),
             seat_seeds=[derive_seed(seed, seat + 1) for seat in range(config.players)],
         )
 
@@ -246,8 +250,9 @@ def trace_json(run: Run, seed: int | None = None) -> dict[str, Any]:
 
 def move_bound(config: GameConfig) -> int:
     """[PR-length] t0 + 2(N - p*h) + p, one more under the literal reading of E-6."""
-    literal = not config.options.initial_stop_check and config.deck_size == config.players * config.hand_size
-    return config.max_hints + 2 * (config.deck_size - config.players * config.hand_size) + config.players + literal
+    tables = tables_for(config)
+    literal = not config.options.initial_stop_check and tables.deck_size == config.players * config.hand_size
+    return config.max_hints + 2 * (tables.deck_size - config.players * config.hand_size) + config.players + literal
 
 
 def derived_json(config: GameConfig) -> dict[str, Any]:
@@ -260,7 +265,7 @@ def derived_json(config: GameConfig) -> dict[str, Any]:
             for suit in config.suits
         ],
         "colours": list(config.colours),
-        "deck_size": config.deck_size,
+        "deck_size": tables_for(config).deck_size,
         "hand_size": config.hand_size,
     }
 
@@ -292,7 +297,7 @@ def check_initial(config: GameConfig, deck: Sequence[int], state: dict[str, Any]
     expect(all(k == full_knowledge(config) for known in state["knowledge"] for k in known), "2.14-initial: K_c = Cards(H)")
     expect(state["discard"] == [] and state["fireworks"] == [0] * config.suit_count, "2.16-1: D and F empty")
     expect((state["clue_tokens"], state["strikes"], state["current"], state["turns"]) == (config.max_hints, 0, 0, 0), "2.16-1: t, f, C")
-    expect(state["deck_size"] == config.deck_size - config.players * config.hand_size, "2.16-1-deal: S starts at s_{ph+1}")
+    expect(state["deck_size"] == tables_for(config).deck_size - config.players * config.hand_size, "2.16-1-deal: S starts at s_{ph+1}")
     checked = config.options.initial_stop_check
     stop = checked and is_stop(config, state, None, deck)
     remaining = config.players if checked and not stop and state["deck_size"] == 0 else None

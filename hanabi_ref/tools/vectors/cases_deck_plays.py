@@ -16,7 +16,8 @@ from typing import Final
 from hanabi_ref.engine.actions import Action, Hint, Play
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.cards import Identity, as_identities, suit_of, value_of
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.cases_setup import PRESET_OPTIONS, THESIS_OPTIONS
 from hanabi_ref.tools.vectors.model import Run, Vector, actions_to_json, expect

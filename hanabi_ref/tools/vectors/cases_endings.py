@@ -16,7 +16,8 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.cards import as_identities, value_of
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, is_nothing_playable_left, stop_clause
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.checks import reachable_score
@@ -37,6 +38,7 @@ from hanabi_ref.tools.vectors.scenario import (
     thrifty,
     variants_of,
 )
+from hanabi_ref.engine.tables import tables_for
 
 LAST_ROUND_CLAUSES: Final = ("2.16-3-last-round", "2.16-2-R", "2.16-3", "E-5", "2.13-hand-size", "2.16-2b-draw", "2.16-2c-draw")
 
@@ -90,7 +92,7 @@ def max_score(out: Maker) -> Iterator[Vector]:
     perfect game is a vector too (No Variant)."""
     for variant in variants_of(out.preset)[:2]:
         config = make_config(2, out.preset, variant)
-        run = drive(Run.start(config, runs_first(config)), greedy, lambda r: sum(r.state.fields) == config.max_score - 1)
+        run = drive(Run.start(config, runs_first(config)), greedy, lambda r: sum(r.state.fields) == tables_for(config).max_score - 1)
         action = greedy(run.state)
         vector = out.transition(f"{slug(variant)}-final-play", ("2.16-3-max", "2.16-2c-five", "R-3", "2.16-3"), run, action, "the last card of the last suit")
         pre, post = vector.data["pre"], vector.data["post"]
@@ -116,8 +118,9 @@ def one_discarder(state: GameState) -> Action:
 
 def ones_first(config: GameConfig) -> tuple[int, ...]:
     """A deck with all 1s on top (suit by suit), then the rest in canonical order."""
-    ones = [card for card in as_identities(config.canonical_deck) if value_of(card, config.values) == 1]
-    rest = [card for card in as_identities(config.canonical_deck) if value_of(card, config.values) != 1]
+    tables = tables_for(config)
+    ones = [card for card in as_identities(tables.canonical_deck) if value_of(card, config.values) == 1]
+    rest = [card for card in as_identities(tables.canonical_deck) if value_of(card, config.values) != 1]
     return tuple(ones + rest)
 
 
@@ -156,14 +159,15 @@ def nothing_playable_move(config: GameConfig) -> Run:
     """The first careful game of 2 players (seeds 0, 1, ...) in which a move of the last
     round leaves no card that a stack may take in the hand of a seat still to move, while
     no other clause of step 3 stops it: the run up to that move, which is its last action."""
+    tables = tables_for(config)
     for seed in range(200):
         run = Run.start(config, deck_from_seed(config, seed))
         rule = careful_rule(seed)
         while not run.state.terminal:
             after = run.then(rule(run.state))
             state = after.state
-            if stop_clause(config, run.deck, state.fields, state.discard, state.remaining, state.played) is None and \
-                    is_nothing_playable_left(config, run.deck, state.fields, state.played, state.hands, state.current,
+            if stop_clause(tables, run.deck, state.fields, state.discard, state.remaining, state.played) is None and \
+                    is_nothing_playable_left(tables, run.deck, state.fields, state.played, state.hands, state.current,
                                              state.remaining):
                 return after
             run = after
@@ -207,11 +211,11 @@ def empty_deal_games(out: Maker) -> Iterator[Vector]:
     clauses = ("E-6", "2.16-3-last-round", "2.16-3-R0", "2.13-hand-size", "E-5")
     if out.preset == "thesis":
         config = make_config(1, composition=[[1, 1, 1, 1]], hand_size=4)
-        run = Run.start(config, config.canonical_deck)
+        run = Run.start(config, tables_for(config).canonical_deck)
         yield out.transition("example-3.12-move", clauses, run, Play(0), "the only move of Example 3.12")
         yield out.game("example-3.12", clauses, run.then(Play(0)), "Example 3.12: one move")
         literal = make_config(1, composition=[[1, 1, 1, 1]], hand_size=4, initial_stop_check=False)
-        game = Run.start(literal, literal.canonical_deck).then(Play(0), Play(0))
+        game = Run.start(literal, tables_for(literal).canonical_deck).then(Play(0), Play(0))
         expect(len(game.state.hands[0]) == 2 and game.state.terminal, "2.13-hand-size: h - 2 under the literal reading")
         yield out.game("example-3.12-literal", (*clauses, "P-options"), game, "the literal reading: two moves")
         return
@@ -233,7 +237,7 @@ def _ending(state: GameState) -> str:
         return "2.16-3-strikeout"
     if state.remaining == 0:
         return "2.16-3-R0"
-    if sum(state.fields) == state.config.max_score:
+    if sum(state.fields) == state.tables.max_score:
         return "2.16-3-max"
     return "R-1"
 

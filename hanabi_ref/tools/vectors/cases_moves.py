@@ -13,7 +13,7 @@ from typing import Final
 
 from hanabi_ref.engine.actions import Discard, Hint, Play, describe
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.cases_setup import SIXTH_SUITS
 from hanabi_ref.tools.vectors.model import Run, Vector, expect
@@ -33,6 +33,7 @@ from hanabi_ref.tools.vectors.scenario import (
     start,
     variants_of,
 )
+from hanabi_ref.engine.tables import tables_for
 
 THIRD: Final = ((1, YELLOW), (1, GREEN), (2, GREEN), (3, RED), (1, BLUE))
 HINT_CLAUSES: Final = ("2.16-2a", "2.14", "E-19", "2.16-2-next", "2.16-2-R", "E-9", "2.16-tokens", "2.16-2a-cost")
@@ -96,7 +97,7 @@ def hint_colour(out: Maker) -> Iterator[Vector]:
 def _custom_colours(out: Maker) -> Iterator[Vector]:
     """[2.9-composition, V-suit, 2.16-2a-suit] a custom composition: one clue colour per suit."""
     config = make_config(2, composition=[[2, 1], [1, 1], [1, 1]], hand_size=2)
-    run = Run.start(config, config.canonical_deck)
+    run = Run.start(config, tables_for(config).canonical_deck)
     for colour in range(3):
         yield out.transition(f"custom-colour-{colour}", (*HINT_CLAUSES, "2.16-2a-suit", "V-suit", "2.9-composition"), run, Hint(1, "colour", colour), "a custom suit's own colour")
 

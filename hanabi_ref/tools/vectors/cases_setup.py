@@ -15,11 +15,13 @@ from collections.abc import Iterator
 from typing import Any, Final
 
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import canonical_json
 from hanabi_ref.tools.vectors.build import Maker, trace_json
 from hanabi_ref.tools.vectors.model import Run, Vector, deck_to_json, expect
 from hanabi_ref.tools.vectors.scenario import drive, greedy, players_of, slug, variants_of
+from hanabi_ref.engine.tables import tables_for
 
 # [P-presets] transcribed: the options each preset sets, on top of the thesis defaults
 # of the P-options table.
@@ -305,7 +307,7 @@ def empty_deal(out: Maker) -> Iterator[Vector]:
     (Example 3.12's one player holding the stack (1, 2, 3, 4) under the thesis)."""
     if out.preset == "thesis":
         config = make_config(1, composition=[[1, 1, 1, 1]], hand_size=4)
-        vector = out.initial("example-3.12", ("E-6", "2.16-3-last-round", "2.9-S0"), config, config.canonical_deck, "Example 3.12: R = 1 at once")
+        vector = out.initial("example-3.12", ("E-6", "2.16-3-last-round", "2.9-S0"), config, tables_for(config).canonical_deck, "Example 3.12: R = 1 at once")
     else:
         config = make_config(2, out.preset, hand_size=25)
         vector = out.initial("p2-h25", ("E-6", "2.16-3-last-round", "2.9-S0"), config, deck_from_seed(config, 6), "N = p*h: R = p at once")

@@ -17,7 +17,7 @@ from collections.abc import Iterator, Sequence
 from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.rules import make_config
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.show import touched_slots as show_touched_slots
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.cases_deck_plays import first_hint

@@ -29,11 +29,13 @@ import attrs
 from hanabi_ref.engine.actions import Hint, HintKind
 from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_values, suit_of, value_of
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.vectors.build import Maker
 from hanabi_ref.tools.vectors.model import CaseFailure, Run, Vector, expect
 from hanabi_ref.tools.vectors.scenario import BLUE, GREEN, PURPLE, RED, YELLOW, Card, start
+from hanabi_ref.engine.tables import tables_for
 
 REFUSED_NAMES: Final = (
     "Synesthesia (5 Suits)",
@@ -384,8 +386,8 @@ def family_config(out: Maker, family: Family) -> Vector:
     expect([tuple(suit["touched_by"]) for suit in derived["suits"]] == list(family.touched_by), "VAR-engine: the colours touching each suit")
     expect(derived["deck_size"] == family.deck_size == sum(map(sum, family.counts)), "VAR-counts: N")
     config = vector.config()
-    expect(config.clue_values == family.rank_clues, "VAR-clue-ranks: the rank clues")
-    expect(config.max_score == 5 * len(family.suits), "VAR-max-score: five per suit")
+    expect(tables_for(config).clue_values == family.rank_clues, "VAR-clue-ranks: the rank clues")
+    expect(tables_for(config).max_score == 5 * len(family.suits), "VAR-max-score: five per suit")
     return vector
 
 
@@ -440,11 +442,12 @@ def prepared(config: GameConfig, scenario: Scenario) -> Run:
 def filler_hands(config: GameConfig, hand: tuple[Card, ...]) -> list[list[Card]]:
     """The other seats' hands: the first cards of the canonical order left after the
     target's hand [D-canonical]."""
+    tables = tables_for(config)
     n = config.values
-    rest = Counter(config.canonical_deck)
+    rest = Counter(tables.canonical_deck)
     rest.subtract(identity(value, suit, n) for value, suit in hand)
     cards: list[Card] = []
-    for card in as_identities(config.canonical_deck):
+    for card in as_identities(tables.canonical_deck):
         if rest[card] > 0:
             rest[card] -= 1
             cards.append((value_of(card, n), suit_of(card, n)))

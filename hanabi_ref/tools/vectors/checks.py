@@ -20,11 +20,12 @@ from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play, action_to_json
 from hanabi_ref.engine.cards import as_identities
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.tools.vectors.clues import START_VALUE as START
 from hanabi_ref.tools.vectors.clues import is_free, is_touched_by, rank_clues, variant_of
 from hanabi_ref.tools.vectors.model import expect
+from hanabi_ref.engine.tables import tables_for
 
 State = dict[str, Any]
 Identity = tuple[int, int]  # (suit, value), as a card object names it
@@ -162,7 +163,7 @@ def is_touched(config: GameConfig, hint: Hint, card: dict[str, int]) -> bool:
 
 def is_literal_empty_deal(config: GameConfig) -> bool:
     """[E-6] step 3 skipped after the deal while the deal takes the whole stack."""
-    return not config.options.initial_stop_check and config.deck_size == config.players * config.hand_size
+    return not config.options.initial_stop_check and tables_for(config).deck_size == config.players * config.hand_size
 
 
 # ------------------------------------------------------------------ one state

@@ -15,8 +15,9 @@ from __future__ import annotations
 from typing import Final
 
 from hanabi_ref.engine.actions import Hint
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.variants.model import Variant
+from hanabi_ref.engine.tables import tables_for
 
 SECTION_6: Final = frozenset({"No Variant", "6 Suits", "Black (6 Suits)", "Rainbow (6 Suits)", "Dutch Rainbow (Example 2.12)"})
 """The variants spec/rules.md section 6 describes itself (V-no-variant .. V-dutch-rainbow)."""
@@ -34,7 +35,7 @@ def variant_of(config: GameConfig) -> Variant | None:
     [VAR-engine, VAR-existing]."""
     if config.variant in SECTION_6:
         return None
-    return config.model
+    return tables_for(config).model
 
 
 def rank_clues(variant: Variant) -> tuple[int, ...]:

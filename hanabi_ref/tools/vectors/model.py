@@ -16,7 +16,8 @@ import attrs
 from hanabi_ref.engine.actions import Action, action_to_json
 from hanabi_ref.engine.cards import Identity, as_identities, identity
 from hanabi_ref.base.errors import ConfigError, HanabiError
-from hanabi_ref.engine.rules import GameConfig, config_from_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json
 from hanabi_ref.formats.serial import card_to_json, knowledge_to_json
 from hanabi_ref.engine.state import Event, GameState
 from hanabi_ref.formats.trace import action_from_json

@@ -15,9 +15,12 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.cards import Identity, as_identities, identity, rank_of, suit_of
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.rules import PRESETS, VARIANT_NAMES, GameConfig
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.presets import PRESETS
+from hanabi_ref.engine.validation import VARIANT_NAMES
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.vectors.model import Run, expect
+from hanabi_ref.engine.tables import tables_for
 
 RED, YELLOW, GREEN, BLUE, PURPLE, SIXTH = range(6)
 Card = tuple[int, int]  # (value, suit), value first as in Definition 2.9 [E-3]
@@ -56,14 +59,15 @@ def slug(variant: str) -> str:
 def stacked(config: GameConfig, top: Sequence[Card]) -> tuple[Identity, ...]:
     """A deck whose first cards are ``top`` (value, suit) and whose rest is the remaining
     composition in canonical order [D-explicit, D-canonical]."""
-    rest = Counter(as_identities(config.canonical_deck))
+    tables = tables_for(config)
+    rest = Counter(as_identities(tables.canonical_deck))
     deck = []
     for value, suit in top:
         card = identity(value, suit, config.values)
         expect(rest[card] > 0, f"D-explicit: ({value}, {suit}) is not left in the composition")
         rest[card] -= 1
         deck.append(card)
-    deck.extend(card for card in as_identities(config.canonical_deck) if _take(rest, card))
+    deck.extend(card for card in as_identities(tables.canonical_deck) if _take(rest, card))
     return tuple(deck)
 
 

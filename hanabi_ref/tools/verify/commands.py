@@ -73,7 +73,7 @@ def add_vectors(commands: Subparsers) -> None:
 
 def rule_option(text: str) -> tuple[str, bool | str]:
     """[EP-options] ``--option NAME=VALUE``: a known rule option and one of its values."""
-    from hanabi_ref.engine.rules import parse_rule_option
+    from hanabi_ref.engine.presets import parse_rule_option
 
     try:
         return parse_rule_option(text)

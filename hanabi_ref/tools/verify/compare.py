@@ -17,13 +17,14 @@ import attrs
 from hanabi_ref.engine.actions import Action, action_to_json, describe
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.legality import illegality, legal_actions
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.formats.serial import canonical_json, short_json, state_to_json
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.tools.protocol.choosing import Chooser
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 from hanabi_ref.tools.verify.equality import json_equal, reports_the_same, type_note
 from hanabi_ref.tools.verify.report import STATE_FIELDS, Coverage, FieldDifference
+from hanabi_ref.engine.tables import tables_for
 
 @attrs.frozen
 class Divergence:
@@ -143,7 +144,7 @@ def play_compared(
         try:
             deck = adopted_deck(config, dealt.cards)
         except NotInStack as error:
-            return Divergence(f"after the deal: {error}", Trace(config, config.canonical_deck, ()), engine_seed=seed)
+            return Divergence(f"after the deal: {error}", Trace(config, tables_for(config).canonical_deck, ()), engine_seed=seed)
     else:
         seed = None
         engine.new_game(config, deck)

@@ -21,9 +21,10 @@ from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.cards import as_identities, suit_of, value_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, fireworks_sum, stack_size
 from hanabi_ref.tools.protocol.choosing import Chooser
+from hanabi_ref.engine.tables import tables_for
 
 Draw = Callable[[int], int]
 """``draw(n)``: an index in ``range(n)`` (n >= 1)."""
@@ -267,7 +268,7 @@ class Striker(Driver):
             elif self._last_error_now(table, score):
                 return self.misplay(table)
         playable = table.slots(table.playable)
-        if playable and not (self.when != 0 and score + 1 == config.max_score):
+        if playable and not (self.when != 0 and score + 1 == tables_for(config).max_score):
             return self.play(playable)
         return self.fallback(table, hints, discards)
 

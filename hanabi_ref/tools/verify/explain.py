@@ -14,7 +14,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import IllegalActionError, TraceError
 from hanabi_ref.formats.hanablive import card_name
 from hanabi_ref.engine.cards import as_identities
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.show import touched_slots
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import action_from_json, read_json_file, replay_states, trace_from_json

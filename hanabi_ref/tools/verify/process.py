@@ -21,7 +21,8 @@ from typing import Any
 from hanabi_ref.engine.actions import Action, action_to_json
 from hanabi_ref.base.errors import TraceError
 from hanabi_ref.engine.cards import as_identities
-from hanabi_ref.engine.rules import GameConfig, config_to_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_to_json
 from hanabi_ref.tools.pipes import MAX_LINE as MAX_LINE
 from hanabi_ref.tools.pipes import QUIT_WAIT, LineProcess, one_line, quote, remember
 from hanabi_ref.tools.pipes import Tail as Tail

@@ -16,7 +16,7 @@ import attrs
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.cards import Identity, value_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, stack_size
 
 STATE_FIELDS = (

@@ -24,7 +24,7 @@ from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 from hanabi_ref.engine.actions import Action, Hint, Play, describe
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.cards import as_identities, rank_of, suit_of
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.protocol.choosing import Chooser, illegal_candidates
 from hanabi_ref.tools.verify.compare import (
@@ -36,6 +36,7 @@ from hanabi_ref.tools.verify.compare import (
 )
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure, UnsupportedConfig
 from hanabi_ref.tools.verify.report import Coverage
+from hanabi_ref.engine.tables import tables_for
 
 
 @attrs.frozen
@@ -247,8 +248,8 @@ def deal(configs: Sequence[GameConfig], draw: Draw, from_seed: bool = False) -> 
     deck is then the canonical one, replaced by the engine's deal) [EP-seed]."""
     config = configs[draw(len(configs))]
     if from_seed:
-        return config, config.canonical_deck, draw(SEEDS)
-    left = list(config.canonical_deck)
+        return config, tables_for(config).canonical_deck, draw(SEEDS)
+    left = list(tables_for(config).canonical_deck)
     return config, tuple(left.pop(draw(len(left))) for _ in range(len(left))), 0
 
 

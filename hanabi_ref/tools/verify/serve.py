@@ -14,13 +14,15 @@ from typing import IO, Any
 
 from hanabi_ref.base.errors import ConfigError, HanabiError, TraceError
 from hanabi_ref.engine.cards import as_identities
-from hanabi_ref.engine.rules import GameConfig, config_from_json
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import config_from_json
 from hanabi_ref.formats.serial import JsonRuleError, canonical_json, card_to_json
 from hanabi_ref.engine.actions import action_to_json
 from hanabi_ref.formats.trace import action_from_json, card_from_json
 from hanabi_ref.tools.protocol.engine import Engine, UnsupportedConfig
 from hanabi_ref.tools.protocol.seeded import SeedDealingEngine, dealing_engine
 from hanabi_ref.tools.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, parse_line
+from hanabi_ref.engine.tables import tables_for
 
 
 def serve(engine: Engine, requests: IO[bytes], answers: IO[str]) -> None:
@@ -130,8 +132,8 @@ def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     deck = request.get("deck")
     if not isinstance(deck, list):
         raise TraceError("deck: must be a list of cards")
-    if len(deck) != config.deck_size:  # [L-config] sizes compared before a card is read
-        raise TraceError(f"deck: {len(deck)} cards, but the configuration's deck has {config.deck_size}")
+    if len(deck) != tables_for(config).deck_size:  # [L-config] sizes compared before a card is read
+        raise TraceError(f"deck: {len(deck)} cards, but the configuration's deck has {tables_for(config).deck_size}")
     try:
         engine.new_game(config, tuple(card_from_json(c, f"deck[{i}]", config) for i, c in enumerate(deck)))
     except UnsupportedConfig as error:

@@ -23,7 +23,9 @@ from typing import Any
 from hanabi_ref.engine.actions import action_to_json
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.base.escape import escape_text
-from hanabi_ref.engine.rules import PRESETS, GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure, ReferenceEngine
 from hanabi_ref.tools.protocol.engine import VerifyUsageError as VerifyUsageError
 

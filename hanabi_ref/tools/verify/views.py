@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.formats.serial import short_json, views_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.verify.equality import json_equal, reports_the_same, same_json, type_note

@@ -16,10 +16,11 @@ from typing import Any
 from hanabi_ref.engine.actions import Action, Hint, Play
 from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_values, mask_of, suit_of
 from hanabi_ref.base.errors import IllegalActionError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.show import card_name, event_text, knowledge_text, suit_letter
 from hanabi_ref.engine.state import Event, GameState, score, stack_size
 from hanabi_ref.formats.trace import Trace
+from hanabi_ref.engine.tables import tables_for
 
 SUIT_COLOURS = {
     "red": "#d0453f", "yellow": "#e5bd1f", "green": "#3f9a4a", "blue": "#3568d4", "purple": "#8a55b8",
@@ -137,7 +138,7 @@ def game_data(trace: Trace, states: Sequence[GameState], title: str,
     shown = None if divergence is None else divergence_data(config, states, divergence)
     return {
         "title": title, "about": about_text(config), "players": config.players, "max_hints": config.max_hints,
-        "max_errors": config.max_errors, "max_score": config.max_score,
+        "max_errors": config.max_errors, "max_score": tables_for(config).max_score,
         "suits": [{"name": suit.name, "letter": suit_letter(config, index), "colour": suit_colour(suit.name, index),
                    "ink": ink_colour(suit_colour(suit.name, index))} for index, suit in enumerate(config.suits)],
         "cards": [card_name(config, card) for card in as_identities(trace.deck)],

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from hanabi_ref.base.atomic import write_text_atomically
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import Trace, read_json_file
 from hanabi_ref.tools.viewer.data import about_text, game_data

@@ -37,10 +37,11 @@ from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.cards import all_identities, members, suit_of, value_of
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.base.errors import ConfigError, HanabiError
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.knowledge import CardWeights, composition_counts
 from hanabi_ref.engine.view import PlayerView
+from hanabi_ref.engine.tables import tables_for
 
 
 class CodeError(HanabiError):
@@ -148,7 +149,7 @@ class HintTables:
     __slots__ = ("config", "masks", "colour_newest", "value_newest", "avoiding", "reach")
 
     def __init__(self, config: GameConfig) -> None:
-        catalogue = config.action_catalogue.hints[0]
+        catalogue = tables_for(config).action_catalogue.hints[0]
         colours = len(config.colours)
         self.config = config
         self.masks: tuple[int, ...] = tuple(mask for _, mask in catalogue)
@@ -306,7 +307,7 @@ class NewestCardCode:
         """The hint that sends ``number`` [H-code-choice], or None if none is legal."""
         p = self.config.players
         offset, cls = self._slots[number]
-        catalogue = self.config.action_catalogue.hints
+        catalogue = tables_for(self.config).action_catalogue.hints
         targets = range(1, p) if offset == 0 else (offset,)
         for each in targets:
             target = (cluer + each) % p
@@ -398,7 +399,7 @@ class HintListCode:
         when a token is left, so ``seen`` is not needed."""
         offset, index = divmod(number, self._per_target)
         target = (cluer + offset + 1) % self.config.players
-        return self.config.action_catalogue.hints[target][index][0]
+        return tables_for(self.config).action_catalogue.hints[target][index][0]
 
     @icontract.ensure(lambda self, result: 0 <= result < self.modulus, "H-code: the number lies in range(m)", enabled=ENABLED)
     def decode(self, cluer: int, hint: Hint, touches_newest: bool) -> int:

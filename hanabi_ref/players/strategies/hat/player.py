@@ -26,7 +26,7 @@ from typing import NamedTuple
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
 from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover

@@ -36,7 +36,7 @@ from collections.abc import Mapping
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
 from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands

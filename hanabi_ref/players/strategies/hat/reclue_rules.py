@@ -30,7 +30,7 @@ from typing import NamedTuple
 import attrs
 
 from hanabi_ref.engine.cards import rank_table, suit_table
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.hat.core import recover
 from hanabi_ref.players.strategies.hat.player import Snapshot, after, is_executable, snapshot_of
 from hanabi_ref.players.strategies.hat.values import (

@@ -20,7 +20,7 @@ from collections.abc import Mapping, Sequence
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hanabi_ref.engine.actions import Hint
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.info.knowledge import Board, identities
 from hanabi_ref.players.strategies.info.questions import is_determined
+from hanabi_ref.engine.tables import tables_for
 
 VALUE, COLOUR, OTHER, OTHER_COLOUR = 0, 1, 2, 3
 """[I-hint-map] the types: the value of the focus card, a colour touching it, a hint not
@@ -32,7 +33,7 @@ class Tables:
         self.touchers = tuple(colours_touching(config, card) for card in range(size))
         """The clue colours whose hint touches each identity, as bits."""
         self.value_of = tuple(card % config.values for card in range(size))
-        self.value_masks = config.value_masks
+        self.value_masks = tables_for(config).value_masks
         self.suit_masks = tuple(((1 << config.values) - 1) << (suit * config.values) for suit in range(len(config.suits)))
         self.colour_shadow = tuple(
             sum(1 << other for other in range(size) if self.touchers[other] & ~self.touchers[card] == 0) for card in range(size)
@@ -72,7 +73,7 @@ def _focus(sets: tuple[int, ...], board: Board) -> int:
 def colours_touching(config: GameConfig, card: int) -> int:
     """The clue colours whose hint touches identity ``card``, as a bit set."""
     bits = 0
-    for colour, mask in enumerate(config.colour_masks):
+    for colour, mask in enumerate(tables_for(config).colour_masks):
         if mask >> card & 1:
             bits |= 1 << colour
     return bits
@@ -177,8 +178,8 @@ def hint_type(hint: Hint, touched_focus: bool, k: int) -> int:
 
 def goodness(hint: Hint, sets: Sequence[int], hand: Sequence[int], board: Board) -> Fraction:
     """[I-hint-choice] how much a hint tells the recipient beyond its number."""
-    config = board.config
-    mask = config.value_masks[hint.subject - 1] if hint.kind == "value" else config.colour_masks[hint.subject]
+    tables = tables_for(board.config)
+    mask = tables.value_masks[hint.subject - 1] if hint.kind == "value" else tables.colour_masks[hint.subject]
     above, below = 1, 1
     for card, before in zip(hand, sets):
         if is_determined(before) or board.surely(before, board.dead):

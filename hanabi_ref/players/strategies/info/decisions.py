@@ -18,13 +18,14 @@ from typing import NamedTuple
 import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.info.codes import goodness, hints_of_type
 from hanabi_ref.players.strategies.info.knowledge import Board, Moment, PublicKnowledge, Weights, identities, ratio
 from hanabi_ref.players.strategies.info.questions import encode
 from hanabi_ref.players.strategies.info.reading import (InfoError, code_total, codes_of, needs_a_hint, nobody_needed_a_hint,
                                                 public_sets, seats_after, seen_hand, useless)
 from hanabi_ref.engine.view import PlayerView
+from hanabi_ref.engine.tables import tables_for
 
 RISKY = Fraction(3, 4)
 """[I-turn] (step 2) a card surely playable or dead is played when more likely playable than this."""
@@ -119,7 +120,8 @@ def decide(turn: Turn, public: PublicKnowledge) -> tuple[Action, Numbers | None]
 
 def slack(config: GameConfig) -> int:
     """D of steps 2 and 3 of I-turn: the discards the source allows before caring."""
-    return config.deck_size - config.max_score - config.players * config.hand_size
+    tables = tables_for(config)
+    return tables.deck_size - tables.max_score - config.players * config.hand_size
 
 
 def sure_play(turn: Turn) -> Play | None:

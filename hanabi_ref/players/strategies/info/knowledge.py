@@ -16,10 +16,11 @@ from fractions import Fraction
 from typing import Final, NamedTuple
 
 from hanabi_ref.engine.actions import Discard, Play
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.knowledge import composition_counts
 from hanabi_ref.engine.view import PlayerView
+from hanabi_ref.engine.tables import tables_for
 
 
 def identities(mask: int) -> list[int]:
@@ -273,5 +274,5 @@ class Moment(NamedTuple):
             hands[actor], cards[actor] = tuple(hand), tuple(seen)
         counts = composition_counts(config)
         board = Board(config, (0,) * len(config.suits), (0,) * len(counts), counts)
-        knowledge = tuple((config.all_cards_mask,) * len(hand) for hand in hands)
+        knowledge = tuple((tables_for(config).all_cards_mask,) * len(hand) for hand in hands)
         return cls(tuple(hands), tuple(cards), knowledge, board, config.max_hints)

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from fractions import Fraction
 
 from hanabi_ref.engine.actions import Action, Discard, Hint
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.players.strategies.info import search

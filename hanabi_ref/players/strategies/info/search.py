@@ -55,8 +55,8 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
     drawn in proportion to its copies not yet placed), the rest of the unseen copies
     (``weights``) make the stack in a random order.  A draw that leaves a slot without an
     identity is drawn again (at most :data:`TRIES` times per world)."""
-    config = view.config
-    deck: list[int] = [0] * config.deck_size
+    config, tables = view.config, view.tables
+    deck: list[int] = [0] * tables.deck_size
     for ids, cards in zip(view.hands, view.cards):
         for card_id, card in zip(ids, cards):
             if card is not None:
@@ -65,7 +65,7 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
         deck[card_id] = card
     for card_id, card in view.discard:
         deck[card_id] = card
-    next_card = config.deck_size - view.stack_size
+    next_card = tables.deck_size - view.stack_size
     own_ids = view.hands[view.seat]
     played = tuple(card_id for card_id, _ in view.played)
     discard = tuple(card_id for card_id, _ in view.discard)
@@ -89,7 +89,7 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
         for slot, chosen in drawn:
             world[own_ids[slot]] = chosen
         rest = [left_card for left_card, copies in enumerate(left) for _ in range(copies)]
-        if len(rest) != config.deck_size - next_card:
+        if len(rest) != tables.deck_size - next_card:
             continue  # only where the public knowledge contradicts the cards (a partner broke the convention)
         rng.shuffle(rest)
         world[next_card:] = rest
@@ -97,7 +97,7 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
                                 knowledge=view.knowledge, fields=view.fields, played=played, discard=discard,
                                 hints=view.hints, errors=view.errors, current=view.current_player,
                                 remaining=view.remaining, turn=view.turn, history=view.history,
-                                terminal=view.terminal))
+                                terminal=view.terminal, tables=tables))
     return worlds
 
 
@@ -133,7 +133,7 @@ def candidates(view: PlayerView, blueprint: Action, own: Sequence[int], board: B
             moves.append(Play(slot))
     if hint is not None:
         moves.append(hint)
-    if is_discard_allowed(view.config, view.hints) and (view.hints == 0 or not hint_needed):
+    if is_discard_allowed(view.tables, view.hints) and (view.hints == 0 or not hint_needed):
         carries = len(public_useless) >= 2
         for slot in range(len(own)):
             if not (carries and slot in public_useless):
@@ -151,7 +151,7 @@ def choose(player: InfoPlayer, view: PlayerView, blueprint: Action, moves: Seque
     The strategy's move is first rolled out on worlds // :data:`CHECK_SHARE` worlds; when
     every one of them ends perfect it is kept without trying the others.  A move stops
     being rolled out as soon as it can no longer reach the count it needs."""
-    best = view.config.max_score
+    best = view.tables.max_score
     check = sample_worlds(view, own, weights, max(1, worlds // CHECK_SHARE), world_rng(seed, view.turn, 0))
     if not check or all(roll_out(player, world, blueprint) == best for world in check):
         return blueprint

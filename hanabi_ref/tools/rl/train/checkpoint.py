@@ -34,7 +34,7 @@ from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.train.modelfile import (UNREADABLE, WEIGHTS, check_meta, open_regular, open_zip,
                                            weight_shapes)
 from hanabi_ref.tools.rl.train.policy import NumpyPolicy
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 
 CHECKPOINT_LIMIT: Final = 64 << 20
 """[RL-train-limits] bytes of a checkpoint (a run of 4 players writes some 2 MB)"""

@@ -26,7 +26,7 @@ from hanabi_ref.tools.rl.encoders import recommendation_observation
 from hanabi_ref.tools.rl.hat import HatCode
 from hanabi_ref.tools.rl.layout import layout
 from hanabi_ref.tools.rl.train.team import Judge, SeatMemory, recommended_play, team_action, teacher_hat
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, score
 from hanabi_ref.engine.transition import apply, new_game
 from hanabi_ref.engine.view import PlayerView, ViewMaker

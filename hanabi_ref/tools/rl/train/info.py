@@ -31,7 +31,7 @@ from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.rl.hat import HatCode, most_playable_slot
 from hanabi_ref.tools.rl.train.policy import FORMAT, NumpyPolicy
 from hanabi_ref.tools.rl.train.team import _initial_view
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory

@@ -27,7 +27,7 @@ import numpy.typing as npt
 from hanabi_ref.tools.rl.train.improve import Move, Position, TeamRollouts
 from hanabi_ref.tools.rl.train.policy import FORMAT, NumpyPolicy, judge_inputs, torch_weights
 from hanabi_ref.tools.rl.train.team import BatchRecommender, SeatMemory, play_team_games
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.hat.recommendation import playable_identities
 from hanabi_ref.players.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.engine.view import PlayerView

@@ -42,7 +42,8 @@ from hanabi_ref.tools.rl.train.fitting import MINIBATCH, torch_module
 from hanabi_ref.tools.rl.train.judge import Judge, choose_threshold, fit_judge, judge_examples
 from hanabi_ref.tools.rl.train.policy import HIDDEN, NumpyPolicy, model_meta, save_model, torch_weights
 from hanabi_ref.tools.rl.train.team import Decisions, play_team_games, teacher
-from hanabi_ref.engine.rules import GameConfig, make_config
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
 
 CHECKPOINT: Final = "checkpoint.pt"
 MODEL: Final = "model.npz"

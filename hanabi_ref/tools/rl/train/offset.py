@@ -33,7 +33,7 @@ from hanabi_ref.tools.rl.layout import layout
 from hanabi_ref.tools.rl.train.improve import TeamRollouts
 from hanabi_ref.tools.rl.train.policy import FORMAT, HIDDEN, NumpyPolicy, torch_weights
 from hanabi_ref.tools.rl.train.team import BatchRecommender, play_team_games
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.view import view_is_legal
 
 def offset_meta(config: GameConfig, rules: str, kind: str) -> dict[str, Any]:

@@ -30,7 +30,7 @@ from hanabi_ref.tools.rl.layout import layout
 from hanabi_ref.tools.rl.train.modelfile import FORMAT as FORMAT
 from hanabi_ref.tools.rl.train.modelfile import WEIGHTS as WEIGHTS
 from hanabi_ref.tools.rl.train.modelfile import read_model_file
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.knowledge import composition_counts
 
 HIDDEN: Final = 128

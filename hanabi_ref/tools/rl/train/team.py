@@ -33,7 +33,7 @@ from hanabi_ref.players.runner import GameMoves
 from hanabi_ref.tools.rl.encoders import Vector, public_observation, recommendation_observation
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.hat import HatCode, board_reader
-from hanabi_ref.engine.rules import GameConfig
+from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, History
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
 from hanabi_ref.players.strategies.hat.values import DISCARD
@@ -175,7 +175,7 @@ def _initial_view(view: PlayerView) -> PlayerView:
     assert isinstance(event.action, Hint)
     parts = dict(view.__dict__)
     del parts["key"]
-    full = view.config.all_cards_mask
+    full = view.tables.all_cards_mask
     parts.update(turn=0, current_player=event.player, hints=view.hints + 1, history=History(),
                  knowledge=tuple(tuple(full for _ in known) for known in view.knowledge))
     return view_from_parts(parts)
