@@ -322,39 +322,6 @@ def is_nothing_playable_left(
                    for step in range(remaining) for card_id in hands[(current + step) % players])
 
 
-def build_state(
-    config: GameConfig,
-    deck: tuple[int, ...],
-    next_card: int,
-    hands: tuple[tuple[int, ...], ...],
-    knowledge: tuple[tuple[int, ...], ...],
-    fields: tuple[int, ...],
-    played: tuple[int, ...],
-    discard: tuple[int, ...],
-    hints: int,
-    errors: int,
-    current: int,
-    remaining: int | None,
-    turn: int,
-    history: History,
-    terminal: bool,
-) -> GameState:
-    """A :class:`GameState` of these variables, as the engine builds one per move.
-
-    The state's ``__dict__`` is made in one step and holds what attrs' generated frozen
-    ``__init__`` would put there (tests/test_state.py compares the two); with contracts
-    on, the class's invariants are then checked once by :func:`check_invariants`."""
-    state: GameState = object.__new__(GameState)
-    object.__setattr__(state, "__dict__", {
-        "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
-        "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
-        "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
-    })
-    if ENABLED:
-        check_invariants(state)
-    return state
-
-
 def check_invariants(state: GameState) -> None:
     """Raise :class:`icontract.ViolationError` naming the first invariant of
     :class:`GameState` that ``state`` breaks [2.13, 2.14-sound, 2.16-tokens, 2.16-errors, CT-state].
