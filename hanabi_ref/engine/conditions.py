@@ -473,11 +473,12 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 
 
 def _is_inverted(state: GameState, action: Discard | Play) -> bool:
-    """[VAR-orange, VAR-engine-orange] the card the move names is of an orange suit of the
-    variant model: its play and discard swap (read from the model's suits, not from the
-    rule set the step asks)."""
-    model = state.config.model
-    return model is not None and model.suits[state.deck[_acted_card(state, action)] // state.config.values].inverted
+    """[VAR-engine-orange] the card the move names is orange: its play and discard swap
+    (without orange suits the mask is 0, and the card is not looked up; the mask is the
+    variant model's orange suits, VAR-orange, read here without the rule set the steps
+    ask)."""
+    mask = state.config.inverted_mask
+    return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
 
 
 def check_move(state: GameState, action: Action, result: GameState) -> None:

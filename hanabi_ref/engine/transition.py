@@ -43,8 +43,7 @@ from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError
 from hanabi_ref.engine.legality import hint_mask, illegality
-from hanabi_ref.engine.fastpath import MoveVariables
-from hanabi_ref.engine.fastpath import build_state, new_event
+from hanabi_ref.engine.fastpath import MoveVariables, build_state, new_event
 from hanabi_ref.engine.rules import GameConfig
 from hanabi_ref.engine.state import GameState, History, append_event, is_nothing_playable_left, stop_clause
 
@@ -353,17 +352,17 @@ def successor(state: GameState, action: Action) -> GameState:
     is checked against every clause it touches [CT-move]."""
     move = MoveVariables(state)
     if isinstance(action, Hint):
-        process_hint(move, action)
+        process_hint(move, action)  # step 2a
     elif isinstance(action, Discard):
-        process_discard(move, action)
+        process_discard(move, action)  # step 2b
     else:
-        process_play(move, action)
-    process_turn_end(move)
+        process_play(move, action)  # step 2c
+    process_turn_end(move)  # the end of step 2
     stop = stop_clause(move.config, move.deck, move.fields, move.discard, move.remaining, move.played)
     if move.left_hand is not None:
-        process_draw(move, stop is not None)
-    process_stop_check(move, stop)
-    record_event(move, action, state.turn)
+        process_draw(move, stop is not None)  # 2b, 2c: the draw, after step 3's test
+    process_stop_check(move, stop)  # step 3
+    record_event(move, action, state.turn)  # 2.17-history
     result = move.finish()
     if ENABLED:
         conditions.check_move(state, action, result)
