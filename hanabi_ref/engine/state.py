@@ -228,11 +228,8 @@ def fireworks_sum(state: GameState) -> int:
 
 
 def score(state: GameState) -> int:
-    """The score step 3 returns, or would return now [2.16-3].
-
-    After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
-    the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
-    """
+    """The score step 3 returns, or would return now: :func:`public_score` of the state
+    [2.16-3, 2.16-3-strikeout]."""
     return public_score(state.config, state.fields, state.remaining)
 
 
