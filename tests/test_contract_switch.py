@@ -22,12 +22,12 @@ import icontract
 import icontract._checkers as checkers
 import pytest
 
-import hanabi_ref.engine.state as state_module
-from hanabi_ref.engine import conditions, transition
+from hanabi_ref.engine import conditions, fastpath, transition
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, build_state
+from hanabi_ref.engine.fastpath import build_state
+from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import initial_state
 
 PACKAGE: Final = Path(__file__).resolve().parent.parent / "hanabi_ref"
@@ -193,7 +193,7 @@ def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeyp
     checked = {
         "move": _counting(monkeypatch, conditions, "check_move"),
         "legal": _counting(monkeypatch, conditions, "check_legal"),
-        "invariants": _counting(monkeypatch, state_module, "check_invariants"),
+        "invariants": _counting(monkeypatch, fastpath, "check_invariants"),
     }
     for moves in range(1, 13):
         step = transition.apply_legal if moves % 2 else transition.apply

@@ -23,7 +23,8 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, build_state, check_invariants, is_cards_conserved, is_fields_gapless, is_hand_size_valid, is_knowledge_sound
+from hanabi_ref.engine.fastpath import build_state
+from hanabi_ref.engine.state import GameState, check_invariants, is_cards_conserved, is_fields_gapless, is_hand_size_valid, is_knowledge_sound
 from hanabi_ref.engine.transition import apply_legal, initial_state
 from tests.helpers import greedy_open_action
 from hanabi_ref.engine.tables import tables_for

@@ -19,10 +19,10 @@ from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.fastpath import build_state
 from hanabi_ref.engine.state import (
     Event,
     GameState,
-    build_state,
     is_cards_conserved,
     is_errors_within_bound,
     is_fields_gapless,

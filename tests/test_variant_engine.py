@@ -29,6 +29,9 @@ from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.transition import apply, initial_state, new_game
 from hanabi_ref.engine.tables import tables_for
+from hanabi_ref.engine.variants import updown
+from hanabi_ref.engine.variants.orange import OrangeSuits
+from hanabi_ref.engine.variants.ruleset import RuleSet
 
 
 def _classic_masks(config: GameConfig) -> tuple[tuple[int, ...], tuple[int, ...]]:
@@ -185,6 +188,25 @@ def test_orange_moves_read_as_what_happened() -> None:
     assert state_event_text(apply(state, Discard(0))).startswith("seat 0 discards o1 from slot 0 (orange: played instead, success)")
     state = apply(apply(state, Hint(1, "value", 2)), Hint(0, "value", 1))
     assert state_event_text(apply(state, Play(1))).startswith("seat 0 plays o3 from slot 1 (orange: discarded instead)")
+
+
+def test_orange_suits_pass_every_other_question_to_the_stacks() -> None:
+    """[VAR-engine-orange, VAR-engine] orange suits change one answer of the rule set;
+    every other question goes to the rule set of the variant's stacks (Up or Down's under
+    Up or Down & Orange), so a question added to RuleSet cannot fall back to the thesis'
+    answer there.  Random games of that variant keep every clause (contracts on)."""
+    questions = {name for name, value in vars(RuleSet).items() if callable(value) and not name.startswith("_")}
+    assert "played_height" in questions and questions <= set(vars(OrangeSuits))
+    config = make_config(3, "hanab-live", "Up or Down & Orange (6 Suits)")
+    rules = tables_for(config).rule_set
+    assert isinstance(rules, OrangeSuits) and rules.stacks is updown.RULES
+    assert (rules.upward, rules.start_value, rules.stack_height(6), rules.value_text(6)) == (False, 6, 5, "S")
+    assert rules.ways(6) == updown.WAYS and tables_for(config).max_score == 30
+    rng = random.Random(6)
+    for seed in range(3):
+        state = new_game(config, seed)
+        while not state.terminal:
+            state = apply(state, rng.choice(legal_actions(state)))
 
 
 # ------------------------------------------------------------------ Up or Down

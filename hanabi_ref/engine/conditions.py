@@ -482,7 +482,9 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 
 def _is_inverted(state: GameState, action: Discard | Play) -> bool:
     """[VAR-engine-orange] the card the move names is orange: its play and discard swap
-    (without orange suits the mask is 0, and the card is not looked up)."""
+    (without orange suits the mask is 0, and the card is not looked up; the mask is the
+    variant model's orange suits, VAR-orange, read here without the rule set the steps
+    ask)."""
     mask = state.tables.inverted_mask
     return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
 

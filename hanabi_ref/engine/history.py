@@ -111,10 +111,6 @@ class History(Sequence[Event]):
             return self._length == len(other) and self.starts_with(other)
         return NotImplemented
 
-    def __ne__(self, other: object) -> bool:
-        equal = self.__eq__(other)
-        return equal if equal is NotImplemented else not equal
-
     def __hash__(self) -> int:
         return hash(self.as_tuple())
 

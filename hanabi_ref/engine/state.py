@@ -237,11 +237,8 @@ def fireworks_sum(state: GameState) -> int:
 
 
 def score(state: GameState) -> int:
-    """The score step 3 returns, or would return now [2.16-3].
-
-    After the last allowed error (R = -1) the score is 0, or the fireworks' sum under
-    the option ``strikeout_score = "fireworks"`` [2.16-3-strikeout].
-    """
+    """The score step 3 returns, or would return now: :func:`public_score` of the state
+    [2.16-3, 2.16-3-strikeout]."""
     return public_score(state.config, state.fields, state.remaining)
 
 
@@ -330,41 +327,6 @@ def is_nothing_playable_left(
     players = tables.config.players
     return not any(deck[card_id] in needed
                    for step in range(remaining) for card_id in hands[(current + step) % players])
-
-
-def build_state(
-    config: GameConfig,
-    deck: tuple[int, ...],
-    next_card: int,
-    hands: tuple[tuple[int, ...], ...],
-    knowledge: tuple[tuple[int, ...], ...],
-    fields: tuple[int, ...],
-    played: tuple[int, ...],
-    discard: tuple[int, ...],
-    hints: int,
-    errors: int,
-    current: int,
-    remaining: int | None,
-    turn: int,
-    history: History,
-    terminal: bool,
-    tables: Tables,
-) -> GameState:
-    """A :class:`GameState` of these variables, as the engine builds one per move.
-
-    The state's ``__dict__`` is made in one step and holds what attrs' generated frozen
-    ``__init__`` would put there (tests/test_state.py compares the two); with contracts
-    on, the class's invariants are then checked once by :func:`check_invariants`."""
-    state: GameState = object.__new__(GameState)
-    object.__setattr__(state, "__dict__", {
-        "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
-        "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
-        "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
-        "tables": tables,
-    })
-    if ENABLED:
-        check_invariants(state)
-    return state
 
 
 def check_invariants(state: GameState) -> None:

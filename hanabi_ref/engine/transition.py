@@ -7,12 +7,17 @@
     2b, 2c   process_draw               draw the top card of the stack
     step 2   process_turn_end           C := C + 1, R := R - 1
     step 3   process_stop_check         stop, or start the last round
+    2.17     record_event               the move's public record
 
-A move builds its successor once.  :func:`successor` copies the variables of the state
-into a :class:`Move` (plain values), lets the steps change them in the algorithm's order,
-and makes one :class:`~hanabi_ref.engine.state.GameState` of the result.  :func:`apply` first
-refuses an illegal action with :class:`IllegalActionError` naming the clause;
-:func:`apply_legal` is the trusted path for actions taken from the legal list.
+:func:`apply` first refuses an illegal action with :class:`IllegalActionError` naming the
+clause; :func:`apply_legal` is the trusted path for actions taken from the legal list.
+Both run :func:`successor`: the steps in the algorithm's order, on the variables of one
+move (:class:`~hanabi_ref.engine.fastpath.MoveVariables`, made into one state at the end;
+the speed idioms are all in :mod:`hanabi_ref.engine.fastpath`).  What a variant family
+changes, the steps ask the game's rule set (``state.tables.rule_set``,
+:class:`~hanabi_ref.engine.variants.ruleset.RuleSet`): whether a play succeeds and what
+F[x] becomes, whether a played or discarded card is carried out as the other step
+(orange suits), when a field is complete.  No step tests a variant.
 
 One reordering, which changes nothing: the draw of 2b and 2c is made after the end of
 the move and step 3's STOP test.  The draw reads and writes only S, P_C and K_C; the end
@@ -39,7 +44,8 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError
 from hanabi_ref.engine.legality import hint_mask, illegality
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import Event, GameState, History, append_event, build_state, is_nothing_playable_left, stop_clause
+from hanabi_ref.engine.fastpath import MoveVariables, build_state, new_event
+from hanabi_ref.engine.state import GameState, History, append_event, is_nothing_playable_left, stop_clause
 from hanabi_ref.engine.tables import Tables, tables_for
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
@@ -98,8 +104,10 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
         if not terminal and config.options.end_when_nothing_playable:
             terminal = is_nothing_playable_left(tables, deck, (0,) * config.suit_count, (), hands, 0, remaining)
     return build_state(
-        config, deck, next_card, hands, tuple((tables.all_cards_mask,) * len(hand) for hand in hands),
-        (0,) * config.suit_count, (), (), config.max_hints, 0, 0, remaining, 0, History(), terminal, tables,
+        config=config, deck=deck, next_card=next_card, hands=hands,
+        knowledge=tuple((tables.all_cards_mask,) * len(hand) for hand in hands),
+        fields=(0,) * config.suit_count, played=(), discard=(), hints=config.max_hints, errors=0,
+        current=0, remaining=remaining, turn=0, history=History(), terminal=terminal, tables=tables,
     )
 
 
@@ -118,67 +126,10 @@ def new_game(config: GameConfig, seed: int) -> GameState:
     return process_initialisation(config, deck_from_seed(config, seed))
 
 
-# ---------------------------------------------------------------- the move's variables
+# ---------------------------------------------------------------- 2b, 2c: the card
 
 
-class Move:
-    """The variables of Algorithm 2.16 while one move is made, as plain values: copied
-    from the state once, changed by the steps, made into one state by :meth:`finish`.
-
-    Hands, knowledge and fields are lists here (the steps replace one entry); the
-    other variables are the state's own values.  ``mover`` is C before the move;
-    ``left_hand``, ``card``, ``success``, ``touched`` and ``drawn`` are what the move's
-    :class:`~hanabi_ref.engine.state.Event` records [2.17-history]."""
-
-    __slots__ = (
-        "config", "deck", "next_card", "hands", "knowledge", "fields", "played", "discard",
-        "hints", "errors", "current", "remaining", "turn", "history", "terminal", "tables",
-        "mover", "left_hand", "card", "success", "touched", "drawn",
-    )
-
-    config: GameConfig
-    deck: tuple[int, ...]
-    next_card: int
-    hands: list[tuple[int, ...]]
-    knowledge: list[tuple[int, ...]]
-    fields: list[int]
-    played: tuple[int, ...]
-    discard: tuple[int, ...]
-    hints: int
-    errors: int
-    current: int
-    remaining: int | None
-    turn: int
-    history: History
-    terminal: bool
-    tables: Tables
-    mover: int
-    left_hand: int | None
-    card: int | None
-    success: bool | None
-    touched: tuple[int, ...]
-    drawn: int | None
-
-    def __init__(self, state: GameState) -> None:
-        self.config, self.deck, self.next_card = state.config, state.deck, state.next_card
-        self.hands, self.knowledge = list(state.hands), list(state.knowledge)
-        self.fields, self.played, self.discard = list(state.fields), state.played, state.discard
-        self.hints, self.errors = state.hints, state.errors
-        self.current, self.remaining, self.turn = state.current, state.remaining, state.turn
-        self.history, self.terminal, self.tables = state.history, state.terminal, state.tables
-        self.mover, self.left_hand, self.card, self.success = state.current, None, None, None
-        self.touched, self.drawn = (), None
-
-    def finish(self) -> GameState:
-        """The state these variables describe, built once [2.13, 2.14]."""
-        return build_state(
-            self.config, self.deck, self.next_card, tuple(self.hands), tuple(self.knowledge),
-            tuple(self.fields), self.played, self.discard, self.hints, self.errors, self.current,
-            self.remaining, self.turn, self.history, self.terminal, self.tables,
-        )
-
-
-def _take_from_hand(move: Move, slot: int) -> int:
+def _take_from_hand(move: MoveVariables, slot: int) -> int:
     """P_C := P_C minus the card in ``slot``; its knowledge set leaves with it (2b, 2c)
     [E-12].  Returns the card's id."""
     seat = move.mover
@@ -190,7 +141,7 @@ def _take_from_hand(move: Move, slot: int) -> int:
     return hand[slot]
 
 
-def _take_from_stack(move: Move) -> int:
+def _take_from_stack(move: MoveVariables) -> int:
     """[R-deck-plays] the stack's last card, played unseen: it leaves the stack (S := S
     minus it) without entering the hand, so the draw that follows finds the stack
     empty.  Returns the card's id."""
@@ -204,7 +155,7 @@ def _take_from_stack(move: Move) -> int:
 # ---------------------------------------------------------------- step 2a [2.16-2a]
 
 
-def process_hint(move: Move, hint: Hint) -> None:
+def process_hint(move: MoveVariables, hint: Hint) -> None:
     """Step 2a: a hint on a value or a clue colour [2.16-2a, 2.16-2a-value, 2.16-2a-suit,
     2.16-2a-cost].
 
@@ -229,21 +180,21 @@ def process_hint(move: Move, hint: Hint) -> None:
 # ---------------------------------------------------------------- step 2b [2.16-2b]
 
 
-def process_discard(move: Move, discard: Discard) -> None:
+def process_discard(move: MoveVariables, discard: Discard) -> None:
     """Step 2b: discard card a, regain a hint token if t < t0 [2.16-2b, 2.16-2b-discard,
     2.16-2b-token]; the draw follows in :func:`process_draw` [2.16-2b-draw].
 
     With t = t0 the discard is legal under the thesis (no token is gained) and illegal
-    under the option ``discard_at_max_hints = False`` (erratum E-2).  An orange card
-    is played instead (VAR-engine-orange)."""
+    under the option ``discard_at_max_hints = False`` (erratum E-2).  A card the rule
+    set swaps (an orange card) is played instead [VAR-engine-orange]."""
     card_id = _take_from_hand(move, discard.slot)
-    if move.tables.inverted_mask >> move.deck[card_id] & 1:
+    if move.tables.rule_set.is_swapped(move.config, move.deck[card_id]):
         _judge_play(move, card_id)
-        return
-    _to_discard(move, card_id)
+    else:
+        _to_discard(move, card_id)
 
 
-def _to_discard(move: Move, card_id: int) -> None:
+def _to_discard(move: MoveVariables, card_id: int) -> None:
     """D := (d_1, ..., d_M, a) and t := t + 1 if t < t0 [2.16-2b-discard, 2.16-2b-token]."""
     move.discard = move.discard + (card_id,)
     if move.hints < move.config.max_hints:
@@ -253,7 +204,7 @@ def _to_discard(move: Move, card_id: int) -> None:
 # ---------------------------------------------------------------- step 2c [2.16-2c]
 
 
-def process_play(move: Move, play: Play) -> None:
+def process_play(move: MoveVariables, play: Play) -> None:
     """Step 2c: play card a = (value y, suit x) [2.16-2c, 2.16-2c-success, 2.16-2c-five,
     2.16-2c-fail, 2.16-2c-strikeout, E-10, E-25]; the draw follows in
     :func:`process_draw` [2.16-2c-draw].
@@ -261,18 +212,20 @@ def process_play(move: Move, play: Play) -> None:
     If F[x] = (1, ..., y - 1) the card extends the field stack (erratum E-3: the thesis
     writes the pair as (suit, value) here), and completing a suit with y = n regains a
     token if t < t0.  Otherwise the card goes to D and f := f + 1; at f = f0, R := -1.
+    Slot h', one past the hand, is the stack's last card [R-deck-plays]; a card the rule
+    set swaps (an orange card) is discarded instead [VAR-engine-orange].
     """
     if play.slot == len(move.hands[move.mover]):
-        card_id = _take_from_stack(move)  # [R-deck-plays] legal only then
+        card_id = _take_from_stack(move)
     else:
         card_id = _take_from_hand(move, play.slot)
-    if move.tables.inverted_mask >> move.deck[card_id] & 1:
-        _to_discard(move, card_id)  # [VAR-engine-orange] an orange card is discarded instead
-        return
-    _judge_play(move, card_id)
+    if move.tables.rule_set.is_swapped(move.config, move.deck[card_id]):
+        _to_discard(move, card_id)
+    else:
+        _judge_play(move, card_id)
 
 
-def _judge_play(move: Move, card_id: int) -> None:
+def _judge_play(move: MoveVariables, card_id: int) -> None:
     """Step 2c's test and its two branches for the card ``card_id`` [2.16-2c-success,
     2.16-2c-five, 2.16-2c-fail, 2.16-2c-strikeout, E-10]: the game's rule set says
     whether the play succeeds and what F[x] becomes
@@ -298,7 +251,7 @@ def _judge_play(move: Move, card_id: int) -> None:
 # ---------------------------------------------------- steps 2b and 2c: the draw
 
 
-def process_draw(move: Move, ends_game: bool) -> None:
+def process_draw(move: MoveVariables, ends_game: bool) -> None:
     """[2.16-2b-draw, 2.16-2c-draw] P_C := P_C with the top card added, its K = Cards(H),
     S := S minus it (s_1 is the current top card, E-23); nothing is drawn from an empty
     stack (E-5), nor by the move that ends the game when ``draw_after_final_move`` is
@@ -321,7 +274,7 @@ def process_draw(move: Move, ends_game: bool) -> None:
 # -------------------------------------------------------- end of step 2 [2.16-2]
 
 
-def process_turn_end(move: Move) -> None:
+def process_turn_end(move: MoveVariables) -> None:
     """After making a move: C := C + 1 (mod p, erratum E-7), and R := R - 1 if R > 0
     [2.16-2-next, 2.16-2-R]."""
     if move.remaining is not None and move.remaining > 0:
@@ -333,7 +286,7 @@ def process_turn_end(move: Move) -> None:
 # ---------------------------------------------------------------- step 3 [2.16-3]
 
 
-def process_stop_check(move: Move, stop: str | None) -> None:
+def process_stop_check(move: MoveVariables, stop: str | None) -> None:
     """Step 3: STOP if R = -1 (score 0), R = 0 (score the fields) or every field is
     complete (score n*k), under the option ``end_when_no_points_possible`` once no
     further point can be scored [R-1], and under ``end_when_nothing_playable`` once in the
@@ -363,13 +316,11 @@ def stop_check(config: GameConfig, stop: str | None, remaining: int | None, stac
 # ---------------------------------------------------------------- the record [2.17-history]
 
 
-def record_event(move: Move, action: Action, turn: int) -> None:
+def record_event(move: MoveVariables, action: Action, turn: int) -> None:
     """The move's public record joins the history: the action, the card played or
     discarded and its identity, whether a play succeeded, the ids a hint touched and
     the id of the card drawn; ``turn`` is the move's number [2.17-history]."""
-    # Event's fields in order, built as its tuple directly (NamedTuple's keyword
-    # constructor costs twice as much; tests/test_state.py compares the two).
-    event = tuple.__new__(Event, (turn, move.mover, action, move.left_hand, move.card, move.success, move.touched, move.drawn))
+    event = new_event(turn, move.mover, action, move.left_hand, move.card, move.success, move.touched, move.drawn)
     move.history = append_event(move.history, event)
 
 
@@ -402,19 +353,19 @@ def successor(state: GameState, action: Action) -> GameState:
     """The state after a legal ``action``: the action's step, the end of the move and
     step 3, on plain values, then one state [2.16-2, 2.16-3]; with contracts on, the move
     is checked against every clause it touches [CT-move]."""
-    move = Move(state)
+    move = MoveVariables(state)
     if isinstance(action, Hint):
-        process_hint(move, action)
+        process_hint(move, action)  # step 2a
     elif isinstance(action, Discard):
-        process_discard(move, action)
+        process_discard(move, action)  # step 2b
     else:
-        process_play(move, action)
-    process_turn_end(move)
+        process_play(move, action)  # step 2c
+    process_turn_end(move)  # the end of step 2
     stop = stop_clause(move.tables, move.deck, move.fields, move.discard, move.remaining, move.played)
     if move.left_hand is not None:
-        process_draw(move, stop is not None)
-    process_stop_check(move, stop)
-    record_event(move, action, state.turn)
+        process_draw(move, stop is not None)  # 2b, 2c: the draw, after step 3's test
+    process_stop_check(move, stop)  # step 3
+    record_event(move, action, state.turn)  # 2.17-history
     result = move.finish()
     if ENABLED:
         conditions.check_move(state, action, result)

@@ -36,7 +36,6 @@ from hanabi_ref.formats.trace import read_json_file
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.variants.engine import engine_variant
 from hanabi_ref.engine.variants.model import START_RANK, NotSupported
-from hanabi_ref.engine.variants.updown import START_VALUE
 from hanabi_ref.engine.tables import tables_for
 
 # [HL-colours] the variants we read and write, by their exact hanab.live names.
@@ -300,7 +299,7 @@ def hanablive_config(players: int, options: HanabLiveOptions, preset: str = "han
 
 def _file_rank(config: GameConfig, value: int) -> int:
     """The rank hanab.live writes for our value: START (our 6) is its 7 [HL-up-or-down]."""
-    return START_RANK if tables_for(config).up_or_down and value == START_VALUE else value
+    return START_RANK if value == tables_for(config).rule_set.start_value else value
 
 
 def card_name(config: GameConfig, card: Identity) -> str:
@@ -320,11 +319,12 @@ def _parse_card(value: object, path: str, config: GameConfig) -> Identity:
     rank = _int(data["rank"], _field(path, "rank"))
     if not 0 <= suit < config.suit_count:
         raise _error(_field(path, "suitIndex"), f"{_show(suit)} is not a suit of {_show(config.variant)} (0..{config.suit_count - 1})")
-    if tables_for(config).up_or_down:
+    start = tables_for(config).rule_set.start_value
+    if start is not None:
         # [HL-up-or-down] hanab.live's START card is rank 7, our value 6.
         if rank not in (1, 2, 3, 4, 5, START_RANK):
             raise _error(_field(path, "rank"), f"{_show(rank)} is not a rank (1..5, or 7 for START)")
-        rank = START_VALUE if rank == START_RANK else rank
+        rank = start if rank == START_RANK else rank
     elif not 1 <= rank <= config.values:
         raise _error(_field(path, "rank"), f"{_show(rank)} is not a rank (1..{config.values})")
     return identity(rank, suit, config.values)
@@ -426,7 +426,8 @@ def _action(move: Move, state: GameState, path: str) -> Action:
     if move.type in (PLAY, DISCARD):
         # [HL-orange] the file records what happened to an orange card: its discard when
         # the player played it, its play when the player discarded it.
-        orange = 0 <= move.target < len(state.deck) and bool(state.tables.inverted_mask >> state.deck[move.target] & 1)
+        config = state.config
+        orange = 0 <= move.target < len(state.deck) and state.tables.rule_set.is_swapped(config, state.deck[move.target])
         played = (move.type == PLAY) != orange
         if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
             if played:
@@ -669,7 +670,7 @@ def _export_action(state: GameState, action: Action) -> dict[str, int]:
         return {"type": kind, "target": action.target, "value": action.subject}
     hand = state.hands[state.current]
     order = state.next_card if isinstance(action, Play) and action.slot == len(hand) else hand[action.slot]  # [HL-deck-plays]
-    orange = bool(state.tables.inverted_mask >> state.deck[order] & 1)
+    orange = state.tables.rule_set.is_swapped(state.config, state.deck[order])
     kind = PLAY if isinstance(action, Play) != orange else DISCARD  # [HL-orange]
     return {"type": kind, "target": order, "value": 0}
 

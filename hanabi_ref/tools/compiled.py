@@ -69,6 +69,7 @@ the information strategy, where most of the time goes.  They hold no contracts."
 
 ENGINE_MODULES = (
     "hanabi_ref.engine.dealing",
+    "hanabi_ref.engine.fastpath",
     "hanabi_ref.engine.legality",
     "hanabi_ref.engine.state",
     "hanabi_ref.engine.transition",

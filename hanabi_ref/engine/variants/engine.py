@@ -18,7 +18,7 @@ from hanabi_ref.engine.cards import Suit
 from hanabi_ref.engine.variants.model import START_RANK, NotSupported, Variant
 from hanabi_ref.engine.variants.names import parse_variant
 from hanabi_ref.engine.variants.touch import touches_colour, touches_rank
-from hanabi_ref.engine.variants import updown
+from hanabi_ref.engine.variants import orange, updown
 from hanabi_ref.engine.variants.ruleset import THESIS, RuleSet
 from hanabi_ref.engine.variants.updown import START_VALUE
 
@@ -56,13 +56,16 @@ def engine_variant(name: str) -> Variant:
 
 def engine_values(variant: Variant) -> int:
     """n: 5, or 6 under Up or Down, where value 6 is the START card [VAR-engine-up-or-down]."""
-    return START_VALUE if variant.rules.up_or_down else ENGINE_VALUES
+    return START_VALUE if updown.applies(variant) else ENGINE_VALUES
 
 
 def rule_set(variant: Variant) -> RuleSet:
-    """The rule set of a variant's family [VAR-engine, VAR-engine-up-or-down]: Up or
-    Down's, or the thesis' rules."""
-    return updown.RULES if variant.rules.up_or_down else THESIS
+    """The rule set of a variant's families [VAR-engine, VAR-engine-up-or-down,
+    VAR-engine-orange]: Up or Down's stacks or the thesis', with the play and discard of
+    its orange suits swapped (:class:`~hanabi_ref.engine.variants.orange.OrangeSuits`)."""
+    stacks = updown.RULES if updown.applies(variant) else THESIS
+    inverted = inverted_mask(variant)
+    return orange.OrangeSuits(stacks, inverted) if inverted else stacks
 
 
 def value_of_rank(rank: int) -> int:

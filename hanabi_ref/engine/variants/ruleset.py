@@ -2,13 +2,16 @@
 [2.16-2c-success, 2.16-2c-five, 2.13-4, R-1, R-4, VAR-engine].
 
 The steps of :mod:`hanabi_ref.engine.transition` and the state's checks ask a
-:class:`RuleSet` these questions and never test a variant flag:
+:class:`RuleSet` these questions and never test a variant flag or mask:
 
-=====================  ===============================================  ==============
+=====================  ===============================================  ==================
 question               method                                           clause
-=====================  ===============================================  ==============
+=====================  ===============================================  ==================
 does a play succeed,   :meth:`RuleSet.played_height`                    2.16-2c-success
 and what F[x] becomes
+is a played card       :meth:`RuleSet.is_swapped`                       VAR-engine-orange
+discarded, and a
+discarded one played
 when is a field        :meth:`RuleSet.stack_height`                     2.16-2c-five,
 complete                                                                2.16-3-max
 the complete stacks    :meth:`RuleSet.ways`                             2.13-4
@@ -17,14 +20,19 @@ what a stack may take  :meth:`RuleSet.next_identities`                  R-4
 next
 the attainable score   :meth:`RuleSet.attainable`                       R-1
 how a value is shown   :meth:`RuleSet.value_text`                       SH-card
-=====================  ===============================================  ==============
+is a field its height  :attr:`RuleSet.upward`                           2.13-4
+(1, ..., F[i])
+the START card's       :attr:`RuleSet.start_value`                      VAR-engine-up-or-down
+value, if any
+=====================  ===============================================  ==================
 
 :data:`THESIS`, the class's own answers, is the thesis' rules: a field F[i] is
-(1, ..., F[i]), built upwards.  A variant family that builds its stacks another way is
-one module with a subclass (Up or Down: :mod:`hanabi_ref.engine.variants.updown`), and
-:func:`hanabi_ref.engine.variants.engine.rule_set` names the one a variant uses.  What a
-clue touches is already a table (VAR-engine-masks) and what an orange card becomes is
-the mask ``Tables.inverted_mask`` (VAR-engine-orange); neither is asked here.
+(1, ..., F[i]), built upwards, and every card is played when played.  Each variant family
+that changes an answer is one module: Up or Down (:mod:`hanabi_ref.engine.variants.updown`)
+builds its stacks another way, a subclass; orange suits
+(:mod:`hanabi_ref.engine.variants.orange`) swap play and discard on top of the stacks of
+either, a mixin.  :func:`hanabi_ref.engine.variants.engine.rule_set` names the one a
+variant uses.  What a clue touches is already a table (VAR-engine-masks), not asked here.
 
 :meth:`RuleSet.played_height` and :meth:`RuleSet.attainable` are what the steps compute;
 :meth:`RuleSet.ways`, the complete stacks written out, is what the move conditions and the
@@ -46,6 +54,13 @@ class RuleSet:
 
     name = "thesis"
 
+    upward = True
+    """[2.13-4] a field F[i] is the stack (1, ..., F[i]): its height says which cards are on
+    it (a strategy that reads it so plays only such rule sets)."""
+
+    start_value: int | None = None
+    """[VAR-engine-up-or-down] the value of the START card, or None in a family without one."""
+
     def stack_height(self, values: int) -> int:
         """[2.16-2c-five, 2.16-3-max] the cards of a complete field stack: n."""
         return values
@@ -61,6 +76,11 @@ class RuleSet:
         None if it fails: it succeeds if F[x] = (1, ..., y - 1), and F[x] is then y (one
         test: a 1 on an empty field is the case y = 1)."""
         return value if fields[suit] == value - 1 else None
+
+    def is_swapped(self, config: GameConfig, card: int) -> bool:
+        """[2.16-2b, 2.16-2c, VAR-engine-orange] whether a play of the identity ``card`` is
+        carried out as step 2b and its discard as step 2c: never under the thesis."""
+        return False
 
     def next_identities(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int],
                         played: Sequence[int]) -> set[int]:

@@ -19,6 +19,7 @@ from hanabi_ref.engine.variants.ruleset import RuleSet
 
 if TYPE_CHECKING:
     from hanabi_ref.engine.config import GameConfig
+    from hanabi_ref.engine.variants.model import Variant
 
 START_VALUE = 6
 """The engine's value of a START card (hanab.live's rank 7)."""
@@ -28,6 +29,12 @@ STACK = 5
 
 WAYS = ((1, 2, 3, 4, 5), (5, 4, 3, 2, 1), (START_VALUE, 2, 3, 4, 5), (START_VALUE, 4, 3, 2, 1))
 """[VAR-up-or-down] the four complete stacks, as the move conditions read the clause."""
+
+
+def applies(variant: Variant) -> bool:
+    """[VAR-up-or-down, VAR-rules] the variant's stacks are built up or down: its name
+    has the rule prefix ``Up or Down``."""
+    return variant.rules.up_or_down
 
 
 def stack_values(deck: Sequence[int], played: Sequence[int], suit: int, values: int) -> tuple[int, ...]:
@@ -75,6 +82,11 @@ class UpOrDownRules(RuleSet):
     stack of five is complete, a START card is shown as ``S``."""
 
     name = "up-or-down"
+
+    upward = False
+    """[VAR-up-or-down] a field counts its stack's cards, which may go down."""
+
+    start_value = START_VALUE
 
     def stack_height(self, values: int) -> int:
         """[VAR-engine-up-or-down, VAR-max-score] a complete stack holds five cards."""

@@ -129,8 +129,9 @@ def classic_touch_problem(config: GameConfig) -> str | None:
 def upward_stacks_problem(config: GameConfig) -> str | None:
     """Why a heuristic strategy does not play ``config``, or None [S-variants]: it reads
     a field as the height of a stack built upwards, which Up or Down's stacks are not
-    (spec/variants.md VAR-engine-up-or-down)."""
-    if tables_for(config).up_or_down:
+    (spec/variants.md VAR-engine-up-or-down): the rule set says whether they are
+    (:attr:`~hanabi_ref.engine.variants.ruleset.RuleSet.upward`)."""
+    if not tables_for(config).rule_set.upward:
         return (f"S-variants: variant {config.variant!r}: Up or Down is not played (the heuristics read a field as the "
                 "height of a stack built upwards); the random strategy and a person play it")
     return None

@@ -26,6 +26,7 @@ from hanabi_ref.tools.solver.core import OpenGame, late_draws_fit, solve_open, t
 from hanabi_ref.engine.state import GameState, attainable_heights, max_attainable_score, score
 from hanabi_ref.engine.transition import apply, apply_legal, check_deck, initial_state
 from hanabi_ref.engine.tables import tables_for
+from hanabi_ref.engine.variants.ruleset import THESIS
 
 Key = tuple[object, ...]
 
@@ -249,9 +250,10 @@ def check_input(config: GameConfig, deck: Sequence[int], goal: int, max_nodes: i
     """[SV-input] :class:`ConfigError`, one line naming what is wrong: a deck that is
     not a permutation of the configuration's cards (the engine's own check, 2.9-S0), a
     target outside 0 .. maximum, a budget that is not positive, a variant whose stacks or
-    plays the bounds do not model (Up or Down, orange suits)."""
+    plays the bounds do not model (Up or Down, orange suits): any rule set but the
+    thesis' (:data:`~hanabi_ref.engine.variants.ruleset.THESIS`)."""
     tables = tables_for(config)
-    if tables.up_or_down or tables.inverted_mask:
+    if tables.rule_set is not THESIS:
         raise ConfigError(f"variant: {config.variant!r} is not supported by the solver (its bounds assume stacks built "
                           "upwards and plays that play; Up or Down and orange suits break both)")
     check_deck(config, tuple(deck))

@@ -1,0 +1,132 @@
+"""The engine's speed idioms, in one place, so that the steps read as the steps [2.16-2,
+2.17-history, CT-state].
+
+A move is made millions of times in a simulation, and the plain Python of the steps
+(one :class:`~hanabi_ref.engine.state.GameState` per change with ``attrs.evolve``, events
+made by keyword) costs several times what the move itself does.  Three idioms remove that
+cost; each builds exactly what the plain construction builds, and a test compares the two:
+
+* :class:`MoveVariables`: the variables of Algorithm 2.16 while one move is made, as
+  plain mutable values (lists for hands, knowledge and fields), copied from the state once,
+  changed in place by the steps of :mod:`hanabi_ref.engine.transition`, and made into one
+  state once (:meth:`MoveVariables.finish`).  It repeats the state's fields because a
+  state is frozen and the steps change several of them.
+* :func:`build_state`: a state whose ``__dict__`` is made in one step, rather than by
+  attrs' frozen ``__init__`` (fifteen ``object.__setattr__`` calls) wrapped by icontract's
+  invariant check (several microseconds); with contracts on, the invariants are checked
+  once, directly (:func:`~hanabi_ref.engine.state.check_invariants`).  tests/test_state.py
+  compares it with ``GameState(...)``.
+* :func:`new_event`: an :class:`~hanabi_ref.engine.history.Event` built as its tuple
+  (NamedTuple's keyword constructor costs twice as much); tests/test_state.py compares
+  every event of a game with the one the constructor gives.
+"""
+
+from __future__ import annotations
+
+from hanabi_ref.base.contracts import ENABLED
+from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.history import Event, History
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.state import GameState, check_invariants
+from hanabi_ref.engine.tables import Tables
+
+
+class MoveVariables:
+    """The variables of Algorithm 2.16 while one move is made, as plain values: copied
+    from the state once, changed by the steps, made into one state by :meth:`finish`.
+
+    Hands, knowledge and fields are lists here (the steps replace one entry); the
+    other variables are the state's own values.  ``mover`` is C before the move;
+    ``left_hand``, ``card``, ``success``, ``touched`` and ``drawn`` are what the move's
+    :class:`~hanabi_ref.engine.history.Event` records [2.17-history]."""
+
+    __slots__ = (
+        "config", "deck", "next_card", "hands", "knowledge", "fields", "played", "discard",
+        "hints", "errors", "current", "remaining", "turn", "history", "terminal", "tables",
+        "mover", "left_hand", "card", "success", "touched", "drawn",
+    )
+
+    config: GameConfig
+    deck: tuple[int, ...]
+    next_card: int
+    hands: list[tuple[int, ...]]
+    knowledge: list[tuple[int, ...]]
+    fields: list[int]
+    played: tuple[int, ...]
+    discard: tuple[int, ...]
+    hints: int
+    errors: int
+    current: int
+    remaining: int | None
+    turn: int
+    history: History
+    terminal: bool
+    tables: Tables
+    mover: int
+    left_hand: int | None
+    card: int | None
+    success: bool | None
+    touched: tuple[int, ...]
+    drawn: int | None
+
+    def __init__(self, state: GameState) -> None:
+        self.config, self.deck, self.next_card = state.config, state.deck, state.next_card
+        self.hands, self.knowledge = list(state.hands), list(state.knowledge)
+        self.fields, self.played, self.discard = list(state.fields), state.played, state.discard
+        self.hints, self.errors = state.hints, state.errors
+        self.current, self.remaining, self.turn = state.current, state.remaining, state.turn
+        self.history, self.terminal, self.tables = state.history, state.terminal, state.tables
+        self.mover, self.left_hand, self.card, self.success = state.current, None, None, None
+        self.touched, self.drawn = (), None
+
+    def finish(self) -> GameState:
+        """The state these variables describe, built once [2.13, 2.14]."""
+        return build_state(
+            self.config, self.deck, self.next_card, tuple(self.hands), tuple(self.knowledge),
+            tuple(self.fields), self.played, self.discard, self.hints, self.errors, self.current,
+            self.remaining, self.turn, self.history, self.terminal, self.tables,
+        )
+
+
+def build_state(
+    config: GameConfig,
+    deck: tuple[int, ...],
+    next_card: int,
+    hands: tuple[tuple[int, ...], ...],
+    knowledge: tuple[tuple[int, ...], ...],
+    fields: tuple[int, ...],
+    played: tuple[int, ...],
+    discard: tuple[int, ...],
+    hints: int,
+    errors: int,
+    current: int,
+    remaining: int | None,
+    turn: int,
+    history: History,
+    terminal: bool,
+    tables: Tables,
+) -> GameState:
+    """A :class:`~hanabi_ref.engine.state.GameState` of these variables, as the engine
+    builds one per move [CT-state].
+
+    The state's ``__dict__`` is made in one step and holds what attrs' generated frozen
+    ``__init__`` would put there (tests/test_state.py compares the two); with contracts
+    on, the class's invariants are then checked once by
+    :func:`~hanabi_ref.engine.state.check_invariants`."""
+    state: GameState = object.__new__(GameState)
+    object.__setattr__(state, "__dict__", {
+        "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
+        "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
+        "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
+        "tables": tables,
+    })
+    if ENABLED:
+        check_invariants(state)
+    return state
+
+
+def new_event(turn: int, player: int, action: Action, card_id: int | None, card: int | None,
+              success: bool | None, touched: tuple[int, ...], drawn: int | None) -> Event:
+    """``Event(turn, player, action, card_id, card, success, touched, drawn)``, built as
+    its tuple directly [2.17-history]."""
+    return tuple.__new__(Event, (turn, player, action, card_id, card, success, touched, drawn))
