@@ -320,7 +320,7 @@ def test_real_game_variants_play_and_replay(name: str) -> None:
     they refuse), written as a hanab.live file and read back as the same game."""
 
     config = make_config(3, "hanab-live", name)
-    strategy = "random" if tables_for(config).up_or_down else "thesis"
+    strategy = "thesis" if tables_for(config).rule_set.upward else "random"
     exported = 0
     for seed in range(4):
         record = play_game(config, STRATEGIES[strategy], seed=seed)

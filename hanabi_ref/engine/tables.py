@@ -231,11 +231,6 @@ class Tables:
         return self.stack_height * self.config.suit_count
 
     @functools.cached_property
-    def up_or_down(self) -> bool:
-        """The stacks are built up or down (VAR-engine-up-or-down)."""
-        return self.model is not None and self.model.rules.up_or_down
-
-    @functools.cached_property
     def rule_set(self) -> RuleSet:
         """What the steps of Algorithm 2.16 ask of the rules, answered for this game's
         variant family: the thesis' rules, or those of a modelled variant's family
