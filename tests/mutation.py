@@ -3,13 +3,13 @@
 Run from the repository root, alone (it uses one core; prefix ``nice -n 10`` on a
 shared machine)::
 
-    python -m tests.mutation                                 # every mutant of the five modules
+    python -m tests.mutation                                 # every mutant of the six modules
     python -m tests.mutation --module conditions --module transition
     python -m tests.mutation --limit 60                      # 60 mutants per module, evenly spaced
     python -m tests.mutation --list                          # the mutants only, nothing run
     python -m tests.mutation --only hanabi_ref/engine/state.py:77:15:1 --report /tmp/m
 
-Modules (default): ``transition``, ``legality``, ``state``, ``view``, ``conditions``.
+Modules (default): ``transition``, ``fastpath``, ``legality``, ``state``, ``view``, ``conditions``.
 Each mutant is one small change to one module's source (the operators are listed in
 :data:`OPERATORS`).  The runner copies ``hanabi_ref/``, ``tests/``, ``spec/`` and
 ``pyproject.toml`` into a temporary directory once, and never touches the working tree:
@@ -23,10 +23,11 @@ example database) in a subprocess whose ``hanabi_ref`` is the copy's.  The mutan
 the same table.
 
 Run time: the unmutated subset takes about 17 s; a mutant about 1.5 s when the first
-file kills it, up to the full 17 s when it survives.  The five modules hold about 880
-mutants (conditions 316, transition 218, state 179, legality 100, view 65); a full run
-took 42 minutes on one core of a shared machine, and ``--limit 40`` (200 mutants) takes
-about 10 minutes.
+file kills it, up to the full 17 s when it survives.  The six modules hold 1,168
+mutants (``--list``: conditions 421, transition 245, state 207, view 152, legality 141,
+fastpath 2); a full run of the 880 they held before the configuration's tables and the
+typed ids took 42 minutes on one core of a shared machine, and ``--limit 40`` (200
+mutants) took about 10 minutes.
 
 The report (``--report PREFIX``, default ``<tmp>/hanabi_ref_mutation``) is written after
 every mutant: ``PREFIX.json`` (every mutant and its outcome, the summary) and
@@ -61,6 +62,7 @@ ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_MODULES: tuple[str, ...] = (
     "hanabi_ref/engine/conditions.py",
     "hanabi_ref/engine/transition.py",
+    "hanabi_ref/engine/fastpath.py",
     "hanabi_ref/engine/state.py",
     "hanabi_ref/engine/legality.py",
     "hanabi_ref/engine/view.py",
