@@ -30,6 +30,7 @@ from typing import cast
 import pytest
 
 from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.cards import Identity, as_identities
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
@@ -101,10 +102,10 @@ def _executable(h: int, kinds: Sequence[str]) -> bool:
 FIELDS = (4, 4, 4, 4, 4)
 """Every field at 4: the five of each suit (5 s + 4) is playable, every other card misplays
 (a misplay leaves the tokens as they are, like a play that is not a five)."""
-FILLER = (20, 21, 22, 23)
+FILLER: tuple[Identity, ...] = tuple(as_identities((20, 21, 22, 23)))
 
 
-def _realize(kind: str, index: int) -> tuple[int, tuple[int, ...]]:
+def _realize(kind: str, index: int) -> tuple[int, tuple[Identity, ...]]:
     """A (value, hand) of the clued seat j_{index+2} carrying out ``kind``; its five is of
     suit index + 1, so the fives of one clue are distinct and j_1's is of suit 0."""
     if kind == "clue":
@@ -112,7 +113,7 @@ def _realize(kind: str, index: int) -> tuple[int, tuple[int, ...]]:
     if kind == "discard":
         return DISCARD, FILLER
     if kind == "play5":
-        return PLAY, (5 * (index + 1) + 4, *FILLER[1:])
+        return PLAY, (Identity(5 * (index + 1) + 4), *FILLER[1:])
     return PLAY, FILLER
 
 
@@ -124,7 +125,9 @@ def _kind_of(value: int, hand: Sequence[int]) -> str:
     return "play5" if hand[value] % 5 == 4 else "play"
 
 
-FIRST_HANDS = ((4, 20, 21, 22), (20, 21, 22, 4), (20, 21, 22, 23))
+FIRST_HANDS: tuple[tuple[Identity, ...], ...] = tuple(
+    tuple(as_identities(hand)) for hand in ((4, 20, 21, 22), (20, 21, 22, 4), (20, 21, 22, 23))
+)
 """The first seat's hands: a playable five in the first or the last slot, or none; the
 check also takes each with its last card gone (the hands of 3 at the end of a game)."""
 
@@ -141,7 +144,7 @@ def check_lemma_2(players: int) -> int:
         snap = Snapshot(FIELDS, (0,) * 25, h, 20, 0)
         for members in range(players - 1):
             for kinds in _allowed_sequences(h, members):
-                rest: list[tuple[int, Sequence[int]]] = [_realize(kind, index) for index, kind in enumerate(kinds)]
+                rest: list[tuple[int, Sequence[Identity]]] = [_realize(kind, index) for index, kind in enumerate(kinds)]
                 for full in FIRST_HANDS:
                     for hand in (full, full[:3]):
                         _check_first_values(config, cluer, snap, hand, rest, kinds)
@@ -150,8 +153,8 @@ def check_lemma_2(players: int) -> int:
 
 
 def _check_first_values(
-    config: GameConfig, cluer: HatPlayer, snap: Snapshot, hand: tuple[int, ...],
-    rest: list[tuple[int, Sequence[int]]], kinds: tuple[str, ...],
+    config: GameConfig, cluer: HatPlayer, snap: Snapshot, hand: tuple[Identity, ...],
+    rest: list[tuple[int, Sequence[Identity]]], kinds: tuple[str, ...],
 ) -> None:
     good = []
     for value in range(hat_values.MODULUS):
@@ -183,10 +186,10 @@ def test_budgets_make_every_clue_executable(players: int) -> None:
 # ------------------------------------------------------------------ Lemma 1
 
 
-def _random_clue(rng: random.Random, config: GameConfig) -> tuple[Snapshot, list[list[int]]]:
+def _random_clue(rng: random.Random, config: GameConfig) -> tuple[Snapshot, list[list[Identity]]]:
     """A snapshot and k hands from a real deal: fields and discards from a prefix of the
     deck, hands from what follows."""
-    deck = list(deck_from_seed(config, rng.randrange(2**32)))
+    deck = list(as_identities(deck_from_seed(config, rng.randrange(2**32))))
     n = config.values
     fields = [0] * config.suit_count
     discarded = [0] * (n * config.suit_count)
@@ -262,7 +265,7 @@ def check_after(compositions: Sequence[tuple[tuple[int, ...], ...]] = TINY_GAMES
         nonlocal compared
         if state.terminal:
             return
-        hand = tuple(state.deck[card] for card in state.hands[state.current])
+        hand = tuple(as_identities(state.deck)[card] for card in state.hands[state.current])
         before = _public(state)
         for action in legal_actions(state):
             predicted = player.after(state.config, before, hat_values.value_of_action(action), hand)
@@ -349,7 +352,7 @@ class SeenCards:
         self.cards = tuple(tuple(hand) for hand in cards)
 
 
-DECODE_IDENTITIES = (0, 5, 6, 10)
+DECODE_IDENTITIES: tuple[Identity, ...] = tuple(as_identities((0, 5, 6, 10)))
 """Cards of the grid: with the fields of :data:`DECODE_FIELDS` each is playable, played
 (useless), or neither; two of one in a hand give a duplicate, and one seat's playable card
 held by another gives a card a later seat plays."""
@@ -404,9 +407,9 @@ def test_every_clued_seat_decodes_the_encoded_value(players: int, hand_size: int
 # ------------------------------------------------------------------ planted bugs
 
 
-def _standard_values_first_to_last(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[int]], position: int = 0) -> list[int]:
+def _standard_values_first_to_last(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[Identity]], position: int = 0) -> list[int]:
     values = []
-    plays: frozenset[int] = frozenset()
+    plays: frozenset[Identity] = frozenset()
     clues = 0
     for hand in hands:  # first to last: a seat's action reads the seats before it
         value = player.standard_action(config, snap, hand, plays, clues + 1 <= snap.tokens)
@@ -417,7 +420,7 @@ def _standard_values_first_to_last(config: GameConfig, snap: Snapshot, hands: Se
     return values
 
 
-def _after_without_bonus(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -> Snapshot:
+def _after_without_bonus(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[Identity]) -> Snapshot:
     result = AFTER(config, snap, value, hand)
     return result._replace(tokens=min(result.tokens, snap.tokens)) if value < DISCARD else result
 
@@ -426,9 +429,9 @@ def _executable_discarding_at_t0(config: GameConfig, value: int, tokens: int, ha
     return value != CLUE and value % hat_values.SLOTS < hand_size or tokens >= 1
 
 
-def _budget_blind_standard(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[int]], position: int = 0) -> list[int]:
+def _budget_blind_standard(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[Identity]], position: int = 0) -> list[int]:
     values: list[int] = []
-    plays: frozenset[int] = frozenset()
+    plays: frozenset[Identity] = frozenset()
     for hand in reversed(hands):  # no budget: every seat may clue and discard
         value = player.standard_action(config, snap, hand, plays)
         values.insert(0, value)

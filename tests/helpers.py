@@ -21,7 +21,7 @@ import attrs
 from hypothesis import strategies as st
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import identity
+from hanabi_ref.engine.cards import Identity, identity
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
@@ -54,7 +54,7 @@ HAT_CONFIGS = [(players, "hanab-live", variant) for players in (4, 5) for varian
 """(players, preset, variant) of every configuration the hat strategies play in tests."""
 
 
-def card(config: GameConfig, value: int, suit: int) -> int:
+def card(config: GameConfig, value: int, suit: int) -> Identity:
     """The identity of (value, suit) in ``config``; suit counted from 0."""
     return identity(value, suit, config.values)
 

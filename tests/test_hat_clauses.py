@@ -16,6 +16,7 @@ import attrs
 import pytest
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.config import GameConfig
@@ -320,7 +321,7 @@ def snapshot(tokens: int, fields: dict[int, int] | None = None, discarded: tuple
     return hat_snapshot(CONFIG, tokens, fields, discarded)
 
 
-def hand(*cards: tuple[int, int]) -> list[int]:
+def hand(*cards: tuple[int, int]) -> list[Identity]:
     return [card(CONFIG, value, suit) for value, suit in cards]
 
 

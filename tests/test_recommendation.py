@@ -17,6 +17,7 @@ from collections import Counter
 import pytest
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import Identity, as_identities
 from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
 from hanabi_ref.engine.legality import is_legal, legal_actions
 from hanabi_ref.engine.config import GameConfig
@@ -38,7 +39,7 @@ def snapshot(fields: dict[int, int] | None = None, discarded: tuple[tuple[int, i
     return hat_snapshot(CONFIG, 3, fields, discarded)
 
 
-def hand(*cards: tuple[int, int]) -> list[int]:
+def hand(*cards: tuple[int, int]) -> list[Identity]:
     return [card(CONFIG, value, suit) for value, suit in cards]
 
 
@@ -168,7 +169,7 @@ def expected_turn(state: GameState, player: RecommendationPlayer, played_since: 
     sendable = False
     if state.hints > 0:
         snap = snapshot_of(view)._replace(tokens=state.hints - 1)
-        others = [recommend(state.config, snap, [state.deck[c] for c in state.hands[s]])
+        others = [recommend(state.config, snap, [as_identities(state.deck)[c] for c in state.hands[s]])
                   for s in range(state.config.players) if s != seat]
         sendable = bool(recommendation_code(state.config).sendable(seat, seen_hands(view)) >> (sum(others) % 8) & 1)
     if sendable:

@@ -20,6 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import hint_mask, is_legal
@@ -128,7 +129,7 @@ def telling_hints(config: GameConfig, card: int, known: int) -> tuple[Hint | Non
     thesis = factory_for("thesis")(config, 0, 0)
     assert isinstance(thesis, ThesisStrategy)
     view = make_view(initial_state(config, tables_for(config).canonical_deck), 0)
-    return thesis._telling_hint(1, card, known), SimpleStrategy._informative_hint(view, 1, card, known)
+    return thesis._telling_hint(1, Identity(card), known), SimpleStrategy._informative_hint(view, 1, Identity(card), known)
 
 
 @pytest.mark.checks("S-variants")

@@ -21,7 +21,7 @@ from typing import Final, Literal
 import attrs
 
 from hanabi_ref.engine.actions import Discard, Hint, Play
-from hanabi_ref.engine.cards import canonical_deck, identity
+from hanabi_ref.engine.cards import canonical_deck, identity, rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.legality import is_hint_target_allowed
 from hanabi_ref.engine.validation import card_count, is_literal_empty_deal, variant_model
@@ -218,6 +218,19 @@ class Tables:
     def canonical_deck(self) -> tuple[int, ...]:
         """S0's multiset in canonical order [D-canonical]."""
         return canonical_deck(self.config.suits, self.config.values)
+
+    @functools.cached_property
+    def suit_of(self) -> tuple[int, ...]:
+        """``suit_of[x]``: the suit (0-based) of identity x, for x in Cards(H): the decoder
+        :func:`~hanabi_ref.engine.cards.suit_of` as a table, for hot loops [2.9-cards]."""
+        return suit_table(self.config.values, self.config.values * self.config.suit_count)
+
+    @functools.cached_property
+    def rank_of(self) -> tuple[int, ...]:
+        """``rank_of[x]``: the rank (value less one) of identity x, for x in Cards(H): the
+        decoder :func:`~hanabi_ref.engine.cards.rank_of` as a table, for hot loops
+        [2.9-cards]."""
+        return rank_table(self.config.values, self.config.values * self.config.suit_count)
 
     @functools.cached_property
     def sorted_deck(self) -> list[int]:

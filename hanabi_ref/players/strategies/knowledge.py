@@ -28,6 +28,7 @@ from typing import Literal
 
 import attrs
 
+from hanabi_ref.engine.cards import all_identities, identity, suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.view import PlayerView
 from hanabi_ref.engine.tables import tables_for
@@ -78,13 +79,13 @@ def clue_table(config: GameConfig) -> ClueTable:
     clues: list[tuple[ClueKind, int, int]] = [("value", v, tables.value_masks[v - 1]) for v in tables.clue_values]
     clues += [("colour", c, mask) for c, mask in enumerate(tables.colour_masks)]
     own_value, first_colour, touching = [], [], []
-    for card in range(size):
-        value = card % n + 1
+    for card in all_identities(size):
+        value = value_of(card, n)
         mask = tables.value_masks[value - 1] if value in tables.clue_values else 0
         own_value.append(mask if mask >> card & 1 else 0)
         first_colour.append(next((c for c, colour in enumerate(tables.colour_masks) if colour >> card & 1), -1))
         touching.append(tuple(clue for clue in clues if clue[2] >> card & 1))
-    suit_masks = tuple(((1 << n) - 1) << (card - card % n) for card in range(size))
+    suit_masks = tuple(((1 << n) - 1) << identity(1, suit_of(card, n), n) for card in all_identities(size))
     return ClueTable(tuple(own_value), tuple(first_colour), tuple(touching), suit_masks)
 
 

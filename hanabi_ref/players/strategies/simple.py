@@ -9,6 +9,7 @@ hands, discard pile, fields).
 from __future__ import annotations
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.players.strategy import BaseStrategy
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.knowledge import clue_table, composition_counts, unseen_counts
@@ -71,13 +72,13 @@ class SimpleStrategy(BaseStrategy):
         return None
 
     @staticmethod
-    def _informative_hint(view: PlayerView, target: int, card: int, known: int) -> Hint | None:
+    def _informative_hint(view: PlayerView, target: int, card: Identity, known: int) -> Hint | None:
         """The value hint if it touches the card and the value is not yet known, else the
         first colour hint touching it, else the first touching hint that shrinks its
         knowledge set, else the value hint if it touches it; None when no hint touches it
         [S-variants].  Under classic touch: the value hint, else the suit's first colour."""
         clues = clue_table(view.config)
-        value = card % view.config.values + 1
+        value = value_of(card, view.config.values)
         mask = clues.own_value[card]
         if mask and known & ~mask:
             return Hint(target, "value", value)

@@ -22,6 +22,7 @@ from fractions import Fraction
 from typing import cast
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import Identity, rank_of, rank_table, suit_of, suit_table, value_of
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.engine.legality import is_discard_allowed
 from hanabi_ref.engine.config import GameConfig
@@ -140,10 +141,11 @@ class TableMemo:
     The discarded copies are counted in one integer, ``width`` bits per identity (enough
     for the most copies of any identity), so that a suit's counts are one shift away."""
 
-    __slots__ = ("values", "composition", "tables", "rows", "copies", "width", "units")
+    __slots__ = ("values", "composition", "suit_of", "rank_of", "tables", "rows", "copies", "width", "units")
 
     def __init__(self, values: int, composition: tuple[int, ...]) -> None:
         self.values, self.composition = values, composition
+        self.suit_of, self.rank_of = suit_table(values, len(composition)), rank_table(values, len(composition))
         self.tables: dict[tuple[tuple[int, ...], int], Tables] = {}
         self.rows: dict[tuple[int, int, int], _Row] = {}
         self.copies = tuple(composition[base : base + values] for base in range(0, len(composition), values))
@@ -187,8 +189,8 @@ class TableMemo:
                 most = suit_most
         if most <= 3:
             return Tables(playable, worthless, unique, CardWeights(low=low, high=high))
-        composition, mask = self.composition, (1 << width) - 1
-        unseen = [composition[x] - (packed >> (x * width) & mask) - int(x % n < fields[x // n]) for x in range(len(composition))]
+        composition, mask, suits, ranks = self.composition, (1 << width) - 1, self.suit_of, self.rank_of
+        unseen = [composition[x] - (packed >> (x * width) & mask) - int(ranks[x] < fields[suits[x]]) for x in range(len(composition))]
         return Tables(playable, worthless, unique, CardWeights(unseen))
 
     def _row(self, key: tuple[int, int, int]) -> _Row:
@@ -230,16 +232,18 @@ def hint_options(config: GameConfig) -> tuple[tuple[tuple[Hint, int], ...], ...]
     )
 
 
-def is_playable(config: GameConfig, fields: Sequence[int], card: int) -> bool:
+def is_playable(config: GameConfig, fields: Sequence[int], card: Identity) -> bool:
     """[4.2] (x, y) is playable: #F[y] = x - 1."""
-    return fields[card // config.values] == card % config.values
+    return fields[suit_of(card, config.values)] == rank_of(card, config.values)
 
 
 def is_worthless(config: GameConfig, composition: Sequence[int], fields: Sequence[int], discarded: Sequence[int], card: int) -> bool:
     """[4.3] (x, y) is worthless: #F[y] >= x, or some (z, y) with #F[y] < z < x has no copy in
-    the stack or the hands."""
+    the stack or the hands.  ``card`` is an identity (typed ``int`` while the re-cluing
+    rules, which call this per card, pass untyped ones)."""
     n = config.values
-    suit, rank = divmod(card, n)  # the card is (rank + 1, suit)
+    known = cast(Identity, card)
+    suit, rank = suit_of(known, n), rank_of(known, n)  # the card is (rank + 1, suit)
     height = fields[suit]
     if height > rank:
         return True
@@ -447,7 +451,7 @@ class ThesisStrategy(BaseStrategy):
         value or colour its holder does not know yet; among its cards the lowest value
         (then the oldest); a value hint if the value is not known, else a colour hint
         [S-first-card], each only if it touches the card [S-variants]."""
-        n = self.config.values
+        ranks = view.tables.rank_of
         touched: set[int] | None = None if not self.rehint else set()  # read when a card is wanted
         for target in self._others(view):
             cards = _visible(view, target)
@@ -457,14 +461,14 @@ class ThesisStrategy(BaseStrategy):
             if touched is None:
                 touched = self._touched(view)
             knowledge, ids = view.knowledge[target], view.hands[target]
-            candidates = sorted((cards[slot] % n, slot, cards[slot], knowledge[slot]) for slot in slots if ids[slot] not in touched)
+            candidates = sorted((ranks[cards[slot]], slot, cards[slot], knowledge[slot]) for slot in slots if ids[slot] not in touched)
             for _, _, card, known in candidates:
                 hint = self._telling_hint(target, card, known)
                 if hint is not None:
                     return hint
         return None
 
-    def _telling_hint(self, target: int, card: int, known: int) -> Hint | None:
+    def _telling_hint(self, target: int, card: Identity, known: int) -> Hint | None:
         """The hint rule 3 gives on ``card`` (knowledge set ``known``) [4.6-hint-3,
         S-variants]: the rank clue of its value if that clue touches it and shrinks
         ``known``; else, if its suit is not known, the first clue colour touching it; else
@@ -473,7 +477,7 @@ class ThesisStrategy(BaseStrategy):
         clues = self._clues
         mask = clues.own_value[card]
         if mask and known & ~mask:
-            return Hint(target, "value", card % self.config.values + 1)
+            return Hint(target, "value", value_of(card, self.config.values))
         colour = clues.first_colour[card]
         if colour >= 0 and known & ~clues.suit_masks[card]:
             return Hint(target, "colour", colour)
@@ -481,10 +485,10 @@ class ThesisStrategy(BaseStrategy):
         return None if found is None else Hint(target, found[0], found[1])
 
 
-def _visible(view: PlayerView, seat: int) -> tuple[int, ...]:
+def _visible(view: PlayerView, seat: int) -> tuple[Identity, ...]:
     """The identities of another seat's cards (all visible to the viewer: only the
     viewer's own cards are None [2.17-view])."""
-    return cast("tuple[int, ...]", view.cards[seat])
+    return cast("tuple[Identity, ...]", view.cards[seat])
 
 
 class _OwnHand:

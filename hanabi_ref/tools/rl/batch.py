@@ -45,6 +45,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hanabi_ref.engine.actions import Hint, Play, describe
+from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.engine.dealing import check_seed, deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import action_problem, touch_key
@@ -228,8 +229,8 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
     dims, at = lay.dims, offsets(lay)
     p, h, c, r, b, deck = config.players, config.hand_size, dims.colours, dims.ranks, dims.identities, tables_for(config).deck_size
     identities = np.arange(b)
-    colour_of = np.append(identities // r, EMPTY).astype(np.int64)
-    rank_of = np.append(identities % r, EMPTY).astype(np.int64)
+    colour_of = np.append(suit_table(r, b), EMPTY).astype(np.int64)  # one clue colour per suit (RL-configs)
+    rank_of = np.append(rank_table(r, b), EMPTY).astype(np.int64)
     touches = np.zeros((c + r, b + 1), np.bool_)
     touches[colour_of[:b], identities] = True
     touches[c + rank_of[:b], identities] = True

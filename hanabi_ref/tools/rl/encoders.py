@@ -107,7 +107,7 @@ def tokens_before_last(view: PlayerView) -> int:
         if isinstance(action, Hint):
             tokens -= 1
         elif (isinstance(action, Discard) or (event.success and event.card is not None
-                                              and event.card % config.values == config.values - 1)):
+                                              and view.tables.rank_of[event.card] == config.values - 1)):
             tokens = min(tokens + 1, config.max_hints)
     return tokens
 
@@ -179,7 +179,7 @@ def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[i
             ones.append(at.card + event.card)
             if isinstance(action, Play) and event.success:
                 ones.append(at.scored)
-                if event.card % r == r - 1 and tokens_before_last(view) < dims.max_hints:
+                if view.tables.rank_of[event.card] == r - 1 and tokens_before_last(view) < dims.max_hints:
                     ones.append(at.token)
     return ones
 

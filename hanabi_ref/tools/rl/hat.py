@@ -16,6 +16,7 @@ from typing import Protocol
 import numpy as np
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.tools.rl.actions import plain_actions
 from hanabi_ref.tools.rl.encoders import Vector, offsets, public_observation, recommendation_observation
 from hanabi_ref.tools.rl.errors import RLError
@@ -132,16 +133,17 @@ def recommend(config: GameConfig) -> Recommender:
     needed; else the oldest card."""
     dims = Dims.of(config)
     r, h = dims.ranks, dims.hand_size
+    suit_of, rank_of = suit_table(r, dims.identities), rank_table(r, dims.identities)
     read = board_reader(config)
 
     def policy(observation: Vector) -> int:
         cards, heights, gone = read(observation)
-        playable = [(card % r, slot) for slot, card in enumerate(cards) if card >= 0 and card % r == heights[card // r]]
+        playable = [(rank_of[card], slot) for slot, card in enumerate(cards) if card >= 0 and rank_of[card] == heights[suit_of[card]]]
         if playable:
             return h + min(playable)[1]
 
         def dead(card: int) -> bool:
-            suit, value = divmod(card, r)
+            suit, value = suit_of[card], rank_of[card]
             return value < heights[suit] or any(gone[suit * r + lower] == dims.counts[suit * r + lower]
                                                 for lower in range(heights[suit], value))
 

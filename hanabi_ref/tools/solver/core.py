@@ -65,6 +65,8 @@ class OpenGame:
         self.players = config.players
         self.values = config.values
         self.suits = config.suit_count
+        self.suit_of, self.rank_of = tables.suit_of, tables.rank_of
+        """The suit and the rank (value less one) of each identity [2.9-cards]."""
         self.max_hints = config.max_hints
         self.max_errors = config.max_errors
         self.max_score = tables.max_score
@@ -119,7 +121,7 @@ class OpenGame:
         else:
             hand_list = list(hands[seat])
             hand_list.remove(card)
-            suit, value = divmod(card, self.values)
+            suit, value = self.suit_of[card], self.rank_of[card]
             if kind == "play":
                 fields = fields[:suit] + (value + 1,) + fields[suit + 1:]
                 if value + 1 == self.values and tokens < self.max_hints:
@@ -223,7 +225,8 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     ``relaxed_memo``: in the real game, also drop the positions the relaxed game proved
     lost (with as many tokens or more, and no error: an error never helps).
     ``without``: ideas left out, to measure what each one does (:data:`IDEAS`)."""
-    values, players, deck = game.values, game.players, game.deck
+    players, deck = game.players, game.deck
+    suit_of, rank_of = game.suit_of, game.rank_of
     deck_size = len(deck)
     max_hints, max_errors = game.max_hints, game.max_errors
     discard_at_max = game.discard_at_max or relaxed
@@ -290,7 +293,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
             if card == previous:
                 continue
             previous = card
-            suit, value = divmod(card, values)
+            suit, value = suit_of[card], rank_of[card]
             if fields[suit] == value:
                 plays.append(("play", card))
             elif may_misplay:
@@ -300,7 +303,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
                     dead.append(("discard", card))
                 else:
                     others.append((-value, ("discard", card)))
-        plays.sort(key=lambda move: move[1] % values)
+        plays.sort(key=lambda move: rank_of[move[1]])
         if (spare or remaining == NOT_STARTED) and game.can_hint(hands, tokens, seat):
             if relaxed and tokens >= max_hints and not game.discard_at_max:
                 candidates = plays + [("hint", -1)] + dead  # the real game has no discard here
@@ -319,8 +322,8 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
             line.append(move)
             if gone:
                 discarded[card] += 1
-                suit = card // values
-                if card % values < reach[suit]:
+                suit = suit_of[card]
+                if rank_of[card] < reach[suit]:
                     new_reach = list(reach)
                     new_reach[suit] = _height(game, suit, fields[suit], discarded)
                     found = visit(game.after(position, move), new_reach)
@@ -352,12 +355,11 @@ def holders_fit(game: OpenGame, fields: Sequence[int], hands: Hands, drawn: int,
     before the last round the seats' must-plays beyond the first may not outnumber the
     stack; in the last round a seat with a must-play needs a turn still to come, and has
     room for one."""
-    values, stack_counts = game.values, game.in_stack[drawn]
+    suit_of, rank_of, stack_counts = game.suit_of, game.rank_of, game.in_stack[drawn]
     seen: dict[int, int] = {}
     for holder, hand in enumerate(hands):
         for card in hand:
-            suit = card // values
-            if card % values < fields[suit]:
+            if rank_of[card] < fields[suit_of[card]]:
                 continue
             other = seen.get(card)
             if other is None:

@@ -101,7 +101,6 @@ def moves(state: GameState) -> list[Action]:
     pass in an open game); the other discards, highest value first; plays that fail,
     when they cannot end the game."""
     config = state.config
-    values = config.values
     hand = state.hands[state.current]
     legal = legal_actions(state)
     legal_set = set(legal)
@@ -114,7 +113,7 @@ def moves(state: GameState) -> list[Action]:
     dead: list[Action] = []
     other: list[tuple[int, Action]] = []
     for identity, slot in seen.items():
-        suit, value = divmod(identity, values)
+        suit, value = state.tables.suit_of[identity], state.tables.rank_of[identity]
         if state.fields[suit] == value:
             plays.append((value, Play(slot)))
         elif config.max_errors is None or state.errors + 1 < config.max_errors:

@@ -110,7 +110,8 @@ def one_discarder(state: GameState) -> Action:
     """Two hints, then two discards of 1s, in turn; a hint instead when no 1 is held."""
     legal = legal_actions(state)
     if state.turn % 4 >= 2:
-        ones = [a for a in legal if isinstance(a, Discard) and state.deck[state.hands[state.current][a.slot]] % state.config.values == 0]
+        deck = as_identities(state.deck)
+        ones = [a for a in legal if isinstance(a, Discard) and value_of(deck[state.hands[state.current][a.slot]], state.config.values) == 1]
         if ones:
             return ones[0]
     return next(a for a in legal if isinstance(a, Hint))

@@ -168,9 +168,9 @@ class Driver(Chooser):
         if live:
 
             def left(d: Discard) -> int:
-                card = table.state.deck[table.hand[d.slot]]
-                suit = card // table.n
-                return table.config.suits[suit].counts[card % table.n] - table.discarded[card]
+                card = as_identities(table.state.deck)[table.hand[d.slot]]
+                suit, value = table.suit_value(table.hand[d.slot])
+                return table.config.suits[suit].counts[value - 1] - table.discarded[card]
 
             fewest = min(left(d) for d in live)
             return self.pick([d for d in live if left(d) == fewest])

@@ -26,8 +26,10 @@ from typing import NamedTuple
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
+from hanabi_ref.engine.tables import tables_for
 from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem, composition_counts
@@ -82,7 +84,7 @@ def reachable_score(config: GameConfig, snap: Snapshot) -> int:
     return attainable_from_counts(config, snap.fields, snap.discarded)
 
 
-def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -> Snapshot:
+def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[Identity]) -> Snapshot:
     """The public numbers after a seat holding identities ``hand`` carries out ``value``
     (as 2.16-2a/b/c change them; the drawn card is not public) [H-predict]."""
     fields, discarded, tokens, stack, errors = snap
@@ -90,7 +92,8 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -
         return Snapshot(fields, discarded, tokens - 1, stack, errors)
     card = hand[SLOT_OF[value]]
     n = config.values
-    suit, rank = card // n, card % n
+    tables = tables_for(config)
+    suit, rank = tables.suit_of[card], tables.rank_of[card]
     stack = max(stack - 1, 0)
     if IS_PLAY[value] and fields[suit] == rank:
         grown = list(fields)
@@ -104,9 +107,10 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[int]) -
     return Snapshot(fields, tuple(lost), min(tokens + 1, config.max_hints), stack, errors)
 
 
-def is_playable(config: GameConfig, snap: Snapshot, card: int) -> bool:
+def is_playable(config: GameConfig, snap: Snapshot, card: Identity) -> bool:
     """[4.2] the card extends its field now."""
-    return snap.fields[card // config.values] == card % config.values
+    tables = tables_for(config)
+    return snap.fields[tables.suit_of[card]] == tables.rank_of[card]
 
 
 # ------------------------------------------------------------------ the standard action
@@ -115,19 +119,21 @@ def is_playable(config: GameConfig, snap: Snapshot, card: int) -> bool:
 def standard_action(
     config: GameConfig,
     snap: Snapshot,
-    hand: Sequence[int],
-    later_plays: frozenset[int],
+    hand: Sequence[Identity],
+    later_plays: frozenset[Identity],
     may_clue: bool = True,
     may_discard: bool = True,
 ) -> int:
     """The standard action of a clued player holding ``hand`` (identities by slot), when
     the clued players after it will play the identities ``later_plays`` [H-standard];
     ``may_clue`` and ``may_discard`` are the budgets of H-budget."""
-    n = config.values
+    tables = tables_for(config)
+    suit_of, rank_of, fields = tables.suit_of, tables.rank_of, snap.fields
     best: tuple[int, int] | None = None
     for slot, card in enumerate(hand):  # [H-standard rule 1] lowest value, then lowest slot
-        if is_playable(config, snap, card) and card not in later_plays and (best is None or card % n < best[0]):
-            best = (card % n, slot)
+        rank = rank_of[card]
+        if fields[suit_of[card]] == rank and card not in later_plays and (best is None or rank < best[0]):  # [4.2]
+            best = (rank, slot)
     if best is not None:
         return PLAY_VALUES[best[1]]
     if may_clue and snap.tokens >= 6:  # [H-standard rule 2]
@@ -144,12 +150,13 @@ def standard_action(
     return DISCARD_VALUES[safe[0] if safe else len(hand) - 1]
 
 
-def easy_discard(config: GameConfig, snap: Snapshot, hand: Sequence[int], later_plays: frozenset[int]) -> int | None:
+def easy_discard(config: GameConfig, snap: Snapshot, hand: Sequence[Identity], later_plays: frozenset[Identity]) -> int | None:
     """[H-standard rule 4, H-standard rule 5, H-standard rule 6] the lowest slot holding a card already
     played, else one of two equal cards, else a card a later clued player will play."""
-    n = config.values
+    tables = tables_for(config)
+    suit_of, rank_of = tables.suit_of, tables.rank_of
     for slot, card in enumerate(hand):
-        if card % n < snap.fields[card // n]:
+        if rank_of[card] < snap.fields[suit_of[card]]:
             return slot
     for slot, card in enumerate(hand):
         if card in hand[slot + 1 :]:
@@ -160,14 +167,14 @@ def easy_discard(config: GameConfig, snap: Snapshot, hand: Sequence[int], later_
     return None
 
 
-def standard_values(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[int]], position: int = 0) -> list[int]:
+def standard_values(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence[Identity]], position: int = 0) -> list[int]:
     """The standard actions of clued players holding ``hands`` (in acting order, the first
     at ``position`` in its clue), computed from the last to the first
     [H-standard, H-last-to-first], within the budgets of H-budget: a clue only while the
     clues of the players after it leave a token, a discard only while the players before
     it cannot have filled the tokens."""
     values = [CLUE] * len(hands)
-    plays: frozenset[int] = frozenset()
+    plays: frozenset[Identity] = frozenset()
     clues = 0
     for index in range(len(hands) - 1, -1, -1):
         may_clue = clues + 1 <= snap.tokens
@@ -184,7 +191,7 @@ def standard_values(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence
 # ------------------------------------------------------------------ the modified action
 
 
-def tokens_before(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Sequence[int]]]) -> list[int]:
+def tokens_before(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Sequence[Identity]]]) -> list[int]:
     """The hint tokens before each action of ``plan`` ((value, hand) in acting order)."""
     result = []
     for value, hand in plan:
@@ -203,7 +210,7 @@ def is_executable(config: GameConfig, value: int, tokens: int, hand_size: int) -
     return IS_PLAY[value] or tokens < config.max_hints or config.options.discard_at_max_hints
 
 
-def is_feasible(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Sequence[int]]]) -> bool:
+def is_feasible(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Sequence[Identity]]]) -> bool:
     """[H-feasible] every action of the plan can be carried out at its turn."""
     return all(
         is_executable(config, value, tokens, len(hand))
@@ -211,7 +218,9 @@ def is_feasible(config: GameConfig, snap: Snapshot, plan: Sequence[tuple[int, Se
     )
 
 
-def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int], rest: Sequence[tuple[int, Sequence[int]]]) -> list[int]:
+def modified_candidates(
+    config: GameConfig, snap: Snapshot, hand: Sequence[Identity], rest: Sequence[tuple[int, Sequence[Identity]]]
+) -> list[int]:
     """The actions the first clued player may be given, best first [H-modified]: the
     source's list, then every other action, safe ones before risky plays."""
     later_plays = frozenset(h[SLOT_OF[v]] for v, h in rest if IS_PLAY[v])
@@ -220,8 +229,10 @@ def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int],
     tokens = tokens_before(config, snap, plan)[1:]
     clue_starved = any(v == CLUE and t < 1 for (v, _), t in zip(rest, tokens))
     discard_blocked = any(IS_DISCARD[v] and t >= config.max_hints for (v, _), t in zip(rest, tokens))
-    n = config.values
-    fives = [slot for slot, card in enumerate(hand) if card % n == n - 1 and is_playable(config, snap, card) and card not in later_plays]
+    tables = tables_for(config)
+    playable = [snap.fields[tables.suit_of[card]] == tables.rank_of[card] for card in hand]  # [4.2] by slot
+    top = config.values - 1
+    fives = [slot for slot, card in enumerate(hand) if tables.rank_of[card] == top and playable[slot] and card not in later_plays]
     ordered: list[int] = []
     if fives and clue_starved:  # [H-modified rule 1]
         ordered.append(PLAY_VALUES[fives[0]])
@@ -237,7 +248,7 @@ def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int],
         ordered.append(DISCARD_VALUES[easy])
     ordered.extend(DISCARD_VALUES[slot] for slot in hard_discards(config, snap, hand))  # [H-modified rule 6]
     ordered.append(CLUE)  # [H-modified rule 7]
-    safe_plays = [PLAY_VALUES[slot] for slot, card in enumerate(hand) if is_playable(config, snap, card)]
+    safe_plays = [PLAY_VALUES[slot] for slot in range(len(hand)) if playable[slot]]
     ordered.extend(safe_plays + [DISCARD_VALUES[slot] for slot in range(len(hand))] + [PLAY_VALUES[slot] for slot in range(len(hand))])
     seen: list[int] = []
     for value in ordered:
@@ -246,14 +257,15 @@ def modified_candidates(config: GameConfig, snap: Snapshot, hand: Sequence[int],
     return seen
 
 
-def hard_discards(config: GameConfig, snap: Snapshot, hand: Sequence[int]) -> list[int]:
+def hard_discards(config: GameConfig, snap: Snapshot, hand: Sequence[Identity]) -> list[int]:
     """[H-modified rule 6] slots whose card is not unsafe to discard: another copy of it is
     neither discarded nor on its field."""
     composition = composition_counts(config)
-    n = config.values
+    tables = tables_for(config)
+    suit_of, rank_of = tables.suit_of, tables.rank_of
     slots = []
     for slot, card in enumerate(hand):
-        on_field = 1 if card % n < snap.fields[card // n] else 0
+        on_field = 1 if rank_of[card] < snap.fields[suit_of[card]] else 0
         if composition[card] - snap.discarded[card] - on_field >= 2:
             slots.append(slot)
     return slots
@@ -357,13 +369,13 @@ class HatPlayer(BaseStrategy):
         if clue is not None:
             value = self.decode(view, clue)
             following = (self.seat + 1) % self.config.players
-            n = self.config.values
+            suit_of, rank_of = view.tables.suit_of, view.tables.rank_of
             if (
                 IS_DISCARD[value]
                 and view.hints > 0
                 and clue.clued[-1] == self.seat
                 and self.holding[following] is None
-                and any(view.fields[card // n] == card % n for card in view.cards[following])  # type: ignore[operator]
+                and any(view.fields[suit_of[card]] == rank_of[card] for card in view.cards[following])  # type: ignore[index]
             ):
                 return self.give_clue(view)  # [H-turn rule 2] the next player can play: clue instead
             return self.carry_out(view, value)
@@ -430,7 +442,9 @@ class HatPlayer(BaseStrategy):
             self.log.encoded[view.turn] = dict(zip(clued, vector))
         return self.code.encode(self.seat, seen, hat_sum(vector, MODULUS))
 
-    def choose_first(self, snap: Snapshot, hand: Sequence[int], rest: list[tuple[int, Sequence[int]]], total: int, sendable: int) -> int:
+    def choose_first(
+        self, snap: Snapshot, hand: Sequence[Identity], rest: list[tuple[int, Sequence[Identity]]], total: int, sendable: int
+    ) -> int:
         """[H-modified, H-feasible, H-code-rainbow] the first candidate action that the first
         clued player can carry out, that leaves every action of the clue executable, and
         whose sum can be sent; failing that, one that can be carried out and sent."""

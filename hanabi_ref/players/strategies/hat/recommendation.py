@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
@@ -29,13 +30,13 @@ from hanabi_ref.players.strategies.hat.player import (
     easy_discard,
     hard_discards,
     is_executable,
-    is_playable,
     snapshot_of,
     unsupported_by,
 )
 from hanabi_ref.players.strategies.hat.values import DISCARD_VALUES, IS_DISCARD, IS_PLAY, PLAY_VALUES, SLOT_OF, SLOTS
 from hanabi_ref.players.strategies.knowledge import composition_counts, unseen_counts
 from hanabi_ref.players.strategies.params import StrategySpec, Value
+from hanabi_ref.engine.tables import tables_for
 from hanabi_ref.engine.view import PlayerView
 
 MODULUS = 2 * SLOTS
@@ -54,12 +55,13 @@ def recommendation_code(config: GameConfig) -> ClueCode:
     raise ConfigError(f"players: the recommendation code is defined for 4 and 5 players, got {config.players} [H-rec-code]")
 
 
-def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[int]) -> int:
+def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[Identity]) -> int:
     """[H-rec-action] the recommendation for a hand: play its playable card of lowest value
     (then lowest slot); else discard a card already played or one of two equal cards;
     else a card that is not unsafe to discard; else the last slot."""
-    n = config.values
-    playable = [(card % n, slot) for slot, card in enumerate(hand) if is_playable(config, snap, card)]
+    tables = tables_for(config)
+    suit_of, rank_of, fields = tables.suit_of, tables.rank_of, snap.fields
+    playable = [(rank_of[card], slot) for slot, card in enumerate(hand) if fields[suit_of[card]] == rank_of[card]]  # [4.2]
     if playable:
         return PLAY_VALUES[min(playable)[1]]
     easy = easy_discard(config, snap, hand, frozenset())

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from hanabi_ref.engine.actions import Hint
+from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.info.knowledge import Board, identities
 from hanabi_ref.players.strategies.info.questions import is_determined
@@ -26,20 +27,21 @@ touching it (with k = 4: a value hint), a colour hint not touching it (k = 4 onl
 class Tables:
     """Masks of a configuration the codes read, made once per configuration."""
 
-    __slots__ = ("touchers", "colour_shadow", "value_of", "value_masks", "suit_masks", "shadow")
+    __slots__ = ("touchers", "colour_shadow", "suit_of", "rank_of", "value_masks", "suit_masks", "shadow")
 
     def __init__(self, config: GameConfig) -> None:
         size = config.values * len(config.suits)
         self.touchers = tuple(colours_touching(config, card) for card in range(size))
         """The clue colours whose hint touches each identity, as bits."""
-        self.value_of = tuple(card % config.values for card in range(size))
+        self.suit_of, self.rank_of = suit_table(config.values, size), rank_table(config.values, size)
+        """The suit and the rank (value less one) of each identity [2.9-cards]."""
         self.value_masks = tables_for(config).value_masks
         self.suit_masks = tuple(((1 << config.values) - 1) << (suit * config.values) for suit in range(len(config.suits)))
         self.colour_shadow = tuple(
             sum(1 << other for other in range(size) if self.touchers[other] & ~self.touchers[card] == 0) for card in range(size)
         )
         """For each identity f, the identities every colour hint touching them also touches f."""
-        self.shadow = tuple(self.colour_shadow[card] & self.value_masks[self.value_of[card]] for card in range(size))
+        self.shadow = tuple(self.colour_shadow[card] & self.value_masks[self.rank_of[card]] for card in range(size))
         """For each identity f, the identities no hint touches without touching f."""
 
 
@@ -62,8 +64,8 @@ def _focus(sets: tuple[int, ...], board: Board) -> int:
             score = 0
         else:
             low = (mask & -mask).bit_length() - 1
-            one_suit = mask & ~table.suit_masks[low // board.values] == 0
-            one_value = mask & ~table.value_masks[table.value_of[low]] == 0
+            one_suit = mask & ~table.suit_masks[table.suit_of[low]] == 0
+            one_value = mask & ~table.value_masks[table.rank_of[low]] == 0
             score = 1 + (not one_suit) + (not one_value)
         if score > best_score:
             best, best_score = slot, score
@@ -94,7 +96,7 @@ def _code_size(sets: tuple[int, ...], slot: int, key: tuple[object, ...]) -> int
     others = sets[:slot] + sets[slot + 1:]
     value_avoidable = colour_avoidable = bool(others)
     for card in identities(sets[slot]):
-        if value_avoidable and all(mask & table.value_masks[table.value_of[card]] for mask in others):
+        if value_avoidable and all(mask & table.value_masks[table.rank_of[card]] for mask in others):
             value_avoidable = False
         if colour_avoidable and all(mask & table.colour_shadow[card] for mask in others):
             colour_avoidable = False
@@ -144,11 +146,11 @@ def _fits(masks: Sequence[int], shadows: Sequence[int], left: list[int]) -> bool
 def hints_of_type(kind: int, k: int, target: int, hand: Sequence[int], slot: int, config: GameConfig) -> list[Hint]:
     """[I-hint-map] the hints of one type to a seat whose identities are ``hand`` and whose
     focus is ``slot``, in catalogue order (colours, then values)."""
-    values = config.values
-    focus_card = hand[slot]
+    table = tables(config)
+    rank_of, focus_card = table.rank_of, hand[slot]
     if kind == VALUE:
-        return [Hint(target, "value", focus_card % values + 1)]
-    touchers = tables(config).touchers
+        return [Hint(target, "value", rank_of[focus_card] + 1)]
+    touchers = table.touchers
     focus_colours = touchers[focus_card]
     if kind == COLOUR:
         first = (focus_colours & -focus_colours).bit_length() - 1
@@ -158,8 +160,8 @@ def hints_of_type(kind: int, k: int, target: int, hand: Sequence[int], slot: int
     for card in hand:
         colour_hints.update(c for c in range(len(config.colours)) if touchers[card] >> c & 1
                             and not focus_colours >> c & 1)
-        if card % values != focus_card % values:
-            value_hints.add(card % values + 1)
+        if rank_of[card] != rank_of[focus_card]:
+            value_hints.add(rank_of[card] + 1)
     colours = [Hint(target, "colour", c) for c in sorted(colour_hints)]
     ranks = [Hint(target, "value", v) for v in sorted(value_hints)]
     if k == 4:

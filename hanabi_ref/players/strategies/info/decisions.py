@@ -135,11 +135,12 @@ def sure_play(turn: Turn) -> Play | None:
                     if card is not None:
                         held[card] = held.get(card, 0) + 1
     best: tuple[float, int] | None = None
+    rank_of = tables_for(turn.config).rank_of
     for slot, mask in enumerate(turn.own):
         if not board.surely(mask, board.playable, weights):
             continue
         total = board.weight(mask, weights)
-        score = ratio(sum(weights[card] * (10 - (card % board.values + 1)) * (HELD_SCALE // (1 + held.get(card, 0)))
+        score = ratio(sum(weights[card] * (10 - (rank_of[card] + 1)) * (HELD_SCALE // (1 + held.get(card, 0)))
                           for card in identities(mask)), HELD_SCALE * total)
         if best is None or score > best[0]:
             best = (score, slot)
@@ -282,12 +283,13 @@ def least_valuable(turn: Turn) -> int:
                 seen |= 1 << card
     dispensable = board.dispensable
     keep = turn.options.dispensable_weight
+    rank_of = tables_for(turn.config).rank_of
     best: tuple[float, int] | None = None
     for slot, mask in enumerate(turn.own):
         total = weights.total(mask)
         if not total:
             continue
-        value = sum(weights[card] * (card % board.values + 1) for card in identities(mask))
+        value = sum(weights[card] * (rank_of[card] + 1) for card in identities(mask))
         score = ratio(20 * weights.total(mask & seen) + keep * weights.total(mask & dispensable) + value, total)
         if best is None or score > best[0]:
             best = (score, slot)

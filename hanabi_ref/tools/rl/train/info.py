@@ -58,13 +58,11 @@ def info_unsupported(config: GameConfig) -> str | None:
 
 
 def _played(view: PlayerView, identity: int) -> bool:
-    values = view.config.values
-    return view.fields[identity // values] > identity % values
+    return view.fields[view.tables.suit_of[identity]] > view.tables.rank_of[identity]
 
 
 def _playable(view: PlayerView, identity: int) -> bool:
-    values = view.config.values
-    return view.fields[identity // values] == identity % values
+    return view.fields[view.tables.suit_of[identity]] == view.tables.rank_of[identity]
 
 
 class InfoSeat(BaseStrategy):
@@ -143,7 +141,7 @@ def message(seat: InfoSeat, view: PlayerView) -> Hint | None:
 def info_action(seat: InfoSeat, view: PlayerView) -> Action:
     """[RL-train-info-turn] the rule's move."""
     hand = view.own_hand
-    playable = [(seat.known[card] % view.config.values, slot) for slot, card in enumerate(hand)
+    playable = [(view.tables.rank_of[seat.known[card]], slot) for slot, card in enumerate(hand)
                 if card in seat.known and _playable(view, seat.known[card])]
     if playable:
         return Play(min(playable)[1])

@@ -97,12 +97,13 @@ class _Recording(TeamRollouts):
         self.labels: list[float] = []
 
     def step(self, position: Position, override: tuple[int, int] | None = None) -> Move:
-        state, values = position.state, self.config.values
+        state = position.state
+        suit_of, rank_of = state.tables.suit_of, state.tables.rank_of
 
         def record(view: PlayerView, memory: SeatMemory, slot: int) -> bool:
             card = state.deck[state.hands[state.current][slot]]
             self.features.append(judge_features(view, memory, slot))
-            self.labels.append(float(state.fields[card // values] == card % values))
+            self.labels.append(float(state.fields[suit_of[card]] == rank_of[card]))
             return False
 
         self.judge = record

@@ -33,6 +33,7 @@ from hanabi_ref.players.runner import GameMoves
 from hanabi_ref.tools.rl.encoders import Vector, public_observation, recommendation_observation
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.hat import HatCode, board_reader
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, History
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
@@ -88,7 +89,7 @@ def teacher(config: GameConfig) -> Recommender:
         cards, heights, gone = read(observation)
         hand = [card for card in cards if card >= 0]
         fields, discarded = tuple(heights), tuple(gone)
-        value = recommend(config, Snapshot(fields, discarded, 0, 0, 0), hand)
+        value = recommend(config, Snapshot(fields, discarded, 0, 0, 0), as_identities(hand))
         return HAND + value if value < DISCARD else value - DISCARD
 
     return policy
