@@ -21,7 +21,7 @@ from typing import Any
 import attrs
 
 from hanabi_ref.engine.actions import Action, Hint
-from hanabi_ref.engine.cards import Identity, as_identities, members, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, members, suit_of, value_of
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.legality import legal_actions as _legal_actions
 from hanabi_ref.engine.config import GameConfig
@@ -259,7 +259,7 @@ class Game:
     def hands(self) -> tuple[tuple[Card, ...], ...]:
         """Every hand face up, slot by slot [2.13-3]."""
         state = self._state
-        deck = as_identities(state.deck)
+        deck = state.deck
         return tuple(tuple(Card.of(state.config, deck[c]) for c in hand) for hand in state.hands)
 
     @property
@@ -272,7 +272,7 @@ class Game:
     def discard(self) -> tuple[Card, ...]:
         """The discard pile, oldest first [2.13-2]."""
         state = self._state
-        deck = as_identities(state.deck)
+        deck = state.deck
         return tuple(Card.of(state.config, deck[c]) for c in state.discard)
 
     @property

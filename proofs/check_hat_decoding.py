@@ -265,7 +265,7 @@ def check_after(compositions: Sequence[tuple[tuple[int, ...], ...]] = TINY_GAMES
         nonlocal compared
         if state.terminal:
             return
-        hand = tuple(as_identities(state.deck)[card] for card in state.hands[state.current])
+        hand = tuple(state.deck[card] for card in state.hands[state.current])
         before = _public(state)
         for action in legal_actions(state):
             predicted = player.after(state.config, before, hat_values.value_of_action(action), hand)

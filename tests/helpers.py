@@ -21,7 +21,7 @@ import attrs
 from hypothesis import strategies as st
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import Identity, identity
+from hanabi_ref.engine.cards import Identity, as_identities, identity
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
@@ -282,7 +282,7 @@ def visible_swap(state: GameState, seat: int) -> tuple[int, ...] | None:
 
 def with_deck(state: GameState, deck: tuple[int, ...]) -> GameState:
     """``state`` with another deck; the state's invariants are re-checked."""
-    return attrs.evolve(state, deck=deck)
+    return attrs.evolve(state, deck=tuple(as_identities(deck)))
 
 
 def drawn_rearrangement(state: GameState, data: st.DataObject) -> GameState:

@@ -413,7 +413,7 @@ def test_move_sentences_name_what_happened() -> None:
             assert text.endswith(f": touches {'slots' if len(slots) > 1 else 'slot'} {', '.join(map(str, slots))}"
                                  if slots else ": touches no card")
         else:
-            card = card_name(config, as_identities(before.deck)[before.hands[event.player][action.slot]])
+            card = card_name(config, before.deck[before.hands[event.player][action.slot]])
             verb = "plays" if isinstance(action, Play) else "discards"
             assert f"{verb} {card} from slot {action.slot}" in text
             if isinstance(action, Play):

@@ -13,7 +13,6 @@ import pytest
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import illegality, legal_actions
-from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.configs import config_from_json, config_to_json, make_config
 from hanabi_ref.engine.show import card_name, state_event_text
 from hanabi_ref.engine.state import GameState
@@ -92,7 +91,7 @@ def test_a_deck_play_reads_as_a_play_from_the_stack(seed: int) -> None:
     hand does not have; the card is the stack's last (read from the deck here), and the
     outcome is the event's."""
     state = _to_last_card(3, seed, deck_plays=True)
-    seat, card = state.current, as_identities(state.deck)[state.next_card]
+    seat, card = state.current, state.deck[state.next_card]
     after = apply(state, Play(len(state.hands[seat])))
     outcome = "success" if after.history[-1].success else "fails: a strike"
     assert state_event_text(after) == f"seat {seat} plays {card_name(state.config, card)} from the stack ({outcome})"

@@ -16,7 +16,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from hanabi_ref.cli import main
-from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
@@ -232,7 +231,7 @@ def test_every_recommendation_is_recovered(players: int, preset: str, variant: s
             player.observe(make_view(state, seat), state.history[-1])
         if isinstance(action, Hint):
             snap = snapshot_of(make_view(state, before.current))
-            intended = {s: recommend(config, snap, [as_identities(state.deck)[c] for c in state.hands[s]]) for s in range(players) if s != before.current}
+            intended = {s: recommend(config, snap, [state.deck[c] for c in state.hands[s]]) for s in range(players) if s != before.current}
             code = recommendation_code(config)
             sendable = code.sendable(before.current, seen_hands(make_view(before, before.current)))
             if sendable >> (sum(intended.values()) % 8) & 1:

@@ -110,7 +110,7 @@ def predicted(player: ReclueHatPlayer, state: GameState, useless: int | None) ->
         last = clue
     slot = gamble_slot(state, useless)
     if slot is not None:
-        seen = [state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards]
+        seen: list[int] = [state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards]
         lost = discarded_counts(state)
         pile = tuple(lost[x] for x in range(len(composition_counts(state.config))))
         if is_gamble_readable(player, state, slot, seen, pile):  # the others read it right
@@ -141,7 +141,7 @@ def check_gambles(player: ReclueHatPlayer, state: GameState, useless: int | None
         struck = attrs.evolve(state, errors=errors)
         view = make_view(struck, struck.current)
         slot = gamble_slot(struck, useless)
-        seen = [state.deck[c] for other, cards in enumerate(state.hands) if other != state.current for c in cards]
+        seen: list[int] = [state.deck[c] for other, cards in enumerate(state.hands) if other != state.current for c in cards]
         lost = discarded_counts(state)
         pile = tuple(lost[x] for x in range(len(composition_counts(state.config))))
         expected = None if slot is None or not is_gamble_readable(player, struck, slot, seen, pile) else Play(slot)

@@ -29,7 +29,7 @@ from hanabi_ref.cli import EXIT_OK, main
 from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.tools.human import BotFailed, GameQuit, HumanSeat, numbered_moves, play_human
-from hanabi_ref.engine.cards import Identity, as_identities
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.show import card_name, knowledge_text
@@ -230,7 +230,7 @@ def test_a_person_plays_a_game_in_a_terminal() -> None:
     try:
         screen = terminal.prompt()
         deal = new_game(make_config(4, preset="hle"), 1)
-        others = [card_name(deal.config, as_identities(deal.deck)[card_id]) for card_id in deal.hands[1]]
+        others = [card_name(deal.config, deal.deck[card_id]) for card_id in deal.hands[1]]
         assert screen.startswith("You are seat 0 of 4")
         assert re.search(r"\n> seat 0 you  #  +#  +#  +#\n", screen)
         assert re.search(r"\n  seat 1 {6}" + " +".join(others) + "\n", screen)

@@ -186,7 +186,7 @@ def test_the_number_is_the_mixed_radix_of_the_answers() -> None:
             if moment is None:
                 continue
             for seat in range(1, players):
-                hand = [state.deck[c] for c in state.hands[seat]]
+                hand: list[int] = [state.deck[c] for c in state.hands[seat]]
                 for total in range(2, 17):
                     ours = public_sets(seats[0].public, moment, seat)
                     number = radix_encode(ours, total, moment.board, hand)
@@ -309,8 +309,8 @@ def private_chance(state: GameState, seat: int, mask: int) -> Fraction:
             weights[suit * config.values + value] -= 1
     for other, cards in enumerate(state.hands):
         if other != seat:
-            for card in cards:
-                weights[state.deck[card]] = max(weights[state.deck[card]] - 1, 0)
+            for card_id in cards:
+                weights[state.deck[card_id]] = max(weights[state.deck[card_id]] - 1, 0)
     playable = {suit * config.values + height for suit, height in enumerate(state.fields) if height < config.values}
     whole = sum(weights[x] for x in range(len(weights)) if mask >> x & 1)
     return Fraction(sum(weights[x] for x in playable if mask >> x & 1), whole) if whole else Fraction(0)

@@ -17,7 +17,7 @@ from collections import Counter
 import pytest
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import Identity, as_identities
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.dealing import SplitMix64, deck_from_seed
 from hanabi_ref.engine.legality import is_legal, legal_actions
 from hanabi_ref.engine.config import GameConfig
@@ -150,7 +150,7 @@ def unseen_copies(state: GameState, seat: int, identity: int) -> int:
     """Copies of ``identity`` the seat does not see (S-know): the deck's, less the other
     hands', the discard pile's and the fields'."""
     config = state.config
-    seen = Counter(state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards)
+    seen = Counter[int](state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards)
     seen += Counter(state.deck[c] for c in state.discard)
     seen += Counter(suit * config.values + value for suit, height in enumerate(state.fields) for value in range(height))
     return composition_counts(config)[identity] - seen[identity]
@@ -169,7 +169,7 @@ def expected_turn(state: GameState, player: RecommendationPlayer, played_since: 
     sendable = False
     if state.hints > 0:
         snap = snapshot_of(view)._replace(tokens=state.hints - 1)
-        others = [recommend(state.config, snap, [as_identities(state.deck)[c] for c in state.hands[s]])
+        others = [recommend(state.config, snap, [state.deck[c] for c in state.hands[s]])
                   for s in range(state.config.players) if s != seat]
         sendable = bool(recommendation_code(state.config).sendable(seat, seen_hands(view)) >> (sum(others) % 8) & 1)
     if sendable:

@@ -29,7 +29,7 @@ def unseen_copies(state: GameState, seat: int, identity: int) -> int:
     """Copies of ``identity`` the seat does not see: the deck's, less the other hands',
     the discard pile's and the fields'."""
     config = state.config
-    seen = Counter(state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards)
+    seen = Counter[int](state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards)
     seen += Counter(state.deck[c] for c in state.discard)
     seen += Counter(suit * config.values + value for suit, height in enumerate(state.fields) for value in range(height))
     return composition_counts(config)[identity] - seen[identity]

@@ -24,7 +24,7 @@ from hanabi_ref.engine.transition import apply, initial_state
 def out_of_reach(state: GameState, suit: int, value: int) -> bool:
     """A lower card of the suit, not yet played, has no copy left (all discarded)."""
     config = state.config
-    lost = Counter(state.deck[c] for c in state.discard)
+    lost = Counter[int](state.deck[c] for c in state.discard)
     copies = composition_counts(config)
     return any(lost[suit * config.values + lower] >= copies[suit * config.values + lower]
                for lower in range(state.fields[suit], value))

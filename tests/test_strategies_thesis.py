@@ -216,11 +216,11 @@ def test_unseen_counts_are_the_own_hand_and_the_stack(run: Run, data: st.DataObj
     counts are those of all hands and the stack."""
     state = data.draw(st.sampled_from(run.states))
     seat = data.draw(st.integers(0, state.config.players - 1))
-    hidden = Counter(state.deck[c] for c in list(state.hands[seat]) + list(range(state.next_card, len(state.deck))))
+    hidden = Counter[int](state.deck[c] for c in list(state.hands[seat]) + list(range(state.next_card, len(state.deck))))
     counts = unseen_counts(make_view(state, seat), composition_counts(state.config))
     assert counts == [hidden[x] for x in range(len(counts))]
     # [S-know-public] without the other hands: everything not in D or on the fields.
-    undecided = Counter(state.deck[c] for hand in state.hands for c in hand) + Counter(
+    undecided = Counter[int](state.deck[c] for hand in state.hands for c in hand) + Counter(
         state.deck[c] for c in range(state.next_card, len(state.deck))
     )
     public = unseen_counts(make_view(state, seat), composition_counts(state.config), include_hands=False)
@@ -275,7 +275,7 @@ def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, le
     seat = state.current
     view = make_view(state, seat)
     hidden_ids = list(state.hands[seat]) + list(range(state.next_card, len(state.deck)))
-    physical = [state.deck[c] for c in hidden_ids]
+    physical: list[int] = [state.deck[c] for c in hidden_ids]
     knowledge = state.knowledge[seat]
     tables = public_tables(config, view)
     event = tables.worthless if worthless else tables.playable

@@ -24,6 +24,7 @@ import attrs
 import icontract
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play, describe
+from hanabi_ref.engine.cards import CardId, Identity, suit_of, value_of
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.validation import VARIANT_NAMES, variant_model
@@ -121,11 +122,11 @@ def _is_deck_play(state: GameState, action: Action) -> bool:
             and action.slot == len(state.hands[state.current]))
 
 
-def _acted_card(state: GameState, action: Action) -> int:
+def _acted_card(state: GameState, action: Action) -> CardId:
     """The id of the card a play or discard names: slot h' (legal only as a deck play,
     R-deck-plays) is the stack's last card."""
     hand, slot = state.hands[state.current], action.slot  # type: ignore[union-attr]
-    return state.next_card if slot == len(hand) else hand[slot]
+    return CardId(state.next_card) if slot == len(hand) else hand[slot]
 
 
 def _without_slot(cards: tuple[int, ...], slot: int) -> tuple[int, ...]:
@@ -204,8 +205,8 @@ def _discard_token_holds(state: GameState, discard: Action, result: GameState) -
 # ------------------------------------------------------------ 2c
 
 
-def _suit_and_value(config: GameConfig, card: int) -> tuple[int, int]:
-    return card // config.values, card % config.values + 1
+def _suit_and_value(config: GameConfig, card: Identity) -> tuple[int, int]:
+    return suit_of(card, config.values), value_of(card, config.values)
 
 
 def _is_success(state: GameState, play: Action) -> bool:
@@ -426,7 +427,7 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
     if len(result.history) != len(state.history) + 1 or not starts_with(result.history, state.history):
         return False
     event = result.history[-1]
-    drawn = result.next_card - 1 if result.next_card > state.next_card and not _is_deck_play(state, action) else None
+    drawn = CardId(result.next_card - 1) if result.next_card > state.next_card and not _is_deck_play(state, action) else None
     if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
         # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
         card_id = _acted_card(state, action)

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.engine.history import Event, History
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, check_invariants
@@ -47,13 +48,13 @@ class MoveVariables:
     )
 
     config: GameConfig
-    deck: tuple[int, ...]
+    deck: tuple[Identity, ...]
     next_card: int
-    hands: list[tuple[int, ...]]
+    hands: list[tuple[CardId, ...]]
     knowledge: list[tuple[int, ...]]
     fields: list[int]
-    played: tuple[int, ...]
-    discard: tuple[int, ...]
+    played: tuple[CardId, ...]
+    discard: tuple[CardId, ...]
     hints: int
     errors: int
     current: int
@@ -63,11 +64,11 @@ class MoveVariables:
     terminal: bool
     tables: Tables
     mover: int
-    left_hand: int | None
-    card: int | None
+    left_hand: CardId | None
+    card: Identity | None
     success: bool | None
     touched: tuple[int, ...]
-    drawn: int | None
+    drawn: CardId | None
 
     def __init__(self, state: GameState) -> None:
         self.config, self.deck, self.next_card = state.config, state.deck, state.next_card
@@ -90,13 +91,13 @@ class MoveVariables:
 
 def build_state(
     config: GameConfig,
-    deck: tuple[int, ...],
+    deck: tuple[Identity, ...],
     next_card: int,
-    hands: tuple[tuple[int, ...], ...],
+    hands: tuple[tuple[CardId, ...], ...],
     knowledge: tuple[tuple[int, ...], ...],
     fields: tuple[int, ...],
-    played: tuple[int, ...],
-    discard: tuple[int, ...],
+    played: tuple[CardId, ...],
+    discard: tuple[CardId, ...],
     hints: int,
     errors: int,
     current: int,
@@ -125,8 +126,8 @@ def build_state(
     return state
 
 
-def new_event(turn: int, player: int, action: Action, card_id: int | None, card: int | None,
-              success: bool | None, touched: tuple[int, ...], drawn: int | None) -> Event:
+def new_event(turn: int, player: int, action: Action, card_id: CardId | None, card: Identity | None,
+              success: bool | None, touched: tuple[int, ...], drawn: CardId | None) -> Event:
     """``Event(turn, player, action, card_id, card, success, touched, drawn)``, built as
     its tuple directly [2.17-history]."""
     return tuple.__new__(Event, (turn, player, action, card_id, card, success, touched, drawn))

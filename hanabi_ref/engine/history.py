@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from typing import Any, NamedTuple, overload
 
 from hanabi_ref.engine.actions import Action
+from hanabi_ref.engine.cards import CardId, Identity
 
 
 class Event(NamedTuple):
@@ -28,11 +29,11 @@ class Event(NamedTuple):
     turn: int
     player: int
     action: Action
-    card_id: int | None = None
-    card: int | None = None
+    card_id: CardId | None = None
+    card: Identity | None = None
     success: bool | None = None
     touched: tuple[int, ...] = ()
-    drawn: int | None = None
+    drawn: CardId | None = None
 
 
 class History(Sequence[Event]):

@@ -209,8 +209,8 @@ def state_event_text(state: GameState) -> str:
 
 
 def _deck(state: GameState) -> tuple[Identity, ...]:
-    """The identities of S0 by card id (``GameState.deck``, still typed as plain integers)."""
-    return cast("tuple[Identity, ...]", state.deck)
+    """The identities of S0 by card id (``GameState.deck``)."""
+    return state.deck
 
 
 def state_board(state: GameState) -> str:

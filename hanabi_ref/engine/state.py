@@ -36,6 +36,7 @@ from hanabi_ref.engine.history import append_event as append_event
 from hanabi_ref.engine.history import sealed_history as sealed_history
 from hanabi_ref.engine.history import sealed_successor as sealed_successor
 from hanabi_ref.engine.history import starts_with as starts_with
+from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.variants.ruleset import attainable_heights as attainable_heights
 
@@ -66,22 +67,22 @@ def is_fields_gapless(state: GameState) -> bool:
     (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.ways`: (1, ..., n) under the
     thesis, VAR-up-or-down's four under Up or Down), and F[i] counts them
     (VAR-engine-up-or-down)."""
-    config = state.config
-    n = config.values
-    ways = state.tables.stack_ways
+    config, tables = state.config, state.tables
+    ways, suit_of, rank_of = tables.stack_ways, tables.suit_of, tables.rank_of
     if len(ways) == 1:  # one complete stack (the thesis'): each card is the next value of it
         way, heights = ways[0], [0] * config.suit_count
         for card_id in state.played:
             card = state.deck[card_id]
-            suit, height = card // n, heights[card // n]
-            if height >= len(way) or card % n + 1 != way[height]:
+            suit = suit_of[card]
+            height = heights[suit]
+            if height >= len(way) or rank_of[card] + 1 != way[height]:
                 return False
             heights[suit] = height + 1
         return tuple(heights) == state.fields
     stacks: list[list[int]] = [[] for _ in range(config.suit_count)]
     for card_id in state.played:
         card = state.deck[card_id]
-        stacks[card // n].append(card % n + 1)
+        stacks[suit_of[card]].append(rank_of[card] + 1)
     if not all(any(way[: len(stack)] == tuple(stack) for way in ways) for stack in stacks):
         return False
     return tuple(map(len, stacks)) == state.fields
@@ -147,13 +148,13 @@ class GameState:
     ``repr`` and JSON leave them out)."""
 
     config: GameConfig
-    deck: tuple[int, ...]
+    deck: tuple[Identity, ...]
     next_card: int
-    hands: tuple[tuple[int, ...], ...]
+    hands: tuple[tuple[CardId, ...], ...]
     knowledge: tuple[tuple[int, ...], ...]
     fields: tuple[int, ...]
-    played: tuple[int, ...]
-    discard: tuple[int, ...]
+    played: tuple[CardId, ...]
+    discard: tuple[CardId, ...]
     hints: int
     errors: int
     current: int
@@ -259,7 +260,7 @@ def max_attainable_score(state: GameState) -> int:
     return attainable_score(state.tables, state.deck, state.fields, state.discard, state.played)
 
 
-def attainable_score(tables: Tables, deck: tuple[int, ...], fields: Sequence[int], discard: tuple[int, ...],
+def attainable_score(tables: Tables, deck: tuple[Identity, ...], fields: Sequence[int], discard: tuple[int, ...],
                      played: tuple[int, ...] = ()) -> int:
     """[R-1] :func:`max_attainable_score` from the fields and discard pile alone (and the
     played cards, which a variant family's rule set may read: under Up or Down they fix
@@ -285,7 +286,7 @@ def is_stop_condition(state: GameState) -> bool:
 
 def stop_clause(
     tables: Tables,
-    deck: tuple[int, ...],
+    deck: tuple[Identity, ...],
     fields: Sequence[int],
     discard: tuple[int, ...],
     remaining: int | None,
@@ -309,7 +310,7 @@ def stop_clause(
 
 def is_nothing_playable_left(
     tables: Tables,
-    deck: tuple[int, ...],
+    deck: tuple[Identity, ...],
     fields: Sequence[int],
     played: tuple[int, ...],
     hands: Sequence[Sequence[int]],

@@ -34,6 +34,7 @@ result's invariants once; with contracts off nothing is checked and nothing is p
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import cast
 
 import icontract
 
@@ -43,6 +44,7 @@ from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError
 from hanabi_ref.engine.legality import hint_mask, illegality
+from hanabi_ref.engine.cards import CardId, Identity, as_identities
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.fastpath import MoveVariables, build_state, new_event
 from hanabi_ref.engine.state import GameState, History, append_event, is_nothing_playable_left, stop_clause
@@ -51,7 +53,7 @@ from hanabi_ref.engine.tables import Tables, tables_for
 # ---------------------------------------------------------------- step 1 [2.16-1]
 
 
-def deal_hands(config: GameConfig) -> tuple[tuple[int, ...], ...]:
+def deal_hands(config: GameConfig) -> tuple[tuple[CardId, ...], ...]:
     """[2.16-1-deal] the card ids each seat is dealt: consecutive blocks of h, seat 0
     first (erratum E-1), or one card at a time round the table (option ``deal``)."""
     p, h = config.players, config.hand_size
@@ -62,7 +64,7 @@ def deal_hands(config: GameConfig) -> tuple[tuple[int, ...], ...]:
     if config.options.draw_position == "newest-first":
         # [R-2] slot 0 holds the newest card, from the deal on.
         hands = [hand[::-1] for hand in hands]
-    return tuple(hands)
+    return cast("tuple[tuple[CardId, ...], ...]", tuple(hands))
 
 
 def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
@@ -87,7 +89,7 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
 @icontract.ensure(lambda config, result: result.hints == config.max_hints and result.errors == 0 and result.current == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
 @icontract.ensure(lambda config, result: result.next_card == config.players * config.hand_size, "2.16-1-deal: S starts after the p*h dealt cards", enabled=ENABLED)
 @icontract.ensure(lambda config, result: all(k == (1 << config.values * config.suit_count) - 1 for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
-def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameState:
+def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> GameState:
     """Step 1: deal the hands, empty D and F, t := t0, f := 0, C := first seat, R := inf,
     every K_c := Cards(H) [2.16-1, 2.16-1-deal, 2.14-initial, E-22].  Step 3 is then
     evaluated once (erratum E-6): if the stack is already empty, the last round starts
@@ -114,22 +116,22 @@ def process_initialisation(config: GameConfig, deck: tuple[int, ...]) -> GameSta
 def initial_state(config: GameConfig, deck: Sequence[int]) -> GameState:
     """The state before the first move for a configuration and a deck (S0, top first);
     a deck that is not a permutation of the composition is refused [2.9-S0]."""
-    deck = tuple(deck)
-    check_deck(config, deck)
-    return process_initialisation(config, deck)
+    cards = tuple(deck)
+    check_deck(config, cards)
+    return process_initialisation(config, tuple(as_identities(cards)))
 
 
 def new_game(config: GameConfig, seed: int) -> GameState:
     """The state before the first move of the game dealt from ``seed`` [D-seed]: the deck
     comes from :func:`~hanabi_ref.engine.dealing.deck_from_seed`, a permutation of the
     composition by construction, so it is not checked again."""
-    return process_initialisation(config, deck_from_seed(config, seed))
+    return process_initialisation(config, tuple(as_identities(deck_from_seed(config, seed))))
 
 
 # ---------------------------------------------------------------- 2b, 2c: the card
 
 
-def _take_from_hand(move: MoveVariables, slot: int) -> int:
+def _take_from_hand(move: MoveVariables, slot: int) -> CardId:
     """P_C := P_C minus the card in ``slot``; its knowledge set leaves with it (2b, 2c)
     [E-12].  Returns the card's id."""
     seat = move.mover
@@ -141,11 +143,11 @@ def _take_from_hand(move: MoveVariables, slot: int) -> int:
     return hand[slot]
 
 
-def _take_from_stack(move: MoveVariables) -> int:
+def _take_from_stack(move: MoveVariables) -> CardId:
     """[R-deck-plays] the stack's last card, played unseen: it leaves the stack (S := S
     minus it) without entering the hand, so the draw that follows finds the stack
     empty.  Returns the card's id."""
-    card_id = move.next_card
+    card_id = cast(CardId, move.next_card)
     move.next_card = card_id + 1
     move.left_hand = card_id
     move.card = move.deck[card_id]
@@ -194,7 +196,7 @@ def process_discard(move: MoveVariables, discard: Discard) -> None:
         _to_discard(move, card_id)
 
 
-def _to_discard(move: MoveVariables, card_id: int) -> None:
+def _to_discard(move: MoveVariables, card_id: CardId) -> None:
     """D := (d_1, ..., d_M, a) and t := t + 1 if t < t0 [2.16-2b-discard, 2.16-2b-token]."""
     move.discard = move.discard + (card_id,)
     if move.hints < move.config.max_hints:
@@ -225,14 +227,14 @@ def process_play(move: MoveVariables, play: Play) -> None:
         _judge_play(move, card_id)
 
 
-def _judge_play(move: MoveVariables, card_id: int) -> None:
+def _judge_play(move: MoveVariables, card_id: CardId) -> None:
     """Step 2c's test and its two branches for the card ``card_id`` [2.16-2c-success,
     2.16-2c-five, 2.16-2c-fail, 2.16-2c-strikeout, E-10]: the game's rule set says
     whether the play succeeds and what F[x] becomes
     (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.played_height`)."""
     config = move.config
     card = move.deck[card_id]
-    suit, value = card // config.values, card % config.values + 1
+    suit, value = move.tables.suit_of[card], move.tables.rank_of[card] + 1
     height = move.tables.rule_set.played_height(config, move.deck, move.played, move.fields, suit, value)
     if height is not None:
         move.fields[suit] = height
@@ -260,7 +262,7 @@ def process_draw(move: MoveVariables, ends_game: bool) -> None:
         return
     if ends_game and not move.config.options.draw_after_final_move:
         return
-    seat, drawn, fresh = move.mover, move.next_card, move.tables.all_cards_mask
+    seat, drawn, fresh = move.mover, cast(CardId, move.next_card), move.tables.all_cards_mask
     if move.config.options.draw_position == "newest-first":
         move.hands[seat] = (drawn,) + move.hands[seat]
         move.knowledge[seat] = (fresh,) + move.knowledge[seat]

@@ -14,7 +14,7 @@ import re
 from collections.abc import Sequence
 from typing import Any, Final, cast
 
-from hanabi_ref.engine.cards import Identity, as_identities, knowledge_suits_values, members, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, knowledge_suits_values, members, suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, public_score, score, stack_size
 from hanabi_ref.engine.view import PlayerView
@@ -155,7 +155,7 @@ def knowledge_to_json(mask: int, config: GameConfig) -> dict[str, Any]:
 def state_to_json(state: GameState) -> dict[str, Any]:
     """[T-state] everything an engine can be compared on, as one JSON object."""
     config = state.config
-    deck = as_identities(state.deck)
+    deck = state.deck
     return {
         "current": state.current,
         "hands": [[card_to_json(deck[c], config) for c in hand] for hand in state.hands],

@@ -16,7 +16,6 @@ import json
 import sys
 from typing import Any
 
-from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.engine.state import stack_size
 from hanabi_ref.tools.protocol.engine import ReferenceEngine
@@ -34,11 +33,11 @@ def change(view: dict[str, Any]) -> None:
     for name, *value in changes:
         argument = value[0] if value else ""
         if name == "own-slot":
-            view["hands"][seat][int(argument)] = card_to_json(as_identities(state.deck)[state.hands[seat][int(argument)]], config)
+            view["hands"][seat][int(argument)] = card_to_json(state.deck[state.hands[seat][int(argument)]], config)
         elif name == "next-card":
-            view["next"] = card_to_json(as_identities(state.deck)[state.next_card], config) if stack_size(state) else None
+            view["next"] = card_to_json(state.deck[state.next_card], config) if stack_size(state) else None
         elif name == "narrow-own":
-            card = card_to_json(as_identities(state.deck)[state.hands[seat][int(argument)]], config)
+            card = card_to_json(state.deck[state.hands[seat][int(argument)]], config)
             view["knowledge"][seat][int(argument)] = {"suits": [card["suit"]], "values": [card["value"]]}
         elif name == "widen-own":
             view["knowledge"][seat][int(argument)] = {"suits": list(range(config.suit_count)),

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from hanabi_ref.engine.variants.ruleset import RuleSet
 
 if TYPE_CHECKING:
+    from hanabi_ref.engine.cards import Identity
     from hanabi_ref.engine.config import GameConfig
 
 
@@ -34,7 +35,7 @@ class OrangeSuits(RuleSet):
         self.name = f"{stacks.name}, orange"
         self.upward, self.start_value = stacks.upward, stacks.start_value
 
-    def is_swapped(self, config: GameConfig, card: int) -> bool:
+    def is_swapped(self, config: GameConfig, card: Identity) -> bool:
         """[VAR-engine-orange] an orange card's play is carried out as step 2b, its discard
         as step 2c."""
         return bool(self.inverted >> card & 1)
@@ -47,15 +48,15 @@ class OrangeSuits(RuleSet):
     def ways(self, values: int) -> tuple[tuple[int, ...], ...]:
         return self.stacks.ways(values)
 
-    def played_height(self, config: GameConfig, deck: Sequence[int], played: Sequence[int], fields: Sequence[int],
+    def played_height(self, config: GameConfig, deck: Sequence[Identity], played: Sequence[int], fields: Sequence[int],
                       suit: int, value: int) -> int | None:
         return self.stacks.played_height(config, deck, played, fields, suit, value)
 
-    def next_identities(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int],
+    def next_identities(self, config: GameConfig, deck: Sequence[Identity], fields: Sequence[int],
                         played: Sequence[int]) -> set[int]:
         return self.stacks.next_identities(config, deck, fields, played)
 
-    def attainable(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int], played: Sequence[int],
+    def attainable(self, config: GameConfig, deck: Sequence[Identity], fields: Sequence[int], played: Sequence[int],
                    discarded: Sequence[int]) -> int:
         return self.stacks.attainable(config, deck, fields, played, discarded)
 

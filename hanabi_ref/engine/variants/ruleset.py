@@ -45,6 +45,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from hanabi_ref.engine.cards import Identity
     from hanabi_ref.engine.config import GameConfig
 
 
@@ -70,26 +71,26 @@ class RuleSet:
         only (1, ..., n)."""
         return (tuple(range(1, values + 1)),)
 
-    def played_height(self, config: GameConfig, deck: Sequence[int], played: Sequence[int], fields: Sequence[int],
+    def played_height(self, config: GameConfig, deck: Sequence[Identity], played: Sequence[int], fields: Sequence[int],
                       suit: int, value: int) -> int | None:
         """[2.16-2c-success, E-25] F[x] after a play of (value y, suit x) that succeeds, or
         None if it fails: it succeeds if F[x] = (1, ..., y - 1), and F[x] is then y (one
         test: a 1 on an empty field is the case y = 1)."""
         return value if fields[suit] == value - 1 else None
 
-    def is_swapped(self, config: GameConfig, card: int) -> bool:
+    def is_swapped(self, config: GameConfig, card: Identity) -> bool:
         """[2.16-2b, 2.16-2c, VAR-engine-orange] whether a play of the identity ``card`` is
         carried out as step 2b and its discard as step 2c: never under the thesis."""
         return False
 
-    def next_identities(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int],
+    def next_identities(self, config: GameConfig, deck: Sequence[Identity], fields: Sequence[int],
                         played: Sequence[int]) -> set[int]:
         """[R-4] the identities some field stack may take next: y = F[x] + 1 of each
         incomplete suit x."""
         n = config.values
         return {suit * n + height for suit, height in enumerate(fields) if height < n}
 
-    def attainable(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int], played: Sequence[int],
+    def attainable(self, config: GameConfig, deck: Sequence[Identity], fields: Sequence[int], played: Sequence[int],
                    discarded: Sequence[int]) -> int:
         """[R-1] the best score still reachable: each suit up to below the first value
         whose every copy has been discarded (``discarded`` counts the copies of each

@@ -15,6 +15,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from hanabi_ref.engine.cards import Identity, suit_of, value_of
 from hanabi_ref.engine.variants.ruleset import RuleSet
 
 if TYPE_CHECKING:
@@ -37,9 +38,9 @@ def applies(variant: Variant) -> bool:
     return variant.rules.up_or_down
 
 
-def stack_values(deck: Sequence[int], played: Sequence[int], suit: int, values: int) -> tuple[int, ...]:
+def stack_values(deck: Sequence[Identity], played: Sequence[int], suit: int, values: int) -> tuple[int, ...]:
     """The values on ``suit``'s stack, in the order they were played."""
-    return tuple(deck[card_id] % values + 1 for card_id in played if deck[card_id] // values == suit)
+    return tuple(value_of(deck[card_id], values) for card_id in played if suit_of(deck[card_id], values) == suit)
 
 
 def next_values(on_stack: Sequence[int]) -> frozenset[int]:
@@ -96,7 +97,7 @@ class UpOrDownRules(RuleSet):
         """[VAR-up-or-down] the four complete stacks (1-5, 5-1, START 2-5, START 4-1)."""
         return WAYS
 
-    def played_height(self, config: GameConfig, deck: Sequence[int], played: Sequence[int], fields: Sequence[int],
+    def played_height(self, config: GameConfig, deck: Sequence[Identity], played: Sequence[int], fields: Sequence[int],
                       suit: int, value: int) -> int | None:
         """[VAR-engine-up-or-down, 2.16-2c-success] a play succeeds if the value may come
         next on the suit's stack; the field then counts one card more."""
@@ -104,7 +105,7 @@ class UpOrDownRules(RuleSet):
             return fields[suit] + 1
         return None
 
-    def next_identities(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int],
+    def next_identities(self, config: GameConfig, deck: Sequence[Identity], fields: Sequence[int],
                         played: Sequence[int]) -> set[int]:
         """[R-4, HL-up-or-down] the identities a stack may take next: any value
         VAR-up-or-down allows after the stack's cards."""
@@ -112,7 +113,7 @@ class UpOrDownRules(RuleSet):
         return {suit * n + value - 1 for suit in range(config.suit_count)
                 for value in next_values(stack_values(deck, played, suit, n))}
 
-    def attainable(self, config: GameConfig, deck: Sequence[int], fields: Sequence[int], played: Sequence[int],
+    def attainable(self, config: GameConfig, deck: Sequence[Identity], fields: Sequence[int], played: Sequence[int],
                    discarded: Sequence[int]) -> int:
         """[R-1, VAR-engine-up-or-down] the most cards the stacks can still hold: each
         stack's cards and the longest run that can follow them, a value being available

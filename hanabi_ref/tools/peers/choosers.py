@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import as_identities, suit_of, value_of
+from hanabi_ref.engine.cards import suit_of, value_of
 from hanabi_ref.engine.legality import hint_mask
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.protocol.choosing import Chooser, illegal_candidates
@@ -20,13 +20,13 @@ from hanabi_ref.tools.protocol.choosing import Chooser, illegal_candidates
 
 def is_playable(state: GameState, card_id: int) -> bool:
     """[2.16-2c-success] the card would succeed if played now."""
-    card, n = as_identities(state.deck)[card_id], state.config.values
+    card, n = state.deck[card_id], state.config.values
     return value_of(card, n) == state.fields[suit_of(card, n)] + 1
 
 
 def is_useless(state: GameState, card_id: int) -> bool:
     """The card's value is already on its field stack, so it can never be played."""
-    card, n = as_identities(state.deck)[card_id], state.config.values
+    card, n = state.deck[card_id], state.config.values
     return value_of(card, n) <= state.fields[suit_of(card, n)]
 
 

@@ -22,7 +22,7 @@ from typing import Protocol, TypeGuard
 import attrs
 
 from hanabi_ref.engine.actions import Action
-from hanabi_ref.engine.cards import Identity, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, as_identities, suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.protocol.engine import Engine, ReferenceEngine
@@ -89,7 +89,7 @@ def adopt_drawn(state: GameState, drawn: Sequence[int]) -> GameState:
     """[EP-seed] ``state`` with the cards ``drawn`` placed, in order, at the top of its
     stack: each is moved there from among the cards not yet drawn, which nothing but the
     stack's size shows."""
-    deck = list(state.deck)
+    deck: list[int] = list(state.deck)
     for offset, card in enumerate(drawn):
         position = state.next_card + offset
         try:
@@ -98,7 +98,7 @@ def adopt_drawn(state: GameState, drawn: Sequence[int]) -> GameState:
             raise NotInStack(f"the engine drew {_name(card, state.config)}, which the stack does not have left "
                              f"(2.16-1-deal)") from None
         deck[position], deck[found] = deck[found], deck[position]
-    return attrs.evolve(state, deck=tuple(deck)) if drawn else state
+    return attrs.evolve(state, deck=tuple(as_identities(deck))) if drawn else state
 
 
 def _name(card: int, config: GameConfig) -> str:

@@ -20,7 +20,7 @@ import attrs
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.cards import as_identities, rank_of, suit_of
+from hanabi_ref.engine.cards import rank_of, suit_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.tools.solver.core import OpenGame, late_draws_fit, solve_open, to_engine_line
 from hanabi_ref.engine.state import GameState, attainable_heights, max_attainable_score, score
@@ -299,7 +299,7 @@ def narrate(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> 
         if isinstance(action, Hint):
             what = "passes (a hint)"
         else:
-            identity = as_identities(state.deck)[hand[action.slot]]
+            identity = state.deck[hand[action.slot]]
             card = card_name(config, identity)
             playable = state.fields[suit_of(identity, config.values)] == rank_of(identity, config.values)
             what = f"discards {card}" if isinstance(action, Discard) else (f"plays {card}" if playable else f"misplays {card}")

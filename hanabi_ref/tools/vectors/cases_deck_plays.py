@@ -15,7 +15,7 @@ from typing import Final
 
 from hanabi_ref.engine.actions import Action, Hint, Play
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.cards import Identity, as_identities, suit_of, value_of
+from hanabi_ref.engine.cards import Identity, suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.vectors.build import Maker
@@ -103,7 +103,7 @@ def _deck_play(out: Maker, label: str, clauses: Sequence[str], run: Run, success
     """One play of slot h': listed last, the hand and K unchanged, the stack empty, R = p
     unless it is a strikeout; the move's record names the stack's last card (its id
     N - 1), draws nothing and says whether the play succeeded [2.17-history]."""
-    last = as_identities(run.deck)[-1]
+    last = run.state.deck[-1]
     description = f"seat {run.state.current} plays the stack's last card ({card_name(run.config, last)}) as slot {H_PRIME}"
     vector = out.transition(label, (*CLAUSES, *clauses), run, Play(H_PRIME), description)
     pre, post = vector.data["pre"], vector.data["post"]

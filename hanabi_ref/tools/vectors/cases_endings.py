@@ -110,7 +110,7 @@ def one_discarder(state: GameState) -> Action:
     """Two hints, then two discards of 1s, in turn; a hint instead when no 1 is held."""
     legal = legal_actions(state)
     if state.turn % 4 >= 2:
-        deck = as_identities(state.deck)
+        deck = state.deck
         ones = [a for a in legal if isinstance(a, Discard) and value_of(deck[state.hands[state.current][a.slot]], state.config.values) == 1]
         if ones:
             return ones[0]
@@ -167,8 +167,8 @@ def nothing_playable_move(config: GameConfig) -> Run:
         while not run.state.terminal:
             after = run.then(rule(run.state))
             state = after.state
-            if stop_clause(tables, run.deck, state.fields, state.discard, state.remaining, state.played) is None and \
-                    is_nothing_playable_left(tables, run.deck, state.fields, state.played, state.hands, state.current,
+            if stop_clause(tables, state.deck, state.fields, state.discard, state.remaining, state.played) is None and \
+                    is_nothing_playable_left(tables, state.deck, state.fields, state.played, state.hands, state.current,
                                              state.remaining):
                 return after
             run = after

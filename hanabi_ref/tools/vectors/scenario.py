@@ -95,14 +95,14 @@ def runs_first(config: GameConfig) -> tuple[int, ...]:
 
 def is_playable(state: GameState, slot: int) -> bool:
     """Whether the mover's card in ``slot`` extends its field [2.16-2c-success]."""
-    card = as_identities(state.deck)[state.hands[state.current][slot]]
+    card = state.deck[state.hands[state.current][slot]]
     n = state.config.values
     return state.fields[suit_of(card, n)] == rank_of(card, n)
 
 
 def is_dead(state: GameState, slot: int) -> bool:
     """Whether the mover's card in ``slot`` is already on its field."""
-    card = as_identities(state.deck)[state.hands[state.current][slot]]
+    card = state.deck[state.hands[state.current][slot]]
     n = state.config.values
     return state.fields[suit_of(card, n)] > rank_of(card, n)
 

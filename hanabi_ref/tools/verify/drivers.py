@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import as_identities, suit_of, value_of
+from hanabi_ref.engine.cards import suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, fireworks_sum, stack_size
 from hanabi_ref.tools.protocol.choosing import Chooser
@@ -67,7 +67,7 @@ class Table:
         self.hand = state.hands[state.current]
 
     def suit_value(self, card_id: int) -> tuple[int, int]:
-        card = as_identities(self.state.deck)[card_id]
+        card = self.state.deck[card_id]
         return suit_of(card, self.n), value_of(card, self.n)
 
     def playable(self, card_id: int) -> bool:
@@ -168,7 +168,7 @@ class Driver(Chooser):
         if live:
 
             def left(d: Discard) -> int:
-                card = as_identities(table.state.deck)[table.hand[d.slot]]
+                card = table.state.deck[table.hand[d.slot]]
                 suit, value = table.suit_value(table.hand[d.slot])
                 return table.config.suits[suit].counts[value - 1] - table.discarded[card]
 

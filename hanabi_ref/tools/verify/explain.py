@@ -13,7 +13,6 @@ from typing import Any
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import IllegalActionError, TraceError
 from hanabi_ref.formats.hanablive import card_name
-from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.show import touched_slots
 from hanabi_ref.engine.state import GameState
@@ -34,10 +33,10 @@ def move_text(config: GameConfig, before: GameState, action: Action, after: Game
             touched = f" (touches slot{'s' if len(slots) != 1 else ''} {', '.join(slots)})" if slots else " (touches nothing)"
         return f"seat {seat} tells seat {action.target} \"{named}\"{touched}"
     if action.slot < len(before.hands[seat]):
-        card = card_name(config, as_identities(before.deck)[before.hands[seat][action.slot]]).lower()
+        card = card_name(config, before.deck[before.hands[seat][action.slot]]).lower()
     elif config.options.deck_plays and isinstance(action, Play) and before.next_card < len(before.deck):
         # [R-deck-plays] slot h': the stack's last card
-        card = card_name(config, as_identities(before.deck)[before.next_card]).lower() + " (the stack's last card)"
+        card = card_name(config, before.deck[before.next_card]).lower() + " (the stack's last card)"
     else:
         card = "?"
     if isinstance(action, Discard):
@@ -79,7 +78,7 @@ def explain(path: str | Path) -> list[str]:
              f"{config.hand_size} cards each ({path})."]
     deal = states[0]
     lines.append("The deal: " + "; ".join(
-        f"seat {seat} holds " + " ".join(card_name(config, as_identities(deal.deck)[c]).lower() for c in hand)
+        f"seat {seat} holds " + " ".join(card_name(config, deal.deck[c]).lower() for c in hand)
         for seat, hand in enumerate(deal.hands)) + ".")
     if isinstance(details.get("engine_seed"), int):  # [EP-seed]
         lines.append(f"The engine dealt it from its own seed {details['engine_seed']} (start it with that seed to "

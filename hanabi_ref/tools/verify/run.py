@@ -23,7 +23,7 @@ from hypothesis.database import InMemoryExampleDatabase, choices_to_bytes
 
 from hanabi_ref.engine.actions import Action, Hint, Play, describe
 from hanabi_ref.formats.trace import Trace
-from hanabi_ref.engine.cards import as_identities, rank_of, suit_of
+from hanabi_ref.engine.cards import rank_of, suit_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.protocol.choosing import Chooser, illegal_candidates
@@ -215,7 +215,7 @@ def _is_failing_play(state: GameState, action: Action) -> bool:
     """Whether ``action`` plays a card that does not continue its field (2.16-2c-fail)."""
     if not isinstance(action, Play):
         return False
-    card = as_identities(state.deck)[state.hands[state.current][action.slot]]
+    card = state.deck[state.hands[state.current][action.slot]]
     n = state.config.values
     return state.fields[suit_of(card, n)] != rank_of(card, n)
 

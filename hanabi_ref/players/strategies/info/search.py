@@ -22,6 +22,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.legality import is_discard_allowed
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies.info.knowledge import Board, Weights, identities
@@ -93,7 +94,7 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
             continue  # only where the public knowledge contradicts the cards (a partner broke the convention)
         rng.shuffle(rest)
         world[next_card:] = rest
-        worlds.append(GameState(config=config, deck=tuple(world), next_card=next_card, hands=view.hands,
+        worlds.append(GameState(config=config, deck=tuple(as_identities(world)), next_card=next_card, hands=view.hands,
                                 knowledge=view.knowledge, fields=view.fields, played=played, discard=discard,
                                 hints=view.hints, errors=view.errors, current=view.current_player,
                                 remaining=view.remaining, turn=view.turn, history=view.history,
