@@ -29,7 +29,7 @@ from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
-from hanabi_ref.engine.tables import tables_for
+from hanabi_ref.engine.tables import Tables, tables_for
 from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem, composition_counts
@@ -123,11 +123,15 @@ def standard_action(
     later_plays: frozenset[Identity],
     may_clue: bool = True,
     may_discard: bool = True,
+    *,
+    tables: Tables | None = None,
 ) -> int:
     """The standard action of a clued player holding ``hand`` (identities by slot), when
     the clued players after it will play the identities ``later_plays`` [H-standard];
-    ``may_clue`` and ``may_discard`` are the budgets of H-budget."""
-    tables = tables_for(config)
+    ``may_clue`` and ``may_discard`` are the budgets of H-budget.  ``tables``: the
+    configuration's tables (:func:`tables_for`), when the caller has read them once for
+    several hands."""
+    tables = tables_for(config) if tables is None else tables
     suit_of, rank_of, fields = tables.suit_of, tables.rank_of, snap.fields
     best: tuple[int, int] | None = None
     for slot, card in enumerate(hand):  # [H-standard rule 1] lowest value, then lowest slot
@@ -141,19 +145,21 @@ def standard_action(
     missing = reachable_score(config, snap) - sum(snap.fields)
     if may_clue and 3 * (snap.stack - missing) < snap.tokens - 1:  # [H-standard rule 3] d - u < (h - 1) / 3
         return CLUE
-    easy = easy_discard(config, snap, hand, later_plays) if may_discard else None
+    easy = easy_discard(config, snap, hand, later_plays, tables=tables) if may_discard else None
     if easy is not None:  # [H-standard rule 4, H-standard rule 5, H-standard rule 6]
         return DISCARD_VALUES[easy]
     if may_clue or not may_discard:  # [H-standard rule 7]
         return CLUE
-    safe = hard_discards(config, snap, hand)  # [H-budget] no token for a clue
+    safe = hard_discards(config, snap, hand, tables=tables)  # [H-budget] no token for a clue
     return DISCARD_VALUES[safe[0] if safe else len(hand) - 1]
 
 
-def easy_discard(config: GameConfig, snap: Snapshot, hand: Sequence[Identity], later_plays: frozenset[Identity]) -> int | None:
+def easy_discard(
+    config: GameConfig, snap: Snapshot, hand: Sequence[Identity], later_plays: frozenset[Identity], *, tables: Tables | None = None
+) -> int | None:
     """[H-standard rule 4, H-standard rule 5, H-standard rule 6] the lowest slot holding a card already
     played, else one of two equal cards, else a card a later clued player will play."""
-    tables = tables_for(config)
+    tables = tables_for(config) if tables is None else tables
     suit_of, rank_of = tables.suit_of, tables.rank_of
     for slot, card in enumerate(hand):
         if rank_of[card] < snap.fields[suit_of[card]]:
@@ -176,10 +182,11 @@ def standard_values(config: GameConfig, snap: Snapshot, hands: Sequence[Sequence
     values = [CLUE] * len(hands)
     plays: frozenset[Identity] = frozenset()
     clues = 0
+    tables = tables_for(config)
     for index in range(len(hands) - 1, -1, -1):
         may_clue = clues + 1 <= snap.tokens
         may_discard = config.options.discard_at_max_hints or snap.tokens + position + index < config.max_hints
-        value = standard_action(config, snap, hands[index], plays, may_clue, may_discard)
+        value = standard_action(config, snap, hands[index], plays, may_clue, may_discard, tables=tables)
         values[index] = value
         if IS_PLAY[value]:
             plays = plays | {hands[index][SLOT_OF[value]]}
@@ -223,13 +230,13 @@ def modified_candidates(
 ) -> list[int]:
     """The actions the first clued player may be given, best first [H-modified]: the
     source's list, then every other action, safe ones before risky plays."""
+    tables = tables_for(config)
     later_plays = frozenset(h[SLOT_OF[v]] for v, h in rest if IS_PLAY[v])
-    standard = standard_action(config, snap, hand, later_plays)
+    standard = standard_action(config, snap, hand, later_plays, tables=tables)
     plan = [(standard, hand), *rest]
     tokens = tokens_before(config, snap, plan)[1:]
     clue_starved = any(v == CLUE and t < 1 for (v, _), t in zip(rest, tokens))
     discard_blocked = any(IS_DISCARD[v] and t >= config.max_hints for (v, _), t in zip(rest, tokens))
-    tables = tables_for(config)
     playable = [snap.fields[tables.suit_of[card]] == tables.rank_of[card] for card in hand]  # [4.2] by slot
     top = config.values - 1
     fives = [slot for slot, card in enumerate(hand) if tables.rank_of[card] == top and playable[slot] and card not in later_plays]
@@ -243,10 +250,10 @@ def modified_candidates(
     idle = standard == CLUE and all(v == CLUE for v, _ in rest)
     if not clue_starved and not idle:  # [H-modified rule 4]
         ordered.append(standard)
-    easy = easy_discard(config, snap, hand, later_plays)
+    easy = easy_discard(config, snap, hand, later_plays, tables=tables)
     if easy is not None:  # [H-modified rule 5]
         ordered.append(DISCARD_VALUES[easy])
-    ordered.extend(DISCARD_VALUES[slot] for slot in hard_discards(config, snap, hand))  # [H-modified rule 6]
+    ordered.extend(DISCARD_VALUES[slot] for slot in hard_discards(config, snap, hand, tables=tables))  # [H-modified rule 6]
     ordered.append(CLUE)  # [H-modified rule 7]
     safe_plays = [PLAY_VALUES[slot] for slot in range(len(hand)) if playable[slot]]
     ordered.extend(safe_plays + [DISCARD_VALUES[slot] for slot in range(len(hand))] + [PLAY_VALUES[slot] for slot in range(len(hand))])
@@ -257,11 +264,11 @@ def modified_candidates(
     return seen
 
 
-def hard_discards(config: GameConfig, snap: Snapshot, hand: Sequence[Identity]) -> list[int]:
+def hard_discards(config: GameConfig, snap: Snapshot, hand: Sequence[Identity], *, tables: Tables | None = None) -> list[int]:
     """[H-modified rule 6] slots whose card is not unsafe to discard: another copy of it is
     neither discarded nor on its field."""
     composition = composition_counts(config)
-    tables = tables_for(config)
+    tables = tables_for(config) if tables is None else tables
     suit_of, rank_of = tables.suit_of, tables.rank_of
     slots = []
     for slot, card in enumerate(hand):
