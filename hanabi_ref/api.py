@@ -139,8 +139,8 @@ class Game:
     from.  :meth:`apply` returns the next game; nothing changes this one.
 
     Names are the JSON's (spec/trace.md, T-state): ``clue_tokens``, ``strikes``,
-    ``fireworks``, ``deck_size``, ``turns``, ``score``; ``current_player`` and
-    ``is_over`` as in OpenSpiel.  :attr:`state` is the engine's state, whose own fields
+    ``fireworks``, ``deck_size``, ``turns``, ``score``; ``current_player`` as in
+    OpenSpiel; ``terminal``, step 3's STOP, as the state and the views name it.  :attr:`state` is the engine's state, whose own fields
     keep the thesis' names (``hints`` = t, ``errors`` = f, ``fields`` = F)."""
 
     __slots__ = ("_state", "_seed", "_legal")
@@ -221,7 +221,7 @@ class Game:
         return self._state.current
 
     @property
-    def is_over(self) -> bool:
+    def terminal(self) -> bool:
         """Whether step 3 stopped the game [2.16-3]."""
         return self._state.terminal
 

@@ -65,7 +65,7 @@ def test_the_public_names_import_from_the_package() -> None:
         assert getattr(hanabi_ref, name) is not None
     assert hanabi_ref.Game is Game and hanabi_ref.PlayerView.__module__ == "hanabi_ref.engine.view"
     g = Game.new(Config.preset("hle", players=3), seed=7)
-    assert g.legal_actions() and not g.is_over and g.current_player == 0 and g.score == 0
+    assert g.legal_actions() and not g.terminal and g.current_player == 0 and g.score == 0
 
 
 @pytest.mark.checks("API-names")
@@ -131,7 +131,7 @@ def test_a_game_object_plays_the_engines_games_action_for_action(strategy: str) 
         game = Game.new(config, seed)
         for action in record.trace.actions:
             game = game.apply(action)
-        assert game.state == record.final and game.is_over and game.score == score(record.final)
+        assert game.state == record.final and game.terminal and game.score == score(record.final)
         from hanabi_ref.formats.trace import trace_to_json
 
         assert game.to_json() == trace_to_json(record.trace)

@@ -358,7 +358,7 @@ def test_the_facade_plays_the_same_games_as_the_engine_functions() -> None:
         while not again.terminal:
             again = apply(again, checked.choice(legal_actions(again)))
         game = Game.new(config, seed)
-        while not game.is_over:
+        while not game.terminal:
             game = game.apply(through.choice(game.legal_actions()))
         assert game.state.history == state.history == again.history and game.state.deck == state.deck
         assert game.score == state.score == again.score

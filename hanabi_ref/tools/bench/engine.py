@@ -136,7 +136,7 @@ def measure_facade(players: int, preset: str, seconds: float, seed: int) -> dict
 
     def play_one(game: int) -> int:
         position, moves = Game.new(config, seed + game), 0
-        while not position.is_over:
+        while not position.terminal:
             position = position.apply(rng.choice(position.legal_actions()))
             moves += 1
         return moves
