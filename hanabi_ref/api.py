@@ -27,7 +27,7 @@ from hanabi_ref.engine.legality import legal_actions as _legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import config_from_json, make_config
 from hanabi_ref.engine.show import knowledge_parts, knowledge_text, parse_card, state_board, suit_letter
-from hanabi_ref.engine.state import GameState, History, score, stack_size
+from hanabi_ref.engine.state import GameState, History, score, deck_size
 from hanabi_ref.engine.transition import apply as _apply
 from hanabi_ref.engine.transition import apply_legal as _apply_legal
 from hanabi_ref.engine.transition import initial_state, new_game, successor
@@ -218,7 +218,7 @@ class Game:
     @property
     def current_player(self) -> int:
         """The seat to move, counted from 0 (C of Algorithm 2.16)."""
-        return self._state.current
+        return self._state.current_player
 
     @property
     def terminal(self) -> bool:
@@ -233,27 +233,27 @@ class Game:
     @property
     def turns(self) -> int:
         """Moves made so far [E-9]."""
-        return self._state.turn
+        return self._state.turns
 
     @property
     def clue_tokens(self) -> int:
         """Clue tokens left (t) [2.16-tokens]."""
-        return self._state.hints
+        return self._state.clue_tokens
 
     @property
     def strikes(self) -> int:
         """Errors made (f) [2.16-errors]."""
-        return self._state.errors
+        return self._state.strikes
 
     @property
     def fireworks(self) -> tuple[int, ...]:
         """The height of each suit's firework, in suit order [2.13-4]."""
-        return self._state.fields
+        return self._state.fireworks
 
     @property
     def deck_size(self) -> int:
         """Cards left in the stack [2.13-1]."""
-        return stack_size(self._state)
+        return deck_size(self._state)
 
     @property
     def hands(self) -> tuple[tuple[Card, ...], ...]:
@@ -304,7 +304,7 @@ class Game:
 
         state = self._state
         states = replay_states(Trace(state.config, state.deck, self.actions))
-        return [f"{after.turn}. {state_event_text(after)}" for after in states[1:]]
+        return [f"{after.turns}. {state_event_text(after)}" for after in states[1:]]
 
     # --- files -------------------------------------------------------------------
 
@@ -358,7 +358,7 @@ class Game:
         config = state.config
         dealt = f"seed={self._seed}" if self._seed is not None else "deck given"
         over = ", over" if state.terminal else ""
-        return (f"<Game {config.preset} {config.players}p {config.variant} {dealt}: turn {state.turn}{over}, "
+        return (f"<Game {config.preset} {config.players}p {config.variant} {dealt}: turn {state.turns}{over}, "
                 f"score {score(state)}>")
 
 

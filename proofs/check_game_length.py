@@ -183,7 +183,7 @@ def test_worked_example() -> None:
     for move in moves:
         assert not state.terminal
         state = apply(state, move)
-    assert state.terminal and state.turn == 7 == longest_game(config).moves
+    assert state.terminal and state.turns == 7 == longest_game(config).moves
 
 
 # ------------------------------------------ Theorem 3: the stalling strategy
@@ -204,7 +204,7 @@ def stalled_length(config: GameConfig, deck: tuple[int, ...]) -> int:
     state = initial_state(config, deck)
     while not state.terminal:
         state = apply(state, stalling_move(state))
-    return state.turn
+    return state.turns
 
 
 @pytest.mark.parametrize("family", TWO_AND_THREE_CARDS + FOUR_CARDS + FIVE_CARDS, ids=_family_id)
@@ -283,4 +283,4 @@ def play_random_game(config: GameConfig, seed: int, cautious: bool, data: st.Dat
         if cautious:
             actions = [a for a in actions if not isinstance(a, Play)] or actions
         state = apply(state, data.draw(st.sampled_from(actions)))
-        assert state.turn <= sharp_bound(config) <= length_bound(config)
+        assert state.turns <= sharp_bound(config) <= length_bound(config)

@@ -252,7 +252,7 @@ searched: every play, misplay, discard and clue, a completed suit, the last card
 
 
 def _public(state: GameState) -> Snapshot:
-    return player.snapshot_of(make_view(state, state.current))
+    return player.snapshot_of(make_view(state, state.current_player))
 
 
 def check_after(compositions: Sequence[tuple[tuple[int, ...], ...]] = TINY_GAMES) -> int:
@@ -265,7 +265,7 @@ def check_after(compositions: Sequence[tuple[tuple[int, ...], ...]] = TINY_GAMES
         nonlocal compared
         if state.terminal:
             return
-        hand = tuple(state.deck[card] for card in state.hands[state.current])
+        hand = tuple(state.deck[card] for card in state.hands[state.current_player])
         before = _public(state)
         for action in legal_actions(state):
             predicted = player.after(state.config, before, hat_values.value_of_action(action), hand)
@@ -297,7 +297,7 @@ class PredictionCheck(HatPlayer):
 
     def give_clue(self, view: PlayerView) -> Hint:
         if self.clueable(self.seat):
-            self.predicted[view.turn] = self.predict(view)
+            self.predicted[view.turns] = self.predict(view)
         return super().give_clue(view)
 
     def observe(self, view: PlayerView, event: Event) -> None:

@@ -30,7 +30,7 @@ from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.legality import is_legal, legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.presets import PRESETS, RuleOptions
-from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.engine.state import GameState, deck_size
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_search import (
     PRESET_OPTIONS,
@@ -93,7 +93,7 @@ def invariant_problem(state: GameState) -> str | None:
     """Lemma 1 of legal_action.md for a non-terminal state, or what breaks it."""
     p, h = state.config.players, state.config.hand_size
     if state.remaining is None:
-        if stack_size(state) == 0:
+        if deck_size(state) == 0:
             return "R is infinite but the stack is empty"
         if any(len(hand) != h for hand in state.hands):
             return "R is infinite but a hand is not full"
@@ -101,10 +101,10 @@ def invariant_problem(state: GameState) -> str | None:
     r = state.remaining
     if not 1 <= r <= p:
         return f"R = {r} in a non-terminal state"
-    if stack_size(state) != 0:
+    if deck_size(state) != 0:
         return f"R = {r} but the stack is not empty"
     for offset in range(r):
-        seat = (state.current + offset) % p
+        seat = (state.current_player + offset) % p
         if len(state.hands[seat]) != h:
             return f"R = {r} but seat {seat}, still to move, holds {len(state.hands[seat])} cards"
     return None
@@ -229,7 +229,7 @@ def test_literal_reading_with_hand_size_one_would_strand_the_first_player() -> N
             apply(state, Play(0))
         return
     state = apply(state, Play(0))  # seat 1 misplays its 2
-    assert not state.terminal and state.current == 0 and state.hands[0] == ()
+    assert not state.terminal and state.current_player == 0 and state.hands[0] == ()
     assert legal_actions(state) == []
 
 
@@ -250,8 +250,8 @@ def test_literal_reading_with_larger_hands(family: Family) -> None:
                 check_state(state, Tally(), lemma=False)
                 if not state.terminal:
                     lemma_broken |= invariant_problem(state) is not None
-                    short_mover |= len(state.hands[state.current]) == hand_size - 1
-                    assert len(state.hands[state.current]) >= hand_size - 1
+                    short_mover |= len(state.hands[state.current_player]) == hand_size - 1
+                    assert len(state.hands[state.current_player]) >= hand_size - 1
 
             explore(config, visit)
     assert lemma_broken and short_mover
@@ -267,5 +267,5 @@ def test_the_default_reading_matches_example_3_12() -> None:
     for action in legal_actions(state):
         final = apply(state, action)
         assert final.terminal
-        scores.add(sum(final.fields))
+        scores.add(sum(final.fireworks))
     assert max(scores) == 1

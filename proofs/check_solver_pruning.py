@@ -44,7 +44,7 @@ def position_key(state: GameState) -> tuple[object, ...]:
     """Everything a state holds but the three parts no rule reads (the knowledge sets,
     the turn number and the history; solver_pruning.md, "The brute force"): hands are
     the card ids slot by slot, so no symmetry between slots or between copies is used."""
-    return (state.fields, state.hands, state.next_card, state.hints, state.errors, state.current,
+    return (state.fireworks, state.hands, state.next_card, state.clue_tokens, state.strikes, state.current_player,
             state.remaining, state.terminal, state.played, state.discard)
 
 
@@ -65,9 +65,9 @@ def brute_best(state: GameState, check_key: bool = False) -> int:
         key = position_key(state)
         if key in memo:
             value, seen = memo[key]
-            assert not check_key or moves(state) == seen, (key, state.knowledge, state.turn)
+            assert not check_key or moves(state) == seen, (key, state.knowledge, state.turns)
             return value
-        value = sum(state.fields)
+        value = sum(state.fireworks)
         if not state.terminal:
             for action in legal_actions(state):
                 value = max(value, best(apply_legal(state, action)))
@@ -152,7 +152,7 @@ def test_the_memory_check_can_fail(monkeypatch: pytest.MonkeyPatch) -> None:
     """A key that forgets the tokens merges states with different futures: the check of
     the memory must fail."""
     def forgetful(state: GameState) -> tuple[object, ...]:
-        return (state.fields, state.hands, state.next_card, state.errors, state.current, state.remaining, state.terminal)
+        return (state.fireworks, state.hands, state.next_card, state.strikes, state.current_player, state.remaining, state.terminal)
     monkeypatch.setattr(sys.modules[__name__], "position_key", forgetful)
     with pytest.raises(AssertionError):
         for _, config, deck in cases(COMPOSITIONS[:1]):

@@ -76,11 +76,11 @@ def state_key(state: GameState, with_knowledge: bool = False) -> Hashable:
         tuple(tuple(deck[c] for c in hand) for hand in state.hands),
         state.knowledge if with_knowledge else None,
         deck[state.next_card :],
-        state.fields,
+        state.fireworks,
         tuple(sorted(deck[c] for c in state.discard)),
-        state.hints,
-        state.errors,
-        state.current,
+        state.clue_tokens,
+        state.strikes,
+        state.current_player,
         state.remaining,
         state.terminal,
     )
@@ -282,8 +282,8 @@ def describe_state(state: GameState) -> str:
     hands = [[f"{state.deck[c] % n + 1}/S{state.deck[c] // n + 1}" for c in hand] for hand in state.hands]
     return (
         f"deck={list(state.deck)} hands={hands} stack={len(state.deck) - state.next_card} "
-        f"fields={list(state.fields)} hints={state.hints} errors={state.errors} "
-        f"current={state.current} R={'inf' if state.remaining is None else state.remaining} "
+        f"fields={list(state.fireworks)} hints={state.clue_tokens} errors={state.strikes} "
+        f"current={state.current_player} R={'inf' if state.remaining is None else state.remaining} "
         f"moves={[describe(e.action) for e in state.history]}"
     )
 

@@ -26,7 +26,7 @@ from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.engine.state import GameState, deck_size
 from hanabi_ref.players.strategies.hat.player import Snapshot
 from hanabi_ref.engine.transition import apply, initial_state
 
@@ -185,8 +185,8 @@ def reference_knowledge(state: GameState, seat: int) -> tuple[int, ...]:
 def is_playable(state: GameState, slot: int) -> bool:
     """Whether the current player's card in ``slot`` extends its field stack (an open
     check: it looks at the card)."""
-    suit, value = suit_and_value(state.config, state.deck[state.hands[state.current][slot]])
-    return state.fields[suit] == value - 1
+    suit, value = suit_and_value(state.config, state.deck[state.hands[state.current_player][slot]])
+    return state.fireworks[suit] == value - 1
 
 
 def play_all(state: GameState, actions: Sequence[Action]) -> list[GameState]:
@@ -288,8 +288,8 @@ def with_deck(state: GameState, deck: tuple[int, ...]) -> GameState:
 def drawn_rearrangement(state: GameState, data: st.DataObject) -> GameState:
     """``state`` with the cards its seat to move cannot see redistributed
     (:func:`hidden_rearrangement`) in an order Hypothesis draws from ``data``."""
-    seat = state.current
-    order = data.draw(st.permutations(range(len(state.hands[seat]) + stack_size(state))))
+    seat = state.current_player
+    order = data.draw(st.permutations(range(len(state.hands[seat]) + deck_size(state))))
     return with_deck(state, hidden_rearrangement(state, seat, order))
 
 

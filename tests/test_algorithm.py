@@ -45,9 +45,9 @@ def stack_is_empty(state: GameState) -> bool:
 def check_step_1(config: GameConfig, state: GameState) -> int | None:
     """Step 1 happened once and nothing else: no move, seat 0 to move, t = t0, f = 0, D and
     F empty; then step 3 once: R = p at once if the deal took the whole stack. Returns R."""
-    assert (state.turn, tuple(state.history), state.current) == (0, (), 0)
-    assert (state.hints, state.errors, state.discard) == (config.max_hints, 0, ())
-    assert all(height == 0 for height in state.fields)
+    assert (state.turns, tuple(state.history), state.current_player) == (0, (), 0)
+    assert (state.clue_tokens, state.strikes, state.discard) == (config.max_hints, 0, ())
+    assert all(height == 0 for height in state.fireworks)
     remaining = config.players if stack_is_empty(state) else INFINITY
     assert state.remaining == remaining
     assert not state.terminal
@@ -57,11 +57,11 @@ def check_step_1(config: GameConfig, state: GameState) -> int | None:
 def stops(config: GameConfig, after: GameState, remaining: int | None) -> tuple[bool, int | None]:
     """Step 3 after a move, in the clause's order: the last allowed error (R = -1), R = 0,
     every field complete; else the last round starts when R = inf and the stack is empty."""
-    if config.max_errors is not None and after.errors >= config.max_errors:
+    if config.max_errors is not None and after.strikes >= config.max_errors:
         return True, remaining
     if remaining == 0:
         return True, remaining
-    if all(height == config.values for height in after.fields):
+    if all(height == config.values for height in after.fireworks):
         return True, remaining
     if remaining is INFINITY and stack_is_empty(after):
         return False, config.players
@@ -77,19 +77,19 @@ def replay_beside_the_model(run: Run) -> list[str]:
     for before, action, after in zip(run.states, run.actions, run.states[1:]):
         assert not before.terminal, "a move after step 3 stopped the game"
         # Step 2: exactly one action, by the player to move; then C and R advance.
-        assert after.turn == before.turn + 1 and len(after.history) == len(before.history) + 1
+        assert after.turns == before.turns + 1 and len(after.history) == len(before.history) + 1
         event = after.history[-1]
-        assert (event.player, event.action) == (before.current, action)
+        assert (event.player, event.action) == (before.current_player, action)
         steps.append("2")
         if remaining is not INFINITY and remaining > 0:
             remaining -= 1
         # Step 3: the stop check, after the move.
         stopped, remaining = stops(config, after, remaining)
         steps.append("3")
-        assert after.terminal == stopped, (after.turn, remaining)
+        assert after.terminal == stopped, (after.turns, remaining)
         if not stopped:
             assert after.remaining == remaining
-            assert after.current == (before.current + 1) % config.players
+            assert after.current_player == (before.current_player + 1) % config.players
     assert run.final.terminal
     return steps
 
@@ -113,7 +113,7 @@ def test_the_last_round_gives_every_player_one_more_move() -> None:
     movers: list[int] = []
     drawer = None
     while not state.terminal:
-        movers.append(state.current)
+        movers.append(state.current_player)
         stack_was_full = not stack_is_empty(state)
         state = apply(state, Discard(0))
         if stack_was_full and stack_is_empty(state):

@@ -357,11 +357,11 @@ def test_the_board_shows_the_state(config: GameConfig) -> None:
     for state in states[:: max(1, len(states) // 6)]:
         board = str(state)
         first = board.splitlines()[0]
-        assert f"clue tokens {state.hints}/{config.max_hints}" in first and f"strikes {state.errors}" in first
+        assert f"clue tokens {state.clue_tokens}/{config.max_hints}" in first and f"strikes {state.strikes}" in first
         assert f"deck {len(state.deck) - state.next_card}" in first and f"score {score(state)}/" in first
         assert ("game over" in first) == state.terminal
         fireworks = board.splitlines()[1].split()[1:]
-        assert [int(item[-1]) for item in fireworks] == list(state.fields)
+        assert [int(item[-1]) for item in fireworks] == list(state.fireworks)
         rows = _board_rows(board)
         for seat, hand in enumerate(state.hands):
             names, knowledge = rows[seat]
@@ -369,7 +369,7 @@ def test_the_board_shows_the_state(config: GameConfig) -> None:
             assert [_read_knowledge(config, _uncompact(text)) for text in knowledge] == \
                 [{c for c in range(config.values * config.suit_count) if m >> c & 1} for m in state.knowledge[seat]]
         if not state.terminal:
-            assert re.search(rf"^> seat {state.current} ", board, re.M)
+            assert re.search(rf"^> seat {state.current_player} ", board, re.M)
         discard_line = board.splitlines()[-1]
         shown = [parse_card(config, name) for name in discard_line.split()[1:] if name not in ("·", "-")]
         assert sorted(shown) == sorted(state.deck[c] for c in state.discard)

@@ -98,7 +98,7 @@ def test_play_then_replay_reproduces_the_game(tmp_path: Path, capsys: pytest.Cap
     replayed = run_json(["replay", str(path)], capsys)
     assert played == replayed
     final = replay_trace(load_trace(path))
-    assert replayed["score"] == sum(final.fields) and replayed["turns"] == final.turn
+    assert replayed["score"] == sum(final.fireworks) and replayed["turns"] == final.turns
     assert set(replayed) == {"score", "fireworks", "clue_tokens", "strikes", "deck_size", "turns", "terminal"}
 
 

@@ -59,7 +59,7 @@ def _moves() -> Iterator[Move]:
             if seed % 2 == 0:
                 action = greedy_open_action(state)
             else:
-                action = options[(state.turn * 7 + seed) % len(options)]
+                action = options[(state.turns * 7 + seed) % len(options)]
             after = apply_legal(state, action)
             yield state, action, after
             state = after
@@ -83,13 +83,13 @@ def find(predicate: Callable[[GameState, Action, GameState], bool]) -> Move:
 
 
 def _card(state: GameState, action: Action) -> int:
-    return state.deck[state.hands[state.current][action.slot]]  # type: ignore[union-attr]
+    return state.deck[state.hands[state.current_player][action.slot]]  # type: ignore[union-attr]
 
 
 def _succeeds(state: GameState, action: Action) -> bool:
     n = state.config.values
     card = _card(state, action)
-    return state.fields[card // n] == card % n
+    return state.fireworks[card // n] == card % n
 
 
 def _replace_seat(values: tuple[Any, ...], seat: int, new: Any) -> tuple[Any, ...]:
@@ -113,11 +113,11 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
         lambda s, a, r: isinstance(a, Hint) and a.kind == "colour",
         lambda s, a, r: _flip_first_knowledge(r, a.target),  # type: ignore[union-attr]
     ),
-    "2.16-2a-cost": (lambda s, a, r: isinstance(a, Hint), lambda s, a, r: forge(r, hints=s.hints)),
+    "2.16-2a-cost": (lambda s, a, r: isinstance(a, Hint), lambda s, a, r: forge(r, hints=s.clue_tokens)),
     "2.16-2b-discard": (lambda s, a, r: isinstance(a, Discard), lambda s, a, r: forge(r, discard=s.discard)),
     "2.16-2b-token": (
-        lambda s, a, r: isinstance(a, Discard) and s.hints < s.config.max_hints,
-        lambda s, a, r: forge(r, hints=s.hints),
+        lambda s, a, r: isinstance(a, Discard) and s.clue_tokens < s.config.max_hints,
+        lambda s, a, r: forge(r, hints=s.clue_tokens),
     ),
     "2.16-2b-draw": (
         lambda s, a, r: isinstance(a, Discard) and r.next_card > s.next_card,
@@ -125,25 +125,25 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
     ),
     "2.16-2b": (
         lambda s, a, r: not isinstance(a, Hint),
-        lambda s, a, r: forge(r, hands=_replace_seat(r.hands, (s.current + 1) % s.config.players, r.hands[(s.current + 1) % s.config.players][::-1])),
+        lambda s, a, r: forge(r, hands=_replace_seat(r.hands, (s.current_player + 1) % s.config.players, r.hands[(s.current_player + 1) % s.config.players][::-1])),
     ),
     "2.16-2c-success": (
         lambda s, a, r: isinstance(a, Play) and _succeeds(s, a),
-        lambda s, a, r: forge(r, fields=s.fields),
+        lambda s, a, r: forge(r, fields=s.fireworks),
     ),
     "2.16-2c-five": (
-        lambda s, a, r: isinstance(a, Play) and _succeeds(s, a) and _card(s, a) % s.config.values == s.config.values - 1 and s.hints < s.config.max_hints,
-        lambda s, a, r: forge(r, hints=s.hints),
+        lambda s, a, r: isinstance(a, Play) and _succeeds(s, a) and _card(s, a) % s.config.values == s.config.values - 1 and s.clue_tokens < s.config.max_hints,
+        lambda s, a, r: forge(r, hints=s.clue_tokens),
     ),
     "2.16-2c-fail": (
         lambda s, a, r: isinstance(a, Play) and not _succeeds(s, a),
-        lambda s, a, r: forge(r, errors=s.errors),
+        lambda s, a, r: forge(r, errors=s.strikes),
     ),
     "2.16-2c-strikeout": (
         lambda s, a, r: isinstance(a, Play) and r.remaining == -1,
         lambda s, a, r: forge(r, remaining=None),
     ),
-    "2.16-2-next": (lambda s, a, r: True, lambda s, a, r: forge(r, current=s.current)),
+    "2.16-2-next": (lambda s, a, r: True, lambda s, a, r: forge(r, current=s.current_player)),
     "2.16-2-R": (
         lambda s, a, r: s.remaining is not None and s.remaining > 1 and r.remaining != -1,
         lambda s, a, r: forge(r, remaining=s.remaining),
@@ -154,10 +154,10 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
         lambda s, a, r: forge(r, remaining=None),
     ),
     "2.9": (lambda s, a, r: True, lambda s, a, r: forge(r, deck=r.deck[::-1])),
-    "2.17-history": (lambda s, a, r: True, lambda s, a, r: forge(r, history=s.history + (r.history[-1]._replace(player=(s.current + 1) % s.config.players),))),
+    "2.17-history": (lambda s, a, r: True, lambda s, a, r: forge(r, history=s.history + (r.history[-1]._replace(player=(s.current_player + 1) % s.config.players),))),
     "PR-legal-action": (
         lambda s, a, r: not r.terminal,
-        lambda s, a, r: forge(r, hands=_replace_seat(r.hands, r.current, ())),
+        lambda s, a, r: forge(r, hands=_replace_seat(r.hands, r.current_player, ())),
     ),
 }
 
@@ -173,7 +173,7 @@ def test_every_condition_holds_on_real_moves() -> None:
     for state, action, result in moves():
         for condition in conditions.POSTCONDITIONS:
             if isinstance(action, condition.kinds):
-                assert condition.holds(state, action, result), (condition.clause, state.turn, action)
+                assert condition.holds(state, action, result), (condition.clause, state.turns, action)
 
 
 @pytest.mark.parametrize("clause", sorted(MOVE_TAMPERS))
@@ -216,13 +216,13 @@ def _greedy_score(config: GameConfig, seed: int) -> int:
     state = initial_state(config, deck_from_seed(config, seed))
     while not state.terminal:
         state = apply_legal(state, greedy_open_action(state))
-    return sum(state.fields)
+    return sum(state.fireworks)
 
 
 def test_precondition_fires_on_an_illegal_action() -> None:
     """[2.16-2a-token] the trusted path still checks legality as a precondition."""
-    state, _, _ = find(lambda s, a, r: s.hints == 0)
-    hint = Hint((state.current + 1) % state.config.players, "value", 1)
+    state, _, _ = find(lambda s, a, r: s.clue_tokens == 0)
+    hint = Hint((state.current_player + 1) % state.config.players, "value", 1)
     with pytest.raises(icontract.ViolationError) as error:
         apply_legal(state, hint)
     assert str(error.value).startswith("2.16-2a-token:")
@@ -232,7 +232,7 @@ def test_precondition_fires_on_an_illegal_action() -> None:
 
 INVARIANT_TAMPERS: dict[str, Callable[[GameState], dict[str, Any]]] = {
     "2.13-conservation": lambda s: {"discard": s.discard + (s.hands[0][0],)},
-    "2.13-4": lambda s: {"fields": (s.fields[0] + 1,) + s.fields[1:]},
+    "2.13-4": lambda s: {"fields": (s.fireworks[0] + 1,) + s.fireworks[1:]},
     "2.13-hand-size": lambda s: {"hands": ((s.hands[0][0],),) + s.hands[1:], "knowledge": ((s.knowledge[0][0],),) + s.knowledge[1:]},
     "2.14-sound": lambda s: {"knowledge": ((0,) + s.knowledge[0][1:],) + s.knowledge[1:]},
     "2.16-tokens": lambda s: {"hints": s.config.max_hints + 1},
@@ -255,7 +255,7 @@ def test_every_invariant_has_a_tampering() -> None:
 @pytest.mark.parametrize("clause", sorted(INVARIANT_TAMPERS))
 def test_invariant_fires(clause: str) -> None:
     """Building a state that breaks one invariant raises a ViolationError naming it."""
-    state, _, _ = find(lambda s, a, r: s.turn == 3 and s.config.preset == "thesis")
+    state, _, _ = find(lambda s, a, r: s.turns == 3 and s.config.preset == "thesis")
     with pytest.raises(icontract.ViolationError) as error:
         attrs.evolve(state, **INVARIANT_TAMPERS[clause](state))
     # icontract's message: the decorator's location, then the description on line 2.
@@ -300,7 +300,7 @@ VIEW_TAMPERS: dict[str, Callable[[GameState, view.PlayerView], view.PlayerView]]
     "2.17-view: a view holds only the listed fields, each of its type (no state, deck or stack order)": lambda s, v: _forged_view(
         v, deck=s.deck
     ),
-    "2.17-view: the stack is seen only as its size": lambda s, v: _forged_view(v, stack_size=v.stack_size + 1),
+    "2.17-view: the stack is seen only as its size": lambda s, v: _forged_view(v, stack_size=v.deck_size + 1),
 }
 
 
@@ -313,7 +313,7 @@ def test_every_view_condition_has_a_tampering() -> None:
 def test_view_condition_fires(message: str) -> None:
     """[2.17-view] each condition of a view accepts the real view and rejects a view
     tampered against it; check_view raises a ViolationError with its message."""
-    state, _, _ = find(lambda s, a, r: s.turn == 5)
+    state, _, _ = find(lambda s, a, r: s.turns == 5)
     made = view.make_view(state, 1)
     (holds,) = [check for text, check in view.VIEW_CONDITIONS if text == message]
     assert holds(state, 1, made)
@@ -326,7 +326,7 @@ def test_view_condition_fires(message: str) -> None:
 
 def test_view_of_a_missing_seat_is_refused() -> None:
     """[2.17-view] asking for the view of a seat that does not exist is a bug of the caller."""
-    state, _, _ = find(lambda s, a, r: s.turn == 5)
+    state, _, _ = find(lambda s, a, r: s.turns == 5)
     with pytest.raises(icontract.ViolationError) as error:
         view.make_view(state, state.config.players)
     assert str(error.value).startswith("2.17-view: the seat exists")

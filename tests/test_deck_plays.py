@@ -37,18 +37,18 @@ def test_deck_play_only_with_one_card_left(seed: int) -> None:
     """[R-deck-plays] slot h' is legal, and listed last, exactly when the option is on and
     the stack holds one card; without the option it is refused under 2.16-2c."""
     state = _to_last_card(3, seed, deck_plays=True)
-    hand = len(state.hands[state.current])
+    hand = len(state.hands[state.current_player])
     actions = legal_actions(state)
     assert actions[-1] == Play(hand) and actions.count(Play(hand)) == 1
     assert illegality(state, Play(hand)) is None
-    view = make_view(state, state.current)
+    view = make_view(state, state.current_player)
     assert view_legal_actions(view) == actions
     off = _to_last_card(3, seed)
-    assert Play(len(off.hands[off.current])) not in legal_actions(off)
-    assert illegality(off, Play(len(off.hands[off.current])))[0] == "2.16-2c"  # type: ignore[index]
+    assert Play(len(off.hands[off.current_player])) not in legal_actions(off)
+    assert illegality(off, Play(len(off.hands[off.current_player])))[0] == "2.16-2c"  # type: ignore[index]
     earlier = new_game(state.config, seed)
-    assert Play(len(earlier.hands[earlier.current])) not in legal_actions(earlier)
-    assert illegality(earlier, Play(len(earlier.hands[earlier.current])))[0] == "2.16-2c"  # type: ignore[index]
+    assert Play(len(earlier.hands[earlier.current_player])) not in legal_actions(earlier)
+    assert illegality(earlier, Play(len(earlier.hands[earlier.current_player])))[0] == "2.16-2c"  # type: ignore[index]
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -57,19 +57,19 @@ def test_deck_play_takes_the_stack_card(seed: int) -> None:
     succeeds exactly when its suit's field is one below its value; the hand is unchanged,
     nothing is drawn, the stack is empty and R = p."""
     state = _to_last_card(3, seed, deck_plays=True)
-    seat, card_id = state.current, state.next_card
+    seat, card_id = state.current_player, state.next_card
     suit, value = divmod(state.deck[card_id], state.config.values)
     after = apply(state, Play(len(state.hands[seat])))
     event = after.history[-1]
     assert (event.card_id, event.card, event.drawn) == (card_id, state.deck[card_id], None)
     assert after.hands[seat] == state.hands[seat] and after.knowledge[seat] == state.knowledge[seat]
     assert after.next_card == len(after.deck)
-    success = state.fields[suit] == value
+    success = state.fireworks[suit] == value
     assert event.success == success
     if success:
-        assert after.played == state.played + (card_id,) and after.fields[suit] == value + 1
+        assert after.played == state.played + (card_id,) and after.fireworks[suit] == value + 1
     else:
-        assert after.discard == state.discard + (card_id,) and after.errors == state.errors + 1
+        assert after.discard == state.discard + (card_id,) and after.strikes == state.strikes + 1
     if not after.terminal:
         assert after.remaining == state.config.players
 
@@ -91,7 +91,7 @@ def test_a_deck_play_reads_as_a_play_from_the_stack(seed: int) -> None:
     hand does not have; the card is the stack's last (read from the deck here), and the
     outcome is the event's."""
     state = _to_last_card(3, seed, deck_plays=True)
-    seat, card = state.current, state.deck[state.next_card]
+    seat, card = state.current_player, state.deck[state.next_card]
     after = apply(state, Play(len(state.hands[seat])))
     outcome = "success" if after.history[-1].success else "fails: a strike"
     assert state_event_text(after) == f"seat {seat} plays {card_name(state.config, card)} from the stack ({outcome})"

@@ -82,11 +82,11 @@ def situations(state: GameState, action: Action) -> list[str]:
     found = []
     config = state.config
     if isinstance(action, Play):
-        suit, value = _identity(state, state.hands[state.current][action.slot])
-        succeeds = state.fields[suit] == value - 1
-        if not succeeds and config.max_errors is not None and state.errors + 1 == config.max_errors:
+        suit, value = _identity(state, state.hands[state.current_player][action.slot])
+        succeeds = state.fireworks[suit] == value - 1
+        if not succeeds and config.max_errors is not None and state.strikes + 1 == config.max_errors:
             found.append("strikeout")
-        if succeeds and value == config.values and state.hints == config.max_hints:
+        if succeeds and value == config.values and state.clue_tokens == config.max_hints:
             found.append("five at full tokens")
     if isinstance(action, Hint) and _touched(state, action) >= 2:
         found.append("wide hint")
@@ -421,10 +421,10 @@ def _check_final_draw(engine: Engine, chooser: RecordingChooser) -> bool:
     if "hands" in engine.state():
         return False
     ours, full = chooser.final_state(), engine.raw_state()  # type: ignore[attr-defined]
-    config, mover = ours.config, chooser.moves[-1][0].current
+    config, mover = ours.config, chooser.moves[-1][0].current_player
     # Our game ended neither by the last error, nor at the maximum, nor by R = 0 (R-1).
-    assert ours.terminal and ours.remaining is None and ours.errors != config.max_errors
-    assert sum(ours.fields) < tables_for(config).max_score
+    assert ours.terminal and ours.remaining is None and ours.strikes != config.max_errors
+    assert sum(ours.fireworks) < tables_for(config).max_score
     hands = [[_card(ours.deck[card_id], config.values) for card_id in hand] for hand in ours.hands]
     hands[mover].insert(0, _card(ours.deck[ours.next_card], config.values))
     assert full["hands"] == hands
@@ -470,12 +470,12 @@ class FiveDiscarder(RecordingChooser):
     end below 5, and games often end by R-1 while the stack still holds cards."""
 
     def drive(self, state: GameState, legal: list[Action]) -> Action:
-        hand = state.hands[state.current]
+        hand = state.hands[state.current_player]
         fives = [
             action for action in legal
             if isinstance(action, Discard) and _identity(state, hand[action.slot])[1] == state.config.values
         ]
-        playable = any(state.fields[suit] == value - 1 for suit, value in (_identity(state, c) for c in hand))
+        playable = any(state.fireworks[suit] == value - 1 for suit, value in (_identity(state, c) for c in hand))
         return fives[0] if fives and not playable else super().drive(state, legal)
 
 
@@ -510,8 +510,8 @@ def test_hanabython_plays_the_last_round_out(hanabython: Engine) -> None:
         chooser = chooser_for(seed)
         divergence = play_compared(hanabython, config, deck_from_seed(config, seed), chooser)
         assert divergence is None, f"hanabython, seed {seed}: {divergence.what}"
-        reached += any(is_nothing_playable_left(tables_for(config), state.deck, state.fields, state.played, state.hands,
-                                                state.current, state.remaining) for state, _ in chooser.moves)
+        reached += any(is_nothing_playable_left(tables_for(config), state.deck, state.fireworks, state.played, state.hands,
+                                                state.current_player, state.remaining) for state, _ in chooser.moves)
     assert reached >= 2, f"only {reached} games went on past a last round with nothing left to play"
 
 

@@ -37,7 +37,7 @@ def _opening(preset: str, players: int = 3) -> GameState:
 def _without_tokens(preset: str) -> GameState:
     """Hints given until t = 0, each the first legal hint of its turn."""
     state = _opening(preset)
-    while state.hints:
+    while state.clue_tokens:
         state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Hint)))
     return state
 
@@ -52,7 +52,7 @@ def _finished(preset: str) -> GameState:
 def _empty_hint(preset: str) -> tuple[GameState, object]:
     """A value hint touching no card of the next seat (2.16-2a-empty)."""
     state = _opening(preset)
-    target = (state.current + 1) % state.config.players
+    target = (state.current_player + 1) % state.config.players
     values = {state.deck[c] % state.config.values + 1 for c in state.hands[target]}
     missing = min(set(range(1, state.config.values + 1)) - values)
     return state, Hint(target, "value", missing)

@@ -334,8 +334,8 @@ def test_deck_plays_game_replays() -> None:
     index = deck_moves[0]
     states = replay_states(trace)
     state, after = states[index], states[index + 1]
-    assert len(state.deck) - state.next_card == 1 and trace.actions[index] == Play(len(state.hands[state.current]))
-    assert after.hands[state.current] == state.hands[state.current] and after.next_card == len(after.deck)
+    assert len(state.deck) - state.next_card == 1 and trace.actions[index] == Play(len(state.hands[state.current_player]))
+    assert after.hands[state.current_player] == state.hands[state.current_player] and after.next_card == len(after.deck)
     outcome = reference_replay(data)
     assert outcome.over and not outcome.terminated
     assert_matches(replay(trace), outcome)
@@ -751,14 +751,14 @@ def test_export_names_and_options() -> None:
 def choose(state: GameState, rng: random.Random) -> Action:
     """A seeded chooser that makes long games: mostly good plays, hints and discards."""
     legal = legal_actions(state)
-    hand = state.hands[state.current]
+    hand = state.hands[state.current_player]
     n = state.config.values
 
     def is_good(action: Action) -> bool:
         if not isinstance(action, Play):
             return False
         card = state.deck[hand[action.slot]]
-        return state.fields[card // n] == card % n
+        return state.fireworks[card // n] == card % n
 
     plays = [a for a in legal if is_good(a)]
     others = [a for a in legal if not isinstance(a, Play)]
@@ -854,7 +854,7 @@ def test_hanablive_ends_before_our_engine() -> None:
         if isinstance(nxt, Hint):
             move = {"type": 2 if nxt.kind == "colour" else 3, "target": nxt.target, "value": nxt.subject}
         else:
-            move = {"type": 0 if isinstance(nxt, Play) else 1, "target": state.hands[state.current][nxt.slot]}
+            move = {"type": 0 if isinstance(nxt, Play) else 1, "target": state.hands[state.current_player][nxt.slot]}
         data = trace_to_hanablive(trace)
         longer = {**data, "actions": data["actions"] + [move]}
         with pytest.raises(AssertionError, match="after the end"):

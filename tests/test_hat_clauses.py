@@ -129,7 +129,7 @@ def model_holders(config: GameConfig, states: list[GameState], actions: tuple[Ac
     history, clues = [], []
     for turn, action in enumerate(actions):
         history.append(tuple(holding))
-        actor = states[turn].current
+        actor = states[turn].current_player
         holding[actor] = None
         if isinstance(action, Hint):
             others = ((actor + offset) % players for offset in range(1, players))
@@ -192,7 +192,7 @@ def test_clues_skip_seats_holding_an_instruction_and_holders_follow_the_mover() 
     for play in all_games():
         players = play.config.players
         for turn, holding in enumerate(play.holders):
-            mover = play.states[turn].current
+            mover = play.states[turn].current_player
             others = [(mover + offset) % players for offset in range(1, players)]
             held = [holding[seat] is not None for seat in others]
             assert held == sorted(held, reverse=True), (turn, held)
@@ -215,10 +215,10 @@ def test_clues_skip_seats_holding_an_instruction_and_holders_follow_the_mover() 
 def public_numbers(state: GameState) -> Snapshot:
     """[H-snapshot] field heights, copies discarded per identity, tokens, cards in the
     stack and errors, read off an engine state."""
-    discarded = [0] * (state.config.values * len(state.fields))
+    discarded = [0] * (state.config.values * len(state.fireworks))
     for card_id in state.discard:
         discarded[state.deck[card_id]] += 1
-    return Snapshot(tuple(state.fields), tuple(discarded), state.hints, len(state.deck) - state.next_card, state.errors)
+    return Snapshot(tuple(state.fireworks), tuple(discarded), state.clue_tokens, len(state.deck) - state.next_card, state.strikes)
 
 
 @pytest.mark.checks("H-snapshot")
@@ -231,7 +231,7 @@ def test_the_snapshot_is_the_public_state_at_the_first_clued_seats_turn() -> Non
             if not clue.clued:
                 continue
             first = clue.clued[0]
-            turns = [t for t in range(clue.turn + 1, len(play.actions)) if play.states[t].current == first]
+            turns = [t for t in range(clue.turn + 1, len(play.actions)) if play.states[t].current_player == first]
             if not turns:
                 continue  # the game ended first
             moment = turns[0]
@@ -260,33 +260,33 @@ def newest_slot(state: GameState, seat: int) -> int:
 
 def has_playable(state: GameState, seat: int) -> bool:
     n = state.config.values
-    return any(state.fields[state.deck[c] // n] == state.deck[c] % n for c in state.hands[seat])
+    return any(state.fireworks[state.deck[c] // n] == state.deck[c] % n for c in state.hands[seat])
 
 
 def may_discard(state: GameState) -> bool:
-    return state.hints < state.config.max_hints or state.config.options.discard_at_max_hints
+    return state.clue_tokens < state.config.max_hints or state.config.options.discard_at_max_hints
 
 
 def expected_turn(play: Played, turn: int) -> tuple[int, str]:
     """[H-turn] the rule that applies at ``turn`` and the hat value it requires (CLUE for
     any hint)."""
     state, players = play.states[turn], play.config.players
-    seat = state.current
+    seat = state.current_player
     holding = play.holders[turn]
     clue = holding[seat]
     following = (seat + 1) % players
     if clue is not None:
         value = recovered(play, clue, seat)
-        if (DISCARD <= value < CLUE and state.hints > 0 and clue.clued[-1] == seat
+        if (DISCARD <= value < CLUE and state.clue_tokens > 0 and clue.clued[-1] == seat
                 and holding[following] is None and has_playable(state, following)):
             return CLUE, "rule 2"
         return value, "rule 1"
-    if state.hints > 0 and any(holding[other] is None for other in range(players) if other != seat):
+    if state.clue_tokens > 0 and any(holding[other] is None for other in range(players) if other != seat):
         return CLUE, "rule 3"
     newest = newest_slot(state, seat)
     if may_discard(state):
         return DISCARD + newest, "rule 4"
-    return (CLUE, "rule 4") if state.hints > 0 else (PLAY + newest, "rule 4")
+    return (CLUE, "rule 4") if state.clue_tokens > 0 else (PLAY + newest, "rule 4")
 
 
 def hat_value(action: Action) -> int:

@@ -61,7 +61,7 @@ def test_a_targets_numbers_read_that_targets_hand_alone(players: int, variant: s
     compared = 0
     tables = []
     for index, (state, other) in enumerate(zip(ours, theirs[::-1])):
-        cluer = state.current
+        cluer = state.current_player
         seen, elsewhere = seen_hands(make_view(state, cluer)), seen_hands(make_view(other, cluer))
         if index % 7 == 0:
             broken = (cluer + 1 + index // 7 % (players - 1)) % players
@@ -117,17 +117,17 @@ def test_every_hint_is_a_clue_to_every_other_seat(players: int, preset: str, var
         record = play_game(config, lambda config, seat, seed: ReclueHatPlayer(config, seat, log), seed=seed)
         state = initial_state(config, record.trace.deck)
         for action in record.trace.actions:
-            before, cluer = state, state.current
+            before, cluer = state, state.current_player
             state = apply(state, action)
             if not isinstance(action, Hint):
                 continue
-            encoded = log.encoded[before.turn]
+            encoded = log.encoded[before.turns]
             assert sorted(encoded) == sorted((cluer + offset) % players for offset in range(1, players))
             assert all(value in range(9) for value in encoded.values())
             number = decode_event(code, state.history[-1], before.hands[action.target])
             total = sum(encoded.values()) % 9
             if code.sendable(cluer, seen_hands(make_view(before, cluer))) >> total & 1:
-                assert number == total, (seed, before.turn)
+                assert number == total, (seed, before.turns)
                 hints += 1
             else:  # no value of the modified seat made the sum sendable (H-code-rainbow, H-code-end)
                 unsendable += 1

@@ -146,7 +146,7 @@ def reference_number(state: GameState, cluer: int, hint: Hint) -> int:
 
 def legal_hints(state: GameState) -> list[Hint]:
     """The hints the player to move may give, with a token assumed if none is left."""
-    if state.hints == 0:
+    if state.clue_tokens == 0:
         # Same legality but for the token count: ask with the token rule satisfied.
         state = GameState(**{**state.__dict__, "hints": 1})
     return [a for a in legal_actions(state) if isinstance(a, Hint)]
@@ -156,7 +156,7 @@ def ongoing(run: Run, tokens: bool = False) -> st.SearchStrategy[GameState]:
     """One of the states of a run in which the game goes on (the later ones favoured:
     the last of them half of the time); with ``tokens``, one with a clue token left
     (the first state has them all)."""
-    states = [state for state in run.states if not state.terminal and (state.hints or not tokens)]
+    states = [state for state in run.states if not state.terminal and (state.clue_tokens or not tokens)]
     return st.one_of(st.just(states[-1]), st.sampled_from(states))
 
 
@@ -174,7 +174,7 @@ def check_nine_code(state: GameState) -> None:
     decodes right in every other seat's view after it is given, and the others are
     refused [H-code-9, H-code-5p, H-code, H-code-error]."""
     assert not state.terminal
-    config, cluer = state.config, state.current
+    config, cluer = state.config, state.current_player
     code = hat_code(config)
     seen = seen_hands(make_view(state, cluer))
     expected = {reference_number(state, cluer, hint) for hint in legal_hints(state)}
@@ -187,7 +187,7 @@ def check_nine_code(state: GameState) -> None:
         hint = code.encode(cluer, seen, number)
         assert hint in legal_hints(state)
         assert reference_number(state, cluer, hint) == number
-        if state.hints:
+        if state.clue_tokens:
             after = apply(state, hint)
             event = after.history[-1]
             for seat in range(config.players):
@@ -231,8 +231,8 @@ def test_hat_clue_round_trip_in_real_play(state: GameState, data: st.DataObject)
     other players (the last so that their sum is a number the code can send), sends
     the sum through the code, and each clued player recovers its own value from its
     own view and the others' values."""
-    assert state.hints > 0
-    config, cluer = state.config, state.current
+    assert state.clue_tokens > 0
+    config, cluer = state.config, state.current_player
     p = config.players
     clued = [(cluer + offset) % p for offset in range(1, p)]
     code = hat_code(config)
@@ -296,11 +296,11 @@ def three_red_ones(config: GameConfig, opening_hints: int) -> GameState | None:
              [(3, 0), (3, 1), (3, 2), (3, 3)], [(4, 0), (4, 1), (4, 2), (4, 3)]]
     state = dealt(config, hands)
     while not state.terminal:
-        if len(state.hands[1]) == 3 and state.current != 1:
+        if len(state.hands[1]) == 3 and state.current_player != 1:
             return state
-        seat = state.current
+        seat = state.current_player
         discard = Discard(len(state.hands[seat]) - 1 if seat == 1 else 0)
-        if state.turn < opening_hints or discard not in legal_actions(state):
+        if state.turns < opening_hints or discard not in legal_actions(state):
             state = apply(state, legal_hints(state)[0])
         else:
             state = apply(state, discard)
@@ -318,7 +318,7 @@ def test_three_equal_cards_refuse_their_number() -> None:
     state = reached[0]
     red_one = identity(1, 0, 5)
     assert [state.deck[c] for c in state.hands[1]] == [red_one] * 3
-    cluer = state.current
+    cluer = state.current_player
     code = nine_code(config)
     seen = seen_hands(make_view(state, cluer))
     number = 3 * ((1 - cluer) % 4 - 1) + 2
@@ -423,7 +423,7 @@ def test_hint_list_code(players: int, variant: str) -> None:
     for cluer in range(players):
         if cluer:
             state = apply(state, Hint(cluer, "value", 1))  # the previous seat passes the turn on
-        assert state.current == cluer
+        assert state.current_player == cluer
         legal = set(legal_actions(state))
         order = [
             hint
@@ -570,7 +570,7 @@ def test_k_code_in_real_play(state: GameState) -> None:
     """[H-code-k, H-code-k-public] every player builds the same k-code from its own view;
     the public sizes are a guarantee, so every number is sendable, and each round-trips
     through the engine to every other player."""
-    config, cluer = state.config, state.current
+    config, cluer = state.config, state.current_player
     views = [make_view(state, seat) for seat in range(config.players)]
     codes = [k_code(view, cluer) for view in views]
     assert len({code.sizes for code in codes}) == 1
@@ -583,7 +583,7 @@ def test_k_code_in_real_play(state: GameState) -> None:
     for number in range(code.modulus):
         hint = code.encode(cluer, seen, number)
         assert hint in legal_hints(state)
-        if state.hints:
+        if state.clue_tokens:
             after = apply(state, hint)
             for seat in range(config.players):
                 if seat != cluer:
@@ -631,7 +631,7 @@ def test_nine_code_along_whole_games(players: int, variant: str, games: int) -> 
         rng = SplitMix64(seed)
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            cluer = state.current
+            cluer = state.current_player
             seen = seen_hands(make_view(state, cluer))
             hints = legal_hints(state)
             expected = {reference_number(state, cluer, hint) for hint in hints}

@@ -111,15 +111,15 @@ def test_the_hat_strategies_choose_from_their_views_alone(
     factory = factory_for(name)
     players = [factory(config, seat, 0) for seat in range(config.players)]
     turn = int(stop * 40)
-    while not state.terminal and state.turn < turn:
-        action = players[state.current].act(make_view(state, state.current))
+    while not state.terminal and state.turns < turn:
+        action = players[state.current_player].act(make_view(state, state.current_player))
         state = apply(state, action)
         for seat, player in enumerate(players):
             player.observe(make_view(state, seat), state.history[-1])
     if state.terminal:
         return
     reached()
-    seat = state.current
+    seat = state.current_player
     rearranged = drawn_rearrangement(state, data)
     twin = copy.deepcopy(players[seat])
     assert players[seat].act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
@@ -224,16 +224,16 @@ def test_every_recommendation_is_recovered(players: int, preset: str, variant: s
     seats = [RecommendationPlayer(config, seat) for seat in range(players)]
     checked = 0
     while not state.terminal:
-        action = seats[state.current].act(make_view(state, state.current))
+        action = seats[state.current_player].act(make_view(state, state.current_player))
         before = state
         state = apply(state, action)
         for seat, player in enumerate(seats):
             player.observe(make_view(state, seat), state.history[-1])
         if isinstance(action, Hint):
-            snap = snapshot_of(make_view(state, before.current))
-            intended = {s: recommend(config, snap, [state.deck[c] for c in state.hands[s]]) for s in range(players) if s != before.current}
+            snap = snapshot_of(make_view(state, before.current_player))
+            intended = {s: recommend(config, snap, [state.deck[c] for c in state.hands[s]]) for s in range(players) if s != before.current_player}
             code = recommendation_code(config)
-            sendable = code.sendable(before.current, seen_hands(make_view(before, before.current)))
+            sendable = code.sendable(before.current_player, seen_hands(make_view(before, before.current_player)))
             if sendable >> (sum(intended.values()) % 8) & 1:
                 assert {s: seats[s].recommended for s in intended} == intended
                 checked += 1
@@ -253,7 +253,7 @@ def test_a_recommended_play_waits_when_a_card_played_since_may_have_been_its_own
     (checked on 40 games: every error would be one)."""
     config = make_config(4, "hanab-live", "no-variant")
     for seed in range(40):
-        assert play_game(config, factory_for("recommendation"), seed=seed).final.errors == 0
+        assert play_game(config, factory_for("recommendation"), seed=seed).final.strikes == 0
 
 
 @pytest.mark.checks("H-rec")

@@ -160,7 +160,7 @@ def hand(*cards: tuple[int, int]) -> tuple[int | None, ...]:
 def view_with_tokens(tokens: int) -> PlayerView:
     """Seat 0's view after the first legal hints of a seeded game leave ``tokens``."""
     state = initial_state(FIVE, deck_from_seed(FIVE, 0))
-    while state.hints > tokens:
+    while state.clue_tokens > tokens:
         state = apply(state, next(action for action in legal_actions(state) if isinstance(action, Hint)))
     return make_view(state, 0)
 
@@ -173,9 +173,9 @@ def modified_seat(
     seats after the modified one, and what H-reclue-modified reads."""
     view = view_with_tokens(tokens)
     facts = card_facts(FIVE)
-    earlier = Round(view.turn, 4, (0, 1, 2, 3), 0, view, {seat: [] for seat in (0, 1, 2, 3)})
+    earlier = Round(view.turns, 4, (0, 1, 2, 3), 0, view, {seat: [] for seat in (0, 1, 2, 3)})
     earlier.values, earlier.modified = dict(pins or {}), 0
-    clue = Round(view.turn, 0, OTHERS, 0, view, {seat: [earlier] if seat in (pins or {}) else [] for seat in OTHERS})
+    clue = Round(view.turns, 0, OTHERS, 0, view, {seat: [earlier] if seat in (pins or {}) else [] for seat in OTHERS})
     clue.hands = [(None,) * 4] + [hands[seat] for seat in OTHERS]
     clue.set_pins(rules.pins_of(facts, clue))
     values = dict(clue.pins)

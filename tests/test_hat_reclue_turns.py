@@ -39,7 +39,7 @@ def cards_to_play(state: GameState) -> int:
     config, lost = state.config, discarded_counts(state)
     copies = composition_counts(config)
     total = 0
-    for suit, height in enumerate(state.fields):
+    for suit, height in enumerate(state.fireworks):
         top = height
         while top < config.values and lost[suit * config.values + top] < copies[suit * config.values + top]:
             top += 1
@@ -52,12 +52,12 @@ def gamble_slot(state: GameState, useless: int | None) -> int | None:
     hold: the stack empty, two strikes to spare, a card some field needs next that the
     seat sees in no other hand and that is not dead; its oldest card, or the second
     oldest when the oldest is the card it knows useless."""
-    config, seat = state.config, state.current
-    if len(state.deck) > state.next_card or (config.max_errors is not None and state.errors > config.max_errors - 2):
+    config, seat = state.config, state.current_player
+    if len(state.deck) > state.next_card or (config.max_errors is not None and state.strikes > config.max_errors - 2):
         return None
     seen = {state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards}
     lost, copies = discarded_counts(state), composition_counts(config)
-    needed = [suit * config.values + height for suit, height in enumerate(state.fields) if height < config.values]
+    needed = [suit * config.values + height for suit, height in enumerate(state.fireworks) if height < config.values]
     if not any(card not in seen and lost[card] < copies[card] for card in needed):
         return None
     ids = state.hands[seat]
@@ -67,8 +67,8 @@ def gamble_slot(state: GameState, useless: int | None) -> int | None:
 
 def may_carry_out(config: GameConfig, state: GameState, value: HatValue) -> bool:
     if value is HatValue.CLUE:
-        return state.hints >= 1
-    if value.slot >= len(state.hands[state.current]):
+        return state.clue_tokens >= 1
+    if value.slot >= len(state.hands[state.current_player]):
         return False
     return value.is_play or is_legal(state, Discard(value.slot))
 
@@ -76,8 +76,8 @@ def may_carry_out(config: GameConfig, state: GameState, value: HatValue) -> bool
 def is_gamble_readable(player: ReclueHatPlayer, state: GameState, slot: int, seen: list[int], pile: tuple[int, ...]) -> bool:
     """[H-reclue-endgame] the seat's own check that the others would read its gamble of
     ``slot`` right (Lemma 6), on the clues it holds and its knowledge of the slot."""
-    view = make_view(state, state.current)
-    return rules.is_gamble_readable(player.facts, player.pending[state.current], state.current, view.own_knowledge[slot], view.fields, seen, pile)
+    view = make_view(state, state.current_player)
+    return rules.is_gamble_readable(player.facts, player.pending[state.current_player], state.current_player, view.own_knowledge[slot], view.fireworks, seen, pile)
 
 
 def prefers_clue(player: ReclueHatPlayer, state: GameState) -> bool:
@@ -85,12 +85,12 @@ def prefers_clue(player: ReclueHatPlayer, state: GameState) -> bool:
     modified seat a play; else it discards when the modified seat would have no token,
     when the cards still to play do not exceed the stack, when it has at most one token,
     or when the clue makes nobody play; else it clues."""
-    clue, values, first, tokens_at = player.draft(make_view(state, state.current))
+    clue, values, first, tokens_at = player.draft(make_view(state, state.current_player))
     if clue.modified is not None and first.is_play:
         return True
     nobody_plays = not first.is_play and not any(value.is_play for value in values.values())
     stack = len(state.deck) - state.next_card
-    return not (tokens_at == 0 or cards_to_play(state) <= stack or state.hints <= 1 or nobody_plays)
+    return not (tokens_at == 0 or cards_to_play(state) <= stack or state.clue_tokens <= 1 or nobody_plays)
 
 
 def predicted(player: ReclueHatPlayer, state: GameState, useless: int | None) -> tuple[str, Action | type, int | None]:
@@ -98,7 +98,7 @@ def predicted(player: ReclueHatPlayer, state: GameState, useless: int | None) ->
     and the card it then knows useless; the seat's clues are resolved.  Whether the
     others would read a gamble right is the seat's own check (proofs/hat_decoding.md,
     Lemma 6): an unreadable gamble waits, and the rules after it apply."""
-    seat, ids = state.current, state.hands[state.current]
+    seat, ids = state.current_player, state.hands[state.current_player]
     last = None
     for clue in player.pending[seat]:
         assert clue.values is not None
@@ -121,7 +121,7 @@ def predicted(player: ReclueHatPlayer, state: GameState, useless: int | None) ->
     known = newest_value.slot if newest_value is not None and newest_value.is_discard else (
         ids.index(useless) if useless in ids else None)
     newest = ids.index(max(ids))
-    if state.hints == 0:
+    if state.clue_tokens == 0:
         for candidate in (known, newest):
             if candidate is not None and is_legal(state, Discard(candidate)):
                 return "4 no token", Discard(candidate), useless
@@ -138,14 +138,14 @@ def check_gambles(player: ReclueHatPlayer, state: GameState, useless: int | None
     assert state.config.max_errors is not None
     allowed = 0
     for errors in range(state.config.max_errors):
-        struck = attrs.evolve(state, errors=errors)
-        view = make_view(struck, struck.current)
+        struck = attrs.evolve(state, strikes=errors)
+        view = make_view(struck, struck.current_player)
         slot = gamble_slot(struck, useless)
-        seen: list[int] = [state.deck[c] for other, cards in enumerate(state.hands) if other != state.current for c in cards]
+        seen: list[int] = [state.deck[c] for other, cards in enumerate(state.hands) if other != state.current_player for c in cards]
         lost = discarded_counts(state)
         pile = tuple(lost[x] for x in range(len(composition_counts(state.config))))
         expected = None if slot is None or not is_gamble_readable(player, struck, slot, seen, pile) else Play(slot)
-        assert player.gamble(view) == expected, (state.turn, errors)
+        assert player.gamble(view) == expected, (state.turns, errors)
         allowed += expected is not None
     return allowed
 
@@ -159,13 +159,13 @@ def checked_turns(config: GameConfig, seeds: range) -> Counter[str]:
         useless: list[int | None] = [None] * config.players
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            seat = state.current
+            seat = state.current_player
             action = seats[seat].act(make_view(state, seat))
             rule, expected, useless[seat] = predicted(seats[seat], state, useless[seat])
             if expected is Hint:
-                assert isinstance(action, Hint), (seed, state.turn, rule, action)
+                assert isinstance(action, Hint), (seed, state.turns, rule, action)
             else:
-                assert action == expected, (seed, state.turn, rule, expected, action)
+                assert action == expected, (seed, state.turns, rule, expected, action)
             rules[rule] += 1
             if len(state.deck) == state.next_card and rule != "1 play":
                 rules["gamble checked"] += check_gambles(seats[seat], state, useless[seat])

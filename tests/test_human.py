@@ -54,7 +54,7 @@ def view_after(moves: Sequence[Action] = (), *, players: int = 4, preset: str = 
     state = new_game(make_config(players, preset=preset), seed)
     for action in moves:
         state = apply(state, action)
-    return make_view(state, state.current)
+    return make_view(state, state.current_player)
 
 
 def ask(view: PlayerView, lines: str) -> tuple[Action, str]:
@@ -363,7 +363,7 @@ def prepared(before: str) -> GameState:
     from hanabi_ref.engine.legality import legal_actions
 
     state = new_game(make_config(4, preset="hle"), 1)
-    while before == "no tokens" and state.hints:
+    while before == "no tokens" and state.clue_tokens:
         state = apply(state, next(a for a in legal_actions(state) if isinstance(a, Hint)))
     return state
 
@@ -375,7 +375,7 @@ def test_bad_input_reprompts_with_the_reason(before: str, line: str, reason: str
     the rules forbid now) is answered by one line naming the problem (the clause for an
     illegal move) and the prompt again; the next good line is the move."""
     state = prepared(before)
-    view = make_view(state, state.current)
+    view = make_view(state, state.current_player)
     good = words_of(view.config, view.legal_actions()[-1])
     action, screen = ask(view, f"{line}\n{good}\n")
     prompt = f"seat {view.seat}> "
@@ -452,9 +452,9 @@ def test_out_writes_a_trace_that_replays(monkeypatch: pytest.MonkeyPatch, capsys
     assert code == EXIT_OK
     trace = load_trace(out)
     final = replay(trace)
-    assert f"final score: {final.score}/25\n" in screen and re.search(rf"\nturns +{final.turn}\n", screen)
+    assert f"final score: {final.score}/25\n" in screen and re.search(rf"\nturns +{final.turns}\n", screen)
     states = replay_states(trace)
-    ours = [action for state, action in zip(states, trace.actions) if state.current == 2]
+    ours = [action for state, action in zip(states, trace.actions) if state.current_player == 2]
     assert ours and all(action == Play(0) for action in ours)
 
 
@@ -467,7 +467,7 @@ def test_the_game_is_the_one_without_a_person() -> None:
         bots = play_game(config, STRATEGIES[name], seed=seed, strategy_seed=strategy_seed)
         states = replay_states(bots.trace)
         typed = "".join(f"{words_of(config, action)}\n" for state, action in zip(states, bots.trace.actions)
-                        if state.current == 1)
+                        if state.current_player == 1)
         record, _ = played(config, STRATEGIES[name], 1, typed, seed=seed, strategy_seed=strategy_seed)
         assert record.trace == bots.trace and record.final == bots.final
 
@@ -510,7 +510,7 @@ def test_the_person_sees_only_the_seats_view() -> None:
         record = play_game(config, lambda c, s, r: person if s == 2 else STRATEGIES["simple"](c, s, r), seed=seed)
         states = replay_states(record.trace)
         turns = screen.getvalue().split("=== turn ")[1:]
-        assert len(turns) == sum(state.current == 2 for state in states[:-1]) > 3
+        assert len(turns) == sum(state.current_player == 2 for state in states[:-1]) > 3
         for text in turns:
             check_turn(states[int(text.split(":")[0])], text)
         assert all(type(view) is PlayerView and view.seat == 2 for view in seen)

@@ -20,7 +20,7 @@ from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.engine.state import GameState, deck_size
 from hanabi_ref.players.strategies import SPECS, factory_for
 from hanabi_ref.players.strategies.info.codes import code_size, colours_touching, focus, goodness, hint_type, hints_of_type
 from hanabi_ref.players.strategies.info.decisions import Options, private_weights
@@ -57,12 +57,12 @@ def play_checked(players: int, preset: str, variant: str, seed: int, stop: int |
     log = Log()
     seats = [InfoPlayer(config, seat, log, options) for seat in range(players)]
     state = initial_state(config, deck_from_seed(config, seed))
-    while not state.terminal and (stop is None or state.turn < stop) and (stack is None or stack_size(state) > stack):
-        state = apply(state, seats[state.current].act(make_view(state, state.current)))
+    while not state.terminal and (stop is None or state.turns < stop) and (stack is None or deck_size(state) > stack):
+        state = apply(state, seats[state.current_player].act(make_view(state, state.current_player)))
         for seat, player in enumerate(seats):
             player.observe(make_view(state, seat), state.history[-1])
         first = seats[0].public
-        assert all(player.public == first for player in seats), f"I-common broken after turn {state.turn}"
+        assert all(player.public == first for player in seats), f"I-common broken after turn {state.turns}"
     return state, seats, log
 
 
@@ -216,7 +216,7 @@ def test_the_info_strategy_chooses_from_its_view_alone(setup: tuple[int, str, st
     if state.terminal:
         return
     reached()
-    seat = state.current
+    seat = state.current_player
     rearranged = drawn_rearrangement(state, data)
     twin = copy.deepcopy(seats[seat])
     assert seats[seat].act(make_view(state, seat)) == twin.act(make_view(rearranged, seat))
@@ -287,8 +287,8 @@ def test_a_seats_board_reader_gives_the_board_of_every_view() -> None:
             seats = [InfoPlayer(config, seat) for seat in range(players)]
             while not state.terminal:
                 view = make_view(state, 1)
-                assert reader.of(view) == Board.of(view), f"seed {seed}, turn {state.turn}"
-                state = apply(state, seats[state.current].act(make_view(state, state.current)))
+                assert reader.of(view) == Board.of(view), f"seed {seed}, turn {state.turns}"
+                state = apply(state, seats[state.current_player].act(make_view(state, state.current_player)))
                 for seat, player in enumerate(seats):
                     player.observe(make_view(state, seat), state.history[-1])
             assert state.discard, "the test needs games with discards"
@@ -338,7 +338,7 @@ def test_public_sets_follow_hints_and_moves() -> None:
         seats = [InfoPlayer(config, seat) for seat in range(players)]
         state = initial_state(config, deck_from_seed(config, players))
         while not state.terminal:
-            state = apply(state, seats[state.current].act(make_view(state, state.current)))
+            state = apply(state, seats[state.current_player].act(make_view(state, state.current_player)))
             event = state.history[-1]
             for seat, player in enumerate(seats):
                 player.observe(make_view(state, seat), event)
@@ -387,7 +387,7 @@ def test_every_number_names_one_hint_and_back() -> None:
     actor), and a seat reading that hint gets s back; the types of one seat are 0..k-1."""
     for players, preset, variant in CONFIGS[::3]:
         state, seats, _ = play_checked(players, preset, variant, seed=players * 3, stop=12)
-        actor = state.current
+        actor = state.current_player
         player = seats[actor]
         moment = player.moment
         assert moment is not None
@@ -437,7 +437,7 @@ def scenario(hands: Sequence[Sequence[tuple[int, int]]], known: dict[tuple[int, 
     knowledge = [list(row) for row in state.knowledge]
     for (seat, slot), pairs in known.items():
         knowledge[seat][slot] = sum(1 << card(config, v, s) for v, s in pairs)
-    return attrs.evolve(state, knowledge=tuple(tuple(row) for row in knowledge), hints=hints), config
+    return attrs.evolve(state, knowledge=tuple(tuple(row) for row in knowledge), clue_tokens=hints), config
 
 
 HANDS = [[(2, 0), (3, 1), (4, 2), (4, 3), (5, 4)], [(3, 0), (4, 1), (2, 2), (4, 2), (3, 3)],
@@ -536,7 +536,7 @@ def test_the_sources_preset() -> None:
         assert not is_legal(state, Hint(1, "value", 1))  # seat 1 holds no 1
         for action in (Play(0), Play(0), Play(0), Play(1)):  # red 1, then three misplays
             state = apply(state, action)
-        assert state.terminal and state.errors == 3
+        assert state.terminal and state.strikes == 3
         finals[preset] = score(state)
     assert finals == {"hanabi-rs": 1, "hle": 0}
     for players, variant in ((6, "no-variant"), (3, "rainbow")):
@@ -554,7 +554,7 @@ def test_a_risky_play_needs_three_chances_in_four() -> None:
     state, config = scenario(hands, {}, hints=8)
     for action in (Play(0), Hint(2, "value", 2), Hint(1, "value", 3)):
         state = apply(state, action)
-    assert state.current == 0 and state.fields[0] == 1 and state.errors == 0
+    assert state.current_player == 0 and state.fireworks[0] == 1 and state.strikes == 0
     chosen = {name: InfoPlayer(config, 0).act(make_view(narrowed, 0)) for name, narrowed in _risky_states().items()}
     assert chosen["wide"] == Play(1)
     assert chosen["narrow"] != Play(1)
@@ -694,7 +694,7 @@ def _last_round_states(players: int, seeds: range) -> list[GameState]:
         config = make_config(players, "hle")
         replay = initial_state(config, state.deck)
         for event in state.history:
-            if stack_size(replay) == 0 and replay.errors <= 1 and not replay.terminal:
+            if deck_size(replay) == 0 and replay.strikes <= 1 and not replay.terminal:
                 found.append(replay)
             replay = apply(replay, event.action)
     return found
@@ -707,7 +707,7 @@ def test_the_last_round_plays_the_likeliest_card() -> None:
     card it does not know (a token being left), and otherwise acts as with endgame=1."""
     changed = 0
     for state in _last_round_states(4, range(30)):
-        seat, config = state.current, state.config
+        seat, config = state.current_player, state.config
         view = make_view(state, seat)
         default = InfoPlayer(config, seat).act(view)
         first = InfoPlayer(config, seat, None, Options(endgame=1)).act(view)
@@ -718,13 +718,13 @@ def test_the_last_round_plays_the_likeliest_card() -> None:
         needs = any(any(state.deck[card_id] in _playable(state) for card_id in state.hands[other])
                     for other in later)
         if second != first:
-            assert isinstance(second, Hint) and needs and state.hints > 0
+            assert isinstance(second, Hint) and needs and state.clue_tokens > 0
     assert changed > 0
 
 
 def _playable(state: GameState) -> set[int]:
     config = state.config
-    return {card(config, height + 1, suit) for suit, height in enumerate(state.fields) if height < config.values}
+    return {card(config, height + 1, suit) for suit, height in enumerate(state.fireworks) if height < config.values}
 
 
 @pytest.mark.deep

@@ -282,7 +282,7 @@ def test_a_decoding_that_goes_wrong_stops_the_game_naming_turn_and_seats(monkeyp
     state = initial_state(config, deck_from_seed(config, 4))
     with pytest.raises(InfoError) as caught:
         while not state.terminal:
-            state = apply(state, seats[state.current].act(make_view(state, state.current)))
+            state = apply(state, seats[state.current_player].act(make_view(state, state.current_player)))
             for seat, player in enumerate(seats):
                 player.observe(make_view(state, seat), state.history[-1])
     assert isinstance(caught.value, HanabiError) and info_package.InfoError is InfoError
@@ -304,14 +304,14 @@ def private_chance(state: GameState, seat: int, mask: int) -> Fraction:
     weights = list(composition_counts(config))
     for card in [state.deck[c] for c in state.discard]:
         weights[card] -= 1
-    for suit, height in enumerate(state.fields):
+    for suit, height in enumerate(state.fireworks):
         for value in range(height):
             weights[suit * config.values + value] -= 1
     for other, cards in enumerate(state.hands):
         if other != seat:
             for card_id in cards:
                 weights[state.deck[card_id]] = max(weights[state.deck[card_id]] - 1, 0)
-    playable = {suit * config.values + height for suit, height in enumerate(state.fields) if height < config.values}
+    playable = {suit * config.values + height for suit, height in enumerate(state.fireworks) if height < config.values}
     whole = sum(weights[x] for x in range(len(weights)) if mask >> x & 1)
     return Fraction(sum(weights[x] for x in playable if mask >> x & 1), whole) if whole else Fraction(0)
 
@@ -328,7 +328,7 @@ def test_the_last_round_plays_the_card_most_likely_playable() -> None:
 
     seen: Counter[str] = Counter()
     for state in _last_round_states(3, range(40)):
-        config, seat = state.config, state.current
+        config, seat = state.config, state.current_player
         view = make_view(state, seat)
         source = InfoPlayer(config, seat).act(view)
         player = InfoPlayer(config, seat, None, Options(endgame=1))
@@ -337,14 +337,14 @@ def test_the_last_round_plays_the_card_most_likely_playable() -> None:
         chances = [private_chance(state, seat, mask) for mask in own]
         sure = any(chance == 1 for chance in chances)
         gamble = None if sure or max(chances) == 0 else Play(chances.index(max(chances)))
-        assert player.act(view) == (gamble or source), state.turn
+        assert player.act(view) == (gamble or source), state.turns
         later = [(seat + offset) % config.players for offset in range(1, state.remaining or 1)]
-        needs = state.hints > 0 and any(
+        needs = state.clue_tokens > 0 and any(
             any(moment.board.playable >> state.deck[c] & 1 for c in state.hands[other])
             and not any(moment.board.surely(mask, moment.board.playable) for mask in public_sets(player.public, moment, other))
             for other in later)
         second = InfoPlayer(config, seat, None, Options(endgame=2)).act(view)
-        assert second == (source if needs else gamble or source), state.turn
+        assert second == (source if needs else gamble or source), state.turns
         seen["gamble"] += gamble is not None and gamble != source
         seen["kept for a hint"] += gamble is not None and needs
     assert seen["gamble"] and seen["kept for a hint"], seen

@@ -44,7 +44,7 @@ def late_seat(players: int, seed: int, stack: int) -> tuple[GameState, InfoPlaye
     found = late_state(players, seed, stack)
     assert found is not None
     state, seats = found
-    return state, seats[state.current], make_view(state, state.current)
+    return state, seats[state.current_player], make_view(state, state.current_player)
 
 
 VIEW_FIELDS = ("turn", "current_player", "hands", "cards", "knowledge", "stack_size", "fields", "played", "discard",
@@ -62,8 +62,8 @@ def test_worlds_agree_with_the_view() -> None:
         seat = view.seat
         turn = player.read_turn(view)
         weights, own = turn.weights, turn.own
-        worlds = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
-        again = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turn, 1))
+        worlds = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turns, 1))
+        again = search.sample_worlds(view, own, weights, 8, search.world_rng(seed, view.turns, 1))
         assert len(worlds) == 8 and [world.deck for world in worlds] == [world.deck for world in again]
         for world in worlds:
             seen = make_view(world, seat)
@@ -86,7 +86,7 @@ def test_worlds_are_drawn_from_the_copies_left() -> None:
     counts = list(weights.counts)
     for card_id in state.hands[seat]:
         counts[state.deck[card_id]] -= 1
-    worlds = search.sample_worlds(view, known, weights, 6, search.world_rng(0, view.turn, 0))
+    worlds = search.sample_worlds(view, known, weights, 6, search.world_rng(0, view.turns, 0))
     unseen = sorted(state.deck[card_id] for card_id in range(state.next_card, len(state.deck)))
     assert sorted(card for card, copies in enumerate(counts) for _ in range(copies)) == unseen
     for world in worlds:
@@ -156,7 +156,7 @@ def test_candidates_tell_no_falsehood() -> None:
         moment, weights, own = turn.moment, turn.weights, turn.own
         board = moment.board
         public_useless = useless(turn.public, board)
-        hint = hint_of(turn, player.public)[0] if view.hints else None
+        hint = hint_of(turn, player.public)[0] if view.clue_tokens else None
         moves = search.candidates(view, blueprint, own, board, weights, hint, public_useless,
                                   someone_needs_a_hint(turn, player.public))
         assert blueprint not in moves
@@ -164,7 +164,7 @@ def test_candidates_tell_no_falsehood() -> None:
             tried += 1
             if isinstance(move, Discard):
                 assert not (len(public_useless) >= 2 and move.slot in public_useless)
-                if view.hints:
+                if view.clue_tokens:
                     for other in range(state.config.players):
                         if other == seat:
                             continue
@@ -190,7 +190,7 @@ def test_the_search_chooses_from_its_view_alone(seed: int, data: st.DataObject) 
         return
     reached()
     state, seats = found
-    seat = state.current
+    seat = state.current_player
     player = seats[seat]
     player.options = SEARCH
     twin = copy.deepcopy(player)

@@ -53,7 +53,7 @@ def _views_of_game(config: GameConfig, seed: int) -> Iterator[tuple[list[PlayerV
     yield make_views(state, seats), None
     while not state.terminal:
         actions = legal_actions(state)
-        state = apply(state, actions[(state.turn * 7) % len(actions)])
+        state = apply(state, actions[(state.turns * 7) % len(actions)])
         yield make_views(state, seats), state.history[-1]
 
 

@@ -55,7 +55,7 @@ def broken_clauses(state: GameState, action: Action) -> set[str]:
         return {"2.16-3"}
     broken: set[str] = set()
     if isinstance(action, Hint):
-        if not 0 <= action.target < config.players or (action.target == state.current and not options.self_hints):
+        if not 0 <= action.target < config.players or (action.target == state.current_player and not options.self_hints):
             broken.add("2.16-2a-target")
         if action.kind == "value" and not 1 <= action.subject <= config.values:
             broken.add("2.16-2a-value")
@@ -63,7 +63,7 @@ def broken_clauses(state: GameState, action: Action) -> set[str]:
             broken.add("2.16-2a-suit")
         elif action.kind not in ("value", "colour"):
             broken.add("2.16-2a")
-        if state.hints < 1:
+        if state.clue_tokens < 1:
             broken.add("2.16-2a-token")
         if not broken and not options.empty_hints:
             mask = reference_hint_mask(config, action)
@@ -71,9 +71,9 @@ def broken_clauses(state: GameState, action: Action) -> set[str]:
                 broken.add("2.16-2a-empty")
         return broken
     assert isinstance(action, (Discard, Play))
-    if not 0 <= action.slot < len(state.hands[state.current]):
+    if not 0 <= action.slot < len(state.hands[state.current_player]):
         broken.add("2.16-2b" if isinstance(action, Discard) else "2.16-2c")
-    if isinstance(action, Discard) and state.hints == config.max_hints and not options.discard_at_max_hints:
+    if isinstance(action, Discard) and state.clue_tokens == config.max_hints and not options.discard_at_max_hints:
         broken.add("E-2")
     return broken
 
@@ -88,7 +88,7 @@ def test_every_action_of_the_catalogue(run: Run, data: st.DataObject) -> None:
     IllegalActionError naming one of the clauses it breaks."""
     state = data.draw(st.sampled_from(run.states))
     legal = legal_actions(state)
-    view = make_view(state, state.current)
+    view = make_view(state, state.current_player)
     for action in catalogue(state):
         broken = broken_clauses(state, action)
         assert is_legal(state, action) == (action in legal) == (not broken), action
@@ -148,7 +148,7 @@ def full_hand_states(draw: st.DrawFn) -> GameState:
         if state.terminal:
             break  # the deal itself ended the game (a custom deck with no stack)
         after = apply(state, choose_action(draw, state))
-        if after.terminal or len(after.hands[after.current]) < config.hand_size:
+        if after.terminal or len(after.hands[after.current_player]) < config.hand_size:
             break
         state = after
     return state
@@ -162,11 +162,11 @@ def test_action_count_formula(state: GameState) -> None:
     t0 allowed, t >= 1 and a full hand, there are (p - 1)(n + c) + 2h actions (c clue
     colours; p targets with self hints); with t = 0, 2h."""
     config, options = state.config, state.config.options
-    if state.terminal or len(state.hands[state.current]) < config.hand_size:
+    if state.terminal or len(state.hands[state.current_player]) < config.hand_size:
         return  # only where the deal itself ends the game (a custom deck with no stack)
     targets = config.players if options.self_hints else config.players - 1
-    hints = targets * (config.values + len(config.colours)) if state.hints >= 1 else 0
-    event("t = 0" if state.hints == 0 else "t >= 1")
+    hints = targets * (config.values + len(config.colours)) if state.clue_tokens >= 1 else 0
+    event("t = 0" if state.clue_tokens == 0 else "t >= 1")
     reached()
     assert len(legal_actions(state)) == hints + 2 * config.hand_size
 

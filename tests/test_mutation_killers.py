@@ -51,7 +51,7 @@ def _moves() -> Iterator[Move]:
             state = initial_state(config, deck_from_seed(config, seed))
             while not state.terminal:
                 options = legal_actions(state)
-                action = greedy_open_action(state) if seed % 2 == 0 else options[(state.turn * 7 + seed) % len(options)]
+                action = greedy_open_action(state) if seed % 2 == 0 else options[(state.turns * 7 + seed) % len(options)]
                 result = apply_legal(state, action)
                 yield state, action, result
                 state = result
@@ -112,7 +112,7 @@ def test_without_a_draw_the_card_still_leaves_the_hand(kind: type) -> None:
     """[2.16-2b-draw, 2.16-2c-draw, E-5] with the stack empty nothing is drawn and the
     hand keeps one card fewer: a result in which the card stayed in the hand is refused."""
     state, action, result = _find(lambda s, a, r: isinstance(a, kind) and s.next_card == len(s.deck))
-    seat = state.current
+    seat = state.current_player
     assert result.next_card == state.next_card
     tampered = _forge(result, hands=_replace(result.hands, seat, state.hands[seat]))
     _refused("2.16-2b-draw", state, action, tampered)
@@ -146,7 +146,7 @@ def test_the_last_round_does_not_start_while_the_stack_lasts() -> None:
 def test_a_move_does_not_rewrite_earlier_records() -> None:
     """[2.17-history] one record per move: a move appends its own record and leaves the
     earlier ones as they were; a result whose first record changed is refused."""
-    state, action, result = _find(lambda s, a, r: s.turn >= 2)
+    state, action, result = _find(lambda s, a, r: s.turns >= 2)
     first = result.history[0]
     changed = type(first)(first.turn, (first.player + 1) % state.config.players, first.action, first.card_id, first.card, first.success, first.touched, first.drawn)
     tampered = _forge(result, history=(changed,) + result.history[1:])
@@ -155,7 +155,7 @@ def test_a_move_does_not_rewrite_earlier_records() -> None:
 
 def test_a_move_appends_exactly_one_record() -> None:
     """[2.17-history] a result holding the move's record twice is refused."""
-    state, action, result = _find(lambda s, a, r: s.turn >= 2)
+    state, action, result = _find(lambda s, a, r: s.turns >= 2)
     tampered = _forge(result, history=result.history + result.history[-1:])
     _refused("2.17-history", state, action, tampered)
 
@@ -200,7 +200,7 @@ def test_conservation_refuses_a_stack_card_in_a_hand() -> None:
     """[2.13-conservation] every card is in exactly one area: a hand holding the top card
     of the stack in place of its own card is refused, although the number of cards is
     right and no id appears twice."""
-    state = _state_at(lambda s: s.turn == 3 and s.next_card < len(s.deck))
+    state = _state_at(lambda s: s.turns == 3 and s.next_card < len(s.deck))
     seat = 1
     own = state.hands[seat][0]
     assert own != 0 and is_cards_conserved(state)
@@ -215,14 +215,14 @@ def test_fields_refuse_a_two_played_on_an_empty_field() -> None:
 
     def skipping(s: GameState, card_id: int) -> bool:
         n = s.config.values
-        return s.deck[card_id] % n >= 1 and s.fields[s.deck[card_id] // n] == 0
+        return s.deck[card_id] % n >= 1 and s.fireworks[s.deck[card_id] // n] == 0
 
     state = _state_at(lambda s: any(skipping(s, c) for c in s.hands[0]))
     card_id = next(c for c in state.hands[0] if skipping(state, c))
     n = state.config.values
     suit, value = state.deck[card_id] // n, state.deck[card_id] % n + 1
     assert is_fields_gapless(state)
-    tampered = _forge(state, played=state.played + (card_id,), fields=_replace(state.fields, suit, value))
+    tampered = _forge(state, played=state.played + (card_id,), fields=_replace(state.fireworks, suit, value))
     assert not is_fields_gapless(tampered)
 
 
@@ -231,7 +231,7 @@ def test_hand_size_refuses_h_minus_2_after_the_stack_is_empty() -> None:
     refused (outside the literal reading of E-6)."""
     state = _state_at(lambda s: s.next_card == len(s.deck) and not tables_for(s.config).is_literal_empty_deal)
     h = state.config.hand_size
-    seat = state.current
+    seat = state.current_player
     short = state.hands[seat][: h - 2]
     tampered = _forge(state, hands=_replace(state.hands, seat, short), knowledge=_replace(state.knowledge, seat, state.knowledge[seat][: h - 2]))
     assert is_hand_size_valid(state)
@@ -254,7 +254,7 @@ def test_hand_size_under_the_literal_reading_stops_at_h_minus_2() -> None:
 def test_knowledge_refuses_a_card_without_a_knowledge_set() -> None:
     """[2.14-sound] every card in hand has a knowledge set: a hand whose last card lost
     its K_c is refused."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     seat = 1
     tampered = _forge(state, knowledge=_replace(state.knowledge, seat, state.knowledge[seat][:-1]))
     assert is_knowledge_sound(state)
@@ -264,7 +264,7 @@ def test_knowledge_refuses_a_card_without_a_knowledge_set() -> None:
 def test_knowledge_refuses_a_seat_without_knowledge() -> None:
     """[2.14-sound] every seat's cards have knowledge sets: a state whose last seat has no
     knowledge tuple at all is refused with the clause named."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     tampered = _forge(state, knowledge=state.knowledge[:-1])
     assert not is_knowledge_sound(tampered)
     with pytest.raises(icontract.ViolationError) as error:
@@ -275,7 +275,7 @@ def test_knowledge_refuses_a_seat_without_knowledge() -> None:
 def test_current_seat_is_not_negative() -> None:
     """[2.16-2-next] C is a seat, counted from 0: C = -1 is refused by the invariants
     (Python would read hands[-1] as the last seat's hand without complaint)."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     with pytest.raises(icontract.ViolationError) as error:
         check_invariants(_forge(state, current=-1))
     assert str(error.value).startswith("2.16-2-next:")
@@ -284,7 +284,7 @@ def test_current_seat_is_not_negative() -> None:
 def test_the_engine_builds_no_state_that_breaks_an_invariant() -> None:
     """[2.16-tokens] the states the engine builds (build_state, one per move) are checked
     against the invariants with contracts on: t = t0 + 1 is refused naming the clause."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     fields = dict(state.__dict__, hints=state.config.max_hints + 1)
     with pytest.raises(icontract.ViolationError) as error:
         build_state(**fields)
@@ -297,7 +297,7 @@ def test_the_engine_builds_no_state_that_breaks_an_invariant() -> None:
 def test_a_view_of_seat_minus_one_is_refused() -> None:
     """[2.17-view] a view is the view of a seat 0 .. p - 1: asking for seat -1 (which
     Python would read as the last seat) is a bug of the caller and is refused."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     with pytest.raises(icontract.ViolationError) as error:
         view.make_view(state, -1)
     assert str(error.value).startswith("2.17-view: the seat exists")
@@ -307,7 +307,7 @@ def test_make_views_checks_every_view_it_builds(monkeypatch: pytest.MonkeyPatch)
     """[2.17-view] with contracts on, a view that shows more than its seat may know is
     refused when it is built: a bug planted in the shared parts (the stack seen one card
     larger than it is) raises the ViolationError of the stack condition."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     original = view.ViewMaker._public_parts
 
     def leaky(self: view.ViewMaker, state: GameState) -> tuple[dict[str, object], tuple[tuple[int, ...], ...]]:
@@ -323,7 +323,7 @@ def test_make_views_checks_every_view_it_builds(monkeypatch: pytest.MonkeyPatch)
 def test_a_views_repr_shows_no_private_token() -> None:
     """[2.17-view] a view shows what its seat may know: its repr lists the seat's
     information, not the private construction token (nor a memory address)."""
-    state = _state_at(lambda s: s.turn == 3)
+    state = _state_at(lambda s: s.turns == 3)
     text = repr(view.make_view(state, 0))
     assert "key=" not in text and " at 0x" not in text
 
@@ -332,8 +332,8 @@ def test_legality_is_asked_only_from_the_acting_seats_view() -> None:
     """[2.16-actions, 2.16-2] legality is decided from the view of the player to move; a
     view of another seat asked for legal actions, or whether an action is legal, is a
     bug of the caller and is refused naming the clause."""
-    state = _state_at(lambda s: s.turn == 3)
-    other = view.make_view(state, (state.current + 1) % state.config.players)
+    state = _state_at(lambda s: s.turns == 3)
+    other = view.make_view(state, (state.current_player + 1) % state.config.players)
     with pytest.raises(icontract.ViolationError) as listing:
         view.view_legal_actions(other)
     assert str(listing.value).startswith("2.16-actions:")

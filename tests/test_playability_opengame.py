@@ -371,7 +371,7 @@ def as_open_action(engine: GameState, action: Action, table: dict[int, Card]) ->
     """A hint is a pass; a discard or play of a slot names the card in it."""
     if isinstance(action, Hint):
         return PASS
-    card = table[engine.deck[engine.hands[engine.current][action.slot]]]
+    card = table[engine.deck[engine.hands[engine.current_player][action.slot]]]
     return OpenAction("discard" if isinstance(action, Discard) else "play", card)
 
 
@@ -380,10 +380,10 @@ def assert_agree(game: OpenGame, model: OpenState, engine: GameState, table: dic
     assert stack_size(game, model) == len(engine.deck) - engine.next_card
     engine_hands = tuple(tuple(sorted(table[engine.deck[c]] for c in hand)) for hand in engine.hands)
     assert model.hands == engine_hands
-    assert model.heights == engine.fields
-    assert model.passes == engine.hints
-    assert model.errors == engine.errors
-    assert model.current == engine.current
+    assert model.heights == engine.fireworks
+    assert model.passes == engine.clue_tokens
+    assert model.errors == engine.strikes
+    assert model.current == engine.current_player
     assert model.remaining == engine.remaining
     assert model.over == engine.terminal
     assert open_score(model) == score(engine)
@@ -449,7 +449,7 @@ def engine_best_score(game: OpenGame) -> int:
 
     def key(state: GameState) -> Hashable:
         hands = tuple(tuple(sorted(table[state.deck[c]] for c in hand)) for hand in state.hands)
-        return (hands, state.next_card, state.fields, state.hints, state.errors, state.current, state.remaining, state.terminal)
+        return (hands, state.next_card, state.fireworks, state.clue_tokens, state.strikes, state.current_player, state.remaining, state.terminal)
 
     seen, frontier, best = {key(start)}, [start], 0
     while frontier:

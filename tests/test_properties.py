@@ -27,7 +27,7 @@ from hanabi_ref.engine.state import (
     is_knowledge_sound,
     max_attainable_score,
     score,
-    stack_size,
+    deck_size,
 )
 from hanabi_ref.players.strategies import SPECS, STRATEGIES
 from hanabi_ref.formats.trace import replay, trace_from_json, trace_to_json
@@ -63,7 +63,7 @@ def reference_attainable(state: GameState) -> int:
     counts = expected_counts(config)
     discarded = Counter(state.deck[c] for c in state.discard)
     total = 0
-    for suit, height in enumerate(state.fields):
+    for suit, height in enumerate(state.fireworks):
         while height < config.values and discarded[card(config, height + 1, suit)] < counts[suit][height]:
             height += 1
         total += height
@@ -98,14 +98,14 @@ def test_invariants_after_every_step(run: Run) -> None:
         assert is_hand_size_valid(state) and is_knowledge_sound(state) and is_errors_within_bound(state)
         assert identities_in_areas(state) == composition
         assert len(state.deck) == size
-        assert 0 <= state.hints <= config.max_hints
-        assert 0 <= state.errors and (config.max_errors is None or state.errors <= config.max_errors)
+        assert 0 <= state.clue_tokens <= config.max_hints
+        assert 0 <= state.strikes and (config.max_errors is None or state.strikes <= config.max_errors)
         assert state.remaining is None or -1 <= state.remaining <= config.players
-        assert state.current == index % config.players and state.turn == index
+        assert state.current_player == index % config.players and state.turns == index
         attainable = max_attainable_score(state)
         assert attainable == reference_attainable(state) <= previous_attainable
-        assert sum(state.fields) <= attainable <= tables_for(config).max_score
-        assert score(state) <= sum(state.fields)
+        assert sum(state.fireworks) <= attainable <= tables_for(config).max_score
+        assert score(state) <= sum(state.fireworks)
         previous_attainable = attainable
     assert not any(state.terminal for state in run.states[:-1])
 
@@ -149,7 +149,7 @@ def test_hidden_cards_do_not_reach_the_view(run: Run, data: st.DataObject) -> No
     index = data.draw(st.integers(0, len(run.states) - 1))
     state = run.states[index]
     seat = data.draw(st.integers(0, run.config.players - 1))
-    hidden = len(state.hands[seat]) + stack_size(state)
+    hidden = len(state.hands[seat]) + deck_size(state)
     order = data.draw(st.permutations(range(hidden)))
     deck = hidden_rearrangement(state, seat, order)
     assert Counter(deck) == Counter(state.deck)
@@ -157,7 +157,7 @@ def test_hidden_cards_do_not_reach_the_view(run: Run, data: st.DataObject) -> No
     assert all(deck[c] == state.deck[c] for c in visible)
     rearranged = with_deck(state, deck)
     assert make_view(rearranged, seat) == make_view(state, seat)
-    if seat == state.current:
+    if seat == state.current_player:
         assert legal_actions(rearranged) == legal_actions(state)
     replayed = play_all(initial_state(run.config, deck), run.actions[:index])[-1]
     assert replayed == rearranged
@@ -182,7 +182,7 @@ def test_strategies_choose_from_the_view_alone(run: Run, data: st.DataObject) ->
     if not states:
         return
     state = data.draw(st.sampled_from(states))
-    seat = state.current
+    seat = state.current_player
     rearranged = drawn_rearrangement(state, data)
     seed = data.draw(st.integers(0, 2**64 - 1))
     for name, factory in STRATEGIES.items():
@@ -214,7 +214,7 @@ def test_legal_actions_from_the_view_equal_those_from_the_state(run: Run) -> Non
     """[2.16-actions, 2.17-view, 2.16-2] for every state the acting seat's view lists the
     same legal actions, in the same order, as the state; a terminal state has none."""
     for state in run.states:
-        view = make_view(state, state.current)
+        view = make_view(state, state.current_player)
         assert view_legal_actions(view) == legal_actions(state)
         assert (legal_actions(state) == []) == state.terminal
 
@@ -239,7 +239,7 @@ def test_games_end_in_time_and_always_offer_an_action(run: Run) -> None:
     assert run.final.terminal
     assert len(run.actions) <= move_bound(run.config)
     for state in run.states[:-1]:
-        assert legal_actions(state) and state.hands[state.current]
+        assert legal_actions(state) and state.hands[state.current_player]
 
 
 # ------------------------------------------------------------------ (f) traces

@@ -82,7 +82,7 @@ def reference_number(state: GameState, cluer: int, hint: Hint) -> int | None:
 
 def hints_of(state: GameState) -> list[Hint]:
     """The hints the player to move may give (a token assumed)."""
-    if state.hints == 0:
+    if state.clue_tokens == 0:
         state = GameState(**{**state.__dict__, "hints": 1})
     return [action for action in legal_actions(state) if isinstance(action, Hint)]
 
@@ -103,7 +103,7 @@ def test_the_code_without_empty_hints_has_the_parts_of_the_clause(players: int) 
         rng = SplitMix64(seed)
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            cluer = state.current
+            cluer = state.current_player
             seen = seen_hands(make_view(state, cluer))
             expected = set()
             for hint in hints_of(state):
@@ -152,7 +152,7 @@ def unseen_copies(state: GameState, seat: int, identity: int) -> int:
     config = state.config
     seen = Counter[int](state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards)
     seen += Counter(state.deck[c] for c in state.discard)
-    seen += Counter(suit * config.values + value for suit, height in enumerate(state.fields) for value in range(height))
+    seen += Counter(suit * config.values + value for suit, height in enumerate(state.fireworks) for value in range(height))
     return composition_counts(config)[identity] - seen[identity]
 
 
@@ -160,15 +160,15 @@ def expected_turn(state: GameState, player: RecommendationPlayer, played_since: 
     """H-rec-turn's rules for the player to move: an action, or "hint" (rule 2: the
     number of the recommendations for the state after the hint, sendable) or "nearest"
     (all tokens, the number cannot be sent: the next sendable number, H-rec-code)."""
-    seat, value = state.current, player.recommended
+    seat, value = state.current_player, player.recommended
     size = len(state.hands[seat])
     stale = any(unseen_copies(state, seat, identity) > 0 for identity in played_since)
     if value is not None and value < 4 and value < size and not stale:
         return Play(value)
     view = make_view(state, seat)
     sendable = False
-    if state.hints > 0:
-        snap = snapshot_of(view)._replace(tokens=state.hints - 1)
+    if state.clue_tokens > 0:
+        snap = snapshot_of(view)._replace(tokens=state.clue_tokens - 1)
         others = [recommend(state.config, snap, [state.deck[c] for c in state.hands[s]])
                   for s in range(state.config.players) if s != seat]
         sendable = bool(recommendation_code(state.config).sendable(seat, seen_hands(view)) >> (sum(others) % 8) & 1)
@@ -179,7 +179,7 @@ def expected_turn(state: GameState, player: RecommendationPlayer, played_since: 
     newest = state.hands[seat].index(max(state.hands[seat]))
     if is_legal(state, Discard(newest)):
         return Discard(newest)
-    return "nearest" if state.hints > 0 else Play(newest)
+    return "nearest" if state.clue_tokens > 0 else Play(newest)
 
 
 @pytest.mark.checks("H-rec-turn", "H-rec-values")
@@ -199,13 +199,13 @@ def test_every_turn_follows_the_rules_of_the_clause(players: int, preset: str, v
         playable_then = [0] * players
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            mover = seats[state.current]
-            expected = expected_turn(state, mover, played_since[state.current])
-            action = mover.act(make_view(state, state.current))
+            mover = seats[state.current_player]
+            expected = expected_turn(state, mover, played_since[state.current_player])
+            action = mover.act(make_view(state, state.current_player))
             if expected in ("hint", "nearest"):
-                assert isinstance(action, Hint), (seed, state.turn, expected, action)
+                assert isinstance(action, Hint), (seed, state.turns, expected, action)
             else:
-                assert action == expected, (seed, state.turn, expected, action)
+                assert action == expected, (seed, state.turns, expected, action)
             fired[expected if isinstance(expected, str) else type(expected).__name__] += 1
             fired["stale"] += isinstance(action, Hint | Discard) and mover.recommended is not None and mover.recommended < 4
             state = apply(state, action)
@@ -216,7 +216,7 @@ def test_every_turn_follows_the_rules_of_the_clause(players: int, preset: str, v
             for seat in range(players):
                 if isinstance(action, Hint) and seat != event.player:
                     playable_then[seat] = sum(1 << (suit * config.values + height)
-                                              for suit, height in enumerate(state.fields) if height < config.values)
+                                              for suit, height in enumerate(state.fireworks) if height < config.values)
                     played_since[seat] = []
                 elif event.success and event.card is not None and playable_then[seat] >> event.card & 1:
                     played_since[seat].append(event.card)

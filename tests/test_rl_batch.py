@@ -39,7 +39,7 @@ ENDINGS = {"2.16-3-strikeout": "lives lost", "2.16-3-R0": "deck ran out", "2.16-
 
 def ending(state: GameState) -> str:
     """Why a finished game stopped, by the clause step 3 stops it under."""
-    clause = stop_clause(state.tables, state.deck, state.fields, state.discard, state.remaining)
+    clause = stop_clause(state.tables, state.deck, state.fireworks, state.discard, state.remaining)
     assert clause is not None
     return ENDINGS[clause]
 
@@ -72,8 +72,8 @@ def replay(config: GameConfig, n: int, steps: int, seed: int, random_games: int 
     endings: Counter[str] = Counter()
 
     def compare(game: int, state: GameState, where: str) -> None:
-        view = make_view(state, state.current)
-        assert int(env.current_player[game]) == state.current, where
+        view = make_view(state, state.current_player)
+        assert int(env.current_player[game]) == state.current_player, where
         expected = encode("canonical", view)
         assert np.array_equal(observation[game], expected), \
             f"{where}: {first_difference(config, observation[game], expected)}"
@@ -85,13 +85,13 @@ def replay(config: GameConfig, n: int, steps: int, seed: int, random_games: int 
         chosen = random_legal(mask, rng)
         actions: list[Action] = []
         for game, state in enumerate(states):
-            action = greedy_open_action(state) if game % 3 >= random_games else plain.action(int(chosen[game]), state.current)
-            chosen[game] = plain.index(action, state.current)
+            action = greedy_open_action(state) if game % 3 >= random_games else plain.action(int(chosen[game]), state.current_player)
+            chosen[game] = plain.index(action, state.current_player)
             actions.append(action)
         observation, mask, reward, done = env.step(chosen)
         assert reward.dtype == np.float32 and done.dtype == np.bool_
         for game, state in enumerate(states):
-            where = f"step {step}, game {game} (seed {int(env.seeds[game])}, turn {state.turn})"
+            where = f"step {step}, game {game} (seed {int(env.seeds[game])}, turn {state.turns})"
             after = apply(state, actions[game])
             assert reward[game] == score(after) - score(state), where
             assert bool(done[game]) == after.terminal, where

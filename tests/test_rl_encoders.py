@@ -139,7 +139,7 @@ def test_v0_belief_is_public_counts_times_plausibility() -> None:
     belief, knowledge = lay.section("belief"), canon.section("knowledge")
     checked = 0
     while not state.terminal:
-        view = make_view(state, state.current)
+        view = make_view(state, state.current_player)
         vector, plain = encode("v0", view), encode("canonical", view)
         assert not vector[:5 * 25].any()
         cards = vector[belief.start:].reshape(3 * 5, 35)
@@ -147,7 +147,7 @@ def test_v0_belief_is_public_counts_times_plausibility() -> None:
         counts = np.array([3, 2, 2, 2, 1] * 5, np.float64)
         for _, card in view.discard:
             counts[card] -= 1
-        for colour, height in enumerate(view.fields):
+        for colour, height in enumerate(view.fireworks):
             counts[colour * 5: colour * 5 + height] -= 1
         for row in range(15):
             if not bits[row].any():
@@ -191,7 +191,7 @@ def test_v0_and_notes_equal_the_sad_forks_golden_vectors() -> None:
                     assert np.array_equal(encode("notes", view), vectors[index, seat])
                 compared += 1
             if index < len(moves):
-                state = apply(state, space.action(moves[index], state.current))
+                state = apply(state, space.action(moves[index], state.current_player))
         assert state.terminal
     assert compared == 3999
 
@@ -214,14 +214,14 @@ def test_plain_actions_and_masks_are_openspiels() -> None:
             state = initial_state(config, deck)
             chooser = DriverChooser(seed, random_rate=0.5, probe_rate=0.0)
             while not state.terminal:
-                mask = space.mask(make_view(state, state.current))
+                mask = space.mask(make_view(state, state.current_player))
                 assert set(np.nonzero(mask)[0]) == set(engine.game_state.legal_actions())
                 for index in np.nonzero(mask)[0]:
-                    assert engine.action_id(space.action(int(index), state.current)) == index
-                other = (state.current + 1) % players
+                    assert engine.action_id(space.action(int(index), state.current_player)) == index
+                other = (state.current_player + 1) % players
                 assert not space.mask(make_view(state, other)).any()
                 action = chooser.choose(state, legal_actions(state))
-                assert space.action(space.index(action, state.current), state.current) == action
+                assert space.action(space.index(action, state.current_player), state.current_player) == action
                 state = apply(state, action)
                 assert engine.apply(action) is None
     with pytest.raises(RLError, match="^RL-plain"):
@@ -247,7 +247,7 @@ def test_encodings_see_nothing_the_view_hides(seed: int, moves: int, data: st.Da
     reached()
     rearranged = drawn_rearrangement(state, data)
     for name in ("canonical", "minimal", "v0", "notes"):
-        seat = state.current
+        seat = state.current_player
         assert np.array_equal(encode(name, make_view(state, seat)), encode(name, make_view(rearranged, seat)))
 
 

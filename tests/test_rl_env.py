@@ -115,9 +115,9 @@ def test_aec_episode_is_the_engines_game(players: int, encoding: str, hand_size:
         if terminated:
             env.step(None)
             continue
-        assert seat_of(agent) == state.current
+        assert seat_of(agent) == state.current_player
         index = masked_choice(rng, observation["action_mask"])
-        state = apply(state, plain_actions(config).action(index, state.current))
+        state = apply(state, plain_actions(config).action(index, state.current_player))
         env.step(np.int64(index))
         returned += env.rewards["player_0"]
     assert state.terminal and not env.agents
@@ -136,9 +136,9 @@ def play_aec_with(env: HanabiAECEnv, config: GameConfig, name: str, seed: int) -
         if env.terminations[agent]:
             env.step(None)
             continue
-        assert_is_view(env.observe(agent), "canonical", state, state.current)
-        action = strategies[state.current].act(make_view(state, state.current))
-        env.step(plain_actions(config).index(action, state.current))
+        assert_is_view(env.observe(agent), "canonical", state, state.current_player)
+        action = strategies[state.current_player].act(make_view(state, state.current_player))
+        env.step(plain_actions(config).index(action, state.current_player))
         state = apply(state, action)
         rewards.append(env.rewards["player_0"])
     return rewards, state
@@ -179,10 +179,10 @@ def test_gym_self_play_is_the_engines_game() -> None:
         observation, info = env.reset(seed=seed)
         state, rng, returned, terminated = engine_state(config, seed), np.random.default_rng(seed), 0.0, False
         while not terminated:
-            assert info["seat"] == state.current
-            assert_is_view(observation, "v0", state, state.current)
+            assert info["seat"] == state.current_player
+            assert_is_view(observation, "v0", state, state.current_player)
             index = masked_choice(rng, observation["action_mask"])
-            state = apply(state, plain_actions(config).action(index, state.current))
+            state = apply(state, plain_actions(config).action(index, state.current_player))
             observation, reward, terminated, truncated, info = env.step(index)
             returned += reward
             assert not truncated and terminated == state.terminal
@@ -284,10 +284,10 @@ def test_aec_illegal_action_raises_and_changes_nothing() -> None:
         env.step(discard_index(env.table.config))
     assert str(caught.value).startswith("RL-illegal") and "discard 0" in str(caught.value)
     assert caught.value.clause == "RL-illegal" and "E-2: discarding is not allowed" in str(caught.value)
-    assert env.agent_selection == selected and env.table.state.turn == 0
+    assert env.agent_selection == selected and env.table.state.turns == 0
     assert np.array_equal(env.observe("player_0")["observation"], before["observation"])
     env.step(masked_choice(np.random.default_rng(0), before["action_mask"]))
-    assert env.table.state.turn == 1
+    assert env.table.state.turns == 1
 
 
 @pytest.mark.checks("RL-illegal", "RL-reward")
@@ -336,7 +336,7 @@ def test_gym_illegal_action_raises_or_terminates() -> None:
     with pytest.raises(RLError, match=r"^RL-illegal: seat 0: action 0 \(discard 0\) is illegal"):
         env.step(discard_index(env.table.config))
     _, _, terminated, _, _ = env.step(masked_choice(np.random.default_rng(0), observation["action_mask"]))
-    assert not terminated and env.table.state.turn == 1
+    assert not terminated and env.table.state.turns == 1
     ending = HanabiGymEnv(illegal_action="terminate")
     ending.reset(seed=4)
     _, reward, terminated, truncated, info = ending.step(discard_index(ending.table.config))

@@ -77,7 +77,7 @@ def test_every_receiver_recovers_its_own_hat(players: int, hand: int, preset: st
             break
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            view = make_view(state, state.current)
+            view = make_view(state, state.current_player)
             mask = code.mask(view)
             legal = [int(index) for index in np.nonzero(mask)[0]]
             index = code.send if mask[code.send] and rng.random() < 0.5 else rng.choice(legal)
@@ -86,7 +86,7 @@ def test_every_receiver_recovers_its_own_hat(players: int, hand: int, preset: st
                 assert isinstance(action, Hint)
                 _, hats = code.message(view)
                 views = [make_view(state, seat) for seat in range(players)]  # each receiver's, before the reveal
-                assert decoded_hats(code, views, state.current, action) == hats
+                assert decoded_hats(code, views, state.current_player, action) == hats
                 sent += 1
             state = apply(state, action)
     assert sent >= 10
@@ -135,13 +135,13 @@ def test_send_is_masked_without_a_token_or_a_legal_reveal() -> None:
         for seed in range(2):
             state = initial_state(config, deck_from_seed(config, seed))
             while not state.terminal:
-                view = make_view(state, state.current)
+                view = make_view(state, state.current_player)
                 mask = code.mask(view)
-                reveal = code.reveal(code.message(view)[0], state.current)
-                touches = view.hints > 0 and is_legal(state, reveal)
-                seen[preset].add((view.hints > 0, touches, int(mask[code.send])))
-                if view.hints == 0 or preset == "thesis":
-                    assert mask[code.send] == int(view.hints > 0)
+                reveal = code.reveal(code.message(view)[0], state.current_player)
+                touches = view.clue_tokens > 0 and is_legal(state, reveal)
+                seen[preset].add((view.clue_tokens > 0, touches, int(mask[code.send])))
+                if view.clue_tokens == 0 or preset == "thesis":
+                    assert mask[code.send] == int(view.clue_tokens > 0)
                 else:
                     assert mask[code.send] == int(touches)
                 discards = [int(i) for i in np.nonzero(mask[:code.hand_size])[0]]
@@ -210,7 +210,7 @@ def test_the_environments_deliver_each_receiver_its_hat(preset: str, space: str)
                 env.step(None)
                 continue
             mask = observation["action_mask"]
-            sender = env.table.state.current
+            sender = env.table.state.current_player
             sending = bool(mask[twin.send]) and rng.random() < 0.7
             if sending:
                 _, hats = twin.message(make_view(env.table.state, sender))

@@ -168,7 +168,7 @@ def test_the_judge_learns_from_the_stale_moments_labelled_by_the_deck() -> None:
         def recorder(view: PlayerView, memory: Any, slot: int) -> bool:
             identity = deck[view.hands[view.seat][slot]]
             suit, rank = divmod(identity, CONFIG.values)
-            moments.append((judge_features(view, memory, slot), 1.0 if view.fields[suit] == rank else 0.0))
+            moments.append((judge_features(view, memory, slot), 1.0 if view.fireworks[suit] == rank else 0.0))
             return False
 
         play_team_games(CONFIG, [seed], teacher_hats, embedding="modular", judge=recorder)
@@ -235,9 +235,9 @@ def test_the_view_offset_learns_which_reveals_are_legal_where_the_sender_may_sen
         seats = [TeamStrategy(CONFIG, seat, rule, "constant") for seat in range(4)]
         state, rows = initial_state(CONFIG, deck_from_seed(CONFIG, seed)), []
         for action in record.trace.actions:
-            me, view = state.current, make_view(state, state.current)
+            me, view = state.current_player, make_view(state, state.current_player)
             code = seats[me].code
-            if state.hints > 0 and recommended_play(seats[me].memory, view, code.hand_size) is None:
+            if state.clue_tokens > 0 and recommended_play(seats[me].memory, view, code.hand_size) is None:
                 rows.append((public_observation(view, me),
                              [is_legal(state, code.reveal(e, me)) for e in range(code.reveals)]))
             state = apply(state, action)

@@ -31,21 +31,21 @@ def unseen_copies(state: GameState, seat: int, identity: int) -> int:
     config = state.config
     seen = Counter[int](state.deck[c] for other, cards in enumerate(state.hands) if other != seat for c in cards)
     seen += Counter(state.deck[c] for c in state.discard)
-    seen += Counter(suit * config.values + value for suit, height in enumerate(state.fields) for value in range(height))
+    seen += Counter(suit * config.values + value for suit, height in enumerate(state.fireworks) for value in range(height))
     return composition_counts(config)[identity] - seen[identity]
 
 
 def predicted(state: GameState, seat: TeamStrategy, played_since: list[int]) -> tuple[str, Action | None]:
     """RL-train-turn's step and move for the seat to move (None when no step applies:
     every token, no legal message, and no legal reveal that carries no sum)."""
-    me, h = state.current, seat.code.hand_size
+    me, h = state.current_player, seat.code.hand_size
     value = seat.memory.received
     hand = state.hands[me]
     stale = any(unseen_copies(state, me, identity) > 0 for identity in played_since)
     if value is not None and value >= h and value - h < len(hand) and not stale:
         return "play", Play(value - h)
     view = make_view(state, me)
-    if state.hints > 0:
+    if state.clue_tokens > 0:
         total = sum(teacher_hat(view, target) for target in seat.code.receivers(me)) % seat.code.alphabet
         reveal = seat.code.reveal(seat.code.encoding_for(total, view), me)
         if is_legal(state, reveal):
@@ -84,17 +84,17 @@ def test_every_move_of_the_team_is_the_rules(players: int, games: int) -> None:
         playable_then = [0] * players
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            mover = seats[state.current]
-            step, expected = predicted(state, mover, played_since[state.current])
+            mover = seats[state.current_player]
+            step, expected = predicted(state, mover, played_since[state.current_player])
             received = mover.memory.received
-            action = mover.act(make_view(state, state.current))
+            action = mover.act(make_view(state, state.current_player))
             if expected is None:
-                assert isinstance(action, Hint) and state.hints == config.max_hints, (seed, state.turn)
+                assert isinstance(action, Hint) and state.clue_tokens == config.max_hints, (seed, state.turns)
             else:
-                assert action == expected, (seed, state.turn, step, expected, action)
+                assert action == expected, (seed, state.turns, step, expected, action)
             steps[step] += 1
             steps["stale"] += step != "play" and received is not None and received >= mover.code.hand_size \
-                and received - mover.code.hand_size < len(state.hands[state.current])
+                and received - mover.code.hand_size < len(state.hands[state.current_player])
             state = apply(state, action)
             event = state.history[-1]
             for seat, strategy in enumerate(seats):
@@ -105,7 +105,7 @@ def test_every_move_of_the_team_is_the_rules(players: int, games: int) -> None:
             for seat in range(players):
                 if isinstance(action, Hint) and seat != event.player:
                     playable_then[seat] = sum(1 << (suit * config.values + height)
-                                              for suit, height in enumerate(state.fields) if height < config.values)
+                                              for suit, height in enumerate(state.fireworks) if height < config.values)
                     played_since[seat] = []
                 elif event.success and event.card is not None and playable_then[seat] >> event.card & 1:
                     played_since[seat].append(event.card)
@@ -118,21 +118,21 @@ def test_every_move_of_the_team_is_the_rules(players: int, games: int) -> None:
 def info_predicted(seat: InfoSeat, state: GameState) -> tuple[str, Action]:
     """RL-train-info-turn's move for the seat to move, from the identities its hats told
     it (``seat.known``) and the engine's state."""
-    config, me = state.config, state.current
+    config, me = state.config, state.current_player
     n, code, view = config.values, seat.code, make_view(state, me)
     ids = list(state.hands[me])
     known = {slot: seat.known[card] for slot, card in enumerate(ids) if card in seat.known}
-    playable = sorted((identity % n, slot) for slot, identity in known.items() if state.fields[identity // n] == identity % n)
+    playable = sorted((identity % n, slot) for slot, identity in known.items() if state.fireworks[identity // n] == identity % n)
     if playable:
         return "1 play", Play(playable[0][1])
     hats = seat.hats(view, me)
     total = sum(hats.values()) % code.alphabet
-    if state.hints > 0:
+    if state.clue_tokens > 0:
         for encoding in range(code.reveals):
             if encoding % code.alphabet == total and is_legal(state, code.reveal(encoding, me)):
                 return "2 message", code.reveal(encoding, me)
     by_age = sorted(range(len(ids)), key=ids.__getitem__)
-    played = [slot for slot in by_age if slot in known and state.fields[known[slot] // n] > known[slot] % n]
+    played = [slot for slot in by_age if slot in known and state.fireworks[known[slot] // n] > known[slot] % n]
     unknown = [slot for slot in by_age if slot not in known]
     for slot in played + unknown + by_age[:1]:
         if is_legal(state, Discard(slot)):
@@ -144,7 +144,7 @@ def info_predicted(seat: InfoSeat, state: GameState) -> tuple[str, Action]:
         shift = (encoding % code.alphabet - total) % code.alphabet
         believed = [(hat + shift) % code.alphabet for target, hat in hats.items()
                     if shift and view.knowledge[target][seat.named_slot(view, target)] >> (hat + shift) % code.alphabet & 1]
-        key = (sum(state.fields[x // n] == x % n for x in believed), len(believed), encoding)
+        key = (sum(state.fireworks[x // n] == x % n for x in believed), len(believed), encoding)
         best = key if best is None or key < best else best
     assert best is not None
     return "4 forced", code.reveal(best[2], me)
@@ -167,8 +167,8 @@ def test_every_move_of_the_information_team_is_the_rules(games: int) -> None:
         seats = [InfoSeat(config, seat) for seat in range(4)]
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
-            step, expected = info_predicted(seats[state.current], state)
-            assert seats[state.current].act(make_view(state, state.current)) == expected, (seed, state.turn, step)
+            step, expected = info_predicted(seats[state.current_player], state)
+            assert seats[state.current_player].act(make_view(state, state.current_player)) == expected, (seed, state.turns, step)
             steps[step] += 1
             state = apply(state, expected)
             for seat, strategy in enumerate(seats):

@@ -78,7 +78,7 @@ def test_games_played_together_are_the_games_of_the_strategy(embedding: str, gam
     alone = [play_game(CONFIG, team_factory(rule, embedding, permutation=7, offset=_some_public_offset), seed=seed)
              for seed in seeds]
     assert [record.trace.actions for record in together] == [record.trace.actions for record in alone]
-    assert all(record.final.errors < 3 for record in alone)  # the teacher's team never strikes out here
+    assert all(record.final.strikes < 3 for record in alone)  # the teacher's team never strikes out here
 
 
 @pytest.mark.checks("RL-train-team")
@@ -310,7 +310,7 @@ def test_the_judges_features_read_the_seats_view() -> None:
     checked = 0
     state = new_game(CONFIG, 11)
     for action in play_game(CONFIG, factory_for("simple"), seed=11).trace.actions[:30]:
-        view = make_view(state, state.current)
+        view = make_view(state, state.current_player)
         memory = SeatMemory(received=5, playable_then=0b1011, played_since=[0, 3, 3])
         for slot, known in enumerate(view.own_knowledge):
             features = judge_features(view, memory, slot)
@@ -324,8 +324,8 @@ def test_the_judges_features_read_the_seats_view() -> None:
                 assert features[25 + x] == (x in (0, 1, 3))
                 assert features[50 + x] == [0, 3, 3].count(x)
                 assert features[75 + x] == pytest.approx((copies - seen.count(x)) / copies)
-                assert features[100 + x] == (view.fields[suit] == value)
-            assert features[125:].tolist() == pytest.approx([view.hints / 8, view.errors / 3, view.stack_size / 50])
+                assert features[100 + x] == (view.fireworks[suit] == value)
+            assert features[125:].tolist() == pytest.approx([view.clue_tokens / 8, view.strikes / 3, view.deck_size / 50])
             checked += 1
         state = apply(state, action)
     assert checked == 120
@@ -427,17 +427,17 @@ def test_the_information_team_decodes_every_message_and_keeps_one_public_record(
         def observe(self, view: PlayerView, event: Event) -> None:
             was = dict(self.known)
             super().observe(view, event)
-            self.learned += [(view.turn - 1, card, identity) for card, identity in self.known.items()
+            self.learned += [(view.turns - 1, card, identity) for card, identity in self.known.items()
                              if was.get(card) != identity]
-            table[view.seat] = (view.turn, [set(named) for named in self.named])
-            if all(entry is not None and entry[0] == view.turn for entry in table):  # every seat saw this move
+            table[view.seat] = (view.turns, [set(named) for named in self.named])
+            if all(entry is not None and entry[0] == view.turns for entry in table):  # every seat saw this move
                 assert all(entry == table[0] for entry in table)
-                compared.append(view.turn)
+                compared.append(view.turns)
 
         def act(self, view: PlayerView) -> Action:
             action = info.info_action(self, view)
             if isinstance(action, Hint) and info.message(self, view) != action:
-                forced.add((game, view.turn))
+                forced.add((game, view.turns))
             return action
 
     learned = checked = 0

@@ -211,8 +211,8 @@ class Channel:
     def write(self, view: PlayerView) -> None:
         planted: Any = getattr(view.config, "__dict__", None)  # a configuration is slotted: nothing to plant
         if planted is not None:
-            planted["planted"] = view.turn
-        view.tables.__dict__["planted"] = view.turn
+            planted["planted"] = view.turns
+        view.tables.__dict__["planted"] = view.turns
         events: Any = view.history._events
         if isinstance(events, list):  # an unsealed history: the game's own list
             events.append("planted")
@@ -224,14 +224,14 @@ class Channel:
         if view.seat == 0:
             return
         if "planted" in getattr(view.config, "__dict__", {}):
-            self.seen.append(f"config, turn {view.turn}")
+            self.seen.append(f"config, turn {view.turns}")
         if "planted" in view.tables.__dict__:
-            self.seen.append(f"tables, turn {view.turn}")
+            self.seen.append(f"tables, turn {view.turns}")
         events: list[object] = list(view.history._events)
         if "planted" in events:
-            self.seen.append(f"history, turn {view.turn}")
+            self.seen.append(f"history, turn {view.turns}")
         if any(memo.get(0) == () for memo in view.tables.touching_memo):
-            self.seen.append(f"memo, turn {view.turn}")
+            self.seen.append(f"memo, turn {view.turns}")
 
 
 @pytest.mark.checks("ISO-views")

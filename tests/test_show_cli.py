@@ -40,8 +40,8 @@ def _check_sections(sections: list[tuple[str, str]], states: list[GameState], fi
         kind = {"hints": "Hint", "plays": "Play", "discards": "Discard"}[match.group(1)]
         assert type(event.action).__name__ == kind
         top = board.splitlines()[0]
-        assert f"clue tokens {state.hints}/" in top and f"strikes {state.errors}" in top
-        assert f"deck {len(state.deck) - state.next_card}" in top and f"turn {state.turn} " in top
+        assert f"clue tokens {state.clue_tokens}/" in top and f"strikes {state.strikes}" in top
+        assert f"deck {len(state.deck) - state.next_card}" in top and f"turn {state.turns} " in top
 
 
 @pytest.mark.checks("SH-show")

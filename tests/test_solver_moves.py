@@ -27,23 +27,23 @@ def out_of_reach(state: GameState, suit: int, value: int) -> bool:
     lost = Counter[int](state.deck[c] for c in state.discard)
     copies = composition_counts(config)
     return any(lost[suit * config.values + lower] >= copies[suit * config.values + lower]
-               for lower in range(state.fields[suit], value))
+               for lower in range(state.fireworks[suit], value))
 
 
 def clause_moves(state: GameState) -> list[Action]:
-    config, hand = state.config, state.hands[state.current]
+    config, hand = state.config, state.hands[state.current_player]
     first: dict[int, int] = {}
     for slot, card in enumerate(hand):
         first.setdefault(state.deck[card], slot)
     plays, dead, others, misplays = [], [], [], []
     for identity, slot in first.items():
         suit, value = divmod(identity, config.values)
-        if state.fields[suit] == value:
+        if state.fireworks[suit] == value:
             plays.append((value, slot))
-        elif config.max_errors is None or state.errors + 1 < config.max_errors:
+        elif config.max_errors is None or state.strikes + 1 < config.max_errors:
             misplays.append(Play(slot))
         if is_legal(state, Discard(slot)):
-            if value < state.fields[suit] or out_of_reach(state, suit, value):
+            if value < state.fireworks[suit] or out_of_reach(state, suit, value):
                 dead.append(Discard(slot))
             else:
                 others.append((-value, slot))
@@ -65,11 +65,11 @@ def test_the_moves_are_the_clauses_in_its_order(preset: str) -> None:
         state = initial_state(config, deck_from_seed(config, seed))
         while not state.terminal:
             expected = clause_moves(state)
-            assert moves(state) == expected, (seed, state.turn)
-            seen["equal cards"] += len({state.deck[c] for c in state.hands[state.current]}) < len(state.hands[state.current])
+            assert moves(state) == expected, (seed, state.turns)
+            seen["equal cards"] += len({state.deck[c] for c in state.hands[state.current_player]}) < len(state.hands[state.current_player])
             seen["out of reach"] += any(out_of_reach(state, c // config.values, c % config.values)
-                                        and c % config.values >= state.fields[c // config.values]
-                                        for c in (state.deck[x] for x in state.hands[state.current]))
+                                        and c % config.values >= state.fireworks[c // config.values]
+                                        for c in (state.deck[x] for x in state.hands[state.current_player]))
             for action in expected:
                 seen[type(action).__name__] += 1
             state = apply(state, rng.choice(legal_actions(state)))

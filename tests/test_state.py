@@ -38,7 +38,7 @@ def mid_game() -> GameState:
     """A 3-player state after some successful plays and discards."""
     config = make_config(3)
     states = play_out(initial_state(config, deck_from_seed(config, 31)), greedy_open_action)
-    state = next(s for s in states if len(s.played) >= 3 and len(s.discard) >= 1 and s.hints < 8)
+    state = next(s for s in states if len(s.played) >= 3 and len(s.discard) >= 1 and s.clue_tokens < 8)
     return state
 
 
@@ -64,7 +64,7 @@ def _move_a_card_to_the_discard_pile(s: GameState) -> dict[str, Any]:
 CASES: list[tuple[str, Callable[[GameState], bool], Callable[[GameState], dict[str, Any]]]] = [
     ("2.13-conservation", is_cards_conserved, lambda s: {"discard": s.discard + s.discard[:1]}),
     ("2.13-conservation", is_cards_conserved, lambda s: {"next_card": s.next_card + 1}),
-    ("2.13-4", is_fields_gapless, lambda s: {"fields": (s.fields[0] + 1,) + s.fields[1:]}),
+    ("2.13-4", is_fields_gapless, lambda s: {"fields": (s.fireworks[0] + 1,) + s.fireworks[1:]}),
     ("2.13-4", is_fields_gapless, _swap_played_order),
     ("2.13-hand-size", is_hand_size_valid, _move_a_card_to_the_discard_pile),
     ("2.14-sound", is_knowledge_sound, lambda s: {"knowledge": ((0,) + s.knowledge[0][1:],) + s.knowledge[1:]}),

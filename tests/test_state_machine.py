@@ -19,7 +19,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, score, stack_size
+from hanabi_ref.engine.state import GameState, score, deck_size
 from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import card, configs, expected_counts, is_playable
 
@@ -186,7 +186,7 @@ class EngineBesideModel(RuleBasedStateMachine):
         action = data.draw(st.sampled_from(pool))
         moved = None
         if isinstance(action, (Play, Discard)):
-            moved = self.names[state.deck[state.hands[state.current][action.slot]]]
+            moved = self.names[state.deck[state.hands[state.current_player][action.slot]]]
         self.state = apply(state, action)
         self.model.move(action, moved, held_cards(self.state, self.names))
 
@@ -195,13 +195,13 @@ class EngineBesideModel(RuleBasedStateMachine):
         if self.state is None or self.model is None:
             return
         state, model = self.state, self.model
-        assert state.hints == model.tokens
-        assert state.errors == model.errors
-        assert list(state.fields) == model.fields
-        assert stack_size(state) == model.stack
+        assert state.clue_tokens == model.tokens
+        assert state.strikes == model.errors
+        assert list(state.fireworks) == model.fields
+        assert deck_size(state) == model.stack
         assert len(state.discard) == sum(model.discarded.values())
         assert state.remaining == model.remaining
-        assert state.current == model.current and state.turn == model.turn
+        assert state.current_player == model.current and state.turns == model.turn
         assert [len(hand) for hand in state.hands] == model.hand_sizes
         assert state.terminal == model.terminal
         assert score(state) == model.score()

@@ -20,7 +20,7 @@ from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.engine.state import GameState, deck_size
 from hanabi_ref.players.strategies import SPECS, STRATEGIES, ParamError, factory_for, parse_assignments
 from hanabi_ref.players.strategies.knowledge import (
     CardWeights,
@@ -74,7 +74,7 @@ def test_card_predicates_follow_definitions_4_2_to_4_4(run: Run, data: st.DataOb
     config = state.config
     n = config.values
     live = live_counts(state)
-    tables = public_tables(config, make_view(state, state.current))
+    tables = public_tables(config, make_view(state, state.current_player))
     composition = composition_counts(config)
     discarded = [0] * len(composition)
     for c in state.discard:
@@ -83,14 +83,14 @@ def test_card_predicates_follow_definitions_4_2_to_4_4(run: Run, data: st.DataOb
     for c in state.played:
         played[state.deck[c]] += 1
     for suit in range(config.suit_count):
-        height = state.fields[suit]
+        height = state.fireworks[suit]
         for value in range(1, n + 1):
             x = card(config, value, suit)
             playable = height == value - 1
             worthless = height >= value or any(live[card(config, z, suit)] == 0 for z in range(height + 1, value))
             unique = live[x] == 1
-            assert bool(tables.playable >> x & 1) == playable == is_playable(config, state.fields, x)
-            assert bool(tables.worthless >> x & 1) == worthless == is_worthless(config, composition, state.fields, discarded, x)
+            assert bool(tables.playable >> x & 1) == playable == is_playable(config, state.fireworks, x)
+            assert bool(tables.worthless >> x & 1) == worthless == is_worthless(config, composition, state.fireworks, discarded, x)
             assert bool(tables.unique >> x & 1) == unique == is_unique(composition, discarded, played, x)
 
 
@@ -268,11 +268,11 @@ def test_probabilities_equal_frequencies_over_all_consistent_deals(seed: int, le
     record = play_game(config, STRATEGIES["thesis"], seed=seed)
     state = initial_state(config, record.trace.deck)
     for action in record.trace.actions:
-        if stack_size(state) <= left:
+        if deck_size(state) <= left:
             break
         state = apply(state, action)
-    assert not state.terminal and stack_size(state) <= left
-    seat = state.current
+    assert not state.terminal and deck_size(state) <= left
+    seat = state.current_player
     view = make_view(state, seat)
     hidden_ids = list(state.hands[seat]) + list(range(state.next_card, len(state.deck)))
     physical: list[int] = [state.deck[c] for c in hidden_ids]
@@ -299,7 +299,7 @@ def test_every_reading_chooses_from_the_view_alone(run: Run, data: st.DataObject
         return
     reached()
     state = data.draw(st.sampled_from(states))
-    seat = state.current
+    seat = state.current_player
     rearranged = drawn_rearrangement(state, data)
     params = {
         "omega_p": data.draw(st.sampled_from(["0", "0.3", "0.6", "1"])),
@@ -346,7 +346,7 @@ def test_omega_s_forbids_risky_plays_before_the_last_error() -> None:
     state = apply(state, Play(0))  # seat 0 misplays a 2
     state = apply(state, Play(0))  # seat 1 misplays a 4
     state = apply(state, Hint(0, "value", 3))  # seat 2
-    assert state.errors == 2 and state.current == 0
+    assert state.strikes == 2 and state.current_player == 0
     view = make_view(state, 0)
     assert isinstance(thesis(CLASSIC, omega_p=0.0, omega_s=0).act(view), Play)
     assert not isinstance(thesis(CLASSIC, omega_p=0.0, omega_s=1).act(view), Play)
@@ -362,10 +362,10 @@ def test_step_b_discards_a_card_known_to_be_worthless() -> None:
         state = apply(state, Play(0))  # seat 0 plays its 1s blind
         if turn < 4:
             state = apply(state, Hint(0, "colour", 0))
-    assert state.fields == (1, 1, 1, 1, 1)
+    assert state.fireworks == (1, 1, 1, 1, 1)
     state = apply(state, Hint(0, "colour", 0))
     state = apply(state, Hint(1, "value", 1))
-    assert state.current == 1
+    assert state.current_player == 1
     assert thesis(config, seat=1).act(make_view(state, 1)) == Discard(0)
 
 
@@ -428,8 +428,8 @@ def test_discard_rule_3_discards_the_oldest_card() -> None:
     config = make_config(3)
     state = position([[(2, 0), (3, 0), (4, 0), (2, 1), (3, 1)], [(4, 1), (5, 2), (4, 3), (4, 4), (3, 2)], [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4)]])
     for _ in range(8):
-        state = apply(state, Hint((state.current + 1) % 3, "value", 5))
-    assert state.hints == 0 and state.current == 2
+        state = apply(state, Hint((state.current_player + 1) % 3, "value", 5))
+    assert state.clue_tokens == 0 and state.current_player == 2
     view = make_view(state, 2)
     assert thesis(config, seat=2, rho_d=3, omega_p=1.0).act(view) == Discard(0)
 
@@ -441,7 +441,7 @@ def test_random_discard_rules_reach_every_tied_card(rule: int) -> None:
     ties, so over seeds every slot is discarded; the same seed gives the same choice."""
     state = position([[(2, 0), (3, 0), (4, 0), (2, 1), (3, 1)], [(4, 1), (5, 2), (4, 3), (4, 4), (3, 2)], [(2, 2), (2, 3), (2, 4), (3, 3), (3, 4)]])
     for _ in range(8):
-        state = apply(state, Hint((state.current + 1) % 3, "value", 5))
+        state = apply(state, Hint((state.current_player + 1) % 3, "value", 5))
     view = make_view(state, 2)
     chosen = {thesis(CLASSIC, seat=2, seed=seed, rho_d=rule, omega_p=1.0).act(view) for seed in range(60)}
     assert chosen == {Discard(slot) for slot in range(5)}
@@ -454,8 +454,8 @@ def test_discard_rule_4_keeps_a_card_that_may_be_unique() -> None:
     card may not be, so rule 4 never discards the 5."""
     state = position([[(2, 0), (3, 0), (4, 0), (2, 1), (3, 1)], [(4, 1), (5, 2), (4, 3), (4, 4), (3, 2)], [(5, 0), (2, 3), (2, 4), (3, 3), (3, 4)]])
     for _ in range(8):
-        state = apply(state, Hint((state.current + 1) % 3 if state.current else 2, "value", 5))
-    assert state.hints == 0 and state.current == 2
+        state = apply(state, Hint((state.current_player + 1) % 3 if state.current_player else 2, "value", 5))
+    assert state.clue_tokens == 0 and state.current_player == 2
     view = make_view(state, 2)
     chosen = {thesis(CLASSIC, seat=2, seed=seed, rho_d=4, omega_p=1.0).act(view) for seed in range(40)}
     assert Discard(0) not in chosen and chosen

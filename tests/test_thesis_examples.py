@@ -16,7 +16,7 @@ from hanabi_ref.engine.dealing import shuffle
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, hand_cards, score, stack, stack_size
+from hanabi_ref.engine.state import GameState, hand_cards, score, stack, deck_size
 from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import card, is_playable, play_all, stacked_deck, suit_and_value
 
@@ -119,11 +119,11 @@ def position(state: GameState) -> tuple[object, ...]:
         tuple(sorted(hand_cards(state, 0))),
         tuple(sorted(hand_cards(state, 1))),
         state.next_card,
-        state.current,
-        state.hints,
-        state.errors,
+        state.current_player,
+        state.clue_tokens,
+        state.strikes,
         tuple(sorted(state.deck[c] for c in state.discard)),
-        state.fields,
+        state.fireworks,
         state.remaining,
         state.terminal,
     )
@@ -160,7 +160,7 @@ def test_example_3_2_cannot_reach_25() -> None:
             assert not state.terminal or score(state) == 0  # only a strikeout can end it here
             lost += 1
             continue
-        assert len(state.discard) < 6 and state.fields == (0,) * 5
+        assert len(state.discard) < 6 and state.fireworks == (0,) * 5
         for action in legal_actions(state):
             after = apply(state, action)
             if position(after) not in seen:
@@ -206,10 +206,10 @@ def test_example_3_3_ones_at_the_bottom(players: int, seed: int, data: st.DataOb
     while not state.terminal:
         state = apply(state, example_3_3_choice(data, state))
         if state.next_card <= first_one:
-            assert sum(state.fields) == 0
+            assert sum(state.fireworks) == 0
         else:
-            assert sum(state.fields) <= (14 - stack_size(state)) + moves_after_empty
-        if stack_size(state) == 0:
+            assert sum(state.fireworks) <= (14 - deck_size(state)) + moves_after_empty
+        if deck_size(state) == 0:
             moves_after_empty += 1
     assert score(state) <= 14 + players
 
@@ -255,7 +255,7 @@ def test_example_3_11_is_4_4_playable() -> None:
     assert values_in(state, hand_cards(state, 0)) == [1, 2, 3, 4] and values_in(state, stack(state)) == [1, 1, 1]
     states = play_all(state, [Play(3), Play(2), Play(1)])
     assert [values_in(s, hand_cards(s, 0)) for s in states[1:]] == [[1, 2, 3, 4], [1, 1, 3, 4], [1, 1, 1, 4]]
-    assert [stack_size(s) for s in states[1:]] == [2, 1, 0]
+    assert [deck_size(s) for s in states[1:]] == [2, 1, 0]
     assert states[-1].remaining == 1 and not states[-1].terminal
     final = apply(states[-1], Play(0))
     assert final.terminal and score(final) == 4
@@ -275,7 +275,7 @@ def test_example_3_12_is_4_1_playable() -> None:
     played 1, 2, 3, 4 for 4 points."""
     config = single_suit([1, 1, 1, 1], 1)
     states = play_all(initial_state(config, values_deck(config, (1, 2, 3, 4))), [Play(0)] * 4)
-    assert [sum(s.fields) for s in states] == [0, 1, 2, 3, 4]
+    assert [sum(s.fireworks) for s in states] == [0, 1, 2, 3, 4]
     assert states[-1].terminal and score(states[-1]) == 4
 
 
@@ -286,7 +286,7 @@ def test_example_3_12_with_hand_size_4_allows_one_move() -> None:
     state = initial_state(config, values_deck(config, (1, 2, 3, 4)))
     assert state.remaining == 1
     outcomes = all_outcomes(state)
-    assert {s.turn for s in outcomes} == {1}
+    assert {s.turns for s in outcomes} == {1}
     assert max(score(s) for s in outcomes) == 1
 
 
@@ -298,6 +298,6 @@ def test_example_3_12_literal_reading_allows_two_moves() -> None:
     state = initial_state(config, values_deck(config, (1, 2, 3, 4)))
     assert state.remaining is None
     outcomes = all_outcomes(state)
-    assert {s.turn for s in outcomes} == {2}
+    assert {s.turns for s in outcomes} == {2}
     assert max(score(s) for s in outcomes) == 2
     assert min(len(s.hands[0]) for s in outcomes) == 2

@@ -54,7 +54,7 @@ def test_discard_rule_2_takes_the_card_most_likely_worthless() -> None:
     state = initial_state(CLASSIC, stacked_deck(CLASSIC, [card for hand in hands for card in hand]))
     for action in (Play(0), Hint(2, "value", 1)):
         state = apply(state, action)
-    assert state.current == 2 and state.fields[0] == 1
+    assert state.current_player == 2 and state.fireworks[0] == 1
     view = make_view(state, 2)
     rule = {"omega_p": 1.0, "omega_h": 0.0, "omega_d": 1.0}
     assert {thesis(2, seed, rho_d=2, **rule).act(view) for seed in range(30)} == {Discard(1)}

@@ -16,7 +16,7 @@ from hanabi_ref.base.errors import FileReadError, TraceError
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import score, stack_size
+from hanabi_ref.engine.state import score, deck_size
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import action_from_json, load_trace, replay, save_trace, summary, trace_from_json, trace_to_json
 from hanabi_ref.engine.transition import initial_state
@@ -262,10 +262,10 @@ def test_summary() -> None:
     final = replay(trace)
     assert summary(final) == {
         "score": score(final),
-        "fireworks": list(final.fields),
-        "clue_tokens": final.hints,
-        "strikes": final.errors,
-        "deck_size": stack_size(final),
+        "fireworks": list(final.fireworks),
+        "clue_tokens": final.clue_tokens,
+        "strikes": final.strikes,
+        "deck_size": deck_size(final),
         "turns": len(trace.actions),
         "terminal": True,
     }

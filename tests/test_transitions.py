@@ -14,7 +14,7 @@ from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.engine.legality import illegality, legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
-from hanabi_ref.engine.state import GameState, hand_cards, score, stack, stack_size
+from hanabi_ref.engine.state import GameState, hand_cards, score, stack, deck_size
 from hanabi_ref.engine.transition import apply, initial_state
 from tests.helpers import (
     all_cards,
@@ -67,9 +67,9 @@ def test_initialisation_deals_blocks(players: int) -> None:
         assert hand_cards(state, seat) == deck[seat * h : (seat + 1) * h]
         assert state.knowledge[seat] == (all_cards(config),) * h
     assert stack(state) == deck[players * h :]
-    assert stack_size(state) == 50 - players * h
-    assert state.discard == () and state.played == () and state.fields == (0,) * 5
-    assert (state.hints, state.errors, state.current, state.remaining, state.turn) == (8, 0, 0, None, 0)
+    assert deck_size(state) == 50 - players * h
+    assert state.discard == () and state.played == () and state.fireworks == (0,) * 5
+    assert (state.clue_tokens, state.strikes, state.current_player, state.remaining, state.turns) == (8, 0, 0, None, 0)
     assert not state.terminal and state.history == ()
 
 
@@ -103,9 +103,9 @@ def test_value_hint_updates_knowledge_as_step_2a() -> None:
     expected = tuple(everything & fours if value == 4 else everything & ~fours for value, _ in JOHN)
     assert after.knowledge[1] == expected
     assert after.knowledge[0] == state.knowledge[0]
-    assert after.hints == state.hints - 1
+    assert after.clue_tokens == state.clue_tokens - 1
     assert after.hands == state.hands and after.deck == state.deck and after.next_card == state.next_card
-    assert (after.fields, after.discard, after.errors) == (state.fields, state.discard, state.errors)
+    assert (after.fireworks, after.discard, after.strikes) == (state.fireworks, state.discard, state.strikes)
     assert after.history[-1].touched == (state.hands[1][1], state.hands[1][4])
 
 
@@ -122,7 +122,7 @@ def test_colour_hint_after_value_hint_intersects() -> None:
     assert final.knowledge[1][2] == everything & ~fours & greens
     assert final.knowledge[1][0] == everything & ~fours & ~greens
     assert final.knowledge[1][4] == fours & ~greens
-    assert final.hints == 5
+    assert final.clue_tokens == 5
 
 
 def test_empty_hint_is_legal_in_the_thesis_and_removes_the_value() -> None:
@@ -133,7 +133,7 @@ def test_empty_hint_is_legal_in_the_thesis_and_removes_the_value() -> None:
     after = apply(state, Hint(1, "value", 3))
     assert after.history[-1].touched == ()
     assert after.knowledge[1] == (all_cards(config) & ~value_set(config, 3),) * 5
-    assert after.hints == 7
+    assert after.clue_tokens == 7
 
 
 @pytest.mark.parametrize("preset", ["hle", "hanab-live"])
@@ -155,7 +155,7 @@ def test_hint_without_token_is_refused() -> None:
     config = make_config(2, hints=1)
     state = apply(start(config, MARY, JOHN), Hint(1, "value", 1))
     state = apply(state, Play(0))  # seat 1 plays its red 1: no token regained
-    assert state.hints == 0
+    assert state.clue_tokens == 0
     assert not any(isinstance(a, Hint) for a in legal_actions(state))
     with pytest.raises(IllegalActionError) as error:
         apply(state, Hint(1, "value", 1))
@@ -231,7 +231,7 @@ def test_discard_moves_the_card_and_draws_the_top_card() -> None:
     assert after.discard == (before.hands[0][2],)
     assert after.hands[0] == before.hands[0][:2] + before.hands[0][3:] + (10,)
     assert after.knowledge[0] == before.knowledge[0][:2] + before.knowledge[0][3:] + (all_cards(config),)
-    assert after.next_card == 11 and stack_size(after) == stack_size(before) - 1
+    assert after.next_card == 11 and deck_size(after) == deck_size(before) - 1
     assert after.history[-1].drawn == 10 and after.history[-1].card == card(config, 2, BLUE)
 
 
@@ -241,9 +241,9 @@ def test_discard_regains_a_token_below_t0_only() -> None:
     config = make_config(2)
     state = start(config, MARY, JOHN)
     at_max = apply(state, Discard(0))
-    assert at_max.hints == 8 and len(at_max.discard) == 1
+    assert at_max.clue_tokens == 8 and len(at_max.discard) == 1
     below = play_all(state, [Hint(1, "value", 1), Hint(0, "value", 2), Discard(0)])
-    assert [s.hints for s in below] == [8, 7, 6, 7]
+    assert [s.clue_tokens for s in below] == [8, 7, 6, 7]
 
 
 @pytest.mark.parametrize("preset", ["hle", "hanab-live"])
@@ -256,7 +256,7 @@ def test_discard_at_max_hints_is_illegal_without_the_option(preset: str) -> None
         apply(state, Discard(0))
     assert error.value.clause == "E-2"
     state = apply(apply(state, Hint(1, "value", 1)), Hint(0, "value", 2))
-    assert apply(state, Discard(0)).hints == 7
+    assert apply(state, Discard(0)).clue_tokens == 7
 
 
 # ------------------------------------------------------------------ step 2c
@@ -269,9 +269,9 @@ def test_successful_play() -> None:
     config = make_config(2)
     state = start(config, JOHN, MARY)
     after = apply(state, Play(0))
-    assert after.fields == (1, 0, 0, 0, 0)
+    assert after.fireworks == (1, 0, 0, 0, 0)
     assert after.played == (0,) and after.discard == ()
-    assert (after.hints, after.errors) == (8, 0)
+    assert (after.clue_tokens, after.strikes) == (8, 0)
     assert after.hands[0] == (1, 2, 3, 4, 10)
     assert after.history[-1].success is True
 
@@ -283,11 +283,11 @@ def test_play_uses_value_first_pairs() -> None:
     config = make_config(2)
     state = start(config, JOHN, MARY)
     after = apply(state, Play(3))  # the purple 1
-    assert after.fields == (0, 0, 0, 0, 1)
+    assert after.fireworks == (0, 0, 0, 0, 1)
     after = apply(apply(after, Discard(0)), Play(0))  # seat 0's slot 0: the red 1; ok
-    assert after.fields == (1, 0, 0, 0, 1)
+    assert after.fireworks == (1, 0, 0, 0, 1)
     after = apply(apply(after, Discard(0)), Play(0))  # the green 4
-    assert after.errors == 1 and after.fields == (1, 0, 0, 0, 1)
+    assert after.strikes == 1 and after.fireworks == (1, 0, 0, 0, 1)
 
 
 def test_misplay() -> None:
@@ -297,7 +297,7 @@ def test_misplay() -> None:
     state = start(config, MARY, JOHN)
     after = apply(state, Play(0))  # yellow 2 on an empty field
     assert after.discard == (0,) and after.played == ()
-    assert (after.errors, after.hints, after.fields) == (1, 8, (0,) * 5)
+    assert (after.strikes, after.clue_tokens, after.fireworks) == (1, 8, (0,) * 5)
     assert after.remaining is None and not after.terminal
     assert after.history[-1].success is False
 
@@ -318,16 +318,16 @@ def test_playing_a_five_below_t0_regains_a_token() -> None:
     """[2.16-2c-five] seat 1 spends a token after each of red 1..4 (t = 4); completing the
     suit with the 5 gives t := t + 1 = 5."""
     states = _play_red_run(make_config(2), Hint(0, "value", 5))
-    assert states[-2].hints == 4
-    assert states[-1].fields[RED] == 5 and states[-1].hints == 5
+    assert states[-2].clue_tokens == 4
+    assert states[-1].fireworks[RED] == 5 and states[-1].clue_tokens == 5
 
 
 def test_playing_a_five_at_t0_gains_nothing() -> None:
     """[2.16-2c-five, 2.16-tokens, E-2] seat 1 discards instead (legal at t0 in the thesis,
     no token); the 5 is played at t = t0 = 8 and t stays 8."""
     states = _play_red_run(make_config(2), Discard(0))
-    assert [s.hints for s in states] == [8] * len(states)
-    assert states[-1].fields[RED] == 5
+    assert [s.clue_tokens for s in states] == [8] * len(states)
+    assert states[-1].fireworks[RED] == 5
 
 
 STRIKE_HANDS = (
@@ -344,9 +344,9 @@ def test_strikeout(strikeout_score: str, expected: int) -> None:
     strikeout_score = "fireworks"."""
     config = make_config(2, strikeout_score=strikeout_score)
     states = play_all(start(config, *STRIKE_HANDS), STRIKE_MOVES)
-    assert [s.errors for s in states] == [0, 0, 1, 2, 3]
+    assert [s.strikes for s in states] == [0, 0, 1, 2, 3]
     assert [s.terminal for s in states] == [False] * 4 + [True]
-    assert states[-1].remaining == -1 and states[-1].fields[RED] == 1
+    assert states[-1].remaining == -1 and states[-1].fireworks[RED] == 1
     assert score(states[-1]) == expected
     with pytest.raises(IllegalActionError) as error:
         apply(states[-1], Hint(0, "value", 1))
@@ -358,7 +358,7 @@ def test_no_strikeout_with_unbounded_errors() -> None:
     """[2.16-2c-strikeout, 2.9] with f0 = infinity errors never end the game."""
     config = make_config(2, errors=None)
     states = play_all(start(config, *STRIKE_HANDS), STRIKE_MOVES + [Play(0), Play(0)])
-    assert states[-1].errors == 5 and not states[-1].terminal and states[-1].remaining is None
+    assert states[-1].strikes == 5 and not states[-1].terminal and states[-1].remaining is None
 
 
 # ------------------------------------------------------------------ end of step 2, step 3
@@ -370,8 +370,8 @@ def test_turn_passes_cyclically(players: int) -> None:
     player); the move counter ``turn`` counts the moves, separately from the tokens."""
     config = make_config(players)
     states = play_all(initial_state(config, deck_from_seed(config, 3)), [Discard(0)] * 9)
-    assert [s.current for s in states] == [i % players for i in range(10)]
-    assert [s.turn for s in states] == list(range(10))
+    assert [s.current_player for s in states] == [i % players for i in range(10)]
+    assert [s.turns for s in states] == list(range(10))
 
 
 @pytest.mark.parametrize("players", [2, 3, 5])
@@ -385,10 +385,10 @@ def test_last_round_gives_every_player_one_more_move(players: int) -> None:
     states = play_all(state, [Discard(0)] * draws)
     drawn_last = states[-1]
     drawer = (draws - 1) % players
-    assert stack_size(drawn_last) == 0 and drawn_last.remaining == players and not drawn_last.terminal
+    assert deck_size(drawn_last) == 0 and drawn_last.remaining == players and not drawn_last.terminal
     assert all(s.remaining is None for s in states[:-1])
     last_round = play_all(drawn_last, [Discard(0)] * players)
-    movers = [s.current for s in last_round[:-1]]
+    movers = [s.current_player for s in last_round[:-1]]
     assert movers == [(drawer + 1 + i) % players for i in range(players)]
     assert movers[-1] == drawer
     assert [s.remaining for s in last_round] == list(range(players, -1, -1))
@@ -396,7 +396,7 @@ def test_last_round_gives_every_player_one_more_move(players: int) -> None:
     final = last_round[-1]
     assert all(len(hand) == h - 1 for hand in final.hands)
     assert final.next_card == len(final.deck)
-    assert score(final) == sum(final.fields)
+    assert score(final) == sum(final.fireworks)
 
 
 def test_final_score_is_the_sum_of_the_fields() -> None:
@@ -420,8 +420,8 @@ def test_game_stops_at_the_maximum_score() -> None:
     ordered = [(value, suit) for suit in range(5) for value in range(1, 6)]
     states = play_out(initial_state(config, stacked_deck(config, ordered)), greedy_open_action)
     final = states[-1]
-    assert [s.terminal for s in states] == [sum(s.fields) == 25 for s in states]
-    assert score(final) == 25 and final.remaining is None and stack_size(final) > 0
+    assert [s.terminal for s in states] == [sum(s.fireworks) == 25 for s in states]
+    assert score(final) == 25 and final.remaining is None and deck_size(final) > 0
 
 
 def test_empty_stack_after_the_deal_starts_the_last_round() -> None:
@@ -442,7 +442,7 @@ def test_empty_stack_after_the_deal_starts_the_last_round() -> None:
 def _discard_ones(state: GameState) -> Action:
     """Discard a 1 when a discard is legal and the hand holds one; otherwise hint."""
     legal = legal_actions(state)
-    ones = [slot for slot, c in enumerate(hand_cards(state, state.current)) if suit_and_value(state.config, c)[1] == 1]
+    ones = [slot for slot, c in enumerate(hand_cards(state, state.current_player)) if suit_and_value(state.config, c)[1] == 1]
     if ones and Discard(ones[0]) in legal:
         return Discard(ones[0])
     return next(a for a in legal if isinstance(a, Hint))
@@ -464,7 +464,7 @@ def test_hanab_live_ends_when_no_points_are_possible() -> None:
     while not states[-1].terminal and _ones_discarded(states[-1]) < 15:
         states.append(apply(states[-1], _discard_ones(states[-1])))
     assert [s.terminal for s in states] == [_ones_discarded(s) == 15 for s in states]
-    assert states[-1].terminal and score(states[-1]) == 0 and stack_size(states[-1]) > 0
+    assert states[-1].terminal and score(states[-1]) == 0 and deck_size(states[-1]) > 0
 
     thesis = make_config(2)
     replayed = play_all(initial_state(thesis, state.deck), [e.action for e in states[-1].history])
@@ -516,7 +516,7 @@ def test_hle_final_move_draws_nothing_at_the_maximum_score() -> None:
     states = play_out(initial_state(config, stacked_deck(config, ordered)), greedy_open_action)
     before, final = states[-2], states[-1]
     assert score(final) == 25 and final.next_card == before.next_card
-    assert len(final.hands[before.current]) == config.hand_size - 1
+    assert len(final.hands[before.current_player]) == config.hand_size - 1
 
 
 # ------------------------------------------------------------------ step 2 as a whole
@@ -542,4 +542,4 @@ def test_illegal_actions_are_refused_and_leave_the_state_alone() -> None:
             apply(state, action)
         assert error.value.clause == clause
         assert str(error.value).startswith(clause + ":")
-    assert apply(state, Play(0)).errors == 1
+    assert apply(state, Play(0)).strikes == 1

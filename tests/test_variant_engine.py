@@ -136,7 +136,7 @@ def test_orange_play_is_a_discard() -> None:
     state = apply(_deal(config, hands), Hint(1, "value", 2))  # t = 7
     state = apply(state, Hint(0, "value", 1))  # t = 6
     after = apply(state, Play(0))
-    assert after.discard == (0,) and after.played == () and after.errors == 0 and after.hints == 7
+    assert after.discard == (0,) and after.played == () and after.strikes == 0 and after.clue_tokens == 7
     event = after.history[-1]
     assert event.action == Play(0) and event.success is None and event.card == identity(3, ORANGE, 5)
 
@@ -148,12 +148,12 @@ def test_orange_discard_is_a_play() -> None:
     hands = [[identity(1, ORANGE, 5), identity(3, ORANGE, 5), identity(1, 0, 5), identity(1, 1, 5), identity(2, 1, 5)],
              [identity(2, 0, 5), identity(3, 0, 5), identity(4, 0, 5), identity(1, 1, 5), identity(4, 1, 5)]]
     state = _deal(config, hands)
-    assert state.hints == 8 and illegality(state, Discard(0)) is None  # [VAR-engine-orange] legal with every token
+    assert state.clue_tokens == 8 and illegality(state, Discard(0)) is None  # [VAR-engine-orange] legal with every token
     after = apply(state, Discard(0))
-    assert after.fields[ORANGE] == 1 and after.played == (0,) and after.hints == 8 and after.errors == 0
+    assert after.fireworks[ORANGE] == 1 and after.played == (0,) and after.clue_tokens == 8 and after.strikes == 0
     assert after.history[-1].success is True
     after = apply(apply(after, Hint(0, "value", 1)), Discard(0))  # seat 0's slot 0 is now the orange 3
-    assert after.errors == 1 and after.discard == (1,) and after.fields[ORANGE] == 1
+    assert after.strikes == 1 and after.discard == (1,) and after.fireworks[ORANGE] == 1
     assert after.history[-1].success is False
 
 
@@ -243,16 +243,16 @@ def test_up_or_down_stacks() -> None:
              [_ud(5, 3), _ud(4, 3), _ud(2, 2), _ud(2, 2), _ud(3, 2)]]
     state = _ud_state(hands)
     state = apply(state, Play(0))  # red START
-    assert state.fields[0] == 1 and state.history[-1].success is True
+    assert state.fireworks[0] == 1 and state.history[-1].success is True
     state = apply(state, Play(0))  # blue 5: blue goes down
     state = apply(state, Play(0))  # red 4
     state = apply(state, Play(0))  # blue 4
     state = apply(state, Play(0))  # red 3
-    assert state.fields[0] == 3 and state.fields[3] == 2 and state.errors == 0
+    assert state.fireworks[0] == 3 and state.fireworks[3] == 2 and state.strikes == 0
     state = apply(state, Play(2))  # seat 1: green 3 on an empty stack fails
-    assert state.errors == 1 and state.fields[2] == 0
+    assert state.strikes == 1 and state.fireworks[2] == 0
     state = apply(state, Play(0))  # seat 0: the second red 4 fails: red goes down to 2
-    assert state.errors == 2 and state.fields[0] == 3
+    assert state.strikes == 2 and state.fireworks[0] == 3
 
 
 def test_up_or_down_complete_stack_regains_a_token() -> None:
@@ -262,9 +262,9 @@ def test_up_or_down_complete_stack_regains_a_token() -> None:
     state = _ud_state([red, [_ud(2, 1), _ud(2, 1), _ud(3, 1), _ud(3, 1), _ud(4, 1)]])
     for slot in range(4):
         state = apply(apply(state, Play(0)), Hint(0, "value", 2) if slot % 2 == 0 else Hint(0, "colour", 0))
-    assert state.fields[0] == 4 and state.hints == 4
+    assert state.fireworks[0] == 4 and state.clue_tokens == 4
     state = apply(state, Play(0))
-    assert state.fields[0] == 5 and state.hints == 5
+    assert state.fireworks[0] == 5 and state.clue_tokens == 5
 
 
 def test_up_or_down_early_end_counts_both_ways() -> None:
@@ -352,7 +352,7 @@ def test_orange_moves_are_written_as_what_happened() -> None:
         state = initial_state(config, trace.deck)
         for action, move in zip(trace.actions, data["actions"], strict=True):
             if isinstance(action, (Play, Discard)):
-                order = state.hands[state.current][action.slot]
+                order = state.hands[state.current_player][action.slot]
                 orange = state.deck[order] // config.values == ORANGE
                 assert move["target"] == order
                 assert (move["type"] == 0) == (isinstance(action, Play) != orange)

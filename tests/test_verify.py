@@ -56,7 +56,7 @@ class AcceptsSelfHints(ReferenceEngine):
     """Accepts a hint to the player's own hand (2.16-2a-target) without changing anything."""
 
     def apply(self, action: Action) -> str | None:
-        if isinstance(action, Hint) and action.target == self.current.current:
+        if isinstance(action, Hint) and action.target == self.current.current_player:
             return None
         return super().apply(action)
 
@@ -75,7 +75,7 @@ class HidesDiscards(ReferenceEngine):
 
     def legal_actions(self) -> list[Action]:
         actions = super().legal_actions()
-        if self.current.hints == self.current.config.max_hints - 1:
+        if self.current.clue_tokens == self.current.config.max_hints - 1:
             return [a for a in actions if not isinstance(a, Discard)]
         return actions
 
@@ -111,7 +111,7 @@ class Replay(Chooser):
 
     def probe(self, state: GameState, legal: list[Action]) -> Action | None:
         # The offending action is offered as a probe when it is illegal for the reference.
-        if len(self._actions) == 1 and state.turn == len(state.history):
+        if len(self._actions) == 1 and state.turns == len(state.history):
             from hanabi_ref.engine.legality import illegality
 
             if illegality(state, self._actions[0]) is not None:

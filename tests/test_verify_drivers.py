@@ -127,21 +127,21 @@ class Situations(ReferenceEngine):
     def _count(self, before: GameState, after: GameState) -> None:
         config, seen = after.config, self.seen
         n = config.values
-        if after.fields.count(n) > before.fields.count(n):
+        if after.fireworks.count(n) > before.fireworks.count(n):
             seen["successful 5"] += 1
-            if before.hints == config.max_hints:
+            if before.clue_tokens == config.max_hints:
                 seen["5 at the token maximum"] += 1
         if not after.terminal:
             return
         if after.remaining == -1:
             seen["third error"] += 1
-            if sum(after.fields) > 0:
+            if sum(after.fireworks) > 0:
                 seen["third error with points"] += 1
             if before.remaining is not None:
                 seen["third error in the last round"] += 1
         elif after.remaining == 0:
             seen["last round over"] += 1
-        elif sum(after.fields) == tables_for(config).max_score:
+        elif sum(after.fireworks) == tables_for(config).max_score:
             if after.remaining is None:
                 seen["maximum score with cards left"] += 1
         elif config.preset == "hanab-live":

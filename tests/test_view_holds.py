@@ -56,9 +56,9 @@ def test_the_stack_under_an_innocent_name_is_refused(name: str) -> None:
     state = _state_after(6)
     hidden = stack(state)
     assert hidden
-    made = view.make_view(state, state.current)
+    made = view.make_view(state, state.current_player)
     with pytest.raises(icontract.ViolationError, match="^" + CLAUSE):
-        view.check_view(state, state.current, _tampered(made, **{name: hidden}))
+        view.check_view(state, state.current_player, _tampered(made, **{name: hidden}))
 
 
 @pytest.mark.parametrize(
@@ -78,6 +78,6 @@ def test_a_listed_name_holding_another_type_is_refused(name: str, value: object)
     state = _state_after(6)
     replacements = {"state": state, "deck": state.deck, "stack": stack(state)}
     planted = replacements.get(value, value) if isinstance(value, str) else value
-    made = view.make_view(state, state.current)
+    made = view.make_view(state, state.current_player)
     with pytest.raises(icontract.ViolationError, match="^" + CLAUSE):
-        view.check_view(state, state.current, _tampered(made, **{name: planted}))
+        view.check_view(state, state.current_player, _tampered(made, **{name: planted}))

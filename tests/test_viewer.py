@@ -67,15 +67,15 @@ def long_move(state: GameState, plays: int) -> Action:
     """A move that makes the game long: a hint while there is a token (to the next seat,
     about the colour or the value of one of its cards), else one of the first two
     playable cards, else a discard (which regains a token for more hints)."""
-    config, seat, n = state.config, state.current, state.config.values
-    if state.hints > 0:
+    config, seat, n = state.config, state.current_player, state.config.values
+    if state.clue_tokens > 0:
         target = (seat + 1) % config.players
-        card = state.deck[state.hands[target][state.turn % len(state.hands[target])]]
-        if state.turn % 2:
+        card = state.deck[state.hands[target][state.turns % len(state.hands[target])]]
+        if state.turns % 2:
             return Hint(target, "value", card % n + 1)
         return Hint(target, "colour", min(config.suits[card // n].touched_by))
     for slot, card_id in enumerate(state.hands[seat]):
-        if plays < 2 and state.fields[state.deck[card_id] // n] == state.deck[card_id] % n:
+        if plays < 2 and state.fireworks[state.deck[card_id] // n] == state.deck[card_id] % n:
             return Play(slot)
     return Discard(0)
 
@@ -146,7 +146,7 @@ def touched_slots(config: GameConfig, state: GameState, hint: Hint) -> list[int]
 
 def expected_move(config: GameConfig, before: GameState, action: Action, after: GameState) -> str:
     """The words of a move by VW-move, from the two states around it."""
-    seat = before.current
+    seat = before.current_player
     if isinstance(action, Hint):
         slots = touched_slots(config, before, action)
         named = config.colours[action.subject].lower() if action.kind == "colour" else f"{action.subject}s"
@@ -155,7 +155,7 @@ def expected_move(config: GameConfig, before: GameState, action: Action, after: 
     card = name(config, before.deck[before.hands[seat][action.slot]])
     if isinstance(action, Discard):
         return f"seat {seat} discards {card} from slot {action.slot}"
-    outcome = "success" if sum(after.fields) > sum(before.fields) else "fails: a strike"
+    outcome = "success" if sum(after.fireworks) > sum(before.fireworks) else "fails: a strike"
     return f"seat {seat} plays {card} from slot {action.slot} ({outcome})"
 
 
@@ -260,9 +260,9 @@ def test_each_step_holds_the_engines_state() -> None:
         assert data["cards"] == [name(config, card) for card in trace.deck] and data["start"] == 0
         assert len(data["steps"]) == len(trace.actions) + 1
         for index, (state, step) in enumerate(zip(states, data["steps"])):
-            assert (step["fireworks"], step["tokens"], step["strikes"]) == (list(state.fields), state.hints, state.errors)
-            assert (step["deck"], step["turn"], step["current"]) == (len(state.deck) - state.next_card, index, state.current)
-            assert step["score"] == (0 if state.remaining == -1 else sum(state.fields)) and step["terminal"] == state.terminal
+            assert (step["fireworks"], step["tokens"], step["strikes"]) == (list(state.fireworks), state.clue_tokens, state.strikes)
+            assert (step["deck"], step["turn"], step["current"]) == (len(state.deck) - state.next_card, index, state.current_player)
+            assert step["score"] == (0 if state.remaining == -1 else sum(state.fireworks)) and step["terminal"] == state.terminal
             hands = [[(data["cards"][card_id], data["knowledge"][known]) for card_id, known in hand] for hand in step["hands"]]
             assert hands == [[(name(config, state.deck[card_id]), [known_text(config, mask), *allowed(config, mask)])
                               for card_id, mask in zip(hand, masks)] for hand, masks in zip(state.hands, state.knowledge)]
@@ -327,7 +327,7 @@ def test_a_reproduction_opens_at_its_divergence(reproduction: Path, tmp_path: Pa
     assert [(d["field"], d["theirs"]) for d in shown["differences"]] == [("clue_tokens", "9")]
     rows = {row["field"]: row for row in shown["states"]}
     assert [field for field, row in rows.items() if row["differs"]] == ["clue_tokens"]
-    assert rows["clue_tokens"]["theirs"] == "9" and rows["clue_tokens"]["ours"] == str(replay_states(trace)[-1].hints)
+    assert rows["clue_tokens"]["theirs"] == "9" and rows["clue_tokens"]["ours"] == str(replay_states(trace)[-1].clue_tokens)
     assert rows["hands"]["ours"].splitlines()[0] == "seat 0: " + " ".join(
         name(trace.config, trace.deck[c]) for c in replay_states(trace)[-1].hands[0])
     plain = tmp_path / "plain.json"
@@ -348,12 +348,12 @@ def test_a_divergence_on_a_move_says_whether_the_rules_allow_it() -> None:
     legal = {"what": "after actions[3]: engine refused legal play 0", "offending": {"type": "play", "slot": 0},
              "differences": [{"field": "hands", "reference": [[None]], "engine": {"odd": [1.5]}, "note": ""}]}
     shown = page_data(render_viewer(short, states[:5], divergence=legal))["divergence"]
-    card = name(trace.config, before.deck[before.hands[before.current][0]])
-    assert shown["then"].startswith(f"seat {before.current} plays {card} from slot 0 (") and shown["then"].endswith("the rules allow it")
+    card = name(trace.config, before.deck[before.hands[before.current_player][0]])
+    assert shown["then"].startswith(f"seat {before.current_player} plays {card} from slot 0 (") and shown["then"].endswith("the rules allow it")
     assert shown["differences"] == [{"field": "hands", "ours": "seat 0: hidden", "theirs": '{"odd": [1.5]}', "note": ""}]
     illegal = dict(legal, offending={"type": "discard", "slot": 9})
     shown = page_data(render_viewer(short, states[:5], divergence=illegal))["divergence"]
-    assert shown["then"].startswith(f"seat {before.current} discards slot 9: the rules forbid it (2.16-2b")
+    assert shown["then"].startswith(f"seat {before.current_player} discards slot 9: the rules forbid it (2.16-2b")
 
 
 def inflated_divergence() -> dict[str, Any]:
@@ -489,8 +489,8 @@ def check_board(board: dict[str, Any], trace: Trace, states: list[GameState], st
     config, state = trace.config, states[step]
     assert board["step"] == step and board["current"] == step and not board["data"]
     assert (board["tokens"], board["strikes"], board["score"], board["turn"]) == (
-        state.hints, state.errors, 0 if state.remaining == -1 else sum(state.fields), state.turn)
-    assert board["deck"] == len(state.deck) - state.next_card and board["fireworks"] == list(state.fields)
+        state.clue_tokens, state.strikes, 0 if state.remaining == -1 else sum(state.fireworks), state.turns)
+    assert board["deck"] == len(state.deck) - state.next_card and board["fireworks"] == list(state.fireworks)
     assert board["discard"] == [name(config, state.deck[card_id]) for card_id in state.discard]
     action = trace.actions[step - 1] if step else None
     touched = touched_slots(config, states[step - 1], action) if isinstance(action, Hint) else []
@@ -506,7 +506,7 @@ def check_board(board: dict[str, Any], trace: Trace, states: list[GameState], st
                 assert shown["card"] == shown["name"] == identity
     expected = ["0. the deal"] + [
         f"{index}. {expected_move(config, states[index - 1], trace.actions[index - 1], states[index])}"
-        if seat is None or index <= step else f"{index}. seat {states[index - 1].current} …"
+        if seat is None or index <= step else f"{index}. seat {states[index - 1].current_player} …"
         for index in range(1, len(states))]
     assert board["moves"] == expected
     assert board["move"] == ("the deal" if step == 0 else f"move {step}: {expected[step].split('. ', 1)[1]}")
@@ -605,7 +605,7 @@ def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, repr
     check_board(board, trace, states, len(trace.actions), None)
     differs = page.eval_on_selector_all("[data-testid=divergence] tr.differs",
                                         "(rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))")
-    assert ["clue_tokens", str(states[-1].hints), "9", ""] in differs and ["≠ clue_tokens", str(states[-1].hints), "9"] in differs
+    assert ["clue_tokens", str(states[-1].clue_tokens), "9", ""] in differs and ["≠ clue_tokens", str(states[-1].clue_tokens), "9"] in differs
     assert len(differs) == 2
     page.keyboard.press("Home")
     assert not opened.board()["divergence"] and page.is_visible("[data-testid=divergence-banner]")

@@ -14,7 +14,7 @@ from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.state import Event, GameState, stack_size
+from hanabi_ref.engine.state import Event, GameState, deck_size
 from hanabi_ref.players.strategies.random import RandomStrategy
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import PlayerView, make_view, make_views, view_legal_actions
@@ -51,7 +51,7 @@ def test_make_view_fills_exactly_the_declared_fields() -> None:
             rebuilt = PlayerView(**{name: getattr(view, name) for name in names})
             assert rebuilt == view and attrs.asdict(rebuilt, recurse=False) == attrs.asdict(view, recurse=False)
             with pytest.raises(attrs.exceptions.FrozenInstanceError):
-                view.hints = 0  # type: ignore[misc]
+                view.clue_tokens = 0  # type: ignore[misc]
 
 
 def test_view_contents() -> None:
@@ -64,20 +64,20 @@ def test_view_contents() -> None:
     state = states[len(states) // 2]
     for seat in range(3):
         view = make_view(state, seat)
-        assert view.seat == seat and view.current_player == state.current and view.turn == state.turn
+        assert view.seat == seat and view.current_player == state.current_player and view.turns == state.turns
         assert view.hands == state.hands and view.own_hand == state.hands[seat]
         assert view.cards[seat] == (None,) * len(state.hands[seat])
         for other in range(3):
             if other != seat:
                 assert view.cards[other] == tuple(state.deck[c] for c in state.hands[other])
         assert view.knowledge == state.knowledge and view.own_knowledge == state.knowledge[seat]
-        assert view.stack_size == stack_size(state)
-        assert view.fields == state.fields
+        assert view.deck_size == deck_size(state)
+        assert view.fireworks == state.fireworks
         assert view.played == tuple((c, state.deck[c]) for c in state.played)
         assert view.discard == tuple((c, state.deck[c]) for c in state.discard)
-        assert (view.hints, view.errors, view.remaining, view.terminal) == (
-            state.hints,
-            state.errors,
+        assert (view.clue_tokens, view.strikes, view.remaining, view.terminal) == (
+            state.clue_tokens,
+            state.strikes,
             state.remaining,
             state.terminal,
         )
@@ -152,7 +152,7 @@ def test_every_seat_observes_every_move(players: int, preset: str) -> None:
         assert [seat for seat, _, _ in calls] == list(range(config.players))
         for seat, view, observed in calls:
             assert observed == event and view.seat == seat
-            assert view.turn == index + 1 and view.history[-1] == event
+            assert view.turns == index + 1 and view.history[-1] == event
             assert event.action == record.trace.actions[index] and event.turn == index
 
 
@@ -165,13 +165,13 @@ def test_history_records() -> None:
     for index, (before, after) in enumerate(zip(states, states[1:])):
         event = after.history[-1]
         assert after.history[:-1] == before.history
-        assert (event.turn, event.player) == (index, before.current)
+        assert (event.turn, event.player) == (index, before.current_player)
         if event.card_id is not None:
             assert event.card == before.deck[event.card_id]
-            assert event.card_id in before.hands[before.current]
+            assert event.card_id in before.hands[before.current_player]
         if event.drawn is not None:
             assert event.drawn == before.next_card
-            assert make_view(after, before.current).cards[before.current] == (None,) * len(after.hands[before.current])
+            assert make_view(after, before.current_player).cards[before.current_player] == (None,) * len(after.hands[before.current_player])
 
 
 class SelfHinter(BaseStrategy):
@@ -298,4 +298,4 @@ def test_view_legal_actions_only_for_the_player_to_move() -> None:
     state = initial_state(config, deck_from_seed(config, 9))
     assert view_legal_actions(make_view(state, 0))
     after = apply(state, view_legal_actions(make_view(state, 0))[0])
-    assert view_legal_actions(make_view(after, 1)) and after.current == 1
+    assert view_legal_actions(make_view(after, 1)) and after.current_player == 1

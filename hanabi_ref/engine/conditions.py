@@ -119,13 +119,13 @@ def _is_deck_play(state: GameState, action: Action) -> bool:
     """[R-deck-plays] slot h' (one past the hand) is the stack's last card: a play of it,
     or, for an orange card, the discard that play is carried out as (VAR-engine-orange)."""
     return (state.config.options.deck_plays and isinstance(action, (Play, Discard))
-            and action.slot == len(state.hands[state.current]))
+            and action.slot == len(state.hands[state.current_player]))
 
 
 def _acted_card(state: GameState, action: Action) -> CardId:
     """The id of the card a play or discard names: slot h' (legal only as a deck play,
     R-deck-plays) is the stack's last card."""
-    hand, slot = state.hands[state.current], action.slot  # type: ignore[union-attr]
+    hand, slot = state.hands[state.current_player], action.slot  # type: ignore[union-attr]
     return CardId(state.next_card) if slot == len(hand) else hand[slot]
 
 
@@ -173,13 +173,13 @@ def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: f
 def _hint_cost_holds(state: GameState, hint: Action, result: GameState) -> bool:
     """[2.16-2a-cost] t := t - 1; no card moves."""
     return (
-        result.hints == state.hints - 1
+        result.clue_tokens == state.clue_tokens - 1
         and result.hands == state.hands
         and result.next_card == state.next_card
         and result.discard == state.discard
         and result.played == state.played
-        and result.fields == state.fields
-        and result.errors == state.errors
+        and result.fireworks == state.fireworks
+        and result.strikes == state.strikes
     )
 
 
@@ -191,15 +191,15 @@ def _discard_pile_holds(state: GameState, discard: Action, result: GameState) ->
     return (
         result.discard == state.discard + (_acted_card(state, discard),)
         and result.played == state.played
-        and result.fields == state.fields
-        and result.errors == state.errors
+        and result.fireworks == state.fireworks
+        and result.strikes == state.strikes
     )
 
 
 def _discard_token_holds(state: GameState, discard: Action, result: GameState) -> bool:
     """[2.16-2b-token] t := t + 1 if t < t0, else t stays."""
-    expected = state.hints + 1 if state.hints < state.config.max_hints else state.hints
-    return result.hints == expected
+    expected = state.clue_tokens + 1 if state.clue_tokens < state.config.max_hints else state.clue_tokens
+    return result.clue_tokens == expected
 
 
 # ------------------------------------------------------------ 2c
@@ -232,7 +232,7 @@ def _stack(state: GameState, suit: int) -> tuple[int, ...]:
     config = state.config
     ways = state.tables.stack_ways
     if len(ways) == 1:
-        return ways[0][: state.fields[suit]]
+        return ways[0][: state.fireworks[suit]]
     return tuple(_suit_and_value(config, state.deck[c])[1] for c in state.played if _suit_and_value(config, state.deck[c])[0] == suit)
 
 
@@ -244,12 +244,12 @@ def _play_success_holds(state: GameState, play: Action, result: GameState) -> bo
     card_id = _acted_card(state, play)
     suit, _ = _suit_and_value(state.config, state.deck[card_id])
     height = len(_stack(state, suit)) + 1
-    expected = tuple(height if index == suit else before for index, before in enumerate(state.fields))
+    expected = tuple(height if index == suit else before for index, before in enumerate(state.fireworks))
     return (
-        result.fields == expected
+        result.fireworks == expected
         and result.played == state.played + (card_id,)
         and result.discard == state.discard
-        and result.errors == state.errors
+        and result.strikes == state.strikes
     )
 
 
@@ -258,8 +258,8 @@ def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
     Up or Down) regains a token if t < t0; no other play changes t."""
     suit, _ = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
     complete = len(_stack(state, suit)) + 1 == state.tables.stack_height
-    regains = _is_success(state, play) and complete and state.hints < state.config.max_hints
-    return result.hints == state.hints + (1 if regains else 0)
+    regains = _is_success(state, play) and complete and state.clue_tokens < state.config.max_hints
+    return result.clue_tokens == state.clue_tokens + (1 if regains else 0)
 
 
 def _play_fail_holds(state: GameState, play: Action, result: GameState) -> bool:
@@ -268,8 +268,8 @@ def _play_fail_holds(state: GameState, play: Action, result: GameState) -> bool:
         return True
     return (
         result.discard == state.discard + (_acted_card(state, play),)
-        and result.errors == state.errors + 1
-        and result.fields == state.fields
+        and result.strikes == state.strikes + 1
+        and result.fireworks == state.fireworks
         and result.played == state.played
     )
 
@@ -278,7 +278,7 @@ def _play_strikeout_holds(state: GameState, play: Action, result: GameState) -> 
     """[2.16-2c-strikeout] a failed play that makes f = f0 sets R := -1; nothing else
     does."""
     limit = state.config.max_errors
-    strikeout = not _is_success(state, play) and limit is not None and state.errors + 1 == limit
+    strikeout = not _is_success(state, play) and limit is not None and state.strikes + 1 == limit
     return (result.remaining == -1) == strikeout
 
 
@@ -290,7 +290,7 @@ def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
     with K = Cards(H) if S is not empty (and, with ``draw_after_final_move`` off, the
     game goes on); otherwise the hand keeps one card fewer.  The rest of P_C and K_C
     keep their order.  A play of the stack's last card leaves the hand as it was."""
-    seat, slot = state.current, action.slot  # type: ignore[union-attr]
+    seat, slot = state.current_player, action.slot  # type: ignore[union-attr]
     if _is_deck_play(state, action):
         # [R-deck-plays] the card came from the stack, which is now empty; the hand stays.
         return (result.next_card == state.next_card + 1 == len(state.deck)
@@ -315,7 +315,7 @@ def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
 
 def _others_untouched_holds(state: GameState, action: Action, result: GameState) -> bool:
     """[2.16-2b, 2.16-2c] a discard or play changes no other seat's hand or knowledge."""
-    seat = state.current
+    seat = state.current_player
     return all(
         result.hands[j] == state.hands[j] and result.knowledge[j] == state.knowledge[j]
         for j in range(state.config.players)
@@ -328,7 +328,7 @@ def _others_untouched_holds(state: GameState, action: Action, result: GameState)
 
 def _next_seat_holds(state: GameState, action: Action, result: GameState) -> bool:
     """[2.16-2-next] C := C + 1, seat 0 after seat p - 1; the move count grows by one."""
-    return result.current == (state.current + 1) % state.config.players and result.turn == state.turn + 1
+    return result.current_player == (state.current_player + 1) % state.config.players and result.turns == state.turns + 1
 
 
 def _remaining_holds(state: GameState, action: Action, result: GameState) -> bool:
@@ -378,7 +378,7 @@ def _nothing_playable_by_clause(result: GameState) -> bool:
         return False
     config = result.config
     for step in range(result.remaining):
-        for card_id in result.hands[(result.current + step) % config.players]:
+        for card_id in result.hands[(result.current_player + step) % config.players]:
             suit, value = _suit_and_value(config, result.deck[card_id])
             if _fits(result, suit, value):
                 return False
@@ -391,11 +391,11 @@ def _stops(result: GameState) -> bool:
     config = result.config
     if result.remaining in (-1, 0):
         return True
-    if all(height == result.tables.stack_height for height in result.fields):
+    if all(height == result.tables.stack_height for height in result.fireworks):
         return True
     if config.options.end_when_nothing_playable and _nothing_playable_by_clause(result):
         return True
-    return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fields)
+    return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fireworks)
 
 
 def _stop_holds(state: GameState, action: Action, result: GameState) -> bool:
@@ -433,22 +433,22 @@ def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
         card_id = _acted_card(state, action)
         made = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
         success = _is_success(state, action) if isinstance(action, Play) else None
-        return event == Event(state.turn, state.current, made, card_id, state.deck[card_id], success, (), drawn)
+        return event == Event(state.turns, state.current_player, made, card_id, state.deck[card_id], success, (), drawn)
     if isinstance(action, Hint):
         _, touched_identities = _named(state.config, action.kind, action.subject)
         touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)
-        expected = Event(state.turn, state.current, action, None, None, None, touched, None)
+        expected = Event(state.turns, state.current_player, action, None, None, None, touched, None)
     else:
         card_id = _acted_card(state, action)
         success = _is_success(state, action) if isinstance(action, Play) else None
-        expected = Event(state.turn, state.current, action, card_id, state.deck[card_id], success, (), drawn)
+        expected = Event(state.turns, state.current_player, action, card_id, state.deck[card_id], success, (), drawn)
     return event == expected
 
 
 def _has_action_holds(state: GameState, action: Action, result: GameState) -> bool:
     """[PR-legal-action] a state that has not stopped offers its player an action: its
     hand is not empty, and playing any card of it is legal (2.16-2c)."""
-    return result.terminal or len(result.hands[result.current]) > 0
+    return result.terminal or len(result.hands[result.current_player]) > 0
 
 
 ALL_KINDS: tuple[type, ...] = (Hint, Discard, Play)
@@ -499,7 +499,7 @@ def check_move(state: GameState, action: Action, result: GameState) -> None:
         action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
     for condition in _BY_KIND[type(action)]:
         if not condition.holds(state, action, result):
-            raise icontract.ViolationError(f"{condition.message} (turn {state.turn}, {describe(action)})")
+            raise icontract.ViolationError(f"{condition.message} (turn {state.turns}, {describe(action)})")
 
 
 def check_legal(state: GameState, action: Action) -> None:

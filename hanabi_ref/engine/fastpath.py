@@ -42,8 +42,8 @@ class MoveVariables:
     :class:`~hanabi_ref.engine.history.Event` records [2.17-history]."""
 
     __slots__ = (
-        "config", "deck", "next_card", "hands", "knowledge", "fields", "played", "discard",
-        "hints", "errors", "current", "remaining", "turn", "history", "terminal", "tables",
+        "config", "deck", "next_card", "hands", "knowledge", "fireworks", "played", "discard",
+        "clue_tokens", "strikes", "current_player", "remaining", "turns", "history", "terminal", "tables",
         "mover", "left_hand", "card", "success", "touched", "drawn",
     )
 
@@ -52,14 +52,14 @@ class MoveVariables:
     next_card: int
     hands: list[tuple[CardId, ...]]
     knowledge: list[tuple[int, ...]]
-    fields: list[int]
+    fireworks: list[int]
     played: tuple[CardId, ...]
     discard: tuple[CardId, ...]
-    hints: int
-    errors: int
-    current: int
+    clue_tokens: int
+    strikes: int
+    current_player: int
     remaining: int | None
-    turn: int
+    turns: int
     history: History
     terminal: bool
     tables: Tables
@@ -73,19 +73,19 @@ class MoveVariables:
     def __init__(self, state: GameState) -> None:
         self.config, self.deck, self.next_card = state.config, state.deck, state.next_card
         self.hands, self.knowledge = list(state.hands), list(state.knowledge)
-        self.fields, self.played, self.discard = list(state.fields), state.played, state.discard
-        self.hints, self.errors = state.hints, state.errors
-        self.current, self.remaining, self.turn = state.current, state.remaining, state.turn
+        self.fireworks, self.played, self.discard = list(state.fireworks), state.played, state.discard
+        self.clue_tokens, self.strikes = state.clue_tokens, state.strikes
+        self.current_player, self.remaining, self.turns = state.current_player, state.remaining, state.turns
         self.history, self.terminal, self.tables = state.history, state.terminal, state.tables
-        self.mover, self.left_hand, self.card, self.success = state.current, None, None, None
+        self.mover, self.left_hand, self.card, self.success = state.current_player, None, None, None
         self.touched, self.drawn = (), None
 
     def finish(self) -> GameState:
         """The state these variables describe, built once [2.13, 2.14]."""
         return build_state(
             self.config, self.deck, self.next_card, tuple(self.hands), tuple(self.knowledge),
-            tuple(self.fields), self.played, self.discard, self.hints, self.errors, self.current,
-            self.remaining, self.turn, self.history, self.terminal, self.tables,
+            tuple(self.fireworks), self.played, self.discard, self.clue_tokens, self.strikes, self.current_player,
+            self.remaining, self.turns, self.history, self.terminal, self.tables,
         )
 
 
@@ -95,14 +95,14 @@ def build_state(
     next_card: int,
     hands: tuple[tuple[CardId, ...], ...],
     knowledge: tuple[tuple[int, ...], ...],
-    fields: tuple[int, ...],
+    fireworks: tuple[int, ...],
     played: tuple[CardId, ...],
     discard: tuple[CardId, ...],
-    hints: int,
-    errors: int,
-    current: int,
+    clue_tokens: int,
+    strikes: int,
+    current_player: int,
     remaining: int | None,
-    turn: int,
+    turns: int,
     history: History,
     terminal: bool,
     tables: Tables,
@@ -117,8 +117,8 @@ def build_state(
     state: GameState = object.__new__(GameState)
     object.__setattr__(state, "__dict__", {
         "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
-        "fields": fields, "played": played, "discard": discard, "hints": hints, "errors": errors,
-        "current": current, "remaining": remaining, "turn": turn, "history": history, "terminal": terminal,
+        "fireworks": fireworks, "played": played, "discard": discard, "clue_tokens": clue_tokens, "strikes": strikes,
+        "current_player": current_player, "remaining": remaining, "turns": turns, "history": history, "terminal": terminal,
         "tables": tables,
     })
     if ENABLED:

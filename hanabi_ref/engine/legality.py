@@ -213,7 +213,7 @@ def enumerate_legal(
 
 
 def _state_mask_of(state: GameState) -> MaskOf:
-    deck, hands, current, bits = state.deck, state.hands, state.current, state.tables.touch_bits
+    deck, hands, current, bits = state.deck, state.hands, state.current_player, state.tables.touch_bits
 
     def mask_of(seat: int) -> int | None:
         if seat == current:
@@ -232,9 +232,9 @@ def illegality(state: GameState, action: Action) -> Problem | None:
     """(clause, reason) if ``action`` is illegal in ``state``, else None [2.16-2]."""
     if state.terminal:
         return ("2.16-3", "the game is over")
-    current, config = state.current, state.config
+    current, config = state.current_player, state.config
     deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
-    return action_problem(state.tables, state.hints, current, len(state.hands[current]), _state_mask_of(state), action, deck_play)
+    return action_problem(state.tables, state.clue_tokens, current, len(state.hands[current]), _state_mask_of(state), action, deck_play)
 
 
 def is_legal(state: GameState, action: Action) -> bool:
@@ -249,6 +249,6 @@ def legal_actions(state: GameState) -> list[Action]:
     the thesis preset with t >= 1 and a clue colour per suit [E-11]."""
     if state.terminal:
         return []
-    current, config = state.current, state.config
+    current, config = state.current_player, state.config
     deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
-    return enumerate_legal(state.tables, state.hints, current, len(state.hands[current]), _state_mask_of(state), deck_play)
+    return enumerate_legal(state.tables, state.clue_tokens, current, len(state.hands[current]), _state_mask_of(state), deck_play)

@@ -218,8 +218,8 @@ def state_board(state: GameState) -> str:
     deck = _deck(state)
     hands = [tuple(deck[c] for c in hand) for hand in state.hands]
     discard = [deck[c] for c in state.discard]
-    return _board(state.config, state.turn, state.current, state.score, state.hints, state.errors,
-                  state.deck_size, state.fields, hands, state.knowledge, discard, state.remaining,
+    return _board(state.config, state.turns, state.current_player, state.score, state.clue_tokens, state.strikes,
+                  state.deck_size, state.fireworks, hands, state.knowledge, discard, state.remaining,
                   state.terminal, None)
 
 
@@ -227,8 +227,8 @@ def view_board(view: PlayerView) -> str:
     """[SH-board, 2.17-view] a seat's view as a board: the seat's own cards only as their
     knowledge (``#`` where the identity would be)."""
     discard = [card for _, card in view.discard]
-    return _board(view.config, view.turn, view.current_player, view.score, view.hints, view.errors,
-                  view.stack_size, view.fields, view.cards, view.knowledge, discard, view.remaining,
+    return _board(view.config, view.turns, view.current_player, view.score, view.clue_tokens, view.strikes,
+                  view.deck_size, view.fireworks, view.cards, view.knowledge, discard, view.remaining,
                   view.terminal, view.seat)
 
 

@@ -78,14 +78,14 @@ def is_fields_gapless(state: GameState) -> bool:
             if height >= len(way) or rank_of[card] + 1 != way[height]:
                 return False
             heights[suit] = height + 1
-        return tuple(heights) == state.fields
+        return tuple(heights) == state.fireworks
     stacks: list[list[int]] = [[] for _ in range(config.suit_count)]
     for card_id in state.played:
         card = state.deck[card_id]
         stacks[suit_of[card]].append(rank_of[card] + 1)
     if not all(any(way[: len(stack)] == tuple(stack) for way in ways) for stack in stacks):
         return False
-    return tuple(map(len, stacks)) == state.fields
+    return tuple(map(len, stacks)) == state.fireworks
 
 
 def is_hand_size_valid(state: GameState) -> bool:
@@ -117,7 +117,7 @@ def is_knowledge_sound(state: GameState) -> bool:
 def is_errors_within_bound(state: GameState) -> bool:
     """[2.16-errors] 0 <= f <= f0."""
     limit = state.config.max_errors
-    return 0 <= state.errors and (limit is None or state.errors <= limit)
+    return 0 <= state.strikes and (limit is None or state.strikes <= limit)
 
 
 @icontract.invariant(lambda self: is_cards_conserved(self), "2.13-conservation: the cards of S0 are each in exactly one area", enabled=ENABLED)
@@ -152,42 +152,17 @@ class GameState:
     next_card: int
     hands: tuple[tuple[CardId, ...], ...]
     knowledge: tuple[tuple[int, ...], ...]
-    fields: tuple[int, ...]
+    fireworks: tuple[int, ...]
     played: tuple[CardId, ...]
     discard: tuple[CardId, ...]
-    hints: int
-    errors: int
-    current: int
+    clue_tokens: int
+    strikes: int
+    current_player: int
     remaining: int | None
-    turn: int
+    turns: int
     history: History
     terminal: bool
     tables: Tables = attrs.field(eq=False, repr=False)
-
-    @property
-    def clue_tokens(self) -> int:
-        """t, the clue tokens left (the JSON's ``clue_tokens``) [API-names, 2.16-tokens]."""
-        return self.hints
-
-    @property
-    def strikes(self) -> int:
-        """f, the errors made (the JSON's ``strikes``) [API-names, 2.16-errors]."""
-        return self.errors
-
-    @property
-    def fireworks(self) -> tuple[int, ...]:
-        """The height of each suit's field F[i] (the JSON's ``fireworks``) [API-names, E-14]."""
-        return self.fields
-
-    @property
-    def current_player(self) -> int:
-        """C, the seat to move (the JSON's ``current``) [API-names]."""
-        return self.current
-
-    @property
-    def turns(self) -> int:
-        """Moves made so far (the JSON's ``turns``) [API-names, E-9]."""
-        return self.turn
 
     @property
     def deck_size(self) -> int:
@@ -208,8 +183,8 @@ class GameState:
         """A one-line summary: turn, score, tokens, strikes, deck; it reads the fields only,
         so it checks no invariant (CT-state)."""
         over = " over" if self.terminal else ""
-        return (f"<GameState {self.config.preset} {self.config.players}p turn {self.turn}{over} score {score(self)} "
-                f"clue_tokens {self.hints} strikes {self.errors} deck {stack_size(self)}>")
+        return (f"<GameState {self.config.preset} {self.config.players}p turn {self.turns}{over} score {score(self)} "
+                f"clue_tokens {self.clue_tokens} strikes {self.strikes} deck {deck_size(self)}>")
 
 
 INVARIANTS: tuple[Any, ...] = tuple(getattr(GameState, "__invariants__", ()))
@@ -222,7 +197,7 @@ def stack(state: GameState) -> tuple[int, ...]:
     return state.deck[state.next_card:]
 
 
-def stack_size(state: GameState) -> int:
+def deck_size(state: GameState) -> int:
     """|S|."""
     return len(state.deck) - state.next_card
 
@@ -234,13 +209,13 @@ def hand_cards(state: GameState, seat: int) -> tuple[int, ...]:
 
 def fireworks_sum(state: GameState) -> int:
     """The sum of max F[i] over the suits (max of an empty stack is 0) [2.16-3-R0, E-13]."""
-    return sum(state.fields)
+    return sum(state.fireworks)
 
 
 def score(state: GameState) -> int:
     """The score step 3 returns, or would return now: :func:`public_score` of the state
     [2.16-3, 2.16-3-strikeout]."""
-    return public_score(state.config, state.fields, state.remaining)
+    return public_score(state.config, state.fireworks, state.remaining)
 
 
 def public_score(config: GameConfig, fields: Sequence[int], remaining: int | None) -> int:
@@ -257,7 +232,7 @@ def public_score(config: GameConfig, fields: Sequence[int], remaining: int | Non
 def max_attainable_score(state: GameState) -> int:
     """[R-1] the best score still reachable given the discard pile: a suit stops below
     the first value whose every copy has been discarded."""
-    return attainable_score(state.tables, state.deck, state.fields, state.discard, state.played)
+    return attainable_score(state.tables, state.deck, state.fireworks, state.discard, state.played)
 
 
 def attainable_score(tables: Tables, deck: tuple[Identity, ...], fields: Sequence[int], discard: tuple[int, ...],
@@ -281,7 +256,7 @@ def attainable_from_counts(config: GameConfig, fields: Sequence[int], discarded:
 
 def is_stop_condition(state: GameState) -> bool:
     """Whether step 3 says STOP for this state [2.16-3-strikeout, 2.16-3-R0, 2.16-3-max, R-1]."""
-    return stop_clause(state.tables, state.deck, state.fields, state.discard, state.remaining, state.played) is not None
+    return stop_clause(state.tables, state.deck, state.fireworks, state.discard, state.remaining, state.played) is not None
 
 
 def stop_clause(
@@ -339,4 +314,4 @@ def check_invariants(state: GameState) -> None:
     which costs more than the checks."""
     for invariant in INVARIANTS:
         if not invariant.condition(state):
-            raise icontract.ViolationError(f"{invariant.description} (turn {state.turn})")
+            raise icontract.ViolationError(f"{invariant.description} (turn {state.turns})")

@@ -108,8 +108,8 @@ def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> Ga
     return build_state(
         config=config, deck=deck, next_card=next_card, hands=hands,
         knowledge=tuple((tables.all_cards_mask,) * len(hand) for hand in hands),
-        fields=(0,) * config.suit_count, played=(), discard=(), hints=config.max_hints, errors=0,
-        current=0, remaining=remaining, turn=0, history=History(), terminal=terminal, tables=tables,
+        fireworks=(0,) * config.suit_count, played=(), discard=(), clue_tokens=config.max_hints, strikes=0,
+        current_player=0, remaining=remaining, turns=0, history=History(), terminal=terminal, tables=tables,
     )
 
 
@@ -175,7 +175,7 @@ def process_hint(move: MoveVariables, hint: Hint) -> None:
         else:
             new_knowledge.append(known & ~mask)
     move.knowledge[hint.target] = tuple(new_knowledge)
-    move.hints -= 1
+    move.clue_tokens -= 1
     move.touched = tuple(touched)
 
 
@@ -199,8 +199,8 @@ def process_discard(move: MoveVariables, discard: Discard) -> None:
 def _to_discard(move: MoveVariables, card_id: CardId) -> None:
     """D := (d_1, ..., d_M, a) and t := t + 1 if t < t0 [2.16-2b-discard, 2.16-2b-token]."""
     move.discard = move.discard + (card_id,)
-    if move.hints < move.config.max_hints:
-        move.hints += 1
+    if move.clue_tokens < move.config.max_hints:
+        move.clue_tokens += 1
 
 
 # ---------------------------------------------------------------- step 2c [2.16-2c]
@@ -235,17 +235,17 @@ def _judge_play(move: MoveVariables, card_id: CardId) -> None:
     config = move.config
     card = move.deck[card_id]
     suit, value = move.tables.suit_of[card], move.tables.rank_of[card] + 1
-    height = move.tables.rule_set.played_height(config, move.deck, move.played, move.fields, suit, value)
+    height = move.tables.rule_set.played_height(config, move.deck, move.played, move.fireworks, suit, value)
     if height is not None:
-        move.fields[suit] = height
+        move.fireworks[suit] = height
         move.played = move.played + (card_id,)
-        if height == move.tables.stack_height and move.hints < config.max_hints:
-            move.hints += 1
+        if height == move.tables.stack_height and move.clue_tokens < config.max_hints:
+            move.clue_tokens += 1
     else:
         # [E-10] "Otherwise" is the failure branch of the success test.
         move.discard = move.discard + (card_id,)
-        move.errors += 1
-        if config.max_errors is not None and move.errors == config.max_errors:
+        move.strikes += 1
+        if config.max_errors is not None and move.strikes == config.max_errors:
             move.remaining = -1
     move.success = height is not None
 
@@ -281,8 +281,8 @@ def process_turn_end(move: MoveVariables) -> None:
     [2.16-2-next, 2.16-2-R]."""
     if move.remaining is not None and move.remaining > 0:
         move.remaining -= 1
-    move.current = (move.current + 1) % move.config.players
-    move.turn += 1
+    move.current_player = (move.current_player + 1) % move.config.players
+    move.turns += 1
 
 
 # ---------------------------------------------------------------- step 3 [2.16-3]
@@ -300,8 +300,8 @@ def process_stop_check(move: MoveVariables, stop: str | None) -> None:
     move.remaining, move.terminal = stop_check(move.config, stop, move.remaining, stack_empty)
     if not move.terminal and move.config.options.end_when_nothing_playable:
         # [R-4] in the last round, nobody who still moves holds a card a stack may take
-        move.terminal = is_nothing_playable_left(move.tables, move.deck, move.fields, move.played, move.hands,
-                                                 move.current, move.remaining)
+        move.terminal = is_nothing_playable_left(move.tables, move.deck, move.fireworks, move.played, move.hands,
+                                                 move.current_player, move.remaining)
 
 
 def stop_check(config: GameConfig, stop: str | None, remaining: int | None, stack_empty: bool) -> tuple[int | None, bool]:
@@ -363,11 +363,11 @@ def successor(state: GameState, action: Action) -> GameState:
     else:
         process_play(move, action)  # step 2c
     process_turn_end(move)  # the end of step 2
-    stop = stop_clause(move.tables, move.deck, move.fields, move.discard, move.remaining, move.played)
+    stop = stop_clause(move.tables, move.deck, move.fireworks, move.discard, move.remaining, move.played)
     if move.left_hand is not None:
         process_draw(move, stop is not None)  # 2b, 2c: the draw, after step 3's test
     process_stop_check(move, stop)  # step 3
-    record_event(move, action, state.turn)  # 2.17-history
+    record_event(move, action, state.turns)  # 2.17-history
     result = move.finish()
     if ENABLED:
         conditions.check_move(state, action, result)

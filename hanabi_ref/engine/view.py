@@ -21,7 +21,7 @@ from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.legality import Problem, action_problem, enumerate_legal, hand_mask, is_deck_play_open, touch_key
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.tables import Tables, tables_for
-from hanabi_ref.engine.state import GameState, History, SealedHistory, sealed_history, sealed_successor, stack_size
+from hanabi_ref.engine.state import GameState, History, SealedHistory, sealed_history, sealed_successor, deck_size
 
 class _ViewKey:
     """The private token that only :func:`make_view` passes to :class:`PlayerView`."""
@@ -51,17 +51,17 @@ class PlayerView:
 
     config: GameConfig
     seat: int
-    turn: int
+    turns: int
     current_player: int
     hands: tuple[tuple[CardId, ...], ...]
     cards: tuple[tuple[Identity | None, ...], ...]
     knowledge: tuple[tuple[int, ...], ...]
-    stack_size: int
-    fields: tuple[int, ...]
+    deck_size: int
+    fireworks: tuple[int, ...]
     played: tuple[tuple[CardId, Identity], ...]
     discard: tuple[tuple[CardId, Identity], ...]
-    hints: int
-    errors: int
+    clue_tokens: int
+    strikes: int
     remaining: int | None
     terminal: bool
     history: History
@@ -83,31 +83,11 @@ class PlayerView:
         return self.knowledge[self.seat]
 
     @property
-    def clue_tokens(self) -> int:
-        """t, the clue tokens left [API-names]."""
-        return self.hints
-
-    @property
-    def strikes(self) -> int:
-        """f, the errors made [API-names]."""
-        return self.errors
-
-    @property
-    def fireworks(self) -> tuple[int, ...]:
-        """The height of each suit's firework [API-names]."""
-        return self.fields
-
-    @property
-    def deck_size(self) -> int:
-        """The cards left in the stack [API-names]."""
-        return self.stack_size
-
-    @property
     def score(self) -> int:
         """The score step 3 would return now, from what every seat sees [2.16-3]."""
         from hanabi_ref.engine.state import public_score
 
-        return public_score(self.config, self.fields, self.remaining)
+        return public_score(self.config, self.fireworks, self.remaining)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions, from the acting seat's view (:func:`view_legal_actions`)."""
@@ -120,8 +100,8 @@ class PlayerView:
 
     def __repr__(self) -> str:
         over = " over" if self.terminal else ""
-        return (f"<PlayerView seat {self.seat} of {self.config.players}, turn {self.turn}{over}, seat "
-                f"{self.current_player} to act, clue_tokens {self.hints}, strikes {self.errors}, deck {self.stack_size}>")
+        return (f"<PlayerView seat {self.seat} of {self.config.players}, turn {self.turns}{over}, seat "
+                f"{self.current_player} to act, clue_tokens {self.clue_tokens}, strikes {self.strikes}, deck {self.deck_size}>")
 
 
 def _hides_own_cards(state: GameState, seat: int, view: PlayerView) -> bool:
@@ -163,17 +143,17 @@ def _is_pairs(value: object) -> bool:
 VIEW_HOLDS: dict[str, Callable[[object], bool]] = {
     "config": lambda value: type(value) is GameConfig,
     "seat": _is_count,
-    "turn": _is_count,
+    "turns": _is_count,
     "current_player": _is_count,
     "hands": _is_rows_of_counts,  # card ids (positions in the deck), not identities
     "cards": _is_rows_of_cards,  # identities, None for the seat's own cards
     "knowledge": _is_rows_of_counts,  # K_c as bitmasks
-    "stack_size": _is_count,
-    "fields": _is_counts,
+    "deck_size": _is_count,
+    "fireworks": _is_counts,
     "played": _is_pairs,  # (card id, identity) of cards face up
     "discard": _is_pairs,
-    "hints": _is_count,
-    "errors": _is_count,
+    "clue_tokens": _is_count,
+    "strikes": _is_count,
     "remaining": lambda value: value is None or type(value) is int,
     "terminal": lambda value: type(value) is bool,
     "history": lambda value: type(value) in (History, SealedHistory),
@@ -197,7 +177,7 @@ def _carries_no_hidden_field(state: GameState, seat: int, view: PlayerView) -> b
 
 def _shows_stack_size_only(state: GameState, seat: int, view: PlayerView) -> bool:
     """[2.17-view] the stack is seen only as its size."""
-    return view.stack_size == stack_size(state)
+    return view.deck_size == deck_size(state)
 
 
 ViewCheck = Callable[[GameState, int, PlayerView], bool]
@@ -216,7 +196,7 @@ def check_view(state: GameState, seat: int, view: PlayerView) -> None:
     that ``view`` breaks as the view of ``state`` from ``seat`` [2.17-view, CT-view]."""
     for message, holds in VIEW_CONDITIONS:
         if not holds(state, seat, view):
-            raise icontract.ViolationError(f"{message} (seat {seat}, turn {state.turn})")
+            raise icontract.ViolationError(f"{message} (seat {seat}, turn {state.turns})")
 
 
 def make_view(state: GameState, seat: int) -> PlayerView:
@@ -323,16 +303,16 @@ class ViewMaker:
             history = self._history = sealed_successor(self._history, history)
         shared: dict[str, object] = {
             "config": state.config,
-            "turn": state.turn,
-            "current_player": state.current,
+            "turns": state.turns,
+            "current_player": state.current_player,
             "hands": state.hands,
             "knowledge": state.knowledge,
-            "stack_size": stack_size(state),
-            "fields": state.fields,
+            "deck_size": deck_size(state),
+            "fireworks": state.fireworks,
             "played": played,
             "discard": discard,
-            "hints": state.hints,
-            "errors": state.errors,
+            "clue_tokens": state.clue_tokens,
+            "strikes": state.strikes,
             "remaining": state.remaining,
             "terminal": state.terminal,
             "history": history,
@@ -383,7 +363,7 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
         return []
     return enumerate_legal(
         view.tables,
-        view.hints,
+        view.clue_tokens,
         view.current_player,
         len(view.hands[view.current_player]),
         _view_mask_of(view),
@@ -402,7 +382,7 @@ def view_action_problem(view: PlayerView, action: Action) -> Problem | None:
     view [2.16-2] (the game being over is not judged here: see :func:`view_is_legal`)."""
     return action_problem(
         view.tables,
-        view.hints,
+        view.clue_tokens,
         view.current_player,
         len(view.hands[view.current_player]),
         _view_mask_of(view),

@@ -391,9 +391,9 @@ def _slot_of(state: GameState, order: int, path: str) -> int:
     """The slot of the card with this order in the hand of the player to move [HL-order]."""
     if not 0 <= order < len(state.deck):
         raise _error(path, f"card {order} is not in the deck (orders 0..{len(state.deck) - 1})")
-    hand = state.hands[state.current]
+    hand = state.hands[state.current_player]
     if order not in hand:
-        raise _error(path, f"card {order} is not in player {state.current}'s hand ({_card_location(state, order)})")
+        raise _error(path, f"card {order} is not in player {state.current_player}'s hand ({_card_location(state, order)})")
     return hand.index(order)
 
 
@@ -431,7 +431,7 @@ def _action(move: Move, state: GameState, path: str) -> Action:
         played = (move.type == PLAY) != orange
         if move.target == state.next_card and is_deck_play_open(state.config, len(state.deck) - state.next_card):
             if played:
-                return Play(len(state.hands[state.current]))  # [HL-deck-plays] the deck's last card
+                return Play(len(state.hands[state.current_player]))  # [HL-deck-plays] the deck's last card
             raise _error(_field(path, "target"), f"not supported (a discard of the deck's last card, card {move.target}; "
                          "hanab.live means it for orange cards only)")
         slot = _slot_of(state, move.target, _field(path, "target"))
@@ -463,8 +463,8 @@ def is_hanablive_over(state: GameState) -> bool:
     made their last move as unplayable and ends the game when nothing playable is left.
     Under the hanab-live preset (``end_when_nothing_playable``) our step 3 decides that
     too; under another preset only this function does."""
-    return state.terminal or is_nothing_playable_left(state.tables, state.deck, state.fields, state.played,
-                                                      state.hands, state.current, state.remaining)
+    return state.terminal or is_nothing_playable_left(state.tables, state.deck, state.fireworks, state.played,
+                                                      state.hands, state.current_player, state.remaining)
 
 
 def _end_reason(state: GameState) -> str:
@@ -668,7 +668,7 @@ def _export_action(state: GameState, action: Action) -> dict[str, int]:
     if isinstance(action, Hint):
         kind = COLOUR_CLUE if action.kind == "colour" else RANK_CLUE
         return {"type": kind, "target": action.target, "value": action.subject}
-    hand = state.hands[state.current]
+    hand = state.hands[state.current_player]
     order = state.next_card if isinstance(action, Play) and action.slot == len(hand) else hand[action.slot]  # [HL-deck-plays]
     orange = state.tables.rule_set.is_swapped(state.config, state.deck[order])
     kind = PLAY if isinstance(action, Play) != orange else DISCARD  # [HL-orange]

@@ -16,7 +16,7 @@ from typing import Any, Final, cast
 
 from hanabi_ref.engine.cards import Identity, knowledge_suits_values, members, suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, public_score, score, stack_size
+from hanabi_ref.engine.state import GameState, public_score, score, deck_size
 from hanabi_ref.engine.view import PlayerView
 
 
@@ -157,15 +157,15 @@ def state_to_json(state: GameState) -> dict[str, Any]:
     config = state.config
     deck = state.deck
     return {
-        "current": state.current,
+        "current": state.current_player,
         "hands": [[card_to_json(deck[c], config) for c in hand] for hand in state.hands],
         "knowledge": [[knowledge_to_json(m, config) for m in known] for known in state.knowledge],
-        "fireworks": list(state.fields),
+        "fireworks": list(state.fireworks),
         "discard": [card_to_json(deck[c], config) for c in state.discard],
-        "clue_tokens": state.hints,
-        "strikes": state.errors,
-        "deck_size": stack_size(state),
-        "turns": state.turn,
+        "clue_tokens": state.clue_tokens,
+        "strikes": state.strikes,
+        "deck_size": deck_size(state),
+        "turns": state.turns,
         "remaining": state.remaining,
         "terminal": state.terminal,
         "score": score(state),
@@ -205,13 +205,13 @@ def view_state_to_json(view: PlayerView, sharing: dict[str, Any] | None = None) 
         "current": view.current_player,
         "hands": [[None if card is None else card_to_json(card, config) for card in cards] for cards in view.cards],
         "knowledge": knowledge,
-        "fireworks": list(view.fields),
+        "fireworks": list(view.fireworks),
         "discard": discard,
-        "clue_tokens": view.hints,
-        "strikes": view.errors,
-        "deck_size": view.stack_size,
-        "turns": view.turn,
+        "clue_tokens": view.clue_tokens,
+        "strikes": view.strikes,
+        "deck_size": view.deck_size,
+        "turns": view.turns,
         "remaining": view.remaining,
         "terminal": view.terminal,
-        "score": public_score(config, view.fields, view.remaining),
+        "score": public_score(config, view.fireworks, view.remaining),
     }

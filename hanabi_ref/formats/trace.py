@@ -307,10 +307,10 @@ def summary(state: GameState) -> dict[str, Any]:
     turns and whether the game is over."""
     return {
         "score": score(state),
-        "fireworks": list(state.fields),
-        "clue_tokens": state.hints,
-        "strikes": state.errors,
+        "fireworks": list(state.fireworks),
+        "clue_tokens": state.clue_tokens,
+        "strikes": state.strikes,
         "deck_size": len(state.deck) - state.next_card,
-        "turns": state.turn,
+        "turns": state.turns,
         "terminal": state.terminal,
     }

@@ -105,7 +105,7 @@ class GameMoves:
         if state.terminal:
             self.turn = None
             return
-        seat = state.current
+        seat = state.current_player
         view = observed.get(seat)  # the seat's view of this state, as its observe call got it
         self.turn = seat, self._views.views(state, (seat,))[0] if view is None else view
 
@@ -120,7 +120,7 @@ class GameMoves:
         except IllegalActionError as error:
             shown = describe(action) if isinstance(action, (Hint, Discard, Play)) else repr(action)
             raise StrategyError(
-                f"turn {state.turn}, seat {seat} ({type(self.strategies[seat]).__name__}): {shown} is illegal: {error}"
+                f"turn {state.turns}, seat {seat} ({type(self.strategies[seat]).__name__}): {shown} is illegal: {error}"
             ) from None
         self._actions.append(action)
         observed: dict[int, PlayerView] = {}

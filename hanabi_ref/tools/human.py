@@ -156,7 +156,7 @@ class HumanSeat(BaseStrategy):
         """[HU-play, HU-input] show the turn and read moves until one is legal."""
         self.last_view = view
         moves = numbered_moves(view.legal_actions())
-        self._write(f"\n=== turn {view.turn}: your move, seat {self.seat} ===\n")
+        self._write(f"\n=== turn {view.turns}: your move, seat {self.seat} ===\n")
         self._show_news()
         self._show_board(view, moves)
         while True:
@@ -217,7 +217,7 @@ class HumanSeat(BaseStrategy):
         """[HU-end] say that the game is abandoned, and why (``quit``, the end of the
         input, or an interruption)."""
         why = str(stop) if isinstance(stop, GameQuit) else "interrupted"
-        turn = "" if self.last_view is None else f" at turn {self.last_view.turn}"
+        turn = "" if self.last_view is None else f" at turn {self.last_view.turns}"
         self._write(("\n" if self._mid_line else "") + f"game abandoned{turn} ({why})\n")
 
     def _write(self, text: str) -> None:
@@ -255,7 +255,7 @@ class _Bot(BaseStrategy):
         except icontract.ViolationError:
             raise
         except Exception as error:
-            self.replace(view.turn, "choosing its move", error)
+            self.replace(view.turns, "choosing its move", error)
         return self.act(view)
 
     def replace(self, turn: int, doing: str, error: Exception) -> None:

@@ -39,7 +39,7 @@ def state_from_frames(view: PlayerView) -> GameState | None:
     while frame is not None:
         for local in list(frame.f_locals.values()):
             for value in [local, *getattr(local, "__dict__", {}).values()]:
-                if isinstance(value, GameState) and value.turn == view.turn:
+                if isinstance(value, GameState) and value.turns == view.turns:
                     return value
         frame = frame.f_back  # type: ignore[assignment]
     return None
@@ -48,7 +48,7 @@ def state_from_frames(view: PlayerView) -> GameState | None:
 def state_from_gc(view: PlayerView) -> GameState | None:
     """Route 3: a GameState of this turn, with this view's hands, among all objects."""
     for value in gc.get_objects():
-        if isinstance(value, GameState) and value.turn == view.turn and value.hands == view.hands:
+        if isinstance(value, GameState) and value.turns == view.turns and value.hands == view.hands:
             return value
     return None
 
@@ -69,7 +69,7 @@ class Peeking(SimpleStrategy):
         hand = view.own_hand
         guess = None if state is None else [state.deck[card] for card in hand]
         with open(self.log, "a", encoding="ascii") as log:
-            log.write(json.dumps({"seat": view.seat, "turn": view.turn, "hand": list(hand), "guess": guess}) + "\n")
+            log.write(json.dumps({"seat": view.seat, "turn": view.turns, "hand": list(hand), "guess": guess}) + "\n")
         return super().act(view)
 
 

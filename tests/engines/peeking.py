@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from hanabi_ref.formats.serial import card_to_json
-from hanabi_ref.engine.state import stack_size
+from hanabi_ref.engine.state import deck_size
 from hanabi_ref.tools.protocol.engine import ReferenceEngine
 from hanabi_ref.tools.verify.serve import answer_request
 
@@ -35,7 +35,7 @@ def change(view: dict[str, Any]) -> None:
         if name == "own-slot":
             view["hands"][seat][int(argument)] = card_to_json(state.deck[state.hands[seat][int(argument)]], config)
         elif name == "next-card":
-            view["next"] = card_to_json(state.deck[state.next_card], config) if stack_size(state) else None
+            view["next"] = card_to_json(state.deck[state.next_card], config) if deck_size(state) else None
         elif name == "narrow-own":
             card = card_to_json(state.deck[state.hands[seat][int(argument)]], config)
             view["knowledge"][seat][int(argument)] = {"suits": [card["suit"]], "values": [card["value"]]}
@@ -53,7 +53,7 @@ for line in sys.stdin:
     request = json.loads(line)
     answer = answer_request(engine, request)
     if isinstance(request, dict) and request.get("op") == "observe" and "view" in answer:
-        if engine.current.turn >= turn:
+        if engine.current.turns >= turn:
             change(answer["view"])
     sys.stdout.write(json.dumps(answer) + "\n")
     sys.stdout.flush()

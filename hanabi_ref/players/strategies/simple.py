@@ -25,13 +25,13 @@ def unseen_mask(view: PlayerView) -> int:
 def playable_mask(view: PlayerView) -> int:
     """Identities that would extend a field stack now (Definition 4.2's playable)."""
     n = view.config.values
-    return sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+    return sum(1 << (suit * n + height) for suit, height in enumerate(view.fireworks) if height < n)
 
 
 def useless_mask(view: PlayerView) -> int:
     """Identities already on their field stack."""
     n = view.config.values
-    return sum(1 << (suit * n + v) for suit, height in enumerate(view.fields) for v in range(height))
+    return sum(1 << (suit * n + v) for suit, height in enumerate(view.fireworks) for v in range(height))
 
 
 class SimpleStrategy(BaseStrategy):
@@ -59,7 +59,7 @@ class SimpleStrategy(BaseStrategy):
     def _hint_for_playable(self, view: PlayerView, playable: int) -> Hint | None:
         """A hint on the first playable card of another seat whose holder does not know
         it playable and that some hint can tell [S-variants]."""
-        if view.hints < 1:
+        if view.clue_tokens < 1:
             return None
         players = view.config.players
         for offset in range(1, players):

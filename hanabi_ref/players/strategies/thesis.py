@@ -158,12 +158,12 @@ class TableMemo:
         packed = 0  # the discarded copies of identity x in bits x * width and up
         for _, card in view.discard:
             packed += units[card]
-        key = (view.fields, packed)
+        key = (view.fireworks, packed)
         tables = self.tables.get(key)
         if tables is None:
             if len(self.tables) >= 1 << 14:
                 self.tables.clear()
-            tables = self.tables[key] = self.build(view.fields, packed)
+            tables = self.tables[key] = self.build(view.fireworks, packed)
         return tables
 
     def build(self, fields: Sequence[int], packed: int) -> Tables:
@@ -298,7 +298,7 @@ class ThesisStrategy(BaseStrategy):
             weight = weight.without_hands(view.cards, view.seat)
         hand = _OwnHand(view.own_knowledge, weight)
         # [4.6-a] play a random card marked playable.
-        errors_left = None if self.config.max_errors is None else self.config.max_errors - view.errors
+        errors_left = None if self.config.max_errors is None else self.config.max_errors - view.strikes
         if self.omega_s == 1 and errors_left == 1:
             marked = hand.marked(tables.playable, 1, 1)
         else:
@@ -306,14 +306,14 @@ class ThesisStrategy(BaseStrategy):
         if marked:
             return Play(self._pick(marked))
         # [E-2] the seat holds a card, so a discard is legal exactly when the rule allows one.
-        can_discard = is_discard_allowed(view.tables, view.hints) if hand.size else False
+        can_discard = is_discard_allowed(view.tables, view.clue_tokens) if hand.size else False
         # [4.6-b] discard a random card marked worthless.
         if can_discard:
             marked = hand.marked(tables.worthless, *self.omega_d)
             if marked:
                 return Discard(self._pick(marked))
         # [4.6-c] a hint, with probability omega_h, chosen by rho_h.
-        if view.hints > 0 and (not can_discard or self._chance(self.omega_h)):
+        if view.clue_tokens > 0 and (not can_discard or self._chance(self.omega_h)):
             hint = self._hint(view, tables)
             if hint is not None:
                 return hint

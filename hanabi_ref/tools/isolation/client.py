@@ -324,7 +324,7 @@ class IsolatedSeat:
         """[ISO-protocol] the observe request, sent with the seat's next request; every
         answer is read at the end of the game, before the game counts."""
         event_text = self._factory.encoder.event(event)
-        self._bot.post(f'{{"op":"observe",{self._tag}"event":{event_text},{self._view(view)}}}', view.turn)
+        self._bot.post(f'{{"op":"observe",{self._tag}"event":{event_text},{self._view(view)}}}', view.turns)
         if view.terminal and self._game is None:
             self._factory.collect_all()  # [ISO-games] many games at once: the runner reads them
 
@@ -340,7 +340,7 @@ class IsolatedSeat:
 
     def ask(self, view: PlayerView) -> None:
         """[ISO-games] queue the act request of ``view``, to be sent with the others."""
-        self._bot.post(f'{{"op":"act",{self._tag}{self._view(view)}}}', view.turn)
+        self._bot.post(f'{{"op":"act",{self._tag}{self._view(view)}}}', view.turns)
 
     def answer(self) -> Action:
         """[ISO-games] the action of this seat's oldest act request not yet answered."""

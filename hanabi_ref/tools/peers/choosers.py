@@ -21,13 +21,13 @@ from hanabi_ref.tools.protocol.choosing import Chooser, illegal_candidates
 def is_playable(state: GameState, card_id: int) -> bool:
     """[2.16-2c-success] the card would succeed if played now."""
     card, n = state.deck[card_id], state.config.values
-    return value_of(card, n) == state.fields[suit_of(card, n)] + 1
+    return value_of(card, n) == state.fireworks[suit_of(card, n)] + 1
 
 
 def is_useless(state: GameState, card_id: int) -> bool:
     """The card's value is already on its field stack, so it can never be played."""
     card, n = state.deck[card_id], state.config.values
-    return value_of(card, n) <= state.fields[suit_of(card, n)]
+    return value_of(card, n) <= state.fireworks[suit_of(card, n)]
 
 
 def touched_count(state: GameState, hint: Hint) -> int:
@@ -57,7 +57,7 @@ class DriverChooser(Chooser):
 
     def drive(self, state: GameState, legal: list[Action]) -> Action:
         """The cheating driver's move (always one of ``legal``)."""
-        hand = state.hands[state.current]
+        hand = state.hands[state.current_player]
         playable = [Play(slot) for slot, card_id in enumerate(hand) if is_playable(state, card_id)]
         hints = [action for action in legal if isinstance(action, Hint)]
         discards = [action for action in legal if isinstance(action, Discard)]

@@ -125,7 +125,7 @@ def check_against_openspiel(states: int, seed: int = 0, encodings: tuple[str, ..
                     theirs = np.asarray(engine.game_state.observation_tensor(seat), np.float32)
                     where = first_difference(ours, theirs, name, config)
                     if where is not None:
-                        difference = Difference(name, config, game_seed, state.turn, seat, where)
+                        difference = Difference(name, config, game_seed, state.turns, seat, where)
                         return Report(compared, games, len(seen), coverage, difference)
                 compared += 1
             _count(coverage, state, config)

@@ -141,12 +141,12 @@ def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[i
     p, b, r = dims.players, dims.identities, dims.ranks
     ones: list[int] = []
     # [RL-deck, RL-fireworks, RL-tokens]
-    ones.extend(range(at.deck, at.deck + view.stack_size))
-    for colour, height in enumerate(view.fields):
+    ones.extend(range(at.deck, at.deck + view.deck_size))
+    for colour, height in enumerate(view.fireworks):
         if height > 0:
             ones.append(at.fireworks + colour * r + height - 1)
-    ones.extend(range(at.information, at.information + view.hints))
-    ones.extend(range(at.lives, at.lives + dims.lives - view.errors))
+    ones.extend(range(at.information, at.information + view.clue_tokens))
+    ones.extend(range(at.lives, at.lives + dims.lives - view.strikes))
     # [RL-discards] a thermometer per identity
     discarded = [0] * b
     for _, card in view.discard:
@@ -190,7 +190,7 @@ def public_counts(dims: Dims, view: PlayerView) -> Vector:
     counts = np.array(dims.counts, np.float32)
     for _, card in view.discard:
         counts[card] -= 1
-    for colour, height in enumerate(view.fields):
+    for colour, height in enumerate(view.fireworks):
         counts[colour * dims.ranks: colour * dims.ranks + height] -= 1
     return counts
 

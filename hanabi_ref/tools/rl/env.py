@@ -184,7 +184,7 @@ class Table:
         """Apply a legal ``action``; the public event it made [2.16-2].  In a hat space a
         reveal sends the hat sum: each receiver decodes its own hat from its own view
         before the reveal [RL-hat-decode], and the actor's received hat is spent."""
-        actor = self.state.current
+        actor = self.state.current_player
         self.received.pop(actor, None)
         if self.hat is not None and isinstance(action, Hint):
             views = [self.view(seat) for seat in range(self.config.players)]
@@ -200,12 +200,12 @@ class Table:
         """The board as ``seat`` sees it, as text: turn, fireworks, tokens, hands, last
         move, score [RL-aec, RL-gym]."""
         view = self.view(seat)
-        fireworks = " ".join(f"{suit.abbreviation}{top}" for suit, top in zip(self.config.suits, view.fields))
+        fireworks = " ".join(f"{suit.abbreviation}{top}" for suit, top in zip(self.config.suits, view.fireworks))
         over = " (over)" if self.over else ""
         return "\n".join([
-            f"turn {view.turn}, seat {view.current_player} to act, seen by seat {seat}{over}",
+            f"turn {view.turns}, seat {view.current_player} to act, seen by seat {seat}{over}",
             f"fireworks {fireworks}",
-            f"hints {view.hints}/{self.config.max_hints}, errors {view.errors}, stack {view.stack_size}, "
+            f"hints {view.clue_tokens}/{self.config.max_hints}, errors {view.strikes}, stack {view.deck_size}, "
             f"score {self.score()}",
             *(f"seat {j}: {self.hand_text(cards)}" for j, cards in enumerate(view.cards)),
             "last " + (self.event_text(view.history[-1]) if view.history else "-"),
@@ -291,7 +291,7 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos = self.fresh_infos(illegal=False)
-        self.agent_selection = self.possible_agents[self.table.state.current]
+        self.agent_selection = self.possible_agents[self.table.state.current_player]
 
     def next_seed(self, seed: int | None) -> int:
         """[RL-seed] ``seed`` (reseeding the generator from it), or one drawn from the generator."""
@@ -303,7 +303,7 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
 
     def fresh_infos(self, illegal: bool) -> dict[str, dict[str, Any]]:
         """A new info dict per agent: score, turn and whether an illegal action ended the game."""
-        turn, now = self.table.state.turn, self.table.score()
+        turn, now = self.table.state.turns, self.table.score()
         return {agent: {"score": now, "turn": turn, "illegal_action": illegal} for agent in self.agents}
 
     def observe(self, agent: str) -> Observation:
@@ -335,7 +335,7 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
         over = self.table.over
         self.terminations = {agent: over for agent in self.agents}
         self.infos = self.fresh_infos(illegal)
-        self.agent_selection = self.possible_agents[self.table.state.current]
+        self.agent_selection = self.possible_agents[self.table.state.current_player]
 
     def render(self) -> str | None:
         """The board as the selected agent sees it (``render_mode="ansi"``), else None with a warning."""
@@ -428,13 +428,13 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def observer(self) -> int:
         """The seat whose view the agent receives: its own, or the seat to act in self-play."""
-        return self.table.state.current if self.seat is None else self.seat
+        return self.table.state.current_player if self.seat is None else self.seat
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """[RL-gym, RL-reward, RL-illegal] the agent's move, then the others' up to its next turn."""
         if self.table.over:
             raise RLError("RL-gym", "the episode is over: call reset()")
-        move = self.table.decode(action, self.table.state.current)  # raises before anything changes
+        move = self.table.decode(action, self.table.state.current_player)  # raises before anything changes
         if move is None:
             self.table.forfeit()
         else:
@@ -459,19 +459,19 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def play_others(self) -> None:
         """The strategies play until the agent's seat is to act or the game ends."""
-        while self.seat is not None and not self.table.over and self.table.state.current != self.seat:
-            seat = self.table.state.current
+        while self.seat is not None and not self.table.over and self.table.state.current_player != self.seat:
+            seat = self.table.state.current_player
             action = self.strategies[seat].act(self.table.view(seat))
             try:
                 self.play(action)
             except IllegalActionError as error:
-                turn = self.table.state.turn
+                turn = self.table.state.turns
                 raise StrategyError(f"turn {turn}, seat {seat}: {describe(action)} is illegal: {error}") from None
 
     def info(self, illegal: bool) -> dict[str, Any]:
         """A fresh info dict: score, turn, observing seat, whether an illegal action ended the episode."""
         state = self.table.state
-        return {"score": self.table.score(), "turn": state.turn, "seat": self.observer(), "illegal_action": illegal}
+        return {"score": self.table.score(), "turn": state.turns, "seat": self.observer(), "illegal_action": illegal}
 
     def render(self) -> str | None:
         """The board as the observing seat sees it (``render_mode="ansi"``), else None with a warning."""

@@ -168,7 +168,7 @@ def most_playable_slot(view: PlayerView, target: int, among: Sequence[int] | Non
     belief = public[lay.section("belief").start:]
     per = dims.identities + dims.colours + dims.ranks
     playable = np.zeros(dims.identities, np.float32)
-    for colour, height in enumerate(view.fields):
+    for colour, height in enumerate(view.fireworks):
         if height < dims.ranks:
             playable[colour * dims.ranks + height] = 1
     best, best_slot = -1.0, 0
@@ -286,7 +286,7 @@ class HatCode:
         if view.terminal or view.current_player != view.seat:
             return out
         out[:self.send] = plain_actions(self.config).mask(view)[:self.send]
-        if view.hints > 0:
+        if view.clue_tokens > 0:
             out[self.send] = int(view_is_legal(view, self.reveal(self.message(view)[0], view.seat)))
         return out
 

@@ -82,16 +82,16 @@ def run_play(encoding: str, config: GameConfig, factory: StrategyFactory, seed: 
     state = initial_state(config, record.trace.deck)
     actions = list(record.trace.actions)
     for index in range(len(actions) + 1):
-        seats = range(config.players) if all_seats or state.terminal else [state.current]
+        seats = range(config.players) if all_seats or state.terminal else [state.current_player]
         action = describe(actions[index]) if index < len(actions) else None
         for seat in seats:
             vector = encode(encoding, make_view(state, seat))
             if as_json:
-                print(json.dumps({"turn": state.turn, "seat": seat, "acting": seat == state.current and not state.terminal,
-                                  "action": action if seat == state.current else None, "encoding": encoding,
+                print(json.dumps({"turn": state.turns, "seat": seat, "acting": seat == state.current_player and not state.terminal,
+                                  "action": action if seat == state.current_player else None, "encoding": encoding,
                                   "vector": [float(value) for value in vector]}))
             else:
-                head = f"turn {state.turn} seat {seat}" + (f" (then {action})" if action and seat == state.current else "")
+                head = f"turn {state.turns} seat {seat}" + (f" (then {action})" if action and seat == state.current_player else "")
                 print(head)
                 for name, clause, entries in sections_of(lay, config, vector):
                     print(f"  {name:<22} [{clause}] {entries}")

@@ -96,7 +96,7 @@ class OpenGame:
             self.first_draw.append(tuple(first))
         hands = tuple(tuple(sorted(self.deck[card] for card in hand)) for hand in state.hands)
         remaining = NOT_STARTED if state.remaining is None else state.remaining
-        self.start: Position = (state.fields, hands, state.next_card, state.hints, state.errors, state.current, remaining)
+        self.start: Position = (state.fireworks, hands, state.next_card, state.clue_tokens, state.strikes, state.current_player, remaining)
 
     # ------------------------------------------------------------------ moves
     def can_hint(self, hands: Hands, tokens: int, seat: int) -> bool:
@@ -190,7 +190,7 @@ def to_engine_line(game: OpenGame, moves: Sequence[Move]) -> tuple[tuple[Action,
         if move[0] == "hint":
             action: Action = next(action for action in legal if isinstance(action, Hint))
         else:
-            action = game.action_for(move, state.hands[state.current], state.deck)
+            action = game.action_for(move, state.hands[state.current_player], state.deck)
             if action not in legal:
                 raise AssertionError(f"the model's move {move} is not legal in the engine")
         actions.append(action)

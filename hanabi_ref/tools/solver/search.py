@@ -61,7 +61,7 @@ def key_of(state: GameState) -> Key:
     matter when every card is seen."""
     deck = state.deck
     hands = tuple(tuple(sorted(deck[card] for card in hand)) for hand in state.hands)
-    return (state.fields, hands, state.next_card, state.hints, state.errors, state.current, state.remaining)
+    return (state.fireworks, hands, state.next_card, state.clue_tokens, state.strikes, state.current_player, state.remaining)
 
 
 def plays_left_bound(state: GameState) -> int:
@@ -87,7 +87,7 @@ def late_cards_fit(state: GameState) -> bool:
     for hand in state.hands:
         for card in hand:
             first[deck[card]] = 0
-    return late_draws_fit(config.values, config.players, state.fields, first, stack)
+    return late_draws_fit(config.values, config.players, state.fireworks, first, stack)
 
 
 def needed(state: GameState, target: int) -> int:
@@ -101,7 +101,7 @@ def moves(state: GameState) -> list[Action]:
     pass in an open game); the other discards, highest value first; plays that fail,
     when they cannot end the game."""
     config = state.config
-    hand = state.hands[state.current]
+    hand = state.hands[state.current_player]
     legal = legal_actions(state)
     legal_set = set(legal)
     seen: dict[int, int] = {}
@@ -114,12 +114,12 @@ def moves(state: GameState) -> list[Action]:
     other: list[tuple[int, Action]] = []
     for identity, slot in seen.items():
         suit, value = state.tables.suit_of[identity], state.tables.rank_of[identity]
-        if state.fields[suit] == value:
+        if state.fireworks[suit] == value:
             plays.append((value, Play(slot)))
-        elif config.max_errors is None or state.errors + 1 < config.max_errors:
+        elif config.max_errors is None or state.strikes + 1 < config.max_errors:
             misplays.append(Play(slot))
         if Discard(slot) in legal_set:
-            if value < state.fields[suit] or value >= reach[suit]:
+            if value < state.fireworks[suit] or value >= reach[suit]:
                 dead.append(Discard(slot))
             else:
                 other.append((-value, Discard(slot)))
@@ -133,7 +133,7 @@ def _reachable_heights(state: GameState) -> list[int]:
     discarded = [0] * (state.config.values * state.config.suit_count)
     for card in state.discard:
         discarded[state.deck[card]] += 1
-    return attainable_heights(state.config, state.fields, discarded)
+    return attainable_heights(state.config, state.fireworks, discarded)
 
 
 def _prepare(config: GameConfig, deck: Sequence[int], target: int | None, max_nodes: int,
@@ -295,15 +295,15 @@ def narrate(config: GameConfig, deck: Sequence[int], line: Sequence[Action]) -> 
     state = initial_state(config, tuple(deck))
     told = []
     for action in line:
-        seat, hand = state.current, state.hands[state.current]
+        seat, hand = state.current_player, state.hands[state.current_player]
         if isinstance(action, Hint):
             what = "passes (a hint)"
         else:
             identity = state.deck[hand[action.slot]]
             card = card_name(config, identity)
-            playable = state.fields[suit_of(identity, config.values)] == rank_of(identity, config.values)
+            playable = state.fireworks[suit_of(identity, config.values)] == rank_of(identity, config.values)
             what = f"discards {card}" if isinstance(action, Discard) else (f"plays {card}" if playable else f"misplays {card}")
         state = apply(state, action)
-        told.append(f"{state.turn:>3} seat {seat} {what:<16} score {score(state):>2}, tokens {state.hints}, "
-                    f"errors {state.errors}, stack {len(state.deck) - state.next_card}")
+        told.append(f"{state.turns:>3} seat {seat} {what:<16} score {score(state):>2}, tokens {state.clue_tokens}, "
+                    f"errors {state.strikes}, stack {len(state.deck) - state.next_card}")
     return told

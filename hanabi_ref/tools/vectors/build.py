@@ -209,7 +209,7 @@ class Maker:
     def view(self, label: str, clauses: Sequence[str], run: Run, seat: int, description: str) -> Vector:
         """What one seat may know in a reached state [VEC-view, 2.17-view, 2.17-history]."""
         view = make_view(run.state, seat)
-        acting = seat == run.state.current and not run.state.terminal
+        acting = seat == run.state.current_player and not run.state.terminal
         data = view_to_json(view, view_legal_actions(view) if acting else None)
         check_view(run, seat, data)
         return self.vector(

@@ -55,7 +55,7 @@ def one_left(config: GameConfig, last: Card) -> Run:
     """Then one hint: one card left, t < t0, the next player to move."""
     run = cards_left(config, last, 1)
     run = run.then(first_hint(run))
-    expect(run.state.hints < config.max_hints, "R-deck-plays: t < t0")
+    expect(run.state.clue_tokens < config.max_hints, "R-deck-plays: t < t0")
     return run
 
 
@@ -104,7 +104,7 @@ def _deck_play(out: Maker, label: str, clauses: Sequence[str], run: Run, success
     unless it is a strikeout; the move's record names the stack's last card (its id
     N - 1), draws nothing and says whether the play succeeded [2.17-history]."""
     last = run.state.deck[-1]
-    description = f"seat {run.state.current} plays the stack's last card ({card_name(run.config, last)}) as slot {H_PRIME}"
+    description = f"seat {run.state.current_player} plays the stack's last card ({card_name(run.config, last)}) as slot {H_PRIME}"
     vector = out.transition(label, (*CLAUSES, *clauses), run, Play(H_PRIME), description)
     pre, post = vector.data["pre"], vector.data["post"]
     expect(vector.data["legal"][-1] == actions_to_json([Play(H_PRIME)])[0], "R-deck-plays: slot h' is listed last")
@@ -132,7 +132,7 @@ def _hanab_live(out: Maker, played: Run) -> Iterator[Vector]:
     yield vector
     empty = played.then(Play(H_PRIME))
     yield out.refusal("stack-empty", (*CLAUSES, "E-5"), empty, Play(H_PRIME), "2.16-2c", "slot h' once the stack is empty")
-    vector = out.view("after-deck-play", ("R-deck-plays", "2.17-history"), empty, empty.state.current, "the red 5 played from the stack, as the next seat sees it")
+    vector = out.view("after-deck-play", ("R-deck-plays", "2.17-history"), empty, empty.state.current_player, "the red 5 played from the stack, as the next seat sees it")
     record = vector.data["view"]["history"][-1]
     expect(record["card"] == {"id": len(empty.deck) - 1, "suit": RED, "value": 5}, "2.17-history: the card played from the stack")
     expect(record["drawn"] is None and record["success"] is True, "R-deck-plays: nothing drawn, the play succeeded")

@@ -92,7 +92,7 @@ def max_score(out: Maker) -> Iterator[Vector]:
     perfect game is a vector too (No Variant)."""
     for variant in variants_of(out.preset)[:2]:
         config = make_config(2, out.preset, variant)
-        run = drive(Run.start(config, runs_first(config)), greedy, lambda r: sum(r.state.fields) == tables_for(config).max_score - 1)
+        run = drive(Run.start(config, runs_first(config)), greedy, lambda r: sum(r.state.fireworks) == tables_for(config).max_score - 1)
         action = greedy(run.state)
         vector = out.transition(f"{slug(variant)}-final-play", ("2.16-3-max", "2.16-2c-five", "R-3", "2.16-3"), run, action, "the last card of the last suit")
         pre, post = vector.data["pre"], vector.data["post"]
@@ -109,9 +109,9 @@ def max_score(out: Maker) -> Iterator[Vector]:
 def one_discarder(state: GameState) -> Action:
     """Two hints, then two discards of 1s, in turn; a hint instead when no 1 is held."""
     legal = legal_actions(state)
-    if state.turn % 4 >= 2:
+    if state.turns % 4 >= 2:
         deck = state.deck
-        ones = [a for a in legal if isinstance(a, Discard) and value_of(deck[state.hands[state.current][a.slot]], state.config.values) == 1]
+        ones = [a for a in legal if isinstance(a, Discard) and value_of(deck[state.hands[state.current_player][a.slot]], state.config.values) == 1]
         if ones:
             return ones[0]
     return next(a for a in legal if isinstance(a, Hint))
@@ -167,8 +167,8 @@ def nothing_playable_move(config: GameConfig) -> Run:
         while not run.state.terminal:
             after = run.then(rule(run.state))
             state = after.state
-            if stop_clause(tables, state.deck, state.fields, state.discard, state.remaining, state.played) is None and \
-                    is_nothing_playable_left(tables, state.deck, state.fields, state.played, state.hands, state.current,
+            if stop_clause(tables, state.deck, state.fireworks, state.discard, state.remaining, state.played) is None and \
+                    is_nothing_playable_left(tables, state.deck, state.fireworks, state.played, state.hands, state.current_player,
                                              state.remaining):
                 return after
             run = after
@@ -238,7 +238,7 @@ def _ending(state: GameState) -> str:
         return "2.16-3-strikeout"
     if state.remaining == 0:
         return "2.16-3-R0"
-    if sum(state.fields) == state.tables.max_score:
+    if sum(state.fireworks) == state.tables.max_score:
         return "2.16-3-max"
     return "R-1"
 
@@ -267,7 +267,7 @@ def _thesis_option_games(out: Maker) -> Iterator[Vector]:
     unbounded errors (random play in three classic suits runs past f = 3 to the last
     round), a strikeout scored by the fireworks, and a small custom composition."""
     unbounded = _random_game(make_config(2, composition=[[3, 2, 2, 2, 1]] * 3, errors=None))
-    expect(unbounded.state.errors > 3 and unbounded.state.remaining == 0, "2.16-2c-strikeout: no strikeout with f0 = infinity")
+    expect(unbounded.state.strikes > 3 and unbounded.state.remaining == 0, "2.16-2c-strikeout: no strikeout with f0 = infinity")
     yield out.game("unbounded-errors", (*GAME_CLAUSES, "2.16-3-R0", "2.9-f0", "E-18", "2.16-2c-strikeout"), unbounded, "f0 = null", seed=9)
     fireworks = _random_game(make_config(2, strikeout_score="fireworks"))
     expect(fireworks.state.remaining == -1, "2.16-3-strikeout: this game ends by the last allowed error")

@@ -142,7 +142,7 @@ def hint_refused(out: Maker) -> Iterator[Vector]:
         six = start(make_config(2, out.preset, rainbow), MARY, SIXTH_HAND)
         yield out.refusal("rainbow-colour-5", ("V-rainbow",), six, Hint(1, "colour", 5), "2.16-2a-suit", "the rainbow suit has no clue colour")
     last = start(make_config(2, out.preset, hints=1), MARY, JOHN).then(Hint(1, "value", 1), Play(0))
-    expect(last.state.hints == 0, "2.16-2a-cost: the only token is spent")
+    expect(last.state.clue_tokens == 0, "2.16-2a-cost: the only token is spent")
     yield out.refusal("no-token", ("E-21", "E-11", "2.9-t0"), last, Hint(1, "value", 4), "2.16-2a-token", "t = 0")
     if out.preset == "thesis":
         own = start(make_config(2, self_hints=True), MARY, JOHN)

@@ -370,7 +370,7 @@ def traces(out: Maker) -> Iterator[Vector]:
     run = drive(Run.start(config, deck_from_seed(config, 5)), greedy, lambda r: len(r.actions) == 6)
     good = trace_json(run, seed=5)
     yield out.trace("replay", ("T-actions",), good, "a seeded game of six moves")
-    bad_action = good | {"actions": good["actions"] + [{"type": "hint", "target": run.state.current, "kind": "value", "value": 1}]}
+    bad_action = good | {"actions": good["actions"] + [{"type": "hint", "target": run.state.current_player, "kind": "value", "value": 1}]}
     yield out.trace("illegal-action", ("E-4",), bad_action, "a self hint at move 6", {"field": "$.actions[6]", "clause": "2.16-2a-target"})
     negative = good | {"actions": good["actions"][:2] + [{"type": "play", "slot": -1}]}
     yield out.trace("malformed-action", ("T-actions",), negative, "slot -1", {"field": "$.actions[2].slot"})

@@ -239,7 +239,7 @@ def _up_or_down_plays(out: Maker) -> Iterator[Vector]:
             expect(vector.data["post"]["fireworks"][suit] == height, f"VAR-engine-up-or-down: the field counts {height} cards")
             yield vector
         run = run.then(Play(0))
-        expect(run.state.fields[suit] == height, "VAR-engine-up-or-down: the field grows")
+        expect(run.state.fireworks[suit] == height, "VAR-engine-up-or-down: the field grows")
     run = run.then(first_hint(run))
     vector = out.transition("three-on-empty-fails", (*UP_OR_DOWN_CLAUSES, "2.16-2c-fail", "2.16-errors"), run, Play(0), "a 3 on an empty stack fails")
     expect(vector.data["post"]["strikes"] == 1 and vector.data["post"]["discard"] == [{"suit": GREEN, "value": 3}], "VAR-engine-up-or-down: a 3 cannot start")

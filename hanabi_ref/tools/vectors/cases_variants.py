@@ -429,8 +429,8 @@ def prepared(config: GameConfig, scenario: Scenario) -> Run:
     target = config.players - 1
     run = start(config, *filler_hands(config, scenario.hand), scenario.hand)
     queue = list(scenario.prefix)
-    while queue or run.state.current == target:
-        if run.state.current == target:
+    while queue or run.state.current_player == target:
+        if run.state.current_player == target:
             run = idle(run, target)
             continue
         kind, subject = queue.pop(0)

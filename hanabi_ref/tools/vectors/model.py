@@ -200,18 +200,18 @@ def view_to_json(view: PlayerView, legal: Sequence[Action] | None) -> dict[str, 
     data: dict[str, Any] = {
         "seat": view.seat,
         "current": view.current_player,
-        "turns": view.turn,
+        "turns": view.turns,
         "hands": [
             [_card_with_id(c, card, config) for c, card in zip(ids, cards, strict=True)]
             for ids, cards in zip(view.hands, view.cards, strict=True)
         ],
         "knowledge": [[knowledge_to_json(m, config) for m in known] for known in view.knowledge],
-        "deck_size": view.stack_size,
-        "fireworks": list(view.fields),
+        "deck_size": view.deck_size,
+        "fireworks": list(view.fireworks),
         "played": [_card_with_id(c, card, config) for c, card in view.played],
         "discard": [_card_with_id(c, card, config) for c, card in view.discard],
-        "clue_tokens": view.hints,
-        "strikes": view.errors,
+        "clue_tokens": view.clue_tokens,
+        "strikes": view.strikes,
         "remaining": view.remaining,
         "terminal": view.terminal,
         "history": [event_to_json(event, config) for event in view.history],

@@ -95,16 +95,16 @@ def runs_first(config: GameConfig) -> tuple[int, ...]:
 
 def is_playable(state: GameState, slot: int) -> bool:
     """Whether the mover's card in ``slot`` extends its field [2.16-2c-success]."""
-    card = state.deck[state.hands[state.current][slot]]
+    card = state.deck[state.hands[state.current_player][slot]]
     n = state.config.values
-    return state.fields[suit_of(card, n)] == rank_of(card, n)
+    return state.fireworks[suit_of(card, n)] == rank_of(card, n)
 
 
 def is_dead(state: GameState, slot: int) -> bool:
     """Whether the mover's card in ``slot`` is already on its field."""
-    card = state.deck[state.hands[state.current][slot]]
+    card = state.deck[state.hands[state.current_player][slot]]
     n = state.config.values
-    return state.fields[suit_of(card, n)] > rank_of(card, n)
+    return state.fireworks[suit_of(card, n)] > rank_of(card, n)
 
 
 def greedy(state: GameState) -> Action:
@@ -126,7 +126,7 @@ def thrifty(state: GameState) -> Action:
     hints = [a for a in legal if isinstance(a, Hint)]
     discards = [a for a in legal if isinstance(a, Discard)]
     dead = [a for a in discards if is_dead(state, a.slot)]
-    spare = hints if state.hints > state.config.max_hints // 2 else []
+    spare = hints if state.clue_tokens > state.config.max_hints // 2 else []
     return (plays or dead or spare or discards or hints or legal)[0]
 
 

@@ -22,7 +22,7 @@ from typing import Final
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.cards import suit_of, value_of
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, fireworks_sum, stack_size
+from hanabi_ref.engine.state import GameState, fireworks_sum, deck_size
 from hanabi_ref.tools.protocol.choosing import Chooser
 from hanabi_ref.engine.tables import tables_for
 
@@ -60,11 +60,11 @@ class Table:
         self.discarded = discarded
         self.reach: list[int] = []  # the height each suit can still reach (R-1)
         for index, suit in enumerate(config.suits):
-            height = state.fields[index]
+            height = state.fireworks[index]
             while height < n and discarded[index * n + height] < suit.counts[height]:
                 height += 1
             self.reach.append(height)
-        self.hand = state.hands[state.current]
+        self.hand = state.hands[state.current_player]
 
     def suit_value(self, card_id: int) -> tuple[int, int]:
         card = self.state.deck[card_id]
@@ -72,12 +72,12 @@ class Table:
 
     def playable(self, card_id: int) -> bool:
         suit, value = self.suit_value(card_id)
-        return self.state.fields[suit] == value - 1
+        return self.state.fireworks[suit] == value - 1
 
     def useless(self, card_id: int) -> bool:
         """The card can never be played: its value is on the field, or a lower value is gone."""
         suit, value = self.suit_value(card_id)
-        return value <= self.state.fields[suit] or value > self.reach[suit]
+        return value <= self.state.fireworks[suit] or value > self.reach[suit]
 
     def critical(self, card_id: int) -> bool:
         """Discarding the card lowers the score still reachable (it is the last copy)."""
@@ -88,7 +88,7 @@ class Table:
     def distance(self, card_id: int) -> int:
         """How many plays the card's suit needs before the card is playable."""
         suit, value = self.suit_value(card_id)
-        return value - 1 - self.state.fields[suit]
+        return value - 1 - self.state.fireworks[suit]
 
     def slots(self, test: Callable[[int], bool], seat: int | None = None) -> list[int]:
         hand = self.hand if seat is None else self.state.hands[seat]
@@ -102,11 +102,11 @@ class Table:
 
     @property
     def tokens(self) -> int:
-        return self.state.hints
+        return self.state.clue_tokens
 
     @property
     def at_max(self) -> bool:
-        return self.state.hints == self.config.max_hints
+        return self.state.clue_tokens == self.config.max_hints
 
 
 class Driver(Chooser):
@@ -198,7 +198,7 @@ class Finisher(Driver):
         playable = table.slots(table.playable)
         if playable:
             return self.play(playable)
-        others = [seat for seat in range(table.config.players) if seat != table.state.current]
+        others = [seat for seat in range(table.config.players) if seat != table.state.current_player]
         if hints and any(table.holds_playable(seat) for seat in others):
             return self.pick(hints)
         return self.fallback(table, hints, discards)
@@ -218,15 +218,15 @@ class Hoarder(Driver):
         others = table.slots(lambda c: table.playable(c) and table.suit_value(c)[1] != table.n)
         if fives and table.at_max:
             return self.play(fives)
-        following = (state.current + 1) % config.players
-        if following != state.current and table.holds_playable_five(following):
+        following = (state.current_player + 1) % config.players
+        if following != state.current_player and table.holds_playable_five(following):
             # Leave the tokens at the maximum for the next player's 5.
             if table.at_max:
                 if others:
                     return self.play(others)
                 if discards:
                     return self.least_loss(table, discards)
-                if config.max_errors is None or state.errors + 1 < config.max_errors:
+                if config.max_errors is None or state.strikes + 1 < config.max_errors:
                     return self.misplay(table)
             elif table.tokens == config.max_hints - 1 and discards:
                 return self.least_loss(table, discards)
@@ -262,8 +262,8 @@ class Striker(Driver):
         state, config = table.state, table.config
         score = fireworks_sum(state)
         if config.max_errors is not None and any(not table.playable(c) for c in table.hand):
-            if state.errors + 1 < config.max_errors:
-                if score >= self.early or stack_size(state) <= 2 * config.players:
+            if state.strikes + 1 < config.max_errors:
+                if score >= self.early or deck_size(state) <= 2 * config.players:
                     return self.misplay(table)
             elif self._last_error_now(table, score):
                 return self.misplay(table)

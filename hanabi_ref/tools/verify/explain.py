@@ -24,7 +24,7 @@ from hanabi_ref.tools.verify.views import VIEW_FIELDS, WRONG, rules_out_more
 
 def move_text(config: GameConfig, before: GameState, action: Action, after: GameState | None) -> str:
     """One move in words, e.g. ``seat 1 plays slot 0: r1 (scores)``."""
-    seat = before.current
+    seat = before.current_player
     if isinstance(action, Hint):
         named = config.colours[action.subject] if action.kind == "colour" else f"{action.subject}s"
         touched = ""
@@ -42,7 +42,7 @@ def move_text(config: GameConfig, before: GameState, action: Action, after: Game
     if isinstance(action, Discard):
         return f"seat {seat} discards slot {action.slot}: {card}"
     assert isinstance(action, Play)
-    outcome = "" if after is None else (" (scores)" if after.fields != before.fields else " (fails: an error)")
+    outcome = "" if after is None else (" (scores)" if after.fireworks != before.fireworks else " (fails: an error)")
     return f"seat {seat} plays slot {action.slot}: {card}{outcome}"
 
 

@@ -17,7 +17,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, stack_size
+from hanabi_ref.engine.state import GameState, deck_size
 
 STATE_FIELDS = (
     "current", "hands", "knowledge", "fireworks", "discard", "clue_tokens",
@@ -149,7 +149,7 @@ def clause_of(field: str, action: Action | None, before: GameState | None, after
     if isinstance(action, Discard):
         return {"clue_tokens": "2.16-2b-token", "discard": "2.16-2b-discard"}.get(field, "2.16-2b-draw")
     assert isinstance(action, Play)
-    success = after.fields != before.fields
+    success = after.fireworks != before.fireworks
     if field == "clue_tokens":
         return "2.16-2c-five" if success else "2.16-tokens"
     if field in ("fireworks", "discard", "strikes"):
@@ -161,9 +161,9 @@ def end_clause(final: GameState) -> str:
     """The clause of step 3 that ended the game of ``final`` (a terminal state): the last
     allowed error, every field complete, the last round over, or no point possible (R-1)."""
     config = final.config
-    if final.errors == config.max_errors:
+    if final.strikes == config.max_errors:
         return "2.16-3-strikeout"
-    if all(height == config.values for height in final.fields):
+    if all(height == config.values for height in final.fireworks):
         return "2.16-3-max"
     if final.remaining == 0:
         return "2.16-3-R0"
@@ -242,21 +242,21 @@ def exercised(before: GameState, action: Action, after: GameState) -> list[str]:
     """[EP-coverage] the clauses of :data:`REACHABLE` one move exercises."""
     config = before.config
     found = ["2.16-2-next"]
-    drew = stack_size(after) < stack_size(before)
+    drew = deck_size(after) < deck_size(before)
     if isinstance(action, Hint):
         found += ["2.16-2a-cost", "2.16-2a-suit" if action.kind == "colour" else "2.16-2a-value"]
         if not after.history[-1].touched:
             found.append("2.16-2a-empty")
     elif isinstance(action, Discard):
         found.append("2.16-2b-discard")
-        found.append("2.16-2b-token" if before.hints < config.max_hints else "E-2")
+        found.append("2.16-2b-token" if before.clue_tokens < config.max_hints else "E-2")
     else:
         success = after.history[-1].success
         found.append("2.16-2c-success" if success else "2.16-2c-fail")
         card = after.history[-1].card
         if success and card is not None and value_of(Identity(card), config.values) == config.values:
             found.append("2.16-2c-five")
-        if not success and after.errors == config.max_errors:
+        if not success and after.strikes == config.max_errors:
             found.append("2.16-2c-strikeout")
     if drew:
         found.append("2.16-2b-draw" if isinstance(action, Discard) else "2.16-2c-draw")
@@ -264,6 +264,6 @@ def exercised(before: GameState, action: Action, after: GameState) -> list[str]:
         found.append("2.16-3-last-round")
     if after.terminal:
         found.append(end_clause(after))
-        if not isinstance(action, Hint) and not drew and stack_size(before) > 0:
+        if not isinstance(action, Hint) and not drew and deck_size(before) > 0:
             found.append("R-3")
     return found

@@ -215,9 +215,9 @@ def _is_failing_play(state: GameState, action: Action) -> bool:
     """Whether ``action`` plays a card that does not continue its field (2.16-2c-fail)."""
     if not isinstance(action, Play):
         return False
-    card = state.deck[state.hands[state.current][action.slot]]
+    card = state.deck[state.hands[state.current_player][action.slot]]
     n = state.config.values
-    return state.fields[suit_of(card, n)] != rank_of(card, n)
+    return state.fireworks[suit_of(card, n)] != rank_of(card, n)
 
 
 class RecordedDraws:

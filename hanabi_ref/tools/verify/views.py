@@ -57,9 +57,9 @@ def viewed_seats(state: GameState, mode: str) -> range | tuple[int, ...]:
     game starts and ends."""
     if mode == "none":
         return ()
-    if mode == "all" or state.terminal or state.turn == 0:
+    if mode == "all" or state.terminal or state.turns == 0:
         return range(state.config.players)
-    return (state.current,)
+    return (state.current_player,)
 
 
 def view_divergence(engine: Engine, state: GameState, coverage: Coverage | None = None,

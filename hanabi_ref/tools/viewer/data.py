@@ -18,7 +18,7 @@ from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_val
 from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.show import card_name, event_text, knowledge_text, suit_letter
-from hanabi_ref.engine.state import Event, GameState, score, stack_size
+from hanabi_ref.engine.state import Event, GameState, score, deck_size
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.tables import tables_for
 
@@ -90,11 +90,11 @@ def offending_text(config: GameConfig, state: GameState, action: Action) -> str:
 
     problem = illegality(state, action)
     if problem is not None:
-        return f"seat {state.current} {_action_words(action)}: the rules forbid it ({problem[0]}: {problem[1]})"
+        return f"seat {state.current_player} {_action_words(action)}: the rules forbid it ({problem[0]}: {problem[1]})"
     try:
         after = apply(state, action)
     except IllegalActionError as error:  # legality and the transition disagree: say so
-        return f"seat {state.current} {_action_words(action)}: {error}"
+        return f"seat {state.current_player} {_action_words(action)}: {error}"
     return move_text(config, state, after.history[-1]) + ": the rules allow it"
 
 
@@ -116,8 +116,8 @@ def step_data(config: GameConfig, before: GameState | None, state: GameState, kn
     hands = [[[card_id, knowledge.setdefault(mask, len(knowledge))] for card_id, mask in zip(hand, known)]
              for hand, known in zip(state.hands, state.knowledge)]
     return {
-        "turn": state.turn, "current": state.current, "fireworks": list(state.fields),
-        "tokens": state.hints, "strikes": state.errors, "deck": stack_size(state), "score": score(state),
+        "turn": state.turns, "current": state.current_player, "fireworks": list(state.fireworks),
+        "tokens": state.clue_tokens, "strikes": state.strikes, "deck": deck_size(state), "score": score(state),
         "terminal": state.terminal, "remaining": state.remaining, "hands": hands, "discard": list(state.discard),
         "move": None if event is None or before is None else move_text(config, before, event),
         "actor": None if event is None else event.player,

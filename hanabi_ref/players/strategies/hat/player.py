@@ -72,10 +72,10 @@ class Snapshot(NamedTuple):
 
 def snapshot_of(view: PlayerView) -> Snapshot:
     """The public numbers of a view [H-snapshot]."""
-    discarded = [0] * (view.config.values * len(view.fields))
+    discarded = [0] * (view.config.values * len(view.fireworks))
     for _, card in view.discard:
         discarded[card] += 1
-    return Snapshot(view.fields, tuple(discarded), view.hints, view.stack_size, view.errors)
+    return Snapshot(view.fireworks, tuple(discarded), view.clue_tokens, view.deck_size, view.strikes)
 
 
 def reachable_score(config: GameConfig, snap: Snapshot) -> int:
@@ -379,14 +379,14 @@ class HatPlayer(BaseStrategy):
             suit_of, rank_of = view.tables.suit_of, view.tables.rank_of
             if (
                 IS_DISCARD[value]
-                and view.hints > 0
+                and view.clue_tokens > 0
                 and clue.clued[-1] == self.seat
                 and self.holding[following] is None
-                and any(view.fields[suit_of[card]] == rank_of[card] for card in view.cards[following])  # type: ignore[index]
+                and any(view.fireworks[suit_of[card]] == rank_of[card] for card in view.cards[following])  # type: ignore[index]
             ):
                 return self.give_clue(view)  # [H-turn rule 2] the next player can play: clue instead
             return self.carry_out(view, value)
-        if view.hints > 0 and self.clueable(self.seat):
+        if view.clue_tokens > 0 and self.clueable(self.seat):
             return self.give_clue(view)  # [H-turn rule 3]
         return self.fallback(view)
 
@@ -394,7 +394,7 @@ class HatPlayer(BaseStrategy):
         """[H-turn rule 1, H-feasible] the recovered action, or what replaces it when it
         cannot be carried out."""
         size = len(view.own_hand)
-        if not is_executable(self.config, value, view.hints, size):
+        if not is_executable(self.config, value, view.clue_tokens, size):
             self.infeasible += 1
             return self.fallback(view)
         if value == CLUE:
@@ -405,9 +405,9 @@ class HatPlayer(BaseStrategy):
     def fallback(self, view: PlayerView) -> Action:
         """[H-turn rule 4] discard the newest card; with all tokens, clue."""
         newest = max(range(len(view.own_hand)), key=view.own_hand.__getitem__)
-        if is_executable(self.config, DISCARD_VALUES[newest], view.hints, len(view.own_hand)):
+        if is_executable(self.config, DISCARD_VALUES[newest], view.clue_tokens, len(view.own_hand)):
             return Discard(newest)
-        if view.hints > 0:
+        if view.clue_tokens > 0:
             return self.give_clue(view)
         return Play(newest)  # neither a discard nor a clue is allowed
 
@@ -446,7 +446,7 @@ class HatPlayer(BaseStrategy):
         first = self.choose_first(snap, hands[0], rest, sum(values), sendable)  # type: ignore[arg-type]
         vector = [first, *values]
         if self.log is not None:
-            self.log.encoded[view.turn] = dict(zip(clued, vector))
+            self.log.encoded[view.turns] = dict(zip(clued, vector))
         return self.code.encode(self.seat, seen, hat_sum(vector, MODULUS))
 
     def choose_first(

@@ -108,10 +108,10 @@ class ReclueHatPlayer(BaseStrategy):
         """The public numbers of ``view`` [H-snapshot], computed once per turn (a game
         shows a seat one state per turn); equal to ``snapshot_of(view)``."""
         snapped = self.snapped
-        if snapped is not None and snapped[0] == view.turn:
+        if snapped is not None and snapped[0] == view.turns:
             return snapped[1]
-        snap = Snapshot(view.fields, self.discard_counts(view), view.hints, view.stack_size, view.errors)
-        self.snapped = (view.turn, snap)
+        snap = Snapshot(view.fireworks, self.discard_counts(view), view.clue_tokens, view.deck_size, view.strikes)
+        self.snapped = (view.turns, snap)
         return snap
 
     def discard_counts(self, view: PlayerView) -> tuple[int, ...]:
@@ -196,7 +196,7 @@ class ReclueHatPlayer(BaseStrategy):
         assert last.values is not None
         value = last.values[self.seat]
         if last.modified == self.seat:
-            if is_executable(self.config, value, view.hints, len(view.own_hand)):
+            if is_executable(self.config, value, view.clue_tokens, len(view.own_hand)):
                 return self.give_clue(view) if value is HatValue.CLUE else Discard(value.slot)
             return self.clue_or_discard(view, None)
         return self.clue_or_discard(view, value if value is not HatValue.CLUE else None)
@@ -204,7 +204,7 @@ class ReclueHatPlayer(BaseStrategy):
     def gamble(self, view: PlayerView) -> Action | None:
         """[H-reclue-endgame] the gamble, when its conditions hold and the others still
         read this seat's values right after it."""
-        if view.stack_size > 0:  # the first condition, before any counting
+        if view.deck_size > 0:  # the first condition, before any counting
             return None
         discarded = self.snapshot(view).discarded
         slot = rules.gamble_slot(self.facts, view, self.seat, discarded, self.useless)
@@ -212,7 +212,7 @@ class ReclueHatPlayer(BaseStrategy):
             return None
         seen = rules.seen_elsewhere(view, self.seat)
         readable = rules.is_gamble_readable(
-            self.facts, self.pending[self.seat], self.seat, view.own_knowledge[slot], view.fields, seen, discarded
+            self.facts, self.pending[self.seat], self.seat, view.own_knowledge[slot], view.fireworks, seen, discarded
         )
         return Play(slot) if readable else None
 
@@ -223,21 +223,21 @@ class ReclueHatPlayer(BaseStrategy):
         size = len(view.own_hand)
         ids = view.hands[self.seat]
         known = discard.slot if discard is not None else (ids.index(self.useless) if self.useless in ids else None)
-        if view.hints == 0:
+        if view.clue_tokens == 0:
             newest = max(range(size), key=ids.__getitem__)
             for slot in (known, newest):
-                if slot is not None and is_executable(self.config, HatValue.discard(slot), view.hints, size):
+                if slot is not None and is_executable(self.config, HatValue.discard(slot), view.clue_tokens, size):
                     return Discard(slot)
             return Play(newest)  # neither a discard nor a clue is allowed
-        if known is not None and is_executable(self.config, HatValue.discard(known), view.hints, size) and not self.prefers_clue(view):
+        if known is not None and is_executable(self.config, HatValue.discard(known), view.clue_tokens, size) and not self.prefers_clue(view):
             return Discard(known)
         return self.give_clue(view)
 
     def prefers_clue(self, view: PlayerView) -> bool:
         """[H-reclue-discard] whether a seat that may discard a useless card clues instead."""
         clue, values, first, tokens_at = self.draft(view)
-        endgame = self.cards_to_play(view) - view.stack_size
-        return rules.is_clue_preferred(clue, values, first, tokens_at, endgame, view.hints)
+        endgame = self.cards_to_play(view) - view.deck_size
+        return rules.is_clue_preferred(clue, values, first, tokens_at, endgame, view.clue_tokens)
 
     # ------------------------------------------------------------------ cluing
 
@@ -246,15 +246,15 @@ class ReclueHatPlayer(BaseStrategy):
         H-reclue-modified] (:func:`.reclue_rules.drafted_values`). Computed once per
         turn: weighing a discard against a clue (H-reclue-discard) and giving the clue
         read the same."""
-        if self.drafted is not None and self.drafted[0] == view.turn:
+        if self.drafted is not None and self.drafted[0] == view.turns:
             return self.drafted[1]
         order = self.orders[self.seat]
         snap = self.snapshot(view)
-        clue = Round(view.turn, self.seat, order, 0, view, {seat: list(self.pending[seat]) for seat in order}, snap)
+        clue = Round(view.turns, self.seat, order, 0, view, {seat: list(self.pending[seat]) for seat in order}, snap)
         clue.set_pins(rules.pins_of(self.facts, clue))
-        endgame = self.cards_to_play(view) - view.stack_size if clue.modified is not None else 0
+        endgame = self.cards_to_play(view) - view.deck_size if clue.modified is not None else 0
         values, first, tokens_at = rules.drafted_values(self.facts, clue, snap, endgame)
-        self.drafted = (view.turn, (clue, values, first, tokens_at))
+        self.drafted = (view.turns, (clue, values, first, tokens_at))
         return clue, values, first, tokens_at
 
     def give_clue(self, view: PlayerView) -> Hint:
@@ -273,7 +273,7 @@ class ReclueHatPlayer(BaseStrategy):
         clue.values = values
         self.outgoing = clue
         if self.log is not None:
-            self.log.encoded[view.turn] = numbers
+            self.log.encoded[view.turns] = numbers
         return self.code.encode(self.seat, seen, number)
 
 

@@ -744,12 +744,12 @@ def gamble_slot(facts: CardFacts, view: PlayerView, seat: int, discarded: Sequen
     in no other hand and that is not dead; its oldest card (the next oldest when that
     one is the card ``useless`` it knows useless)."""
     config = facts.config
-    if view.stack_size > 0 or (config.max_errors is not None and view.errors >= config.max_errors - 1):
+    if view.deck_size > 0 or (config.max_errors is not None and view.strikes >= config.max_errors - 1):
         return None
     n = facts.values
     seen = seen_elsewhere(view, seat)
     missing = False
-    for suit, height in enumerate(view.fields):
+    for suit, height in enumerate(view.fireworks):
         if height >= n:
             continue
         card = suit * n + height

@@ -74,7 +74,7 @@ def recommend(config: GameConfig, snap: Snapshot, hand: Sequence[Identity]) -> i
 def playable_identities(view: PlayerView) -> int:
     """[H-rec-turn] the identities playable on the fields of ``view``, as a bitmask."""
     n = view.config.values
-    return sum(1 << (suit * n + height) for suit, height in enumerate(view.fields) if height < n)
+    return sum(1 << (suit * n + height) for suit, height in enumerate(view.fireworks) if height < n)
 
 
 def may_have_been_played(view: PlayerView, played: Sequence[int]) -> bool:
@@ -122,15 +122,15 @@ class RecommendationPlayer(BaseStrategy):
         value = self.recommended
         if value is not None and IS_PLAY[value] and SLOT_OF[value] < size and not self.maybe_played(view):
             return Play(SLOT_OF[value])
-        number = self.number(view) if view.hints > 0 else None
+        number = self.number(view) if view.clue_tokens > 0 else None
         seen = seen_hands(view) if number is not None else ()
         sendable = self.code.sendable(self.seat, seen) if number is not None else 0
         if number is not None and sendable >> number & 1:
             return self.code.encode(self.seat, seen, number)
-        if value is not None and IS_DISCARD[value] and is_executable(self.config, value, view.hints, size):
+        if value is not None and IS_DISCARD[value] and is_executable(self.config, value, view.clue_tokens, size):
             return Discard(SLOT_OF[value])
         newest = max(range(size), key=view.own_hand.__getitem__)
-        if is_executable(self.config, DISCARD_VALUES[newest], view.hints, size):
+        if is_executable(self.config, DISCARD_VALUES[newest], view.clue_tokens, size):
             return Discard(newest)
         if number is not None:  # [H-rec-code] all tokens and the number cannot be sent
             nearest = min((x for x in range(MODULUS) if sendable >> x & 1), key=lambda x: (x - number) % MODULUS)

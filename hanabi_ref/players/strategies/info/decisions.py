@@ -93,7 +93,7 @@ def turn_of(view: PlayerView, board: Board, public: PublicKnowledge, options: Op
     weights = private_weights(board, view.cards, view.seat)
     sets = tuple(public_sets(public, moment, view.seat))
     return Turn(view.config, view.seat, options, moment, weights, sets,
-                tuple(mask & weights.positive for mask in sets), view.stack_size, view.errors, len(view.discard),
+                tuple(mask & weights.positive for mask in sets), view.deck_size, view.strikes, len(view.discard),
                 view.remaining)
 
 

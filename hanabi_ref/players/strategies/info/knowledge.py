@@ -111,7 +111,7 @@ class Board:
         discarded = [0] * (config.values * len(config.suits))
         for _, card in view.discard:
             discarded[card] += 1
-        return board_of(config, view.fields, tuple(discarded))
+        return board_of(config, view.fireworks, tuple(discarded))
 
     def __eq__(self, other: object) -> bool:
         return self is other or (isinstance(other, Board) and self.key == other.key)
@@ -159,14 +159,14 @@ class BoardReader:
     def of(self, view: PlayerView) -> Board:
         """The board of ``view`` (as :meth:`Board.of`)."""
         pile = view.discard
-        if self.board is not None and len(pile) == self.seen and view.fields == self.fields:
+        if self.board is not None and len(pile) == self.seen and view.fireworks == self.fields:
             return self.board
         if len(pile) < self.seen:
             self.seen, self.discarded = 0, [0] * len(self.discarded)
         for index in range(self.seen, len(pile)):
             self.discarded[pile[index][1]] += 1
-        self.seen, self.fields = len(pile), view.fields
-        self.board = board_of(self.config, view.fields, tuple(self.discarded))
+        self.seen, self.fields = len(pile), view.fireworks
+        self.board = board_of(self.config, view.fireworks, tuple(self.discarded))
         return self.board
 
 
@@ -256,7 +256,7 @@ class Moment(NamedTuple):
     @classmethod
     def of(cls, view: PlayerView, board: Board | None = None) -> Moment:
         """The moment of ``view``; ``board`` is its board when the caller has it."""
-        return cls(view.hands, view.cards, view.knowledge, Board.of(view) if board is None else board, view.hints)
+        return cls(view.hands, view.cards, view.knowledge, Board.of(view) if board is None else board, view.clue_tokens)
 
     @classmethod
     def before_first(cls, view: PlayerView, event: Event) -> Moment:

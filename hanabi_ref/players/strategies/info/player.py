@@ -117,10 +117,10 @@ class InfoPlayer(BaseStrategy):
         """[I-turn, I-search] the move of I-turn, or the one the endgame search prefers."""
         turn = self.read_turn(view)
         blueprint, numbers = decide(turn, self.public)
-        if self.options.search and view.stack_size <= self.options.search_stack:
+        if self.options.search and view.deck_size <= self.options.search_stack:
             blueprint, numbers = self._search(view, turn, blueprint, numbers)
         if numbers is not None and self.log is not None:
-            self.log.encoded[view.turn] = numbers
+            self.log.encoded[view.turns] = numbers
         return blueprint
 
     def _search(self, view: PlayerView, turn: Turn, blueprint: Action,
@@ -130,7 +130,7 @@ class InfoPlayer(BaseStrategy):
         board = turn.moment.board
         encoded = {blueprint: numbers}
         hint = None
-        if view.hints > 0:
+        if view.clue_tokens > 0:
             hint, hint_numbers = hint_of(turn, self.public)
             encoded.setdefault(hint, hint_numbers)
         moves = search.candidates(view, blueprint, turn.own, board, turn.weights, hint, useless(turn.public, board),

@@ -66,7 +66,7 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
         deck[card_id] = card
     for card_id, card in view.discard:
         deck[card_id] = card
-    next_card = tables.deck_size - view.stack_size
+    next_card = tables.deck_size - view.deck_size
     own_ids = view.hands[view.seat]
     played = tuple(card_id for card_id, _ in view.played)
     discard = tuple(card_id for card_id, _ in view.discard)
@@ -95,9 +95,9 @@ def sample_worlds(view: PlayerView, own: Sequence[int], weights: Weights, count:
         rng.shuffle(rest)
         world[next_card:] = rest
         worlds.append(GameState(config=config, deck=tuple(as_identities(world)), next_card=next_card, hands=view.hands,
-                                knowledge=view.knowledge, fields=view.fields, played=played, discard=discard,
-                                hints=view.hints, errors=view.errors, current=view.current_player,
-                                remaining=view.remaining, turn=view.turn, history=view.history,
+                                knowledge=view.knowledge, fireworks=view.fireworks, played=played, discard=discard,
+                                clue_tokens=view.clue_tokens, strikes=view.strikes, current_player=view.current_player,
+                                remaining=view.remaining, turns=view.turns, history=view.history,
                                 terminal=view.terminal, tables=tables))
     return worlds
 
@@ -115,7 +115,7 @@ def roll_out(player: InfoPlayer, world: GameState, first: Action) -> int:
         views = maker.views(state, seats)
         for copy, view in zip(players, views):
             copy.observe(view, event)
-        actor = state.current
+        actor = state.current_player
         state = apply(state, players[actor].act(views[actor]))
     return state.score
 
@@ -134,7 +134,7 @@ def candidates(view: PlayerView, blueprint: Action, own: Sequence[int], board: B
             moves.append(Play(slot))
     if hint is not None:
         moves.append(hint)
-    if is_discard_allowed(view.tables, view.hints) and (view.hints == 0 or not hint_needed):
+    if is_discard_allowed(view.tables, view.clue_tokens) and (view.clue_tokens == 0 or not hint_needed):
         carries = len(public_useless) >= 2
         for slot in range(len(own)):
             if not (carries and slot in public_useless):
@@ -153,10 +153,10 @@ def choose(player: InfoPlayer, view: PlayerView, blueprint: Action, moves: Seque
     every one of them ends perfect it is kept without trying the others.  A move stops
     being rolled out as soon as it can no longer reach the count it needs."""
     best = view.tables.max_score
-    check = sample_worlds(view, own, weights, max(1, worlds // CHECK_SHARE), world_rng(seed, view.turn, 0))
+    check = sample_worlds(view, own, weights, max(1, worlds // CHECK_SHARE), world_rng(seed, view.turns, 0))
     if not check or all(roll_out(player, world, blueprint) == best for world in check):
         return blueprint
-    compared = sample_worlds(view, own, weights, worlds, world_rng(seed, view.turn, 1))
+    compared = sample_worlds(view, own, weights, worlds, world_rng(seed, view.turns, 1))
     base = sum(roll_out(player, world, blueprint) == best for world in compared)
     chosen, chosen_key = blueprint, (base + MARGIN, -1)
     for move in moves:

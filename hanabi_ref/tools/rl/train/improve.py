@@ -80,10 +80,10 @@ class TeamRollouts:
         """The acting seat's move; ``override`` = (receiver, hat): that receiver's hat is
         ``hat`` instead of the teacher's, for this move only."""
         code, state, memories = self.code, position.state, position.memories
-        seat = state.current
+        seat = state.current_player
         view = self.views.views(state, (seat,))[0]
         hats: dict[int, int] = {}
-        if view.hints > 0 and recommended_play(memories[seat], view, code.hand_size, self.judge) is None:
+        if view.clue_tokens > 0 and recommended_play(memories[seat], view, code.hand_size, self.judge) is None:
             hats = {target: teacher_hat(view, target) for target in code.receivers(seat)}
             if override is not None:
                 hats[override[0]] = override[1]

@@ -58,11 +58,11 @@ def info_unsupported(config: GameConfig) -> str | None:
 
 
 def _played(view: PlayerView, identity: int) -> bool:
-    return view.fields[view.tables.suit_of[identity]] > view.tables.rank_of[identity]
+    return view.fireworks[view.tables.suit_of[identity]] > view.tables.rank_of[identity]
 
 
 def _playable(view: PlayerView, identity: int) -> bool:
-    return view.fields[view.tables.suit_of[identity]] == view.tables.rank_of[identity]
+    return view.fireworks[view.tables.suit_of[identity]] == view.tables.rank_of[identity]
 
 
 class InfoSeat(BaseStrategy):
@@ -132,7 +132,7 @@ Actor = Callable[[InfoSeat, PlayerView], Action]
 def message(seat: InfoSeat, view: PlayerView) -> Hint | None:
     """The reveal of the hat sum the seat would send now, if it has a token and the reveal
     is legal."""
-    if view.hints == 0:
+    if view.clue_tokens == 0:
         return None
     hint = seat.code.reveal(seat.message(view), view.seat)
     return hint if view_is_legal(view, hint) else None
@@ -222,8 +222,8 @@ def actor_features(seat: InfoSeat, view: PlayerView) -> npt.NDArray[np.float32]:
         out[at + x] = _playable(view, x)
         out[at + identities + x] = _played(view, x)
     limit = config.max_errors if config.max_errors else 3
-    out[at + 2 * identities:] = (view.hints / config.max_hints, view.errors / limit,
-                                 view.stack_size / sum(composition_counts(config)), message(seat, view) is not None)
+    out[at + 2 * identities:] = (view.clue_tokens / config.max_hints, view.strikes / limit,
+                                 view.deck_size / sum(composition_counts(config)), message(seat, view) is not None)
     return out
 
 

@@ -60,7 +60,7 @@ def judge_features(view: PlayerView, memory: SeatMemory, slot: int) -> npt.NDArr
     for card in memory.played_since:
         out[2 * identities + card] += 1
     limit = config.max_errors if config.max_errors else 3
-    out[5 * identities:] = (view.hints / config.max_hints, view.errors / limit, view.stack_size / sum(composition))
+    out[5 * identities:] = (view.clue_tokens / config.max_hints, view.strikes / limit, view.deck_size / sum(composition))
     return out
 
 
@@ -101,9 +101,9 @@ class _Recording(TeamRollouts):
         suit_of, rank_of = state.tables.suit_of, state.tables.rank_of
 
         def record(view: PlayerView, memory: SeatMemory, slot: int) -> bool:
-            card = state.deck[state.hands[state.current][slot]]
+            card = state.deck[state.hands[state.current_player][slot]]
             self.features.append(judge_features(view, memory, slot))
-            self.labels.append(float(state.fields[suit_of[card]] == rank_of[card]))
+            self.labels.append(float(state.fireworks[suit_of[card]] == rank_of[card]))
             return False
 
         self.judge = record

@@ -147,7 +147,7 @@ def team_action(code: HatCode, memory: SeatMemory, view: PlayerView, message: Ca
     play = recommended_play(memory, view, code.hand_size, judge)
     if play is not None:
         return play
-    encoding = message() if view.hints > 0 else None
+    encoding = message() if view.clue_tokens > 0 else None
     if encoding is not None:
         hint = code.reveal(encoding, view.seat)
         if view_is_legal(view, hint):
@@ -177,7 +177,7 @@ def _initial_view(view: PlayerView) -> PlayerView:
     parts = dict(view.__dict__)
     del parts["key"]
     full = view.tables.all_cards_mask
-    parts.update(turn=0, current_player=event.player, hints=view.hints + 1, history=History(),
+    parts.update(turn=0, current_player=event.player, hints=view.clue_tokens + 1, history=History(),
                  knowledge=tuple(tuple(full for _ in known) for known in view.knowledge))
     return view_from_parts(parts)
 
@@ -321,7 +321,7 @@ def play_team_games(config: GameConfig, seeds: Sequence[int], recommender: Batch
         observations: list[Vector] = []
         for index in live:
             seat, view = _turn(games[index])
-            if view.hints > 0 and recommended_play(rows[index][seat].memory, view, code.hand_size, judge) is None:
+            if view.clue_tokens > 0 and recommended_play(rows[index][seat].memory, view, code.hand_size, judge) is None:
                 for target in code.receivers(seat):
                     asks.append((index, target))
                     observations.append(recommendation_observation(view, target))
