@@ -113,11 +113,11 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
         lambda s, a, r: isinstance(a, Hint) and a.kind == "colour",
         lambda s, a, r: _flip_first_knowledge(r, a.target),  # type: ignore[union-attr]
     ),
-    "2.16-2a-cost": (lambda s, a, r: isinstance(a, Hint), lambda s, a, r: forge(r, hints=s.clue_tokens)),
+    "2.16-2a-cost": (lambda s, a, r: isinstance(a, Hint), lambda s, a, r: forge(r, clue_tokens=s.clue_tokens)),
     "2.16-2b-discard": (lambda s, a, r: isinstance(a, Discard), lambda s, a, r: forge(r, discard=s.discard)),
     "2.16-2b-token": (
         lambda s, a, r: isinstance(a, Discard) and s.clue_tokens < s.config.max_hints,
-        lambda s, a, r: forge(r, hints=s.clue_tokens),
+        lambda s, a, r: forge(r, clue_tokens=s.clue_tokens),
     ),
     "2.16-2b-draw": (
         lambda s, a, r: isinstance(a, Discard) and r.next_card > s.next_card,
@@ -129,21 +129,21 @@ MOVE_TAMPERS: dict[str, tuple[Situation, Tamper]] = {
     ),
     "2.16-2c-success": (
         lambda s, a, r: isinstance(a, Play) and _succeeds(s, a),
-        lambda s, a, r: forge(r, fields=s.fireworks),
+        lambda s, a, r: forge(r, fireworks=s.fireworks),
     ),
     "2.16-2c-five": (
         lambda s, a, r: isinstance(a, Play) and _succeeds(s, a) and _card(s, a) % s.config.values == s.config.values - 1 and s.clue_tokens < s.config.max_hints,
-        lambda s, a, r: forge(r, hints=s.clue_tokens),
+        lambda s, a, r: forge(r, clue_tokens=s.clue_tokens),
     ),
     "2.16-2c-fail": (
         lambda s, a, r: isinstance(a, Play) and not _succeeds(s, a),
-        lambda s, a, r: forge(r, errors=s.strikes),
+        lambda s, a, r: forge(r, strikes=s.strikes),
     ),
     "2.16-2c-strikeout": (
         lambda s, a, r: isinstance(a, Play) and r.remaining == -1,
         lambda s, a, r: forge(r, remaining=None),
     ),
-    "2.16-2-next": (lambda s, a, r: True, lambda s, a, r: forge(r, current=s.current_player)),
+    "2.16-2-next": (lambda s, a, r: True, lambda s, a, r: forge(r, current_player=s.current_player)),
     "2.16-2-R": (
         lambda s, a, r: s.remaining is not None and s.remaining > 1 and r.remaining != -1,
         lambda s, a, r: forge(r, remaining=s.remaining),
@@ -232,12 +232,12 @@ def test_precondition_fires_on_an_illegal_action() -> None:
 
 INVARIANT_TAMPERS: dict[str, Callable[[GameState], dict[str, Any]]] = {
     "2.13-conservation": lambda s: {"discard": s.discard + (s.hands[0][0],)},
-    "2.13-4": lambda s: {"fields": (s.fireworks[0] + 1,) + s.fireworks[1:]},
+    "2.13-4": lambda s: {"fireworks": (s.fireworks[0] + 1,) + s.fireworks[1:]},
     "2.13-hand-size": lambda s: {"hands": ((s.hands[0][0],),) + s.hands[1:], "knowledge": ((s.knowledge[0][0],),) + s.knowledge[1:]},
     "2.14-sound": lambda s: {"knowledge": ((0,) + s.knowledge[0][1:],) + s.knowledge[1:]},
-    "2.16-tokens": lambda s: {"hints": s.config.max_hints + 1},
-    "2.16-errors": lambda s: {"errors": -1},
-    "2.16-2-next": lambda s: {"current": s.config.players},
+    "2.16-tokens": lambda s: {"clue_tokens": s.config.max_hints + 1},
+    "2.16-errors": lambda s: {"strikes": -1},
+    "2.16-2-next": lambda s: {"current_player": s.config.players},
     "2.16-2-R": lambda s: {"remaining": s.config.players + 1},
 }
 
@@ -276,7 +276,7 @@ def _initial_call() -> Call:
         if description.startswith("2.16-1: D"):
             return forge(result, discard=(0,))
         if description.startswith("2.16-1: t"):
-            return forge(result, hints=0)
+            return forge(result, clue_tokens=0)
         if description.startswith("2.16-1-deal"):
             return forge(result, next_card=0)
         return forge(result, knowledge=((1,),) + result.knowledge[1:])
@@ -300,7 +300,7 @@ VIEW_TAMPERS: dict[str, Callable[[GameState, view.PlayerView], view.PlayerView]]
     "2.17-view: a view holds only the listed fields, each of its type (no state, deck or stack order)": lambda s, v: _forged_view(
         v, deck=s.deck
     ),
-    "2.17-view: the stack is seen only as its size": lambda s, v: _forged_view(v, stack_size=v.deck_size + 1),
+    "2.17-view: the stack is seen only as its size": lambda s, v: _forged_view(v, deck_size=v.deck_size + 1),
 }
 
 

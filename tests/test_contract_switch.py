@@ -212,10 +212,10 @@ def test_state_invariants_run_on_evolve_and_public_calls_not_on_field_reads() ->
     repr check nothing; build_state refuses such a state when it is built."""
     config = make_config(2)
     state = initial_state(config, deck_from_seed(config, 0))
-    object.__setattr__(state, "hints", config.max_hints + 1)
+    object.__setattr__(state, "clue_tokens", config.max_hints + 1)
     assert state.clue_tokens == config.max_hints + 1
     repr(state)
-    for call in (lambda: attrs.evolve(state), lambda: state.score, lambda: state.clue_tokens, lambda: str(state)):
+    for call in (lambda: attrs.evolve(state), lambda: state.score, lambda: state.deck_size, lambda: str(state)):
         with pytest.raises(icontract.ViolationError, match="2.16-tokens"):
             call()
     fields = {field.name: getattr(state, field.name) for field in attrs.fields(GameState)}

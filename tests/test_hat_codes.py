@@ -148,7 +148,7 @@ def legal_hints(state: GameState) -> list[Hint]:
     """The hints the player to move may give, with a token assumed if none is left."""
     if state.clue_tokens == 0:
         # Same legality but for the token count: ask with the token rule satisfied.
-        state = GameState(**{**state.__dict__, "hints": 1})
+        state = GameState(**{**state.__dict__, "clue_tokens": 1})
     return [a for a in legal_actions(state) if isinstance(a, Hint)]
 
 

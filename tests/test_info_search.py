@@ -47,8 +47,8 @@ def late_seat(players: int, seed: int, stack: int) -> tuple[GameState, InfoPlaye
     return state, seats[state.current_player], make_view(state, state.current_player)
 
 
-VIEW_FIELDS = ("turn", "current_player", "hands", "cards", "knowledge", "stack_size", "fields", "played", "discard",
-               "hints", "errors", "remaining", "terminal")
+VIEW_FIELDS = ("turns", "current_player", "hands", "cards", "knowledge", "deck_size", "fireworks", "played", "discard",
+               "clue_tokens", "strikes", "remaining", "terminal")
 
 
 @pytest.mark.checks("I-search")

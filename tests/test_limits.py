@@ -353,7 +353,7 @@ def test_a_history_behaves_as_the_tuple_of_its_events() -> None:
     states = line_of_play(make_config(3), 4, 30)
     for state in states[::5]:
         history, events = state.history, tuple(state.history)
-        assert isinstance(history, History) and len(history) == len(events) == state.turn
+        assert isinstance(history, History) and len(history) == len(events) == state.turns
         assert history == events and events == history and hash(history) == hash(events)
         assert history[1:4] == events[1:4] and list(reversed(history)) == list(reversed(events))
         assert (history + ()) == events and (() + history) == events

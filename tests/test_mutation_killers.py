@@ -222,7 +222,7 @@ def test_fields_refuse_a_two_played_on_an_empty_field() -> None:
     n = state.config.values
     suit, value = state.deck[card_id] // n, state.deck[card_id] % n + 1
     assert is_fields_gapless(state)
-    tampered = _forge(state, played=state.played + (card_id,), fields=_replace(state.fireworks, suit, value))
+    tampered = _forge(state, played=state.played + (card_id,), fireworks=_replace(state.fireworks, suit, value))
     assert not is_fields_gapless(tampered)
 
 
@@ -277,7 +277,7 @@ def test_current_seat_is_not_negative() -> None:
     (Python would read hands[-1] as the last seat's hand without complaint)."""
     state = _state_at(lambda s: s.turns == 3)
     with pytest.raises(icontract.ViolationError) as error:
-        check_invariants(_forge(state, current=-1))
+        check_invariants(_forge(state, current_player=-1))
     assert str(error.value).startswith("2.16-2-next:")
 
 
@@ -285,7 +285,7 @@ def test_the_engine_builds_no_state_that_breaks_an_invariant() -> None:
     """[2.16-tokens] the states the engine builds (build_state, one per move) are checked
     against the invariants with contracts on: t = t0 + 1 is refused naming the clause."""
     state = _state_at(lambda s: s.turns == 3)
-    fields = dict(state.__dict__, hints=state.config.max_hints + 1)
+    fields = dict(state.__dict__, clue_tokens=state.config.max_hints + 1)
     with pytest.raises(icontract.ViolationError) as error:
         build_state(**fields)
     assert str(error.value).startswith("2.16-tokens:")
@@ -312,7 +312,7 @@ def test_make_views_checks_every_view_it_builds(monkeypatch: pytest.MonkeyPatch)
 
     def leaky(self: view.ViewMaker, state: GameState) -> tuple[dict[str, object], tuple[tuple[int, ...], ...]]:
         shared, identities = original(self, state)
-        return dict(shared, stack_size=len(state.deck) - state.next_card + 1), identities
+        return dict(shared, deck_size=len(state.deck) - state.next_card + 1), identities
 
     monkeypatch.setattr(view.ViewMaker, "_public_parts", leaky)
     with pytest.raises(icontract.ViolationError) as error:

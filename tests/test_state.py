@@ -64,13 +64,13 @@ def _move_a_card_to_the_discard_pile(s: GameState) -> dict[str, Any]:
 CASES: list[tuple[str, Callable[[GameState], bool], Callable[[GameState], dict[str, Any]]]] = [
     ("2.13-conservation", is_cards_conserved, lambda s: {"discard": s.discard + s.discard[:1]}),
     ("2.13-conservation", is_cards_conserved, lambda s: {"next_card": s.next_card + 1}),
-    ("2.13-4", is_fields_gapless, lambda s: {"fields": (s.fireworks[0] + 1,) + s.fireworks[1:]}),
+    ("2.13-4", is_fields_gapless, lambda s: {"fireworks": (s.fireworks[0] + 1,) + s.fireworks[1:]}),
     ("2.13-4", is_fields_gapless, _swap_played_order),
     ("2.13-hand-size", is_hand_size_valid, _move_a_card_to_the_discard_pile),
     ("2.14-sound", is_knowledge_sound, lambda s: {"knowledge": ((0,) + s.knowledge[0][1:],) + s.knowledge[1:]}),
     ("2.14-sound", is_knowledge_sound, lambda s: {"knowledge": (s.knowledge[0][1:],) + s.knowledge[1:]}),
-    ("2.16-errors", is_errors_within_bound, lambda s: {"errors": 4}),
-    ("2.16-errors", is_errors_within_bound, lambda s: {"errors": -1}),
+    ("2.16-errors", is_errors_within_bound, lambda s: {"strikes": 4}),
+    ("2.16-errors", is_errors_within_bound, lambda s: {"strikes": -1}),
 ]
 
 
@@ -90,9 +90,9 @@ def test_predicates_reject_broken_states(
     "clause, change",
     [(clause, change) for clause, _, change in CASES]
     + [
-        ("2.16-tokens", lambda s: {"hints": s.config.max_hints + 1}),
-        ("2.16-tokens", lambda s: {"hints": -1}),
-        ("2.16-2-next", lambda s: {"current": s.config.players}),
+        ("2.16-tokens", lambda s: {"clue_tokens": s.config.max_hints + 1}),
+        ("2.16-tokens", lambda s: {"clue_tokens": -1}),
+        ("2.16-2-next", lambda s: {"current_player": s.config.players}),
         ("2.16-2-R", lambda s: {"remaining": s.config.players + 1}),
         ("2.16-2-R", lambda s: {"remaining": -2}),
     ],

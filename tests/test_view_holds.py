@@ -67,9 +67,9 @@ def test_the_stack_under_an_innocent_name_is_refused(name: str) -> None:
         ("history", "state"),  # the state itself where the history belongs
         ("config", "state"),
         ("hands", "deck"),  # a tuple, but of the deck's identities, not rows of card ids
-        ("stack_size", "stack"),  # the stack's identities where its size belongs
+        ("deck_size", "stack"),  # the stack's identities where its size belongs
         ("terminal", 0),  # an int is not a bool
-        ("hints", True),  # a bool is not a count
+        ("clue_tokens", True),  # a bool is not a count
     ],
 )
 @pytest.mark.checks("CT-view")

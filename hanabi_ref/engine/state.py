@@ -124,9 +124,9 @@ def is_errors_within_bound(state: GameState) -> bool:
 @icontract.invariant(lambda self: is_fields_gapless(self), "2.13-4: field stacks increase from 1 without gaps", enabled=ENABLED)
 @icontract.invariant(lambda self: is_hand_size_valid(self), "2.13-hand-size: hands hold h cards, h - 1 allowed once the stack is empty or the game stops", enabled=ENABLED)
 @icontract.invariant(lambda self: is_knowledge_sound(self), "2.14-sound: each card's identity lies in its knowledge set K_c", enabled=ENABLED)
-@icontract.invariant(lambda self: 0 <= self.hints <= self.config.max_hints, "2.16-tokens: 0 <= t <= t0", enabled=ENABLED)
+@icontract.invariant(lambda self: 0 <= self.clue_tokens <= self.config.max_hints, "2.16-tokens: 0 <= t <= t0", enabled=ENABLED)
 @icontract.invariant(lambda self: is_errors_within_bound(self), "2.16-errors: 0 <= f <= f0", enabled=ENABLED)
-@icontract.invariant(lambda self: 0 <= self.current < self.config.players, "2.16-2-next: C is a seat", enabled=ENABLED)
+@icontract.invariant(lambda self: 0 <= self.current_player < self.config.players, "2.16-2-next: C is a seat", enabled=ENABLED)
 @icontract.invariant(
     lambda self: self.remaining is None or -1 <= self.remaining <= self.config.players,
     "2.16-2-R: R is infinite, -1 or in 0..p",

@@ -85,8 +85,8 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
     )
 
 
-@icontract.ensure(lambda result: result.discard == () and all(h == 0 for h in result.fields), "2.16-1: D and every F[i] start empty", enabled=ENABLED)
-@icontract.ensure(lambda config, result: result.hints == config.max_hints and result.errors == 0 and result.current == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
+@icontract.ensure(lambda result: result.discard == () and all(h == 0 for h in result.fireworks), "2.16-1: D and every F[i] start empty", enabled=ENABLED)
+@icontract.ensure(lambda config, result: result.clue_tokens == config.max_hints and result.strikes == 0 and result.current_player == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
 @icontract.ensure(lambda config, result: result.next_card == config.players * config.hand_size, "2.16-1-deal: S starts after the p*h dealt cards", enabled=ENABLED)
 @icontract.ensure(lambda config, result: all(k == (1 << config.values * config.suit_count) - 1 for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
 def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> GameState:

@@ -42,7 +42,7 @@ __all__ = [
 ]
 
 
-@icontract.ensure(lambda config, result: result.final.turn <= move_bound(config), "PR-length: the game ended within t0 + 2(N - p*h) + p moves", enabled=ENABLED)
+@icontract.ensure(lambda config, result: result.final.turns <= move_bound(config), "PR-length: the game ended within t0 + 2(N - p*h) + p moves", enabled=ENABLED)
 def play_game(
     config: GameConfig,
     factory: StrategyFactory,

@@ -1,7 +1,9 @@
 """Player views and events as JSON, and back [ISO-view, ISO-changes, 2.17-view].
 
 The view a bot receives is :class:`~hanabi_ref.engine.view.PlayerView`, field for field, with
-the same names and the same values: card ids and card identities as integers (identity
+the same values, under the names of version 1 of the protocol (:data:`WIRE_FIELDS` pairs
+each with the view's attribute: ``turn`` is ``turns``, ``stack_size`` ``deck_size``,
+``fields`` ``fireworks``, ``hints`` ``clue_tokens``, ``errors`` ``strikes``): card ids and card identities as integers (identity
 ``suit * n + value - 1``), knowledge sets as bitmasks over the identities, ``played``
 and ``discard`` as ``[card id, identity]`` pairs, the configuration as a trace's CONFIG
 and the history as a list of events (:func:`event_to_json`).  Nothing else of the game
@@ -25,11 +27,20 @@ from hanabi_ref.engine.configs import config_from_json, config_to_json
 from hanabi_ref.engine.state import Event, History
 from hanabi_ref.engine.view import PlayerView, view_from_parts
 
-CHANGING: Final = (
-    "turn", "current_player", "hands", "cards", "knowledge", "stack_size", "fields", "played", "discard",
-    "hints", "errors", "remaining", "terminal",
+WIRE_FIELDS: Final = (
+    ("turn", "turns"), ("current_player", "current_player"), ("hands", "hands"), ("cards", "cards"),
+    ("knowledge", "knowledge"), ("stack_size", "deck_size"), ("fields", "fireworks"), ("played", "played"),
+    ("discard", "discard"), ("hints", "clue_tokens"), ("errors", "strikes"), ("remaining", "remaining"),
+    ("terminal", "terminal"),
 )
-"""[ISO-changes] the fields of a view that a move can change (all but config, seat and history)."""
+"""[ISO-view, ISO-changes] the fields of a view that a move can change (all but config, seat
+and history), each as its name on the wire and the :class:`~hanabi_ref.engine.view.PlayerView`
+attribute it carries."""
+
+CHANGING: Final = tuple(wire for wire, _ in WIRE_FIELDS)
+"""[ISO-changes] the wire names of the fields of a view that a move can change."""
+
+_ATTRIBUTE: Final = dict(WIRE_FIELDS)
 
 _PAIRS: Final = frozenset({"played", "discard"})
 _NESTED: Final = frozenset({"hands", "cards", "knowledge", "played", "discard"})
@@ -61,7 +72,8 @@ def event_from_json(data: dict[str, Any]) -> Event:
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
     """[ISO-view] every field of ``view`` as JSON (tuples are written as arrays)."""
-    data: dict[str, Any] = {name: view.__dict__[name] for name in CHANGING}
+    fields = view.__dict__
+    data: dict[str, Any] = {wire: fields[name] for wire, name in WIRE_FIELDS}
     data["config"] = config_to_json(view.config)
     data["seat"] = view.seat
     data["history"] = [event_to_json(event) for event in view.history]
@@ -73,15 +85,15 @@ def view_changes(view: PlayerView, last: PlayerView) -> dict[str, Any]:
     the same seat was sent before in the same game."""
     now, before = view.__dict__, last.__dict__
     changes: dict[str, Any] = {}
-    for name in CHANGING:
+    for wire, name in WIRE_FIELDS:
         value = now[name]
         if value is not before[name] and value != before[name]:
-            changes[name] = value
+            changes[wire] = value
     return changes
 
 
 def _field_from_json(name: str, value: Any) -> Any:
-    """A field's JSON value as the field's type: arrays as tuples."""
+    """A field's JSON value (``name``: its wire name) as the field's type: arrays as tuples."""
     if name in _NESTED:
         return tuple(map(tuple, value))
     if name == "fields":
@@ -92,7 +104,7 @@ def _field_from_json(name: str, value: Any) -> Any:
 def view_from_json(data: dict[str, Any], config: GameConfig | None = None) -> PlayerView:
     """[ISO-view] the view :func:`view_to_json` wrote (``config``: the game's, when the
     receiver has it already, instead of reading it again)."""
-    parts: dict[str, object] = {name: _field_from_json(name, data[name]) for name in CHANGING}
+    parts: dict[str, object] = {name: _field_from_json(wire, data[wire]) for wire, name in WIRE_FIELDS}
     parts["config"] = config if config is not None else config_from_json(data["config"])
     parts["seat"] = data["seat"]
     parts["history"] = History(event_from_json(event) for event in data["history"])
@@ -104,12 +116,12 @@ def apply_changes(last: PlayerView, changes: dict[str, Any], event: Event | None
     observe carries) after its history."""
     parts = dict(last.__dict__)
     del parts["key"]
-    for name, value in changes.items():
-        parts[name] = _field_from_json(name, value)
+    for wire, value in changes.items():
+        parts[_ATTRIBUTE.get(wire, wire)] = _field_from_json(wire, value)
     if event is not None:
         parts["history"] = last.history.appended(event)
     return view_from_parts(parts)
 
 
-__all__ = ["CHANGING", "action_from_wire", "apply_changes", "event_from_json", "event_to_json", "view_changes",
+__all__ = ["CHANGING", "WIRE_FIELDS", "action_from_wire", "apply_changes", "event_from_json", "event_to_json", "view_changes",
            "view_from_json", "view_to_json"]

@@ -177,7 +177,7 @@ def _initial_view(view: PlayerView) -> PlayerView:
     parts = dict(view.__dict__)
     del parts["key"]
     full = view.tables.all_cards_mask
-    parts.update(turn=0, current_player=event.player, hints=view.clue_tokens + 1, history=History(),
+    parts.update(turns=0, current_player=event.player, clue_tokens=view.clue_tokens + 1, history=History(),
                  knowledge=tuple(tuple(full for _ in known) for known in view.knowledge))
     return view_from_parts(parts)
 
