@@ -140,8 +140,8 @@ class Game:
 
     Names are the JSON's (spec/trace.md, T-state): ``clue_tokens``, ``strikes``,
     ``fireworks``, ``deck_size``, ``turns``, ``score``; ``current_player`` as in
-    OpenSpiel; ``terminal``, step 3's STOP, as the state and the views name it.  :attr:`state` is the engine's state, whose own fields
-    keep the thesis' names (``hints`` = t, ``errors`` = f, ``fields`` = F)."""
+    OpenSpiel; ``terminal``, step 3's STOP, as the state and the views name it.
+    :attr:`state` is the engine's state, whose fields have the same names."""
 
     __slots__ = ("_state", "_seed", "_legal")
 

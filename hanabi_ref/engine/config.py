@@ -32,8 +32,8 @@ class GameConfig:
     held here but in :class:`~hanabi_ref.engine.tables.Tables`
     (:func:`~hanabi_ref.engine.tables.tables_for`).
 
-    ``max_hints`` is t0 and ``max_errors`` is f0 [2.9-t0, 2.9-f0]; a state's ``hints``
-    and ``errors`` are t and f.  The configuration's JSON (and :func:`make_config`)
+    ``max_hints`` is t0 and ``max_errors`` is f0 [2.9-t0, 2.9-f0]; a state's ``clue_tokens``
+    and ``strikes`` are t and f.  The configuration's JSON (and :func:`make_config`)
     names them ``hints`` and ``errors``.
     """
 

@@ -1,21 +1,23 @@
 """The immutable game state: the areas of play of Definition 2.13 and the variables of
 Algorithm 2.16 [2.13, 2.14, 2.16-1].
 
-============  ==========================  ==========================================
-thesis        field                       representation
-============  ==========================  ==========================================
-S0            ``deck``                    identities by card id (index in S0)
-S             ``deck[next_card:]``        the remaining stack, top first [E-23]
-D, M          ``discard``                 card ids, oldest first; M = len(discard) [2.13-2]
-P_j           ``hands[j]``                card ids, in slot order [R-2, E-15]
-K_c           ``knowledge[j][slot]``      bitmask over Cards(H) [2.14, E-19]
-F[i]          ``fields[i]``               height: F[i] = (1, ..., fields[i]) [E-14]
-(F's cards)   ``played``                  card ids on the fields, in play order
-t, f          ``hints``, ``errors``       t is always the token count [E-9]
-C             ``current``                 seat, counted from 0
-R             ``remaining``               ``None`` stands for infinity
-(turn)        ``turn``                    moves made so far [E-9]
-============  ==========================  ==========================================
+============  ==============================  ==========================================
+thesis        field                           representation
+============  ==============================  ==========================================
+S0            ``deck``                        identities by card id (index in S0)
+S             ``deck[next_card:]``            the remaining stack, top first [E-23]
+|S|           ``deck_size`` (a property)      ``len(deck) - next_card``
+D, M          ``discard``                     card ids, oldest first; M = len(discard) [2.13-2]
+P_j           ``hands[j]``                    card ids, in slot order [R-2, E-15]
+K_c           ``knowledge[j][slot]``          bitmask over Cards(H) [2.14, E-19]
+F[i]          ``fireworks[i]``                height: F[i] = (1, ..., fireworks[i]) [E-14]
+(F's cards)   ``played``                      card ids on the fields, in play order
+t             ``clue_tokens``                 t is always the token count [E-9]
+f             ``strikes``                     the errors made
+C             ``current_player``              seat, counted from 0
+R             ``remaining``                   ``None`` stands for infinity
+(turn)        ``turns``                       moves made so far [E-9]
+============  ==============================  ==========================================
 
 ``history`` is the public record of events; ``terminal`` is what step 3 decided.
 """
@@ -136,11 +138,12 @@ def is_errors_within_bound(state: GameState) -> bool:
 class GameState:
     """One moment of a game: every variable of Algorithm 2.16 [2.13, 2.14, 2.16-1].
 
-    The fields keep the thesis' names (``hints`` is t, ``errors`` f, ``fields`` F,
-    ``current`` C); the names of the JSON state object (spec/trace.md) are properties
-    beside them: ``clue_tokens``, ``strikes``, ``fireworks``, ``current_player``,
-    ``turns``, ``deck_size``, ``score`` [API-names].  ``str`` is the board with every card
-    face up, ``repr`` one line [SH-board].
+    The fields have the names of the JSON state object (spec/trace.md), the same on a
+    view and a :class:`~hanabi_ref.api.Game` (the table above maps the thesis' symbols):
+    ``clue_tokens`` is t, ``strikes`` f, ``fireworks`` F, ``current_player`` C,
+    ``turns`` the moves made; ``deck_size`` (|S|) and ``score`` are properties
+    [API-names].  ``str`` is the board with every card face up, ``repr`` one line
+    [SH-board].
 
     ``tables`` are the configuration's lookup tables (:class:`~hanabi_ref.engine.tables.Tables`),
     which the steps read; set by :func:`~hanabi_ref.engine.transition.initial_state` and
@@ -198,7 +201,8 @@ def stack(state: GameState) -> tuple[int, ...]:
 
 
 def deck_size(state: GameState) -> int:
-    """|S|."""
+    """|S|, the cards left in the stack (the property :attr:`GameState.deck_size` as a
+    function)."""
     return len(state.deck) - state.next_card
 
 

@@ -41,7 +41,8 @@ class PlayerView:
     one view per seat after every move, and :func:`make_view` fills a view by copying
     the fields every seat shares in one step (see there).
 
-    The JSON's names are properties beside the fields, as on the state [API-names];
+    The fields have the state's names, which are the JSON's (``clue_tokens``, ``strikes``,
+    ``fireworks``, ``deck_size``, ``turns``, ``current_player``) [API-names];
     ``str`` is the board as this seat sees it, ``repr`` one line [SH-board].
 
     ``tables`` are the configuration's lookup tables, which legality reads: the state's,
