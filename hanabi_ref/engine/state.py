@@ -25,7 +25,7 @@ R             ``remaining``                   ``None`` stands for infinity
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import attrs
 import icontract
@@ -40,10 +40,8 @@ from hanabi_ref.engine.history import sealed_successor as sealed_successor
 from hanabi_ref.engine.history import starts_with as starts_with
 from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.tables import Tables
 from hanabi_ref.engine.variants.ruleset import attainable_heights as attainable_heights
-
-if TYPE_CHECKING:
-    from hanabi_ref.engine.tables import Tables
 
 
 def is_cards_conserved(state: GameState) -> bool:
