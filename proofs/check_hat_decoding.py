@@ -189,7 +189,7 @@ def test_budgets_make_every_clue_executable(players: int) -> None:
 def _random_clue(rng: random.Random, config: GameConfig) -> tuple[Snapshot, list[list[Identity]]]:
     """A snapshot and k hands from a real deal: fields and discards from a prefix of the
     deck, hands from what follows."""
-    deck = list(as_identities(deck_from_seed(config, rng.randrange(2**32))))
+    deck = list(deck_from_seed(config, rng.randrange(2**32)))
     n = config.values
     fields = [0] * config.suit_count
     discarded = [0] * (n * config.suit_count)

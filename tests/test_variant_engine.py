@@ -80,7 +80,7 @@ def test_pink_touch_and_negative_information() -> None:
 
 
 def _deal(config: GameConfig, hands: Sequence[Sequence[int]]) -> GameState:
-    rest = list(tables_for(config).canonical_deck)
+    rest: list[int] = list(tables_for(config).canonical_deck)
     for hand in hands:
         for card in hand:
             rest.remove(card)

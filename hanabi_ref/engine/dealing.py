@@ -16,6 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
 
 from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.tables import tables_for
 
@@ -242,6 +243,6 @@ def remainder_in_words(hi: int, lo: int, bound: int) -> int:
     return ((hi % bound) * ((1 << 32) % bound) + lo) % bound
 
 
-def deck_from_seed(config: GameConfig, seed: int) -> tuple[int, ...]:
+def deck_from_seed(config: GameConfig, seed: int) -> tuple[Identity, ...]:
     """S0 for a seed: the canonical deck [D-canonical] shuffled [D-seed]; index 0 is s_1."""
     return shuffle(tables_for(config).canonical_deck, seed)

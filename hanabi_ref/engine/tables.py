@@ -21,7 +21,7 @@ from typing import Final, Literal
 import attrs
 
 from hanabi_ref.engine.actions import Discard, Hint, Play
-from hanabi_ref.engine.cards import canonical_deck, identity, rank_table, suit_table
+from hanabi_ref.engine.cards import Identity, canonical_deck, identity, rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.legality import is_hint_target_allowed
 from hanabi_ref.engine.validation import card_count, is_literal_empty_deal, variant_model
@@ -215,7 +215,7 @@ class Tables:
         return ActionCatalogue(hints, tuple(Discard(s) for s in slots), plays, targets, actions)
 
     @functools.cached_property
-    def canonical_deck(self) -> tuple[int, ...]:
+    def canonical_deck(self) -> tuple[Identity, ...]:
         """S0's multiset in canonical order [D-canonical]."""
         return canonical_deck(self.config.suits, self.config.values)
 

@@ -125,7 +125,7 @@ def new_game(config: GameConfig, seed: int) -> GameState:
     """The state before the first move of the game dealt from ``seed`` [D-seed]: the deck
     comes from :func:`~hanabi_ref.engine.dealing.deck_from_seed`, a permutation of the
     composition by construction, so it is not checked again."""
-    return process_initialisation(config, tuple(as_identities(deck_from_seed(config, seed))))
+    return process_initialisation(config, deck_from_seed(config, seed))
 
 
 # ---------------------------------------------------------------- 2b, 2c: the card

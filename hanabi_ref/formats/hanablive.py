@@ -332,7 +332,7 @@ def _parse_card(value: object, path: str, config: GameConfig) -> Identity:
 
 def _check_composition(deck: tuple[Identity, ...], config: GameConfig, path: str) -> None:
     """The deck holds each card of the variant exactly as often as its composition [HL-deck, D-explicit]."""
-    expected = Counter(as_identities(tables_for(config).canonical_deck))
+    expected = Counter(tables_for(config).canonical_deck)
     found = Counter(deck)
     for card in sorted(set(expected) | set(found)):
         if found[card] != expected[card]:

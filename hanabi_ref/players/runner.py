@@ -55,8 +55,8 @@ def play_game(
     """Play one game: deck from ``seed`` unless given, seat j's strategy seeded from
     (seed, j); returns the trace and final state [2.17-view, D-seed].  ``views``: the
     maker of the seats' views (sealed, ISO-views), kept from game to game by a runner
-    that plays many games of one configuration (its seats' copies of the configuration
-    then keep their action memos); a new one by default.  ``strategy_seed``: seat j's
+    that plays many games of one configuration (its seats' copies of the configuration's
+    tables then keep their action memos); a new one by default.  ``strategy_seed``: seat j's
     strategy is seeded from (``strategy_seed``, j) instead, a seed drawn apart from the
     deck's, so that the strategy's seed tells nothing of the deck [ISO-seeds]; recorded in
     the trace."""

@@ -70,7 +70,7 @@ def adopted_deck(config: GameConfig, revealed: Sequence[int]) -> tuple[int, ...]
     """[EP-seed] the stack S0 for a deal whose first cards are ``revealed``: those, then
     the configuration's other cards in canonical order."""
     tables = tables_for(config)
-    left = Counter(tables.canonical_deck)
+    left = Counter[int](tables.canonical_deck)
     for index, card in enumerate(revealed):
         if left[card] == 0:
             raise NotInStack(f"the engine dealt {_name(card, config)} as card {index} of the stack, "

@@ -15,7 +15,7 @@ from typing import Final
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.cards import as_identities, value_of
+from hanabi_ref.engine.cards import value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState, is_nothing_playable_left, stop_clause
@@ -120,8 +120,8 @@ def one_discarder(state: GameState) -> Action:
 def ones_first(config: GameConfig) -> tuple[int, ...]:
     """A deck with all 1s on top (suit by suit), then the rest in canonical order."""
     tables = tables_for(config)
-    ones = [card for card in as_identities(tables.canonical_deck) if value_of(card, config.values) == 1]
-    rest = [card for card in as_identities(tables.canonical_deck) if value_of(card, config.values) != 1]
+    ones = [card for card in tables.canonical_deck if value_of(card, config.values) == 1]
+    rest = [card for card in tables.canonical_deck if value_of(card, config.values) != 1]
     return tuple(ones + rest)
 
 

@@ -27,7 +27,7 @@ from typing import Final
 import attrs
 
 from hanabi_ref.engine.actions import Hint, HintKind
-from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_values, suit_of, value_of
+from hanabi_ref.engine.cards import identity, knowledge_suits_values, suit_of, value_of
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
@@ -447,7 +447,7 @@ def filler_hands(config: GameConfig, hand: tuple[Card, ...]) -> list[list[Card]]
     rest = Counter(tables.canonical_deck)
     rest.subtract(identity(value, suit, n) for value, suit in hand)
     cards: list[Card] = []
-    for card in as_identities(tables.canonical_deck):
+    for card in tables.canonical_deck:
         if rest[card] > 0:
             rest[card] -= 1
             cards.append((value_of(card, n), suit_of(card, n)))

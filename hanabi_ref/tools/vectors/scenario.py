@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from typing import Final
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
-from hanabi_ref.engine.cards import Identity, as_identities, identity, rank_of, suit_of
+from hanabi_ref.engine.cards import Identity, identity, rank_of, suit_of
 from hanabi_ref.engine.dealing import SplitMix64
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
@@ -60,14 +60,14 @@ def stacked(config: GameConfig, top: Sequence[Card]) -> tuple[Identity, ...]:
     """A deck whose first cards are ``top`` (value, suit) and whose rest is the remaining
     composition in canonical order [D-explicit, D-canonical]."""
     tables = tables_for(config)
-    rest = Counter(as_identities(tables.canonical_deck))
+    rest = Counter(tables.canonical_deck)
     deck = []
     for value, suit in top:
         card = identity(value, suit, config.values)
         expect(rest[card] > 0, f"D-explicit: ({value}, {suit}) is not left in the composition")
         rest[card] -= 1
         deck.append(card)
-    deck.extend(card for card in as_identities(tables.canonical_deck) if _take(rest, card))
+    deck.extend(card for card in tables.canonical_deck if _take(rest, card))
     return tuple(deck)
 
 
