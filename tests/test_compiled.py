@@ -56,6 +56,9 @@ CASES = [
     (4, "thesis", None, "random", {}),
     (4, "hanab-live", "rainbow", "hat", {}),
     (5, "hanab-live", "black", "hat", {"check": 1}),
+    (3, "hanab-live", "Up or Down (5 Suits)", "random", {}),
+    (4, "hanab-live", "Up or Down & Orange (6 Suits)", "random", {}),
+    (3, "hanab-live", "Orange (6 Suits)", "random", {}),
 ]
 games = []
 for players, preset, variant, name, params in CASES:
@@ -203,10 +206,45 @@ def test_compiled_modules_play_the_same_games_as_the_sources(cache: Path) -> Non
     assert source["modules"] == {name: False for name in compiled.MODULES}
     assert called["enabled"] is True
     assert fast["games"] == source["games"]
-    cases = 8
+    cases = 11
     per_case = len(source["games"]) // cases
     first_four = [game for case in range(cases) for game in source["games"][case * per_case : case * per_case + 4]]
     assert checked["games"] == called["games"] == first_four
+
+
+SUBCLASS = """
+import json
+from hanabi_ref.tools import compiled
+from hanabi_ref.engine.variants import ruleset
+from hanabi_ref.engine.configs import make_config
+
+class Swapped(ruleset.RuleSet):
+    name = "swapped"
+    upward = False
+
+    def is_swapped(self, config, card):
+        return card % 2 == 1
+
+config = make_config(2)
+rules = Swapped()
+print(json.dumps({"compiled": compiled.is_compiled(ruleset), "name": rules.name, "upward": rules.upward,
+                  "swapped": [rules.is_swapped(config, card) for card in range(4)],
+                  "inherited": rules.played_height(config, (), (), (0,) * 5, 0, 1),
+                  "attainable": rules.attainable(config, (), (0,) * 5, (), (0,) * 25)}))
+"""
+
+
+@pytest.mark.checks("B-compiled", "VAR-engine")
+@pytest.mark.deep
+@needs_mypyc
+@needs_compiler
+def test_a_rule_set_written_in_python_subclasses_the_compiled_one(cache: Path) -> None:
+    """[B-compiled, VAR-engine] the rule set is compiled with the engine, and a variant
+    family written later in Python (not compiled) still subclasses it: its answers
+    override, the others are inherited (the thesis' played height and attainable score)."""
+    result = _child(cache, SUBCLASS, HANABI_REF_CONTRACTS="0", HANABI_REF_COMPILED="1")
+    assert result == {"compiled": True, "name": "swapped", "upward": False, "swapped": [False, True, False, True],
+                      "inherited": 1, "attainable": 25}
 
 
 @pytest.mark.checks("B-compiled", "SIM-jobs")

@@ -295,7 +295,7 @@ class ViewMaker:
         identities = tuple(
             last_identities[seat]
             if seat < len(last_hands) and hand is last_hands[seat]
-            else tuple(map(deck.__getitem__, hand))
+            else tuple([deck[card_id] for card_id in hand])
             for seat, hand in enumerate(state.hands)
         )
         self._memo = (deck, state.played, played, state.discard, discard, state.hands, identities)

@@ -54,6 +54,7 @@ else, ``0`` or unset: off."""
 BUILD_COMMAND = "hanabi-ref compile"
 
 STRATEGY_MODULES = (
+    "hanabi_ref.engine.cards",
     "hanabi_ref.players.strategies.knowledge",
     "hanabi_ref.players.strategies.thesis",
     "hanabi_ref.players.strategies.info.knowledge",
@@ -65,7 +66,9 @@ STRATEGY_MODULES = (
     "hanabi_ref.players.strategies.info.search",
 )
 """Compiled and always loaded from the build: the exact posteriors, Algorithm 4.6 and
-the information strategy, where most of the time goes.  They hold no contracts."""
+the information strategy, where most of the time goes, and the card decoders they and
+the hat strategies call per card (:mod:`hanabi_ref.engine.cards`).  They hold no
+contracts."""
 
 ENGINE_MODULES = (
     "hanabi_ref.engine.dealing",
@@ -74,12 +77,18 @@ ENGINE_MODULES = (
     "hanabi_ref.engine.state",
     "hanabi_ref.engine.transition",
     "hanabi_ref.engine.view",
+    "hanabi_ref.engine.variants.ruleset",
+    "hanabi_ref.engine.variants.orange",
+    "hanabi_ref.engine.variants.updown",
 )
 """Compiled too, but loaded from the build only when contracts are off
 (``HANABI_REF_CONTRACTS=0``): icontract reads its conditions' signatures and source,
 which compiled lambdas do not have, so with contracts on the engine runs from its
 sources.  ``hanabi_ref.players.strategy`` stays a source module: strategies written in Python
-subclass its ``BaseStrategy``, and an interpreted class cannot subclass a compiled one."""
+subclass its ``BaseStrategy``, and an interpreted class cannot subclass a compiled one.
+The rule sets of the variant families are among them, as the steps ask them on every
+move; their base class allows subclasses in Python, so a family module not listed here
+works in a compiled process too."""
 
 HAT_MODULES = (
     "hanabi_ref.players.strategies.hat.core",

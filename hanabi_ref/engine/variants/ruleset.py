@@ -44,14 +44,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from mypy_extensions import mypyc_attr
+
 if TYPE_CHECKING:
     from hanabi_ref.engine.cards import Identity
     from hanabi_ref.engine.config import GameConfig
 
 
+@mypyc_attr(allow_interpreted_subclasses=True)
 class RuleSet:
     """The thesis' answers to the questions the steps ask of the rules [2.16-2c-success,
-    2.16-2c-five, 2.13-4, R-1, R-4]; a variant family overrides those it changes."""
+    2.16-2c-five, 2.13-4, R-1, R-4]; a variant family overrides those it changes.
+
+    The steps ask on every move, so the compiled build (:mod:`hanabi_ref.tools.compiled`)
+    compiles this module and the families' modules with the engine; a family written
+    later, and not compiled, still subclasses it (``allow_interpreted_subclasses``)."""
 
     name = "thesis"
 

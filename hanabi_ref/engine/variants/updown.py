@@ -87,7 +87,7 @@ class UpOrDownRules(RuleSet):
     upward = False
     """[VAR-up-or-down] a field counts its stack's cards, which may go down."""
 
-    start_value = START_VALUE
+    start_value: int | None = START_VALUE
 
     def stack_height(self, values: int) -> int:
         """[VAR-engine-up-or-down, VAR-max-score] a complete stack holds five cards."""

@@ -274,7 +274,7 @@ class NewestCardCode:
     other player not touching that player's newest card" [H-code-5p].
     """
 
-    __slots__ = ("config", "sizes", "pooled", "modulus", "_tables", "_slots", "_bases", "_positions")
+    __slots__ = ("config", "sizes", "pooled", "modulus", "_tables", "_catalogue", "_slots", "_bases", "_positions")
 
     def __init__(self, config: GameConfig, sizes: Sequence[int], pooled: bool = False) -> None:
         p = config.players
@@ -289,6 +289,7 @@ class NewestCardCode:
         self.pooled = pooled
         self.modulus = sum(self.sizes) + int(pooled)
         self._tables = hint_tables(config)
+        self._catalogue = tables_for(config).action_catalogue.hints
         slots = [(offset, cls) for offset, size in enumerate(self.sizes, start=1) for cls in PARTS[size]]
         if pooled:
             slots.append((0, AVOID))
@@ -307,7 +308,7 @@ class NewestCardCode:
         """The hint that sends ``number`` [H-code-choice], or None if none is legal."""
         p = self.config.players
         offset, cls = self._slots[number]
-        catalogue = tables_for(self.config).action_catalogue.hints
+        catalogue = self._catalogue
         targets = range(1, p) if offset == 0 else (offset,)
         for each in targets:
             target = (cluer + each) % p
@@ -379,7 +380,7 @@ class HintListCode:
     other players in seat order after the cluer, and for each of them its hints in
     catalogue order (clue colours by index, then values 1..n); number x is the x-th."""
 
-    __slots__ = ("config", "modulus", "_per_target")
+    __slots__ = ("config", "modulus", "_per_target", "_catalogue")
 
     def __init__(self, config: GameConfig, modulus: int) -> None:
         p = config.players
@@ -391,6 +392,7 @@ class HintListCode:
         self.config = config
         self.modulus = modulus
         self._per_target = per_target
+        self._catalogue = tables_for(config).action_catalogue.hints
 
     @icontract.require(lambda self, number: 0 <= number < self.modulus, "H-code: the number lies in range(m)", enabled=ENABLED)
     @icontract.ensure(lambda self, cluer, number, result: _list_round_trips(self, cluer, number, result), "H-code: the hint decodes to the number", enabled=ENABLED)
@@ -399,7 +401,7 @@ class HintListCode:
         when a token is left, so ``seen`` is not needed."""
         offset, index = divmod(number, self._per_target)
         target = (cluer + offset + 1) % self.config.players
-        return tables_for(self.config).action_catalogue.hints[target][index][0]
+        return self._catalogue[target][index][0]
 
     @icontract.ensure(lambda self, result: 0 <= result < self.modulus, "H-code: the number lies in range(m)", enabled=ENABLED)
     def decode(self, cluer: int, hint: Hint, touches_newest: bool) -> int:

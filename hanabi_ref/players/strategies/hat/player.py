@@ -26,7 +26,7 @@ from typing import NamedTuple
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.engine.cards import Identity
+from hanabi_ref.engine.cards import Identity, rank_of, suit_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
 from hanabi_ref.engine.tables import Tables, tables_for
@@ -92,8 +92,7 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[Identit
         return Snapshot(fields, discarded, tokens - 1, stack, errors)
     card = hand[SLOT_OF[value]]
     n = config.values
-    tables = tables_for(config)
-    suit, rank = tables.suit_of[card], tables.rank_of[card]
+    suit, rank = suit_of(card, n), rank_of(card, n)
     stack = max(stack - 1, 0)
     if IS_PLAY[value] and fields[suit] == rank:
         grown = list(fields)
@@ -109,8 +108,7 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[Identit
 
 def is_playable(config: GameConfig, snap: Snapshot, card: Identity) -> bool:
     """[4.2] the card extends its field now."""
-    tables = tables_for(config)
-    return snap.fields[tables.suit_of[card]] == tables.rank_of[card]
+    return snap.fields[suit_of(card, config.values)] == rank_of(card, config.values)
 
 
 # ------------------------------------------------------------------ the standard action

@@ -15,8 +15,6 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
-import attrs
-
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.info.codes import goodness, hints_of_type
@@ -57,11 +55,11 @@ class Options(NamedTuple):
     """[I-search] the search runs while the stack holds at most this many cards."""
 
 
-@attrs.frozen
-class Turn:
+class Turn(NamedTuple):
     """What a seat knows at the start of its turn [I-turn]: the moment, its private weights
     [I-weights], the public sets of its cards [I-public] and their private sets (the
-    public sets less the identities of which it sees every copy)."""
+    public sets less the identities of which it sees every copy).  A named tuple, as
+    :class:`Moment` is: immutable, and read by field index in the compiled build."""
 
     config: GameConfig
     seat: int

@@ -114,7 +114,15 @@ class Board:
         return board_of(config, view.fireworks, tuple(discarded))
 
     def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Board) and self.key == other.key)
+        # The key's parts compared one by one, the configuration by identity first: the
+        # compiled build compares a typed tuple's items with ``==``, which for two
+        # equal boards of one game would compare the configuration field by field.
+        if self is other:
+            return True
+        if not isinstance(other, Board):
+            return False
+        return ((self.config is other.config or self.config == other.config) and self.fields == other.fields
+                and self.discarded == other.discarded and self.weights.counts == other.weights.counts)
 
     def __hash__(self) -> int:
         return self.hash

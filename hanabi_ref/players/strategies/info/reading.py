@@ -80,7 +80,7 @@ def answer(public: PublicKnowledge, before: Moment, seat: int, total: int) -> tu
     cards, seen) and the restrictions the answers put on its cards."""
     sets = public_sets(public, before, seat)
     number = encode(sets, total, before.board, seen_hand(before, seat))
-    return number, list(zip(before.hands[seat], sets))
+    return number, [(card_id, mask) for card_id, mask in zip(before.hands[seat], sets)]
 
 
 def others_answers(public: PublicKnowledge, before: Moment, actor: int, reader: int,
@@ -103,7 +103,7 @@ def own_answers(public: PublicKnowledge, before: Moment, reader: int, own: int, 
     ``own``: the move's number minus the other seats' numbers (modulo ``total``)."""
     sets = public_sets(public, before, reader)
     decode(sets, total, before.board, own)
-    return list(zip(before.hands[reader], sets))
+    return [(card_id, mask) for card_id, mask in zip(before.hands[reader], sets)]
 
 
 def useless(sets: Sequence[int], board: Board, weights: Weights | None = None) -> list[int]:
