@@ -272,9 +272,9 @@ def test_a_decoding_that_goes_wrong_stops_the_game_naming_turn_and_seats(monkeyp
     assert log.compared > 0
     real = reading.answer
 
-    def one_more(*args: Any) -> tuple[int, reading.Restrictions]:
-        number, restrictions = real(*args)
-        return number + 1, restrictions
+    def one_more(*args: Any) -> tuple[int, reading.Restriction]:
+        number, restriction = real(*args)
+        return number + 1, restriction
 
     monkeypatch.setattr(reading, "answer", one_more)
     log = Log()

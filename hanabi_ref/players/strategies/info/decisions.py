@@ -253,8 +253,7 @@ def useless_hat_discard(turn: Turn, public: PublicKnowledge, public_useless: Seq
     moment = turn.moment
     scratch = public.copy()
     if moment.hints > 0:
-        for card_id, mask in nobody_needed_a_hint(public, moment, turn.seat):
-            scratch.restrict(card_id, mask)
+        scratch.apply(nobody_needed_a_hint(public, moment, turn.seat))
     total = len(public_useless)
     numbers = {seat: encode(public_sets(scratch, moment, seat), total, moment.board, seen_hand(moment, seat))
                for seat in seats_after(turn.config.players, turn.seat)}

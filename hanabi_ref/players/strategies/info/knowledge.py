@@ -11,7 +11,7 @@ the identities of positive public weight.
 from __future__ import annotations
 
 import functools
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from typing import Final, NamedTuple
 
@@ -236,6 +236,15 @@ class PublicKnowledge:
     def restrict(self, card_id: int, mask: int) -> None:
         """Keep only the identities in ``mask`` for card ``card_id`` (I-answers)."""
         self.limits[card_id] = self.limits.get(card_id, -1) & mask
+
+    def apply(self, restrictions: Iterable[tuple[tuple[int, ...], list[int]]]) -> None:
+        """Restrict each hand's cards (card ids) to their masks: what a move tells, as
+        :mod:`~hanabi_ref.players.strategies.info.reading` returns it (I-answers).  The
+        types are concrete (a tuple and a list), so the compiled build indexes them."""
+        limits = self.limits
+        for card_ids, masks in restrictions:
+            for card_id, mask in zip(card_ids, masks):
+                limits[card_id] = limits.get(card_id, -1) & mask
 
     def forget(self, card_id: int) -> None:
         """The card left its hand (I-public-move): its entry goes."""

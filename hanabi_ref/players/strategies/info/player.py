@@ -19,7 +19,7 @@ from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.players.strategies.info import search
 from hanabi_ref.players.strategies.info.decisions import Numbers, Options, Turn, decide, hint_of, someone_needs_a_hint, turn_of
 from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment, PublicKnowledge
-from hanabi_ref.players.strategies.info.reading import (InfoError, Restrictions, code_total, codes_of, nobody_needed_a_hint,
+from hanabi_ref.players.strategies.info.reading import (InfoError, code_total, codes_of, nobody_needed_a_hint,
                                                 number_of_hint, others_answers, own_answers, useless,
                                                 useless_discard)
 from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
@@ -74,7 +74,7 @@ class InfoPlayer(BaseStrategy):
             self._hear_answers(before, event, number_of_hint(codes, before, action, event.touched), code_total(codes))
         elif isinstance(action, Discard):
             if before.hints > 0:
-                self._restrict(nobody_needed_a_hint(self.public, before, event.player))
+                self.public.apply(nobody_needed_a_hint(self.public, before, event.player))
             carried = useless_discard(self.public, before, event.player, action.slot)
             if carried is not None:
                 self._hear_answers(before, event, *carried)
@@ -87,16 +87,13 @@ class InfoPlayer(BaseStrategy):
         number minus the others' [I-answers, I-decode, H-recover], checked against the log
         [I-decode-check]."""
         others, kept = others_answers(self.public, before, event.player, self.seat, total)
-        self._restrict(kept)
+        self.public.apply(kept)
         if self.seat != event.player:
             own = (number - others) % total
             if self.log is not None:
                 self.log.check(event.turn, self.seat, own)
-            self._restrict(own_answers(self.public, before, self.seat, own, total))
+            self.public.apply(own_answers(self.public, before, self.seat, own, total))
 
-    def _restrict(self, restrictions: Restrictions) -> None:
-        for card_id, mask in restrictions:
-            self.public.restrict(card_id, mask)
 
     # ------------------------------------------------------------ the turn
 

@@ -4,9 +4,9 @@ I-k, I-hint-map, I-answers, I-decode, I-useless, I-no-hint-needed, I-useless-hat
 
 Every function here reads a :class:`Moment` (the public facts at the start of a turn) and
 a seat's :class:`PublicKnowledge` and changes neither: what a move tells comes back as
-*restrictions*, pairs (card id, mask) that the seat applies with
-:meth:`PublicKnowledge.restrict`.  Restrictions of different seats touch different
-cards, so their order does not matter.
+*restrictions*, one per seat: the card ids of its hand and the mask each card keeps,
+which the seat applies with :meth:`PublicKnowledge.restrict`.  Restrictions of
+different seats touch different cards, so their order does not matter.
 """
 
 from __future__ import annotations
@@ -19,8 +19,11 @@ from hanabi_ref.players.strategies.info.codes import code_size, focus, hint_type
 from hanabi_ref.players.strategies.info.knowledge import Board, Moment, PublicKnowledge, Weights
 from hanabi_ref.players.strategies.info.questions import decode, encode, is_determined
 
-Restrictions = list[tuple[int, int]]
-"""(card id, mask) pairs: each card keeps only the identities of its mask (I-answers)."""
+Restriction = tuple[tuple[int, ...], list[int]]
+"""(card ids, masks) of one hand: each card keeps only the identities of its mask
+(I-answers).  A pair per hand, not per card: a move restricts a dozen cards."""
+
+Restrictions = list[Restriction]
 
 Code = tuple[int, int, int]
 """(seat, focus slot, k) of one seat's code [I-focus, I-k]."""
@@ -75,12 +78,12 @@ def number_of_hint(codes: Sequence[Code], before: Moment, hint: Hint, touched: C
     return number
 
 
-def answer(public: PublicKnowledge, before: Moment, seat: int, total: int) -> tuple[int, Restrictions]:
+def answer(public: PublicKnowledge, before: Moment, seat: int, total: int) -> tuple[int, Restriction]:
     """[I-answers] ``seat``'s number of modulus ``total`` (its questions answered from its
     cards, seen) and the restrictions the answers put on its cards."""
     sets = public_sets(public, before, seat)
     number = encode(sets, total, before.board, seen_hand(before, seat))
-    return number, [(card_id, mask) for card_id, mask in zip(before.hands[seat], sets)]
+    return number, (before.hands[seat], sets)
 
 
 def others_answers(public: PublicKnowledge, before: Moment, actor: int, reader: int,
@@ -92,9 +95,9 @@ def others_answers(public: PublicKnowledge, before: Moment, actor: int, reader: 
     for seat in seats_after(len(before.hands), actor):
         if seat == reader:
             continue
-        number, restrictions = answer(public, before, seat, total)
+        number, restriction = answer(public, before, seat, total)
         others += number
-        kept += restrictions
+        kept.append(restriction)
     return others, kept
 
 
@@ -103,7 +106,7 @@ def own_answers(public: PublicKnowledge, before: Moment, reader: int, own: int, 
     ``own``: the move's number minus the other seats' numbers (modulo ``total``)."""
     sets = public_sets(public, before, reader)
     decode(sets, total, before.board, own)
-    return [(card_id, mask) for card_id, mask in zip(before.hands[reader], sets)]
+    return [(before.hands[reader], sets)]
 
 
 def useless(sets: Sequence[int], board: Board, weights: Weights | None = None) -> list[int]:
@@ -138,7 +141,8 @@ def nobody_needed_a_hint(public: PublicKnowledge, before: Moment, actor: int) ->
     unplayable = ~before.board.playable
     for seat in seats_after(len(before.hands), actor):
         if knows_no_playable(public, before, seat):
-            restrictions += [(card_id, unplayable) for card_id in before.hands[seat]]
+            hand = before.hands[seat]
+            restrictions.append((hand, [unplayable] * len(hand)))
     return restrictions
 
 
