@@ -54,7 +54,6 @@ else, ``0`` or unset: off."""
 BUILD_COMMAND = "hanabi-ref compile"
 
 STRATEGY_MODULES = (
-    "hanabi_ref.engine.cards",
     "hanabi_ref.players.strategies.knowledge",
     "hanabi_ref.players.strategies.thesis",
     "hanabi_ref.players.strategies.info.knowledge",
@@ -66,9 +65,7 @@ STRATEGY_MODULES = (
     "hanabi_ref.players.strategies.info.search",
 )
 """Compiled and always loaded from the build: the exact posteriors, Algorithm 4.6 and
-the information strategy, where most of the time goes, and the card decoders they and
-the hat strategies call per card (:mod:`hanabi_ref.engine.cards`).  They hold no
-contracts."""
+the information strategy, where most of the time goes.  They hold no contracts."""
 
 ENGINE_MODULES = (
     "hanabi_ref.engine.dealing",
@@ -77,6 +74,7 @@ ENGINE_MODULES = (
     "hanabi_ref.engine.state",
     "hanabi_ref.engine.transition",
     "hanabi_ref.engine.view",
+    "hanabi_ref.engine.cards",
     "hanabi_ref.engine.variants.ruleset",
     "hanabi_ref.engine.variants.orange",
     "hanabi_ref.engine.variants.updown",
@@ -86,9 +84,10 @@ ENGINE_MODULES = (
 which compiled lambdas do not have, so with contracts on the engine runs from its
 sources.  ``hanabi_ref.players.strategy`` stays a source module: strategies written in Python
 subclass its ``BaseStrategy``, and an interpreted class cannot subclass a compiled one.
-The rule sets of the variant families are among them, as the steps ask them on every
-move; their base class allows subclasses in Python, so a family module not listed here
-works in a compiled process too."""
+The card decoders are among them (the strategies call them per card), and the rule sets
+of the variant families, as the steps ask them on every move; their base class allows
+subclasses in Python, so a family module not listed here works in a compiled process
+too."""
 
 HAT_MODULES = (
     "hanabi_ref.players.strategies.hat.core",
