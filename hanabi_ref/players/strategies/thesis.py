@@ -243,7 +243,14 @@ def is_worthless(config: GameConfig, composition: Sequence[int], fields: Sequenc
     rules, which call this per card, pass untyped ones)."""
     n = config.values
     known = cast(Identity, card)
-    suit, rank = suit_of(known, n), rank_of(known, n)  # the card is (rank + 1, suit)
+    return is_worthless_at(composition, fields, discarded, n, suit_of(known, n), rank_of(known, n))
+
+
+def is_worthless_at(composition: Sequence[int], fields: Sequence[int], discarded: Sequence[int], n: int,
+                    suit: int, rank: int) -> bool:
+    """[4.3] :func:`is_worthless` of the card (rank + 1, suit) of a game of ``n`` values,
+    for callers that decoded it already (the re-cluing rules, per card, from their
+    decoders' tables)."""
     height = fields[suit]
     if height > rank:
         return True

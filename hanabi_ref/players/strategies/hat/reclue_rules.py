@@ -45,7 +45,7 @@ from hanabi_ref.players.strategies.hat.values import (
     HatValue,
 )
 from hanabi_ref.players.strategies.knowledge import composition_counts
-from hanabi_ref.players.strategies.thesis import is_worthless
+from hanabi_ref.players.strategies.thesis import is_worthless_at
 from hanabi_ref.engine.view import PlayerView
 
 Hand = tuple[int | None, ...]
@@ -193,7 +193,7 @@ def is_useless(facts: CardFacts, card: int, progress: Sequence[int], discarded: 
     """The card can never be played: its rank is reached, or a lower card of its suit
     has no copy left [H-reclue-standard]; Definition 4.3's worthless card, with
     ``progress`` as the fields."""
-    return is_worthless(facts.config, facts.composition, progress, discarded, card)
+    return is_worthless_at(facts.composition, progress, discarded, facts.values, facts.suit_of[card], facts.rank_of[card])
 
 
 def is_critical(facts: CardFacts, card: int, discarded: Sequence[int]) -> bool:
@@ -204,9 +204,10 @@ def is_critical(facts: CardFacts, card: int, discarded: Sequence[int]) -> bool:
 def expected_action(facts: CardFacts, clue: Round, hand: Sequence[int | None]) -> HatValue:
     """[H-reclue-standard] the expected action: discard the lowest slot holding a
     useless card, else the lower of two equal cards, else clue."""
-    config, composition, progress, discarded = facts.config, facts.composition, clue.progress, clue.discarded
+    composition, progress, discarded, n = facts.composition, clue.progress, clue.discarded, facts.values
+    suit_of, rank_of = facts.suit_of, facts.rank_of
     for slot, card in enumerate(hand):  # is_useless, its arguments read once
-        if card is not None and is_worthless(config, composition, progress, discarded, card):
+        if card is not None and is_worthless_at(composition, progress, discarded, n, suit_of[card], rank_of[card]):
             return DISCARD_VALUES[slot]
     for slot, card in enumerate(hand):
         if card is not None and card in hand[slot + 1 :]:
