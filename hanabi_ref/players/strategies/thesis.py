@@ -239,8 +239,7 @@ def is_playable(config: GameConfig, fields: Sequence[int], card: Identity) -> bo
 
 def is_worthless(config: GameConfig, composition: Sequence[int], fields: Sequence[int], discarded: Sequence[int], card: int) -> bool:
     """[4.3] (x, y) is worthless: #F[y] >= x, or some (z, y) with #F[y] < z < x has no copy in
-    the stack or the hands.  ``card`` is an identity (typed ``int`` while the re-cluing
-    rules, which call this per card, pass untyped ones)."""
+    the stack or the hands.  ``card`` is an identity."""
     n = config.values
     known = cast(Identity, card)
     return is_worthless_at(composition, fields, discarded, n, suit_of(known, n), rank_of(known, n))

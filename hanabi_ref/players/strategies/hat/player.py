@@ -106,11 +106,6 @@ def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[Identit
     return Snapshot(fields, tuple(lost), min(tokens + 1, config.max_hints), stack, errors)
 
 
-def is_playable(config: GameConfig, snap: Snapshot, card: Identity) -> bool:
-    """[4.2] the card extends its field now."""
-    return snap.fields[suit_of(card, config.values)] == rank_of(card, config.values)
-
-
 # ------------------------------------------------------------------ the standard action
 
 

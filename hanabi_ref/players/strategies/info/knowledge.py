@@ -241,10 +241,9 @@ class PublicKnowledge:
         """Restrict each hand's cards (card ids) to their masks: what a move tells, as
         :mod:`~hanabi_ref.players.strategies.info.reading` returns it (I-answers).  The
         types are concrete (a tuple and a list), so the compiled build indexes them."""
-        limits = self.limits
         for card_ids, masks in restrictions:
             for card_id, mask in zip(card_ids, masks):
-                limits[card_id] = limits.get(card_id, -1) & mask
+                self.restrict(card_id, mask)
 
     def forget(self, card_id: int) -> None:
         """The card left its hand (I-public-move): its entry goes."""

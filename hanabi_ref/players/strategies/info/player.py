@@ -94,7 +94,6 @@ class InfoPlayer(BaseStrategy):
                 self.log.check(event.turn, self.seat, own)
             self.public.apply(own_answers(self.public, before, self.seat, own, total))
 
-
     # ------------------------------------------------------------ the turn
 
     def read_turn(self, view: PlayerView) -> Turn:

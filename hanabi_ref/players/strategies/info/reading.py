@@ -5,7 +5,7 @@ I-k, I-hint-map, I-answers, I-decode, I-useless, I-no-hint-needed, I-useless-hat
 Every function here reads a :class:`Moment` (the public facts at the start of a turn) and
 a seat's :class:`PublicKnowledge` and changes neither: what a move tells comes back as
 *restrictions*, one per seat: the card ids of its hand and the mask each card keeps,
-which the seat applies with :meth:`PublicKnowledge.restrict`.  Restrictions of
+which the seat applies with :meth:`PublicKnowledge.apply`.  Restrictions of
 different seats touch different cards, so their order does not matter.
 """
 
