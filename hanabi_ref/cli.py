@@ -85,7 +85,7 @@ from hanabi_ref.tools.verify import commands as verify
 __all__ = ["EXIT_INVALID_GAME", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
-    sim.add_simulate, sim.add_sweep, game.add_play, game.add_replay, verify.add_verify, verify.add_explain,
+    sim.add_simulate, sim.add_sweep, sim.add_crossplay, game.add_play, game.add_replay, verify.add_verify, verify.add_explain,
     game.add_rules, verify.add_serve, verify.add_vectors, bench.add_bench, playability.add_playability,
     solver.add_solve, spec.add_spec, rl.add_rl, bench.add_compile,
 )

@@ -602,27 +602,29 @@ def test_a_failing_bot_plays_on_as_the_fallback_and_the_person_is_told() -> None
                    output=screen, fallback=lambda c, seat, seed: Failing())
 
 
-@pytest.mark.checks("HU-bots")
+@pytest.mark.checks("HU-bots", "S-foreign-detect")
 def test_a_bot_that_cannot_read_a_hint_plays_on_on_the_command_line(monkeypatch: pytest.MonkeyPatch,
                                                                    capsys: pytest.CaptureFixture[str]) -> None:
-    """[HU-bots, C-exit] a person's colour hint that the recommendation strategy's code does
-    not decode: the seat plays on as the thesis strategy and the person is told; the game
-    goes on to the end of the input (exit 130, one line), never a traceback."""
+    """[HU-bots, S-foreign, C-exit] a person's colour hint that the recommendation
+    strategy's code does not decode: every seat of it leaves the code, the person is told
+    once per seat, nothing fails; the game goes on to the end of the input (exit 130, one
+    line), never a traceback."""
     monkeypatch.setattr(sys, "stdin", io.StringIO("hint 0 red\n"))
     code = main(["play", "--human", "1", "--strategy", "recommendation", "--players", "4", "--rules", "hle",
                  "--seed", "1"])
     captured = capsys.readouterr()
     assert (code, captured.err) == (130, "hanabi-ref: interrupted\n")
-    assert "seat 0 (RecommendationPlayer) failed observing the move 'seat 1 hints seat 0 red" in captured.out
-    assert "it plays on as the thesis strategy" in captured.out
+    for seat in (0, 2, 3):
+        assert captured.out.count(f"seat {seat} stops reading moves by its convention (turn 1: H-code-error: ") == 1
+    assert "failed" not in captured.out
 
 
 # ------------------------------------------------------------------ a random person
 
 
 CONVENTION_BOTS = ("hat", "hat-classic", "recommendation", "info", "info-source", "info-search")
-"""The strategies that assume every partner follows their convention: a person's moves
-make them fail (H-code-error, I-questions), and the fallback takes over (HU-bots)."""
+"""The strategies that read every partner's moves by their convention: a person's moves
+made them fail (H-code-error, I-questions) until they learnt to leave it (S-foreign)."""
 GAMES = 16
 """Two games for each configuration a strategy plays (at most 8: 2-5 players, hle and thesis);
 400 in the deep set (:func:`test_many_games_with_a_random_person_end_cleanly`)."""
@@ -645,14 +647,15 @@ def test_games_with_a_random_person_end_cleanly(name: str) -> None:
         assert replaced == 0
 
 
-@pytest.mark.checks("HU-bots")
+@pytest.mark.checks("HU-bots", "S-foreign")
 @pytest.mark.parametrize("name", CONVENTION_BOTS)
-def test_without_a_fallback_the_convention_bots_fail_with_one_line(name: str) -> None:
-    """[HU-bots] without the fallback, the strategies that assume their convention fail on
-    some of the random person's games, each with a one-line :class:`BotFailed` (this is why
-    the fallback exists)."""
-    failures = [outcome for outcome, _, _, _ in person_games(name, GAMES, None) if isinstance(outcome, BotFailed)]
-    assert failures and all("\n" not in str(failure) for failure in failures)
+def test_without_a_fallback_the_convention_bots_do_not_fail(name: str) -> None:
+    """[HU-bots, S-foreign] without the fallback, the strategies that read moves by their
+    convention play the random person's games to the end (they failed on some before
+    S-foreign), and tell the person when they leave their convention."""
+    outcomes = person_games(name, GAMES, None)
+    assert all(isinstance(outcome, GameRecord) for outcome, _, _, _ in outcomes)
+    assert any("stops reading moves by its convention" in screen for _, _, _, screen in outcomes)
 
 
 @pytest.mark.checks("HU-play", "HU-bots")
@@ -674,3 +677,27 @@ def test_the_numbered_order_is_plays_discards_hints() -> None:
     assert sorted(map(repr, moves)) == sorted(map(repr, view.legal_actions()))
     ranks = [0 if isinstance(m, Play) else 1 if isinstance(m, Discard) else 2 for m in moves]
     assert ranks == sorted(ranks)
+
+
+@pytest.mark.checks("HU-partner", "NAT-bot", "NAT-explain")
+def test_the_default_partner_reads_clues_and_explains_them(monkeypatch: pytest.MonkeyPatch,
+                                                           capsys: pytest.CaptureFixture[str]) -> None:
+    """[HU-partner, NAT-explain] without --strategy the bots are the natural bot; with
+    --explain the seat a person clues says, in one line, what it took from the clue."""
+    config = make_config(3, "hanab-live")
+    state = new_game(config, 2)
+    value = state.deck[state.hands[1][-1]] % config.values + 1  # seat 1's newest card
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"hint 1 {value}\n"))
+    code = main(["play", "--human", "0", "--players", "3", "--rules", "hanab-live", "--seed", "2", "--explain"])
+    out = capsys.readouterr().out
+    assert code == 130
+    assert re.search(r"^  seat 1: slot 1 is .*\(.*\)", out, re.M), out
+    monkeypatch.setattr(sys, "stdin", io.StringIO(f"hint 1 {value}\n"))
+    assert main(["play", "--human", "0", "--players", "3", "--rules", "hanab-live", "--seed", "2"]) == 130
+    assert "seat 1: slot" not in capsys.readouterr().out  # said only with --explain
+
+
+@pytest.mark.checks("HU-partner")
+def test_explain_needs_a_person(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["play", "--players", "3", "--strategy", "natural", "--explain"]) == 2
+    assert capsys.readouterr().err == "hanabi-ref: --explain: only with --human SEAT\n"

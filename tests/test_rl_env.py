@@ -395,3 +395,54 @@ def test_render_shows_the_board_as_the_seat_sees_it() -> None:
     with pytest.warns(UserWarning, match="render_mode"):
         assert HanabiAECEnv().render() is None
     env.close()
+
+
+@pytest.mark.checks("RL-gym-partner", "S-foreign")
+@pytest.mark.parametrize("name", ["hat", "recommendation", "info"])
+def test_gym_partners_never_raise_beside_a_random_agent(name: str) -> None:
+    """[RL-gym-partner] a random agent (legal moves only) beside convention strategies: every
+    episode ends by the rules, none truncated, nothing raised out of step (these partners
+    raised in about one episode in twenty before S-foreign)."""
+    env = HanabiGymEnv(players=4, preset="hanab-live", seat=0, others=name)
+    rng = np.random.default_rng(5)
+    for seed in range(12):
+        observation, info = env.reset(seed=seed)
+        terminated = truncated = False
+        while not (terminated or truncated):
+            legal = np.flatnonzero(observation["action_mask"])
+            observation, _, terminated, truncated, info = env.step(int(rng.choice(legal)))
+        assert terminated and not truncated and info["partner_error"] is None
+
+
+@pytest.mark.checks("RL-gym-partner")
+@pytest.mark.parametrize("failure", ["raise", "illegal"])
+def test_gym_partner_bug_truncates_the_episode(failure: str) -> None:
+    """[RL-gym-partner] a partner that raises, or that makes an illegal move, ends the
+    episode as truncated with ``info["partner_error"]``; the next step needs a reset."""
+    from hanabi_ref.players.strategies import SPECS, StrategySpec
+    from hanabi_ref.players.strategy import BaseStrategy
+
+    class Broken(BaseStrategy):
+        def __init__(self, config: GameConfig, seat: int, seed: int) -> None:
+            pass
+
+        def act(self, view: Any) -> Any:
+            if failure == "raise":
+                raise KeyError("a bug of the partner")
+            return Play(len(view.own_hand) + 3)
+
+    SPECS["broken-for-test"] = StrategySpec("broken-for-test", "a partner with a bug", (), lambda values: Broken)
+    try:
+        env = HanabiGymEnv(players=2, preset="hle", seat=0, others="broken-for-test")
+        observation, _ = env.reset(seed=1)
+        legal = int(np.flatnonzero(observation["action_mask"])[0])
+        _, _, terminated, truncated, info = env.step(legal)
+        assert (terminated, truncated) == (False, True)
+        expected = "seat 1 failed choosing its move: " + ("KeyError: 'a bug of the partner'" if failure == "raise"
+                                                           else "StrategyError: turn 1: ")
+        assert info["partner_error"].startswith(expected)
+        with pytest.raises(RLError, match="^RL-gym: the episode is over"):
+            env.step(legal)
+        env.reset(seed=2)  # a reset starts afresh: the partner fails again at its first move
+    finally:
+        del SPECS["broken-for-test"]

@@ -137,7 +137,7 @@ def resolve_seeds(args: argparse.Namespace) -> None:
 def add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False) -> None:
     """The game a command plays: strategy, players, seeds, rules, variant, hand size."""
     parser.add_argument("--strategy", required=not bots, default=None,
-                        help="strategy name (random, simple, thesis, hat, hat-classic, recommendation, info, info-source, info-search, learned-recommendation)")
+                        help="strategy name (random, simple, thesis, natural, hat, hat-classic, recommendation, info, info-source, info-search, learned-recommendation)")
     parser.add_argument("--players", type=positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=seed_or_random, default=None,
                         help="seed of game 0 (game i uses seed S+i; default 0); random: drawn from the system (ISO-seeds)")

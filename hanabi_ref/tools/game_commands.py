@@ -27,6 +27,10 @@ if TYPE_CHECKING:
     from hanabi_ref.formats.trace import Trace
 
 
+HUMAN_PARTNER = "natural"
+"""[HU-partner] the strategy of the bots beside a person when ``--strategy`` is not given."""
+
+
 def add_play(commands: Subparsers) -> None:
     """[C-play, HU-play] ``play``."""
     play = add_command(commands, "play", command_play, help="play one seeded game and write its trace")
@@ -34,7 +38,10 @@ def add_play(commands: Subparsers) -> None:
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
     play.add_argument("--human", type=count, default=None, metavar="SEAT",
-                      help="take seat SEAT yourself, at the terminal; the strategy plays the other seats (HU-play)")
+                      help="take seat SEAT yourself, at the terminal; the strategy (default: natural) plays the "
+                           "other seats (HU-play)")
+    play.add_argument("--explain", action="store_true",
+                      help="with --human: each bot says in one line what it took from each clue it received (NAT-explain)")
     add_show_options(play)
     add_compiled_option(play)
 
@@ -62,7 +69,9 @@ def add_rules(commands: Subparsers) -> None:
 
 def command_play(args: argparse.Namespace) -> int:
     """Play one game and optionally write its trace [C-play, T-trace]; ``--show`` prints
-    it move by move [SH-show], ``--human SEAT`` lets a person take a seat [HU-play]."""
+    it move by move [SH-show], ``--human SEAT`` lets a person take a seat [HU-play], beside
+    the natural bot unless ``--strategy`` names another, ``--explain`` printing what the
+    bots took from clues [HU-partner]."""
     from hanabi_ref.players.runner import play_game
     from hanabi_ref.tools.human import play_human
     from hanabi_ref.engine.configs import make_config
@@ -73,12 +82,16 @@ def command_play(args: argparse.Namespace) -> int:
     if args.human is not None and args.human >= config.players:
         raise UsageError(f"hanabi-ref: --human: seat {args.human} does not exist ({config.players} players: "
                          f"seats 0..{config.players - 1})")
+    if args.explain and args.human is None:
+        raise UsageError("hanabi-ref: --explain: only with --human SEAT")
+    if args.human is not None and args.strategy is None and not args.bot:
+        args.strategy = HUMAN_PARTNER  # [HU-partner] the bot that reads clues as people give them
     factory = _play_factory(args, config)
     try:
         if args.human is not None:
             # [OUT-special] with the trace on standard output, the game is played on standard error
             record = play_human(config, factory, args.human, seed=args.seed, strategy_seed=args.strategy_seed,
-                                output=sys.stderr if args.out == "-" else None)
+                                output=sys.stderr if args.out == "-" else None, explain=args.explain)
         else:
             record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
     finally:

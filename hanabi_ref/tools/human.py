@@ -242,21 +242,42 @@ class _Bot(BaseStrategy):
     violation is a bug in us and passes unchanged."""
 
     def __init__(self, strategy: Strategy, seat: int, fallback: Callable[[], Strategy] | None = None,
-                 tell: Callable[[str], None] | None = None) -> None:
+                 tell: Callable[[str], None] | None = None, explain: bool = False) -> None:
         self.strategy = strategy
         self.seat = seat
         self.fallback = fallback
         self.tell = tell
         self.replaced = False
+        self.explain = explain
+        self.left: str | None = None
+        self.told = 0
 
     def act(self, view: PlayerView) -> Action:
         try:
-            return self.strategy.act(view)
+            action = self.strategy.act(view)
         except icontract.ViolationError:
             raise
         except Exception as error:
             self.replace(view.turns, "choosing its move", error)
-        return self.act(view)
+            return self.act(view)
+        self.report()
+        return action
+
+    def report(self) -> None:
+        """[HU-bots, S-foreign, NAT-explain] tell the person, in one line each, that this bot
+        left its convention, and (``explain``) what it took from the clues it received."""
+        if self.tell is None:
+            return
+        left = getattr(self.strategy, "left", None)
+        if isinstance(left, str) and self.left is None:
+            self.left = left
+            self.tell(f"seat {self.seat} stops reading moves by its convention ({left}); "
+                      f"it plays on as the {FALLBACK} strategy")
+        heard = getattr(self.strategy, "heard", None)
+        if self.explain and isinstance(heard, list):
+            for line in heard[self.told:]:
+                self.tell(str(line))
+            self.told = len(heard)
 
     def replace(self, turn: int, doing: str, error: Exception) -> None:
         """[HU-bots] put the fallback in the failed strategy's place, or raise
@@ -290,16 +311,18 @@ class _ObservingBot(_Bot):
         except Exception as error:
             move = event_text(view.config, event, view.hands)
             self.replace(event.turn, f"observing the move '{move}'", error)
+            return
+        self.report()
 
 
 def as_bot(strategy: Strategy, seat: int, fallback: Callable[[], Strategy] | None = None,
-           tell: Callable[[str], None] | None = None) -> _Bot:
+           tell: Callable[[str], None] | None = None, explain: bool = False) -> _Bot:
     """[HU-bots] ``strategy`` at ``seat``, its errors named, ``fallback`` (if any) taking
     over when it fails; it observes exactly when the strategy does (the runner builds
-    views for observers only)."""
+    views for observers only); ``explain``: it says what it took from clues [NAT-explain]."""
     if observes(strategy):
-        return _ObservingBot(strategy, seat, fallback, tell)
-    return _Bot(strategy, seat, fallback, tell)
+        return _ObservingBot(strategy, seat, fallback, tell, explain)
+    return _Bot(strategy, seat, fallback, tell, explain)
 
 
 class _Seating:
@@ -307,17 +330,19 @@ class _Seating:
     bots of ``factory`` (built with the seat and seed the runner gives) everywhere else,
     each with the fallback of ``fallback`` (a factory, or None for none)."""
 
-    def __init__(self, person: HumanSeat, factory: StrategyFactory, fallback: StrategyFactory | None) -> None:
+    def __init__(self, person: HumanSeat, factory: StrategyFactory, fallback: StrategyFactory | None,
+                 explain: bool = False) -> None:
         self.person = person
         self.factory = factory
         self.fallback = fallback
+        self.explain = explain
 
     def __call__(self, config: GameConfig, seat: int, seed: int) -> Strategy:
         if seat == self.person.seat:
             return self.person
         fallback = self.fallback
         spare = None if fallback is None else (lambda: fallback(config, seat, seed))
-        return as_bot(self.factory(config, seat, seed), seat, spare, self.person.tell)
+        return as_bot(self.factory(config, seat, seed), seat, spare, self.person.tell, self.explain)
 
 
 def _is_terminal(stream: LineSource) -> bool:
@@ -336,6 +361,7 @@ def play_human(
     input: LineSource | None = None,
     output: TextIO | None = None,
     fallback: StrategyFactory | None | str = FALLBACK,
+    explain: bool = False,
 ) -> GameRecord:
     """[HU-play] play one game with a person at ``seat`` and ``factory``'s strategies at
     the others, reading moves from ``input`` and writing to ``output`` (standard input and
@@ -353,7 +379,7 @@ def play_human(
             from hanabi_ref.players.strategies import STRATEGIES
 
             fallback = STRATEGIES[fallback]
-        seating = _Seating(person, factory, fallback)
+        seating = _Seating(person, factory, fallback, explain)
         record = play_game(config, seating, seed=seed, deck=deck, strategy_seed=strategy_seed)
     except KeyboardInterrupt as stop:
         person.abandon(stop)

@@ -32,6 +32,7 @@ from hanabi_ref.players.strategies.hat.reclue import HAT_SPEC
 from hanabi_ref.players.strategies.hat.recommendation import RECOMMENDATION_SPEC
 from hanabi_ref.players.strategies.info import INFO_SPEC, SEARCH_INFO_SPEC, SOURCE_INFO_SPEC
 from hanabi_ref.players.strategies.thesis import THESIS_SPEC
+from hanabi_ref.players.strategies.natural import NATURAL_SPEC
 
 
 BUILT_IN: Mapping[str, StrategySpec] = {
@@ -47,6 +48,7 @@ BUILT_IN: Mapping[str, StrategySpec] = {
     "info": INFO_SPEC,
     "info-source": SOURCE_INFO_SPEC,
     "info-search": SEARCH_INFO_SPEC,
+    "natural": NATURAL_SPEC,
 }
 """The strategies of this package, by name."""
 

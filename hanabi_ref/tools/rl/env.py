@@ -23,7 +23,6 @@ from pettingzoo import AECEnv
 from hanabi_ref.engine.actions import Action, Hint, describe
 from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.dealing import check_seed, deck_from_seed, derive_seed
-from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.formats.hanablive import card_name
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.tools.rl.actions import plain_actions
@@ -355,9 +354,12 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     that seat's view.  ``seat=k, others=NAME``: the agent plays seat k, our strategy NAME
     plays every other seat from its own view (seeded from the episode seed S with
     ``derive_seed(S, j + 1)`` for seat j, and observing every event, as ``play_game``
-    does).  thesis, simple and random play beside any agent; the convention strategies
-    (info, hat, recommendation) read the agent's moves as their convention's messages and
-    may raise when it does not follow it, as they do in ``play_game`` beside such a seat.
+    does).  Every shipped strategy plays beside any agent: the convention strategies
+    (info, hat, recommendation, ...) leave their convention when the agent's moves show it
+    is not kept (S-foreign) and never raise on them.  A partner that fails for its own
+    reasons (a bug, an illegal move) ends the episode as truncated, with
+    ``info["partner_error"]`` naming the seat and the failure [RL-gym-partner]; the next
+    ``step`` then needs a ``reset``.
 
     Rewards [RL-reward]: a step returns the engine's score when it returns minus the
     score when the previous step returned (0 at the deal), so the others' moves count
@@ -366,7 +368,7 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     given so far (a return of 0) and ``info["illegal_action"] = True``.  Seeds
     [RL-seed]: ``reset(seed=S)`` deals ``deck_from_seed(config, S)``; ``reset()`` draws S
     from ``self.np_random``.  ``info`` holds ``score``, ``turn``, ``seat`` (the observing
-    seat) and ``illegal_action``.  ``actions`` and ``hat_options``: as in
+    seat), ``illegal_action`` and ``partner_error`` (None, or the partner's failure).  ``actions`` and ``hat_options``: as in
     :class:`HanabiAECEnv` [RL-hat-spaces]."""
 
     metadata: dict[str, Any] = {"render_modes": list(RENDER_MODES)}
@@ -395,6 +397,7 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         self.action_space = spaces.Discrete(self.table.action_count)
         self.strategies = self.seat_strategies(0)  # a strategy refusing this game refuses it now
         self.given = 0
+        self.partner_error: str | None = None
 
     def checked_seat(self, seat: int | None, others: str | None) -> int | None:
         """[RL-gym] ``seat`` and ``others`` come together, the seat one of the game's."""
@@ -415,6 +418,7 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         deck_seed = drawn_seed(self.np_random) if seed is None else seed_of(seed)
         self.table.deal(deck_seed)
         self.given = 0
+        self.partner_error = None
         self.strategies = self.seat_strategies(deck_seed)
         self.play_others()
         return self.table.observe(self.observer()), self.info(illegal=False)
@@ -432,7 +436,7 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
 
     def step(self, action: int | np.integer[Any]) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
         """[RL-gym, RL-reward, RL-illegal] the agent's move, then the others' up to its next turn."""
-        if self.table.over:
+        if self.table.over or self.partner_error is not None:
             raise RLError("RL-gym", "the episode is over: call reset()")
         move = self.table.decode(action, self.table.state.current_player)  # raises before anything changes
         if move is None:
@@ -441,7 +445,8 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
             self.play(move)
             self.play_others()
         reward = float(self.reward())
-        return self.table.observe(self.observer()), reward, self.table.over, False, self.info(illegal=move is None)
+        truncated = self.partner_error is not None and not self.table.over
+        return self.table.observe(self.observer()), reward, self.table.over, truncated, self.info(illegal=move is None)
 
     def reward(self) -> int:
         """[RL-reward] the score now minus what was given so far (minus all of it after a forfeit)."""
@@ -450,28 +455,46 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         return reward
 
     def play(self, action: Action) -> None:
-        """Apply ``action`` and let every observing strategy see the event from its own view."""
+        """Apply ``action`` and let every observing strategy see the event from its own view
+        (a partner failing there ends the episode: :meth:`partner_failed`)."""
         event = self.table.play(action)
         watching = [(j, s) for j, s in self.strategies.items() if observes(s)]
         views = self.table.views.views(self.table.state, [j for j, _ in watching])
-        for (_, strategy), view in zip(watching, views):
-            strategy.observe(view, event)
+        for (seat, strategy), view in zip(watching, views):
+            try:
+                strategy.observe(view, event)
+            except Exception as error:  # [RL-gym-partner] the partner's own failure, whatever it is
+                self.partner_failed(seat, "observing", error)
+                return
 
     def play_others(self) -> None:
-        """The strategies play until the agent's seat is to act or the game ends."""
-        while self.seat is not None and not self.table.over and self.table.state.current_player != self.seat:
+        """The strategies play until the agent's seat is to act, the game ends or a
+        partner fails [RL-gym-partner]."""
+        while (self.seat is not None and not self.table.over and self.partner_error is None
+               and self.table.state.current_player != self.seat):
             seat = self.table.state.current_player
-            action = self.strategies[seat].act(self.table.view(seat))
             try:
-                self.play(action)
-            except IllegalActionError as error:
+                action = self.strategies[seat].act(self.table.view(seat))
+                problem = illegality(self.table.state, action)
+            except Exception as error:  # [RL-gym-partner] the partner's own failure, whatever it is
+                self.partner_failed(seat, "choosing its move", error)
+                return
+            if problem is not None:
                 turn = self.table.state.turns
-                raise StrategyError(f"turn {turn}, seat {seat}: {describe(action)} is illegal: {error}") from None
+                illegal = StrategyError(f"turn {turn}: {describe(action)} is illegal: {problem[0]}: {problem[1]}")
+                self.partner_failed(seat, "choosing its move", illegal)
+                return
+            self.play(action)
+
+    def partner_failed(self, seat: int, doing: str, error: BaseException) -> None:
+        """[RL-gym-partner] end the episode (truncated) with the failure in ``info``."""
+        self.partner_error = f"seat {seat} failed {doing}: {type(error).__name__}: {error}"
 
     def info(self, illegal: bool) -> dict[str, Any]:
         """A fresh info dict: score, turn, observing seat, whether an illegal action ended the episode."""
         state = self.table.state
-        return {"score": self.table.score(), "turn": state.turns, "seat": self.observer(), "illegal_action": illegal}
+        return {"score": self.table.score(), "turn": state.turns, "seat": self.observer(), "illegal_action": illegal,
+                "partner_error": self.partner_error}
 
     def render(self) -> str | None:
         """The board as the observing seat sees it (``render_mode="ansi"``), else None with a warning."""

@@ -21,6 +21,7 @@ from importlib import resources
 from typing import TYPE_CHECKING, Final
 
 from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.players.strategies.adapt import adaptive, may_always_fail
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem
 from hanabi_ref.players.strategies.params import Param, ParamError, StrategySpec, Value
 from hanabi_ref.players.strategy import Strategy, StrategyFactory
@@ -153,7 +154,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
             return team_factory(rule_of(config), chosen, offset=offset_for(config), judge=judge_for(config))(
                 config, seat, seed)
 
-        return by_teacher
+        return adaptive(by_teacher, may_always_fail)  # [S-foreign]
     try:
         policy = model_file(shipped_model() if name == "shipped" else name)
     except RLError as error:
@@ -165,7 +166,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
         policy.check_config(config, name)
         return team_factory(policy, trained, offset=offset_for(config), judge=judge_for(config))(config, seat, seed)
 
-    return by_model
+    return adaptive(by_model, may_always_fail)  # [S-foreign]
 
 
 LEARNED_SPEC = StrategySpec(

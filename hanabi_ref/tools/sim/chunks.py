@@ -20,7 +20,7 @@ import attrs
 from hanabi_ref.engine.dealing import derive_seed
 from hanabi_ref.players.runner import play_games
 from hanabi_ref.engine.view import ViewMaker
-from hanabi_ref.players.strategy import StrategyFactory
+from hanabi_ref.players.strategy import Strategy, StrategyFactory
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.trace_hash import GameHasher, failed_outcome_digest, failure_digest, outcome_digest
@@ -57,6 +57,10 @@ class GameSetup:
     the strategy plays in the worker's own process"""
     move_timeout: float = 10.0
     """[ISO-timeout] seconds a seat's process may take to answer"""
+    partner: str | None = None
+    """[XP-seats] the strategy (default parameters) of seats 0 .. ``partner_seats`` - 1,
+    the others playing ``strategy``; None: every seat plays ``strategy``"""
+    partner_seats: int = 0
 
     @classmethod
     def of(cls, players: int, rules: str, variant: str, hand_size: int | None, strategy: str,
@@ -80,7 +84,20 @@ class GameSetup:
             from hanabi_ref.tools.isolation.client import IsolatedFactory
 
             return IsolatedFactory(self.seats, self.move_timeout)
-        return factory_for(self.strategy, dict(self.params))
+        own = factory_for(self.strategy, dict(self.params))
+        if self.partner is None:
+            return own
+        return mixed_team(own, factory_for(self.partner), self.partner_seats)
+
+
+def mixed_team(own: StrategyFactory, partner: StrategyFactory, partner_seats: int) -> StrategyFactory:
+    """[XP-seats] seats 0 .. ``partner_seats`` - 1 built by ``partner``, the others by
+    ``own``, each seeded as in a game of one strategy."""
+
+    def factory(config: GameConfig, seat: int, seed: int) -> Strategy:
+        return (partner if seat < partner_seats else own)(config, seat, seed)
+
+    return factory
 
 
 @attrs.frozen

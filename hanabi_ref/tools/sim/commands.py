@@ -49,6 +49,41 @@ def add_sweep(commands: Subparsers) -> None:
     add_compiled_option(sweep)
 
 
+def add_crossplay(commands: Subparsers) -> None:
+    """[XP-matrix, XP-seats, XP-plot] ``crossplay``: every strategy beside every other."""
+    crossplay = add_command(commands, "crossplay", command_crossplay,
+                            help="play every strategy beside every other: the matrix of mean score, perfect and strike-out rates")
+    crossplay.add_argument("--strategies", required=True, metavar="A,B,C", help="the strategies of the rows and columns")
+    crossplay.add_argument("--players", type=positive, required=True, help="number of players p")
+    crossplay.add_argument("--seats", type=positive, default=1, help="seats 0..k-1 play the column strategy (default 1)")
+    crossplay.add_argument("--games", type=positive, required=True, help="games N per cell")
+    crossplay.add_argument("--seed", type=count, default=None, help="seed of game 0 of every cell (default 0)")
+    crossplay.add_argument("--strategy-seed", type=count, default=None,
+                           help="seed the strategies from this seed, apart from the decks' (ISO-seeds)")
+    crossplay.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")
+    crossplay.add_argument("--variant", default="no-variant", help="variant slug or hanab.live name")
+    crossplay.add_argument("--hand-size", type=positive, default=None, help="hand size h (default by p)")
+    crossplay.add_argument("--json", action="store_true", help="print one JSON object")
+    crossplay.add_argument("--plot", default=None, metavar="FILE",
+                           help="draw the mean-score matrix as a heat map to FILE.png or FILE.svg (needs matplotlib)")
+    for option, kind, text in (("--jobs", positive, "worker processes (default: all cores; 1: this process)"),
+                               ("--chunk-size", positive, "games per task (default: automatic)")):
+        crossplay.add_argument(option, type=kind, default=None, help=text)
+    crossplay.add_argument("--executor", choices=["local", "dask"], default="local",
+                           help="local processes (default) or a dask.distributed cluster")
+    crossplay.add_argument("--scheduler", default=None, metavar="ADDRESS", help="address of the dask scheduler")
+    crossplay.add_argument("--stall-timeout", type=seconds, default=None, metavar="SECONDS",
+                           help="stop the run (exit 3) when no chunk finishes for this long (default 600)")
+    add_compiled_option(crossplay)
+
+
+def command_crossplay(args: argparse.Namespace) -> int:
+    """[XP-matrix] every strategy beside every other, on the same seeds."""
+    from hanabi_ref.tools.sim import crossplay
+
+    return crossplay.command_crossplay(args)
+
+
 def add_run_options(parser: argparse.ArgumentParser) -> None:
     """Options of simulate and sweep: games, parameters, workers, stalls [SIM-jobs,
     SIM-param, SIM-dask, SIM-stall]."""

@@ -39,6 +39,7 @@ from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
+from hanabi_ref.players.strategies.adapt import ForeignMove
 from hanabi_ref.players.strategies.knowledge import CardWeights, composition_counts
 from hanabi_ref.engine.view import PlayerView
 from hanabi_ref.engine.tables import tables_for
@@ -47,6 +48,14 @@ from hanabi_ref.engine.tables import tables_for
 class CodeError(HanabiError):
     """[H-code-error] A number a code cannot send from these hands, or a hint no number
     of the code maps to; the message names the clause, the number or hint and why."""
+
+
+class UndecodableHint(CodeError, ForeignMove):
+    """[H-code-error, S-foreign-detect] a hint no number of the code maps to: no honest
+    cluer gives it, so a seat that sees it leaves the code (the whole team sees it)."""
+
+    def __init__(self, message: str) -> None:
+        ForeignMove.__init__(self, "H-code-error", message)
 
 
 # ------------------------------------------------------------------ classes of hints
@@ -342,15 +351,15 @@ class NewestCardCode:
         maps to it [H-code-error]."""
         problem = _hint_problem(self.config, cluer, hint)
         if problem is not None:
-            raise CodeError(f"H-code-error: {problem}")
+            raise UndecodableHint(problem)
         offset = (hint.target - cluer) % self.config.players
         size = self.sizes[offset - 1]
         if self.pooled and not touches_newest:
             return self.modulus - 1
         cls = class_of(hint.kind, touches_newest, size)
         if cls is None:
-            raise CodeError(
-                f"H-code-error: a {hint.kind} hint to seat {hint.target} not touching its newest card "
+            raise UndecodableHint(
+                f"a {hint.kind} hint to seat {hint.target} not touching its newest card "
                 f"is no number of this code (that player's part has size {size})"
             )
         return self._bases[offset] + self._positions[size][cls]
@@ -409,12 +418,12 @@ class HintListCode:
         beyond the first m [H-code-error].  ``touches_newest`` is not needed."""
         problem = _hint_problem(self.config, cluer, hint)
         if problem is not None:
-            raise CodeError(f"H-code-error: {problem}")
+            raise UndecodableHint(problem)
         offset = (hint.target - cluer) % self.config.players
         index = hint.subject if hint.kind == "colour" else len(self.config.colours) + hint.subject - 1
         number = (offset - 1) * self._per_target + index
         if number >= self.modulus:
-            raise CodeError(f"H-code-error: {hint.kind} {hint.subject} to seat {hint.target} is hint {number} of the list, beyond the code's {self.modulus}")
+            raise UndecodableHint(f"{hint.kind} {hint.subject} to seat {hint.target} is hint {number} of the list, beyond the code's {self.modulus}")
         return number
 
     def sendable(self, cluer: int, seen: Sequence[SeenHand | None]) -> int:
@@ -548,6 +557,7 @@ __all__ = [
     "COLOUR_NEWEST",
     "ClueCode",
     "CodeError",
+    "UndecodableHint",
     "HintListCode",
     "HintTables",
     "NewestCardCode",

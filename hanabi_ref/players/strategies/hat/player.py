@@ -26,6 +26,7 @@ from typing import NamedTuple
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.players.strategies.adapt import ForeignMove, adaptive
 from hanabi_ref.engine.cards import Identity, rank_of, suit_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
@@ -409,7 +410,8 @@ class HatPlayer(BaseStrategy):
     def decode(self, view: PlayerView, clue: Clue) -> int:
         """[H-decode] this seat's action: the number minus the observed actions of the
         clued players before it and the standard actions of those after it."""
-        assert clue.snapshot is not None
+        if clue.snapshot is None:  # set before the first clued seat moves, in an honest team
+            raise ForeignMove("H-decode", f"the clue of turn {clue.turn} has no snapshot when this seat decodes it")
         index = clue.clued.index(self.seat)
         later = clue.clued[index + 1 :]
         hands = [view.cards[seat] for seat in later]
@@ -531,7 +533,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
             logs[:] = [DecodeLog(strict=True)]
         return HatPlayer(config, seat, logs[0])
 
-    return factory
+    return factory if check else adaptive(factory)  # [S-foreign]; check mode reports, never adapts
 
 
 HAT_PARAMS = (

@@ -36,6 +36,7 @@ from collections.abc import Mapping
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.players.strategies.adapt import adaptive
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
@@ -179,7 +180,8 @@ class ReclueHatPlayer(BaseStrategy):
         for index, clue in enumerate(held):
             if clue.values is None:
                 self.resolve(clue)
-            assert clue.values is not None
+            if clue.values is None:
+                raise rules.unseen()
             value = clue.values[self.seat]
             if IS_PLAY[value] and SLOT_OF[value] < len(view.own_hand):
                 self.deferred = held[index + 1 :]
@@ -193,7 +195,8 @@ class ReclueHatPlayer(BaseStrategy):
             return yolo
         if last is None:
             return self.clue_or_discard(view, None)
-        assert last.values is not None
+        if last.values is None:
+            raise rules.unseen()
         value = last.values[self.seat]
         if last.modified == self.seat:
             if is_executable(self.config, value, view.clue_tokens, len(view.own_hand)):
@@ -290,7 +293,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
             logs[:] = [DecodeLog(strict=True)]
         return ReclueHatPlayer(config, seat, logs[0])
 
-    return factory
+    return factory if check else adaptive(factory)  # [S-foreign]; check mode reports, never adapts
 
 
 HAT_SPEC = StrategySpec(

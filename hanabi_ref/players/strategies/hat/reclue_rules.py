@@ -33,6 +33,7 @@ from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.players.strategies.hat.core import recover
 from hanabi_ref.players.strategies.hat.player import Snapshot, after, is_executable, snapshot_of
+from hanabi_ref.players.strategies.adapt import ForeignMove
 from hanabi_ref.players.strategies.hat.values import (
     CLUE_VALUE,
     DISCARD_VALUES,
@@ -251,7 +252,8 @@ def standard_action(facts: CardFacts, clue: Round, seat: int, hand: Sequence[int
         best: tuple[int, int, int] | None = None
         for slot in slots:
             card = hand[slot]
-            assert card is not None
+            if card is None:
+                raise unseen()
             if card in dont_play or (banned is not None and card in banned):
                 continue
             critical = facts.composition[card] - clue.discarded[card] <= 1  # is_critical
@@ -274,9 +276,16 @@ def standard_values(facts: CardFacts, clue: Round, seats: Sequence[int]) -> dict
         values[seat] = value
         if IS_PLAY[value]:
             card = hand[SLOT_OF[value]]
-            assert card is not None
+            if card is None:
+                raise unseen()
             dont_play.add(card)
     return values
+
+
+def unseen() -> ForeignMove:
+    """[S-foreign-detect] a reading that an honest team's clues never lead to: it needs a
+    card this seat cannot see, a clue not yet resolved, or a seat the clue left free."""
+    return ForeignMove("H-reclue-decode", "the clues held lead to a reading no honest team's clues give")
 
 
 # ------------------------------------------------------------------ H-reclue-pins (Lemma 4)
@@ -291,13 +300,18 @@ def pins_of(facts: CardFacts, clue: Round) -> Pins:
     pinned: dict[int, int] = {}
     for seat in clue.order:
         for earlier in clue.prior[seat]:
-            assert earlier.values is not None, "an earlier clue is resolved first"
+            if earlier.values is None:
+                raise unseen()
             value = earlier.values[seat]
-            assert IS_PLAY[value] or earlier.modified != seat, "Lemma 4: a modified seat acts before the next clue"
+            if not IS_PLAY[value] and earlier.modified == seat:
+                # Lemma 4: an honest team's modified seat acts before the next clue.
+                raise ForeignMove("H-reclue-pins", f"seat {seat}, modified by the clue of turn {earlier.turn}, "
+                                  "still holds it at a later clue (Lemma 4)")
             if IS_PLAY[value]:
                 pins[seat] = value
                 card = clue.hand(seat)[SLOT_OF[value]]
-                assert card is not None
+                if card is None:
+                    raise unseen()
                 pinned[card] = seat
                 break
     progress = clue.fields
@@ -324,7 +338,8 @@ def excluded_cards(facts: CardFacts, clue: Round, seat: int, hand: Sequence[int 
     for earlier in clue.prior[seat]:
         for slot in wanted_slots(facts, earlier, seat, hand):
             card = hand[slot]
-            assert card is not None
+            if card is None:
+                raise unseen()
             cards.add(card)
     return cards
 
@@ -360,7 +375,8 @@ def resolved_values(facts: CardFacts, clue: Round, resolver: int) -> dict[int, H
             waiting.append(seat)
     values.update(standard_values(facts, clue, waiting))
     missing = [seat for seat in clue.order if seat not in values]
-    assert len(missing) <= 1, "at most one clued seat's value is unknown"
+    if len(missing) > 1:  # an honest team leaves at most the resolver's own value unknown
+        raise ForeignMove("H-reclue-decode", f"the clue of turn {clue.turn} leaves the values of seats {missing} unknown")
     if missing:
         others = list(values.values())  # a HatValue is its hat number
         values[missing[0]] = HAT_VALUES[recover(clue.number, others, MODULUS)]  # HatValue.from_number
@@ -376,7 +392,8 @@ def modified_seat(facts: CardFacts, clue: Round, values: dict[int, HatValue], no
     the public numbers when the clue is given and ``endgame`` the cards still to play
     beyond the stack."""
     m = clue.modified
-    assert m is not None
+    if m is None:
+        raise unseen()
     hand = clue.hand(m)
     before = list(clue.order[: clue.position[m]])
     later = list(clue.order[clue.position[m] + 1 :])
@@ -427,7 +444,8 @@ def tokens_along(facts: CardFacts, clue: Round, later: Sequence[int], values: di
             final += 1
         else:
             card = clue.hand(seat)[SLOT_OF[value]]
-            assert card is not None
+            if card is None:
+                raise unseen()
             if facts.rank_of[card] == n - 1:
                 final += 1
     return final, least
@@ -440,7 +458,8 @@ def progress_after(facts: CardFacts, clue: Round, later: Sequence[int], values: 
     for seat in later:
         if IS_PLAY[values[seat]]:
             card = clue.hand(seat)[SLOT_OF[values[seat]]]
-            assert card is not None
+            if card is None:
+                raise unseen()
             suit = facts.suit_of[card]
             progress[suit] = max(progress[suit], facts.rank_of[card] + 1)
     return tuple(progress)
@@ -475,12 +494,14 @@ def modified_play(facts: CardFacts, seat: ModifiedSeat) -> HatValue:
     n = facts.values
     clue, hand, x = seat.clue, seat.hand, seat.standard
     card = hand[x.slot]
-    assert card is not None
+    if card is None:
+        raise unseen()
     if not (seat.least_tokens < 0 or seat.final_tokens == 0) or facts.rank_of[card] == n - 1:
         return x
     for slot in wanted_slots(facts, clue, seat.seat, hand):
         five = hand[slot]
-        assert five is not None
+        if five is None:
+            raise unseen()
         if facts.rank_of[five] == n - 1 and five not in seat.dont_play:
             return HatValue.play(slot)
     if seat.endgame <= 0:
@@ -553,7 +574,8 @@ def is_clue_for_a_later_play(facts: CardFacts, seat: ModifiedSeat) -> bool:
             continue
         position = clue.position[other]
         for card in clue.hand(other):
-            assert card is not None
+            if card is None:
+                raise unseen()
             suit, rank = facts.suit_of[card], facts.rank_of[card]
             if rank != seat.progress[suit]:
                 continue
@@ -571,7 +593,8 @@ def players_of_cards(seat: ModifiedSeat) -> dict[int, int]:
     for other in seat.before + seat.later:
         if values[other].is_play:
             card = clue.hand(other)[values[other].slot]
-            assert card is not None
+            if card is None:
+                raise unseen()
             player_of[card] = other
     return player_of
 
@@ -633,9 +656,11 @@ def highest_discard(facts: CardFacts, hand: Hand) -> HatValue:
     card of highest rank (the lowest such slot)."""
     best = 0
     for slot, card in enumerate(hand):
-        assert card is not None
+        if card is None:
+            raise unseen()
         top = hand[best]
-        assert top is not None
+        if top is None:
+            raise unseen()
         if facts.rank_of[card] > facts.rank_of[top]:
             best = slot
     return HatValue.discard(best)
@@ -647,7 +672,8 @@ def extra_discard(facts: CardFacts, clue: Round, hand: Hand) -> HatValue:
     n = facts.values
     best: tuple[int, int] | None = None
     for slot, card in enumerate(hand):
-        assert card is not None
+        if card is None:
+            raise unseen()
         rank = facts.rank_of[card]
         if clue.discarded[card] or rank == n - 1 or rank == clue.progress[facts.suit_of[card]]:
             continue
@@ -679,7 +705,8 @@ def choose_modified(
     modified seat can carry out, whose sum can be sent and which does not tell it to
     play an excluded card."""
     m = clue.modified
-    assert m is not None
+    if m is None:
+        raise unseen()
     hand = clue.hand(m)
     banned: set[int] | None = None  # computed when a play comes up
     total = sum(values.values())  # a HatValue is its hat number
@@ -714,7 +741,8 @@ def safe_slots(facts: CardFacts, clue: Round, hand: Hand) -> list[int]:
     last copy."""
     slots = []
     for slot, card in enumerate(hand):
-        assert card is not None
+        if card is None:
+            raise unseen()
         if is_useless(facts, card, clue.progress, clue.discarded) or not is_critical(facts, card, clue.discarded):
             slots.append(slot)
     return slots
@@ -785,13 +813,15 @@ def is_gamble_readable(
     gamble waits while another seat plays there a card this seat wanted and the gambled
     card may be a copy of it (its knowledge allows it and a copy is unseen)."""
     for clue in held:
-        assert clue.values is not None
+        if clue.values is None:
+            raise unseen()
         position = clue.position[seat]
         for other, value in clue.values.items():
             if other == seat or not value.is_play:
                 continue
             card = clue.hand(other)[value.slot]
-            assert card is not None
+            if card is None:
+                raise unseen()
             if not possible >> card & 1 or not is_wanted(facts, clue, card, position):
                 continue
             suit, rank = facts.suit_of[card], facts.rank_of[card]

@@ -20,6 +20,7 @@ from collections.abc import Mapping, Sequence
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.players.strategies.adapt import adaptive
 from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
@@ -170,7 +171,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
     def factory(config: GameConfig, seat: int, seed: int) -> RecommendationPlayer:
         return RecommendationPlayer(config, seat)
 
-    return factory
+    return adaptive(factory)  # [S-foreign]
 
 
 RECOMMENDATION_SPEC = StrategySpec(

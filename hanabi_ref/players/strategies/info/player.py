@@ -16,9 +16,10 @@ from hanabi_ref.engine.actions import Action, Discard, Hint
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+from hanabi_ref.players.strategies.adapt import adaptive
 from hanabi_ref.players.strategies.info import search
-from hanabi_ref.players.strategies.info.decisions import Numbers, Options, Turn, decide, hint_of, someone_needs_a_hint, turn_of
-from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment, PublicKnowledge
+from hanabi_ref.players.strategies.info.decisions import Numbers, Options, Turn, decide, hint_of, slack, someone_needs_a_hint, turn_of
+from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment, PublicKnowledge, board_of
 from hanabi_ref.players.strategies.info.reading import (InfoError, code_total, codes_of, nobody_needed_a_hint,
                                                 number_of_hint, others_answers, own_answers, useless,
                                                 useless_discard)
@@ -168,6 +169,23 @@ def options_of(params: Mapping[str, Value]) -> Options:
     )
 
 
+def may_have_risked(view: PlayerView, event: Event) -> bool:
+    """[S-foreign-team, I-turn] whether a failed play may be an honest risky play (step 2):
+    before it, at least two errors could still be made, the discard pile held at most D
+    cards, and the card shown is dead (a risky play is of a card surely playable or dead,
+    and an honest team's knowledge holds the card's identity).  ``view`` is the one right
+    after the play, whose card is now discarded."""
+    config = view.config
+    errors = view.strikes - 1
+    may_err = config.max_errors is None or config.max_errors - errors > 1
+    if not (may_err and len(view.discard) - 1 <= slack(config)) or event.card is None:
+        return False
+    discarded = [0] * (config.values * len(config.suits))
+    for _, card in view.discard[:-1]:  # the pile before the play
+        discarded[card] += 1
+    return bool(board_of(config, view.fireworks, tuple(discarded)).dead >> event.card & 1)
+
+
 def build(params: Mapping[str, Value]) -> StrategyFactory:
     """The factory of :class:`InfoPlayer`; with ``check=1`` the seats of a game share a
     :class:`Log` and stop the game at the first number decoded wrongly [I-decode-check].
@@ -189,7 +207,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
             logs[:] = [Log()]
         return InfoPlayer(config, seat, logs[0], options, seed)
 
-    return factory
+    return factory if check else adaptive(factory, may_have_risked)  # [S-foreign]; check mode reports
 
 
 STRONG = Options(endgame=2, dispensable_weight=100, critical_hint=Fraction(1, 10))

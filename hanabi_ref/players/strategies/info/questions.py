@@ -13,6 +13,7 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
+from hanabi_ref.players.strategies.adapt import ForeignMove
 from hanabi_ref.players.strategies.info.knowledge import Board, ratio
 
 SOURCE_SUIT_ORDER = (3, 2, 0, 4, 1)
@@ -91,7 +92,10 @@ class Partition:
         for number, bucket in enumerate(self.buckets):
             if bucket >> card & 1:
                 return number
-        raise ValueError(f"I-questions: identity {card} is in no bucket of slot {self.slot}")
+        # The public sets of an honest team always hold the card's identity; a hint that
+        # was no answer of the code (a partner outside it) can leave them without it.
+        raise ForeignMove("I-questions", f"identity {card} is in no bucket of slot {self.slot}: "
+                          "the public knowledge of the hand no longer holds the card")
 
     def apply(self, sets: list[int], answer: int) -> None:
         sets[self.slot] &= self.buckets[answer]

@@ -39,7 +39,8 @@ from hanabi_ref.engine.state import Event, History
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
 from hanabi_ref.players.strategies.hat.values import DISCARD
 from hanabi_ref.players.strategies.hat.recommendation import may_have_been_played, playable_identities, recommend
-from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
+from hanabi_ref.players.strategies.adapt import ForeignMove
+from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError, StrategyFactory
 from hanabi_ref.formats.trace import GameRecord
 from hanabi_ref.engine.view import PlayerView, view_from_parts, view_is_legal
 
@@ -138,6 +139,13 @@ def recommended_play(memory: SeatMemory, view: PlayerView, hand_size: int, judge
     return Play(value - hand_size)
 
 
+def could_discard(view: PlayerView, seat: int) -> bool:
+    """[S-foreign-detect, RL-train-turn] whether ``seat`` could discard in ``view`` (public:
+    a card in hand, and a token short of the maximum or discards allowed at it)."""
+    config = view.config
+    return bool(view.hands[seat]) and (view.clue_tokens < config.max_hints or config.options.discard_at_max_hints)
+
+
 def team_action(code: HatCode, memory: SeatMemory, view: PlayerView, message: Callable[[], int],
                 judge: Judge | None = None) -> Action:
     """[RL-train-turn] the team's move for the acting seat of ``view``: the recommended
@@ -159,7 +167,8 @@ def team_action(code: HatCode, memory: SeatMemory, view: PlayerView, message: Ca
     newest = max(range(size), key=view.own_hand.__getitem__)
     if view_is_legal(view, Discard(newest)):
         return Discard(newest)
-    assert encoding is not None, "no token to send and no discard allowed"
+    if encoding is None:  # with no token left a discard is always allowed [2.16-2b]
+        raise StrategyError(f"RL-train-turn: seat {view.seat} has no token to send and no discard allowed")
     legal = [e for e in range(code.reveals) if view_is_legal(view, code.reveal(e, view.seat))]
     public = lambda: public_observation(view, view.seat)  # noqa: E731
     silent = [e for e in legal if code.embedding.recover(e, public) >= code.alphabet]
@@ -206,6 +215,10 @@ class TeamStrategy(BaseStrategy):
             info = code.embedding.recover(code.encoding_of(event.action, sender), lambda: public_observation(before, sender))
             if info < code.alphabet:
                 self.memory.receive(code.decode(before, sender, event.action), view)
+            elif could_discard(before, sender):
+                # [S-foreign-detect] an honest seat sends no sum only when it may not discard
+                raise ForeignMove("RL-train-turn", f"turn {event.turn}: seat {sender}'s reveal carries no hat sum "
+                                  "although it could discard")
             else:  # [RL-train-turn] a reveal that carries no sum (sent for want of a legal one) recommends nothing
                 self.memory.received = None
         self.memory.note(self.seat, event)

@@ -1,0 +1,184 @@
+"""Convention bots beside partners who do not keep their convention [S-foreign].
+
+The hat and information strategies read every hint as a number of their code.  A
+partner who does not play the code (a person, another bot) gives hints that decode to
+numbers nobody meant, and a seat that trusts them plays cards nobody told it to play.
+:class:`Adaptive` wraps one seat of a convention bot so that it never raises on a
+partner's move and stops trusting the code once the code is seen broken:
+
+* the convention's own reading raises :class:`ForeignMove` for a move that no honest
+  player of the code could have made [S-foreign-detect]; the wrapper catches it and
+  the seat leaves the convention;
+* a failed play while the deck still holds cards is such a move, unless the convention
+  itself takes risks whose public conditions held (the information strategy's risky
+  play); every seat sees it at the same event, so the whole team leaves together
+  [S-foreign-team];
+* a seat that has left plays the fallback strategy (Algorithm 4.6, ``thesis``) from
+  its view, whose knowledge sets hold the literal content of every hint, so nothing it
+  knows is lost and nothing it believes rests on the code [S-foreign-fallback];
+* whatever the code says, a seat never plays a card that its knowledge set shows
+  cannot be played now when the miss can cost anything (a card drawn or the last
+  strike): that move is replaced by the fallback's [S-foreign-guard].
+
+In self-play none of this fires: the trigger and the guard change no game
+[S-foreign-selfplay] (tests/test_foreign.py compares the self-play games with the
+unwrapped bots').
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from hanabi_ref.base.errors import HanabiError
+from hanabi_ref.engine.actions import Action, Play
+from hanabi_ref.engine.cards import Identity
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.state import Event
+from hanabi_ref.engine.view import PlayerView
+from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
+
+
+class ForeignMove(HanabiError):
+    """[S-foreign-detect] A partner's move that no honest player of the seat's code could
+    have made, found by the code's own reading; the message names the clause."""
+
+    def __init__(self, clause: str, message: str) -> None:
+        super().__init__(f"{clause}: {message}")
+        self.clause = clause
+
+
+def next_identities(view: PlayerView) -> int:
+    """The identities some field stack takes next, as a bitmask [R-4], from what every
+    seat sees (the rule set of the view's variant family)."""
+    played = view.played
+    deck: list[Identity] = [Identity(0)] * (max((card_id for card_id, _ in played), default=-1) + 1)
+    for card_id, identity in played:
+        deck[card_id] = identity
+    ids = view.tables.rule_set.next_identities(view.config, deck, view.fireworks, [card_id for card_id, _ in played])
+    mask = 0
+    for x in ids:
+        mask |= 1 << x
+    return mask
+
+
+def is_guarded(view: PlayerView, slot: int) -> bool:
+    """[S-foreign-guard] whether a play of ``slot`` is refused: the seat's own knowledge set
+    of it holds no identity a stack takes next (:func:`is_surely_unplayable`), and the miss
+    can cost something: the deck still holds cards, or it would be the last strike."""
+    config = view.config
+    harmless = view.deck_size == 0 and (config.max_errors is None or view.strikes + 1 < config.max_errors)
+    return not harmless and is_surely_unplayable(view, slot)
+
+
+def is_surely_unplayable(view: PlayerView, slot: int) -> bool:
+    """Whether the seat's own knowledge set of ``slot`` holds no identity a stack takes
+    next (a card of a family that plays some identities as discards, such as Orange, is
+    never judged so)."""
+    known = view.own_knowledge[slot]
+    rule_set = view.tables.rule_set
+    config = view.config
+    if any(rule_set.is_swapped(config, x) for x in range(known.bit_length()) if known >> x & 1):  # type: ignore[arg-type]
+        return False
+    return not known & next_identities(view)
+
+
+MayFail = Callable[[PlayerView, Event], bool]
+"""Whether an honest player of a convention may have made a failed play, from public
+information: the view right after it and its event [S-foreign-team]."""
+
+
+def never_fails(view: PlayerView, event: Event) -> bool:
+    """[S-foreign-team] the hat codes: a seat plays only cards its clues said are playable
+    while the deck holds cards."""
+    return False
+
+
+def may_always_fail(view: PlayerView, event: Event) -> bool:
+    """[S-foreign-team] a convention whose honest players may miss while the deck holds
+    cards (a learned recommender errs): no failed play tells the code is broken."""
+    return True
+
+
+def is_public_break(view: PlayerView, event: Event, may_fail: MayFail = never_fails) -> bool:
+    """[S-foreign-team] a failed play while the deck still held cards (the player drew
+    after it) that no honest player of the convention makes (``may_fail``): a move every
+    seat sees the same."""
+    return (isinstance(event.action, Play) and event.success is False and event.drawn is not None
+            and not may_fail(view, event))
+
+
+class Adaptive(BaseStrategy):
+    """One seat of a convention bot that plays on beside anyone [S-foreign].
+
+    ``convention`` is the seat's convention strategy, ``fallback`` builds the strategy it
+    plays once it has left the convention.  :attr:`left` says why and when it left (None
+    while it keeps the convention); :attr:`guarded` counts the plays the guard replaced."""
+
+    def __init__(self, convention: Strategy, fallback: Callable[[], Strategy], may_fail: MayFail = never_fails) -> None:
+        self.convention = convention
+        self.may_fail = may_fail
+        self._make_fallback = fallback
+        self._fallback: Strategy | None = None
+        self.left: str | None = None
+        self.guarded = 0
+
+    def leave(self, turn: int, why: str) -> None:
+        """Leave the convention for the rest of the game [S-foreign-fallback]."""
+        if self.left is None:
+            self.left = f"turn {turn}: {why}"
+
+    def fallback(self) -> Strategy:
+        """The fallback strategy, built when first needed (it reads only its views)."""
+        if self._fallback is None:
+            self._fallback = self._make_fallback()
+        return self._fallback
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        if self.left is not None:
+            return
+        if is_public_break(view, event, self.may_fail):
+            self.leave(event.turn, f"S-foreign-team: seat {event.player}'s play failed while the deck held cards")
+            return
+        try:
+            self.convention.observe(view, event)
+        except ForeignMove as why:
+            self.leave(event.turn, str(why))
+
+    def act(self, view: PlayerView) -> Action:
+        if self.left is None:
+            try:
+                action = self.convention.act(view)
+            except ForeignMove as why:
+                self.leave(view.turns, str(why))
+            else:
+                if not (isinstance(action, Play) and is_guarded(view, action.slot)):
+                    return action
+                self.guarded += 1  # [S-foreign-guard] this move only
+        return self.fallback().act(view)
+
+
+def thesis_fallback(config: GameConfig, seat: int, seed: int) -> Callable[[], Strategy]:
+    """[S-foreign-fallback] the fallback of every convention bot we ship: ``thesis`` with
+    its default parameters, seeded as the seat."""
+
+    def make() -> Strategy:
+        from hanabi_ref.players.strategies.thesis import THESIS_SPEC
+
+        return THESIS_SPEC.factory()(config, seat, seed)
+
+    return make
+
+
+def adaptive(factory: StrategyFactory, may_fail: MayFail = never_fails) -> StrategyFactory:
+    """``factory``'s seats, each wrapped in :class:`Adaptive` with the thesis fallback."""
+
+    def build(config: GameConfig, seat: int, seed: int) -> Adaptive:
+        return Adaptive(factory(config, seat, seed), thesis_fallback(config, seat, seed), may_fail)
+
+    return build
+
+
+__all__ = [
+    "Adaptive", "ForeignMove", "MayFail", "adaptive", "is_guarded", "is_public_break", "is_surely_unplayable",
+    "may_always_fail", "never_fails", "next_identities", "thesis_fallback",
+]

@@ -1,0 +1,528 @@
+"""``natural``: a bot that reads clues as people give them [NAT-bot].
+
+It plays by the plain meaning of clues with the basic conventions hanab.live players use
+(spec/strategies.md section 7, clauses NAT-*): every clue has one focus (NAT-focus), the
+focus of a clue that is not a save is a play clue (NAT-play), a clue on the chop may save
+a 5, a 2 or a critical card (NAT-save), every other touched card is a card that will be
+needed (NAT-good-touch), a seat discards its chop (NAT-chop) and gives the save its next
+partner needs before it discards (NAT-urgent).
+
+Every seat reads every clue from public information only: the engine's knowledge sets,
+the fields, the discard pile and the cards touched so far.  So every seat, the receiver
+included, draws the same *note* on every card (NAT-notes), and a giver knows what its clue
+will make the receiver believe: it gives only clues whose reading holds the true identity
+of every card it touches and that tell no card playable that is not (NAT-give).
+
+Hands are stored newest last (R-2 ``newest-last``): a card's age is its card id, so the
+*chop* is the untouched card of lowest id and "newest" is the highest id, whatever the
+slot order.  Messages speak of slots as people count them: slot 1 is the newest card.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import NamedTuple
+
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.history import Event
+from hanabi_ref.engine.tables import tables_for
+from hanabi_ref.engine.view import PlayerView, view_is_legal, view_legal_actions
+from hanabi_ref.players.strategies.knowledge import (classic_touch_problem, composition_counts, unseen_counts,
+                                                    upward_stacks_problem)
+from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
+from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
+
+
+LATER_TRASH_POSSIBLE = False
+
+
+class Board(NamedTuple):
+    """The public masks of a moment [NAT-notes]: identities playable now, trash (already
+    played, or a lower card of their suit is gone), critical (not trash, one copy left)."""
+
+    playable: int
+    trash: int
+    critical: int
+
+
+def board_of(config: GameConfig, fields: Sequence[int], discard: Sequence[tuple[int, int]],
+             composition: Sequence[int]) -> Board:
+    """The :class:`Board` of fields and a discard pile ((card id, identity) pairs)."""
+    n = config.values
+    gone = [0] * len(composition)
+    for _, card in discard:
+        gone[card] += 1
+    playable = trash = critical = 0
+    for suit, height in enumerate(fields):
+        base = suit * n
+        dead_from = n + 1
+        for value in range(height + 1, n + 1):
+            if gone[base + value - 1] >= composition[base + value - 1]:
+                dead_from = value
+                break
+        for value in range(1, n + 1):
+            x = base + value - 1
+            if value <= height or value >= dead_from:
+                trash |= 1 << x
+            else:
+                if value == height + 1:
+                    playable |= 1 << x
+                if composition[x] - gone[x] == 1:
+                    critical |= 1 << x
+    return Board(playable, trash, critical)
+
+
+def value_mask(config: GameConfig, value: int) -> int:
+    """Every identity of ``value``."""
+    n = config.values
+    return sum(1 << (suit * n + value - 1) for suit in range(config.suit_count))
+
+
+def single(mask: int) -> int | None:
+    """The identity of a one-identity mask, else None."""
+    return mask.bit_length() - 1 if mask and mask & (mask - 1) == 0 else None
+
+
+def slot_name(hand: Sequence[int], card: int) -> str:
+    """A card's slot as people count it: slot 1 is the newest card [NAT-explain]."""
+    return f"slot {sorted(hand, reverse=True).index(card) + 1}"
+
+
+class Reading(NamedTuple):
+    """What a clue means [NAT-focus, NAT-play, NAT-save]: the cards it touched for the first
+    time, its focus, the focus's convention mask, and whether the focus is to be played."""
+
+    new: tuple[int, ...]
+    focus: int
+    mask: int
+    play: bool
+    kind: str
+    """"play", "save", "play or save", or "none" (no convention reading fits)"""
+
+
+class Notes:
+    """What every seat draws from the clues so far, by card id [NAT-notes]: the cards
+    touched by a clue, each card's convention mask, and the cards to be played."""
+
+    def __init__(self, config: GameConfig) -> None:
+        self.config = config
+        self.composition = composition_counts(config)
+        self.everything = (1 << (config.values * config.suit_count)) - 1
+        self.touched: set[int] = set()
+        self.trash_then: dict[int, int] = {}
+        """the trash when each touched card was first touched: what good touch promises it is not"""
+        self.masks: dict[int, int] = {}
+        self.to_play: set[int] = set()
+
+    def note(self, card: int, known: int, board: Board) -> int:
+        """[NAT-notes, NAT-good-touch] the identities card ``card`` may have by its
+        knowledge set ``known`` and the conventions; a touched card is not trash unless
+        nothing else is left."""
+        mask = known & self.masks.get(card, self.everything)
+        if mask == 0:
+            mask = known  # the conventions were broken: the literal content stands
+        if card in self.touched:
+            trash = self.trash_then.get(card, board.trash) if LATER_TRASH_POSSIBLE else board.trash
+            if mask & ~trash:
+                mask &= ~trash
+        return mask
+
+    def queued(self, view: PlayerView, board: Board, skip: int, knowledge: Sequence[Sequence[int]]) -> int:
+        """[NAT-delayed] identities that touched cards in hands (not ``skip``) are known to
+        be, by the knowledge sets ``knowledge``."""
+        out = 0
+        for hand, sets in zip(view.hands, knowledge):
+            for card, known in zip(hand, sets):
+                if card != skip and card in self.touched:
+                    x = single(self.note(card, known, board))
+                    if x is not None and not board.trash >> x & 1:
+                        out |= 1 << x
+        return out
+
+    def delayed(self, view: PlayerView, board: Board, skip: int, knowledge: Sequence[Sequence[int]]) -> int:
+        """[NAT-delayed] identities that become playable once touched cards known to be
+        their predecessors are played."""
+        queued = self.queued(view, board, skip, knowledge)
+        n = self.config.values
+        out = 0
+        for suit, height in enumerate(view.fireworks):
+            value = height + 1
+            while value <= n and queued >> (suit * n + value - 1) & 1:
+                value += 1
+                if value <= n:
+                    out |= 1 << (suit * n + value - 1)
+        return out
+
+    def read(self, view: PlayerView, board: Board, hint: Hint, touched: Sequence[int],
+             knowledge: Sequence[Sequence[int]]) -> Reading:
+        """[NAT-focus, NAT-play, NAT-save] the reading of ``hint`` to ``hint.target``, whose
+        hand is ``view.hands[target]``; ``knowledge``: every hand's knowledge sets after the
+        hint; ``touched``: the card ids it touches.  Public: the same for every seat, the
+        giver weighing the hint included."""
+        known_after = knowledge[hint.target]
+        hand = view.hands[hint.target]
+        if not touched:  # an empty clue (rules that allow it) tells only what it says
+            return Reading((), -1, self.everything, False, "empty")
+        untouched = [card for card in hand if card not in self.touched]
+        chop = min(untouched) if untouched else None
+        new = tuple(card for card in hand if card in touched and card not in self.touched)
+        focus: int
+        if chop is not None and chop in new:
+            focus = chop
+        elif new:
+            focus = max(new)
+        else:
+            focus = max(touched)
+        known = known_after[hand.index(focus)]
+        play = board.playable | self.delayed(view, board, focus, knowledge)
+        save = 0
+        if focus == chop:
+            if hint.kind == "value" and hint.subject in (2, 5):
+                save |= value_mask(self.config, hint.subject) & ~board.trash
+            save |= board.critical
+        reading = known & (play | save) & ~board.trash
+        if reading == 0:
+            return Reading(new, focus, self.everything, False, "none")
+        if reading & ~play == 0:
+            return Reading(new, focus, play | save, True, "play")
+        if reading & play == 0:
+            return Reading(new, focus, play | save, False, "save")
+        return Reading(new, focus, play | save, False, "play or save")
+
+    def apply(self, reading: Reading, touched: Sequence[int], board: Board) -> None:
+        """Record a reading [NAT-notes]."""
+        if reading.focus < 0:
+            return
+        for card in reading.new:
+            self.trash_then[card] = board.trash
+        self.touched.update(touched)
+        self.masks[reading.focus] = self.masks.get(reading.focus, self.everything) & reading.mask
+        if reading.play:
+            self.to_play.add(reading.focus)
+
+    def forget(self, card: int) -> None:
+        """A card left its hand."""
+        self.touched.discard(card)
+        self.trash_then.pop(card, None)
+        self.masks.pop(card, None)
+        self.to_play.discard(card)
+
+
+class NaturalStrategy(BaseStrategy):
+    """One seat of the natural bot [NAT-bot]."""
+
+    def __init__(self, config: GameConfig, seat: int, seed: int, params: Mapping[str, Value]) -> None:
+        self.config = config
+        self.seat = seat
+        self.notes = Notes(config)
+        self.composition = self.notes.composition
+        self.heard: list[str] = []
+        """[NAT-explain] one line for each clue this seat received: what it took from it"""
+        self.gamble = float(params["gamble"])
+
+    # ------------------------------------------------------------------ reading
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        action = event.action
+        if isinstance(action, Hint):
+            board = self.board(view)
+            target = action.target
+            reading = self.notes.read(view, board, action, event.touched, view.knowledge)
+            self.notes.apply(reading, event.touched, board)
+            if target == self.seat:
+                self.heard.append(self.explain(view, event, reading))
+        elif event.card_id is not None:
+            self.notes.forget(event.card_id)
+
+    def explain(self, view: PlayerView, event: Event, reading: Reading) -> str:
+        """[NAT-explain] what this seat took from a clue it received, in one line."""
+        hand = view.hands[self.seat]
+        if reading.focus < 0:
+            return f"seat {self.seat}: none of my cards is touched (an empty clue)"
+        where = slot_name(hand, reading.focus)
+        if reading.kind == "play":
+            told = (f"{where} is now playable" if self.known_playable(view, reading.focus)
+                    else f"{where} is to be played once the cards before it are")
+            meaning = "play clue on the focus"
+        elif reading.kind == "save":
+            told, meaning = f"{where} is saved", "save clue on the chop"
+        elif reading.kind == "play or save":
+            told, meaning = f"{where} is playable or saved", "clue on the chop: play or save"
+        else:
+            told, meaning = f"{where} is as the clue says", "no convention reading fits"
+        others = len(event.touched) - 1
+        extra = f"; {others} more card{'s' if others > 1 else ''} touched, kept" if others > 0 else ""
+        return f"seat {self.seat}: {told} ({meaning}){extra}"
+
+    def board(self, view: PlayerView) -> Board:
+        return board_of(self.config, view.fireworks, view.discard, self.composition)
+
+    def possible(self, view: PlayerView) -> int:
+        """Identities of which this seat cannot see every copy [S-know]."""
+        counts = unseen_counts(view, self.composition)
+        return sum(1 << x for x, count in enumerate(counts) if count > 0)
+
+    def own_notes(self, view: PlayerView, board: Board) -> list[int]:
+        possible = self.possible(view)
+        out = []
+        for card, known in zip(view.own_hand, view.own_knowledge):
+            note = self.notes.note(card, known, board)
+            narrowed = note & possible
+            out.append(narrowed if narrowed else note)
+        return out
+
+    def known_playable(self, view: PlayerView, card: int) -> bool:
+        board = self.board(view)
+        slot = view.own_hand.index(card)
+        note = self.own_notes(view, board)[slot]
+        return note & ~board.playable == 0
+
+    # ------------------------------------------------------------------ the turn
+
+    def act(self, view: PlayerView) -> Action:
+        """[NAT-turn] an urgent save; else a card known playable; else a play clue; else a
+        discard of known trash or the chop; else the least harmful clue."""
+        board = self.board(view)
+        notes = self.own_notes(view, board)
+        tokens = view.clue_tokens
+        if tokens > 0:
+            save = self.urgent_save(view, board)
+            if save is not None:
+                return save
+        play = self.sure_play(view, board, notes)
+        if play is not None:
+            return play
+        gamble = self.endgame_play(view, board, notes)
+        if gamble is not None:
+            return gamble
+        clue: tuple[float, Hint] | None = None
+        if tokens > 0:
+            clue = self.best_clue(view, board)
+            if clue is not None and clue[0] >= 1:
+                return clue[1]
+        discard = self.discard(view, board, notes)
+        if discard is not None and view_is_legal(view, discard):
+            return discard
+        if clue is not None:
+            return clue[1]
+        return view_legal_actions(view)[0]
+
+    def sure_play(self, view: PlayerView, board: Board, notes: Sequence[int]) -> Play | None:
+        """[NAT-play-own] a card every identity of which is playable now: the lowest value
+        first, then the oldest."""
+        n = self.config.values
+        best: tuple[int, int, int] | None = None
+        for slot, (card, note) in enumerate(zip(view.own_hand, notes)):
+            if note and note & ~board.playable == 0:
+                key = (max(x % n for x in range(note.bit_length()) if note >> x & 1), card, slot)
+                if best is None or key < best:
+                    best = key
+        return None if best is None else Play(best[2])
+
+    def endgame_play(self, view: PlayerView, board: Board, notes: Sequence[int]) -> Play | None:
+        """[NAT-endgame] with the deck empty and a strike to spare, the card most likely
+        playable if at least ``gamble`` likely."""
+        limit = self.config.max_errors
+        if view.deck_size > 0 or (limit is not None and view.strikes + 1 >= limit):
+            return None
+        counts = unseen_counts(view, self.composition)
+        best: tuple[float, int] | None = None
+        for slot, note in enumerate(notes):
+            whole = sum(counts[x] for x in range(note.bit_length()) if note >> x & 1)
+            good = sum(counts[x] for x in range(note.bit_length()) if note >> x & 1 and board.playable >> x & 1)
+            if whole and good:
+                chance = good / whole
+                if chance >= self.gamble and (best is None or chance > best[0]):
+                    best = (chance, slot)
+        return None if best is None else Play(best[1])
+
+    def discard(self, view: PlayerView, board: Board, notes: Sequence[int]) -> Discard | None:
+        """[NAT-chop] a card known trash, else the chop, else the touched card least likely
+        needed."""
+        hand = view.own_hand
+        if not hand:
+            return None
+        for slot, note in enumerate(notes):
+            if note and note & ~board.trash == 0:
+                return Discard(slot)
+        untouched = [card for card in hand if card not in self.notes.touched]
+        if untouched:
+            return Discard(hand.index(min(untouched)))
+        # every card touched: the one whose note holds the fewest critical identities
+        return Discard(min(range(len(hand)), key=lambda slot: ((notes[slot] & board.critical).bit_count(), -hand[slot])))
+
+    # ------------------------------------------------------------------ giving clues
+
+    def next_seat(self) -> int:
+        return (self.seat + 1) % self.config.players
+
+    def urgent_save(self, view: PlayerView, board: Board) -> Hint | None:
+        """[NAT-urgent] the next seat's chop must be saved when that seat has nothing
+        better to do than discard it: a 5, a critical card, or a 2 whose other copy no
+        other hand holds; the best clue that saves it."""
+        target = self.next_seat()
+        hand, cards = view.hands[target], view.cards[target]
+        untouched = [card for card in hand if card not in self.notes.touched]
+        if not untouched or view.clue_tokens == view.config.max_hints and not self.config.options.discard_at_max_hints:
+            return None
+        chop = min(untouched)
+        identity = cards[hand.index(chop)]
+        if identity is None or board.trash >> identity & 1:
+            return None
+        if not self.needs_save(view, board, target, chop, identity):
+            return None
+        if self.has_safe_move(view, board, target):
+            return None
+        best: tuple[float, Hint] | None = None
+        for score, hint, touched in self.clues_to(view, board, target):
+            if chop in touched and (best is None or score > best[0]):
+                best = (score, hint)
+        return None if best is None else best[1]
+
+    def needs_save(self, view: PlayerView, board: Board, target: int, chop: int, identity: int) -> bool:
+        """[NAT-urgent] whether the card would be lost for good or for long."""
+        n = self.config.values
+        if board.critical >> identity & 1 or identity % n == n - 1:
+            return True
+        if identity % n == 1:  # a 2: saved unless another hand holds its other copy
+            for seat, cards in enumerate(view.cards):
+                for card_id, card in zip(view.hands[seat], cards):
+                    if card == identity and card_id != chop:
+                        return False
+            return True
+        return bool(board.playable >> identity & 1)
+
+    def has_safe_move(self, view: PlayerView, board: Board, target: int) -> bool:
+        """[NAT-urgent] whether ``target`` knows a card playable or trash (public notes)."""
+        for card, known in zip(view.hands[target], view.knowledge[target]):
+            note = self.notes.note(card, known, board)
+            if note and (note & ~board.playable == 0 or note & ~board.trash == 0):
+                return True
+        return False
+
+    def best_clue(self, view: PlayerView, board: Board) -> tuple[float, Hint] | None:
+        """[NAT-give] the clue of highest value to any other seat (the nearest first on ties)."""
+        best: tuple[float, Hint] | None = None
+        players = self.config.players
+        for offset in range(1, players):
+            target = (self.seat + offset) % players
+            for score, hint, _ in self.clues_to(view, board, target):
+                score -= 0.01 * offset
+                if best is None or score > best[0]:
+                    best = (score, hint)
+        return best
+
+    def clues_to(self, view: PlayerView, board: Board, target: int) -> list[tuple[float, Hint, tuple[int, ...]]]:
+        """[NAT-give] every legal clue to ``target`` whose reading holds the truth, with its value."""
+        hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
+        if not hand:
+            return []
+        catalogue = tables_for(self.config).action_catalogue.hints[target]
+        seen_touched = self.touched_identities(view, board)
+        out = []
+        for hint, mask in catalogue:
+            touched = tuple(int(card) for card, x in zip(hand, cards) if x is not None and mask >> x & 1)
+            if not touched:
+                continue
+            after = [known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge)]
+            every = list(view.knowledge)
+            every[target] = tuple(after)
+            reading = self.notes.read(view, board, hint, touched, every)
+            score = self.value_of(view, board, target, reading, touched, every, seen_touched)
+            if score is not None:
+                out.append((score, hint, touched))
+        return out
+
+    def touched_identities(self, view: PlayerView, board: Board) -> dict[int, int]:
+        """Identities of touched cards in other hands (as this seat sees them), and of its
+        own touched cards whose note is one identity: how many of each."""
+        counts: dict[int, int] = {}
+        for seat, (hand, cards) in enumerate(zip(view.hands, view.cards)):
+            for card, seen, known in zip(hand, cards, view.knowledge[seat]):
+                if card not in self.notes.touched:
+                    continue
+                x = single(self.notes.note(card, known, board)) if seen is None else int(seen)
+                if x is not None:
+                    counts[x] = counts.get(x, 0) + 1
+        return counts
+
+    def value_of(self, view: PlayerView, board: Board, target: int, reading: Reading, touched: Sequence[int],
+                 every: Sequence[Sequence[int]], seen_touched: Mapping[int, int]) -> float | None:
+        """[NAT-give] the value of a clue, or None if its reading would mislead: a touched
+        card whose note would not hold its identity, or a card told playable that is not."""
+        hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
+        notes = self.notes
+        saved_masks = {card: notes.masks.get(card) for card in touched}
+        was_touched = {card: card in notes.touched for card in touched}
+        was_playing = {card: card in notes.to_play for card in touched}
+        after = every[target]
+        delayed = notes.delayed(view, board, reading.focus, every)
+        before = [notes.note(card, known, board) for card, known in zip(hand, knowledge)]
+        notes.apply(reading, touched, board)
+        try:
+            score = 0.0
+            seen_here: dict[int, int] = {}
+            for slot, card in enumerate(hand):
+                x = cards[slot]
+                if x is None:
+                    return None
+                note = notes.note(card, after[slot], board)
+                if not note >> x & 1:
+                    return None  # the reading would hide the card's identity
+                if card in notes.to_play and not was_playing.get(card, True) and not (board.playable | delayed) >> x & 1:
+                    return None  # told to play a card that will not be playable
+                if card not in touched:
+                    continue
+                knew_playable = before[slot] & ~board.playable == 0
+                now_playable = note & ~board.playable == 0
+                useful = not board.trash >> x & 1
+                duplicate = seen_touched.get(x, 0) + seen_here.get(x, 0) - (1 if was_touched[card] else 0) > 0
+                seen_here[x] = seen_here.get(x, 0) + 1
+                if not useful or duplicate:
+                    if not was_touched[card]:
+                        return None  # [NAT-good-touch] the receiver would take it for a needed card
+                    continue
+                if now_playable and not knew_playable:
+                    score += 3.0
+                elif card == reading.focus and reading.play and not was_playing[card]:
+                    score += 2.0  # a delayed play clue
+                elif not was_touched[card]:
+                    score += 1.0 + (1.0 if board.critical >> x & 1 else 0.0)
+                score += 0.05 * (before[slot].bit_count() - note.bit_count()) / max(1, before[slot].bit_count())
+            return score
+        finally:
+            for restored in touched:
+                if saved_masks[restored] is None:
+                    notes.masks.pop(restored, None)
+                else:
+                    notes.masks[restored] = saved_masks[restored]  # type: ignore[assignment]
+                if not was_touched[restored]:
+                    notes.touched.discard(restored)
+                    notes.trash_then.pop(restored, None)
+                if not was_playing[restored]:
+                    notes.to_play.discard(restored)
+
+
+def unsupported(config: GameConfig) -> str | None:
+    """[NAT-configs] the natural bot reads clues of classic touch on stacks built upwards."""
+    return classic_touch_problem(config) or upward_stacks_problem(config)
+
+
+def build(params: Mapping[str, Value]) -> StrategyFactory:
+    def factory(config: GameConfig, seat: int, seed: int) -> NaturalStrategy:
+        return NaturalStrategy(config, seat, seed, params)
+
+    return factory
+
+
+NATURAL_SPEC = StrategySpec(
+    "natural",
+    "reads clues as people give them: focus, play and save clues, chop, good touch (spec/strategies.md section 7)",
+    (Param("gamble", "real", 0.5, "[NAT-endgame] the playable chance an endgame blind play needs", low=0.0, high=1.0),),
+    build,
+    unsupported,
+)
+
+
+__all__ = ["NATURAL_SPEC", "NaturalStrategy", "Notes", "Reading", "board_of"]

@@ -1,0 +1,274 @@
+"""The natural bot (spec/strategies.md section 7, NAT-*): clue readings on hands built here
+card by card, the public agreement of every seat's notes, and the giver's promise that
+every clue it gives is read right, checked on whole games."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+
+import pytest
+
+from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
+from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.history import Event
+from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.view import PlayerView, make_view
+from hanabi_ref.players.runner import play_game
+from hanabi_ref.players.strategies import Value, factory_for, strategy_spec
+from hanabi_ref.players.strategies.knowledge import composition_counts
+from hanabi_ref.players.strategies.natural import NATURAL_SPEC, NaturalStrategy
+from hanabi_ref.players.strategy import Strategy
+
+R, Y, G, B, P = range(5)
+
+
+def card(suit: int, value: int) -> int:
+    return suit * 5 + value - 1
+
+
+def deck_with(config: GameConfig, first: Sequence[int]) -> list[int]:
+    """A deck whose first cards are ``first`` and the rest the remaining copies, in order."""
+    left = Counter({x: n for x, n in enumerate(composition_counts(config))})
+    for x in first:
+        left[x] -= 1
+        assert left[x] >= 0
+    return [*first, *(x for x in sorted(left) for _ in range(left[x]))]
+
+
+def bots(config: GameConfig) -> list[NaturalStrategy]:
+    params = NATURAL_SPEC.resolve({})
+    return [NaturalStrategy(config, seat, seat, params) for seat in range(config.players)]
+
+
+def replay(config: GameConfig, deck: Sequence[int], moves: Sequence[Action]) -> tuple[list[NaturalStrategy], object]:
+    """Every seat's natural bot after ``moves``, and the state."""
+    seats = bots(config)
+    state = initial_state(config, deck)
+    for move in moves:
+        state = apply(state, move)
+        for seat in seats:
+            seat.observe(make_view(state, seat.seat), state.history[-1])
+    return seats, state
+
+
+# seat 1's cards are ids 5..9 (5 the oldest: the chop); seat 2's are 10..14
+HANDS = [card(R, 3), card(Y, 4), card(G, 4), card(B, 3), card(P, 3),
+         card(R, 5), card(Y, 3), card(G, 2), card(B, 1), card(R, 1),
+         card(Y, 1), card(G, 3), card(B, 4), card(P, 4), card(Y, 2)]
+
+
+@pytest.mark.checks("NAT-focus", "NAT-play")
+def test_a_clue_off_the_chop_is_a_play_clue_on_the_newest_new_card() -> None:
+    config = make_config(3, "hanab-live")
+    seats, _ = replay(config, deck_with(config, HANDS), [Hint(1, "value", 1)])  # touches 8 (b1) and 9 (r1)
+    notes = seats[2].notes
+    assert notes.touched >= {8, 9} and 9 in notes.to_play  # the focus: the newest, 9
+    assert 8 not in notes.to_play  # the other card is only kept
+    assert seats[1].heard == ["seat 1: slot 1 is now playable (play clue on the focus); 1 more card touched, kept"]
+
+
+@pytest.mark.checks("NAT-focus", "NAT-save")
+def test_a_five_on_the_chop_is_saved_not_played() -> None:
+    config = make_config(3, "hanab-live")
+    seats, _ = replay(config, deck_with(config, HANDS), [Hint(1, "value", 5)])  # touches 5 (r5), the chop
+    assert 5 not in seats[0].notes.to_play
+    assert seats[1].heard == ["seat 1: slot 5 is saved (save clue on the chop)"]
+
+
+@pytest.mark.checks("NAT-focus", "NAT-save")
+def test_the_chop_is_the_focus_when_touched_for_the_first_time() -> None:
+    config = make_config(3, "hanab-live")
+    hands = list(HANDS)
+    hands[5], hands[9] = card(R, 2), card(R, 1)  # seat 1: r2 on the chop, r1 newest
+    seats, _ = replay(config, deck_with(config, hands), [Hint(1, "colour", R)])
+    # the focus is the chop (card 5), whose reading is r1 (playable) or r5 (critical): kept
+    assert not seats[0].notes.to_play
+    assert seats[1].heard == ["seat 1: slot 5 is playable or saved (clue on the chop: play or save); 1 more card touched, kept"]
+
+
+@pytest.mark.checks("NAT-focus")
+def test_a_clue_touching_only_touched_cards_focuses_the_newest() -> None:
+    config = make_config(3, "hanab-live")
+    seats, _ = replay(config, deck_with(config, HANDS),
+                      [Hint(1, "value", 1), Hint(0, "value", 3), Hint(1, "colour", R)])  # red: 5 (new, chop) and 9
+    assert 5 in seats[2].notes.touched
+    seats, _ = replay(config, deck_with(config, HANDS),
+                      [Hint(1, "value", 1), Hint(0, "value", 3), Hint(1, "colour", B)])  # blue: 8 only, touched before
+    assert seats[1].heard[-1].startswith("seat 1: slot 2 ")
+
+
+@pytest.mark.checks("NAT-good-touch", "NAT-notes")
+def test_good_touch_leaves_out_what_was_trash_when_touched() -> None:
+    config = make_config(3, "hanab-live")
+    hands = list(HANDS)
+    hands[0] = card(Y, 1)  # seat 0 plays y1 first
+    seats, state = replay(config, deck_with(config, hands), [Play(0), Hint(2, "colour", Y)])  # touches 10 (y1), 14 (y2)
+    view = make_view(state, 0)  # type: ignore[arg-type]
+    board = seats[0].board(view)
+    known = {int(card_id): mask for card_id, mask in zip(view.hands[2], view.knowledge[2])}
+    note = seats[0].notes.note(10, known[10], board)
+    assert not note >> card(Y, 1) & 1  # y1 was trash when card 10 was touched
+    # a card touched before its identity became trash keeps it possible
+    seats, state = replay(config, deck_with(config, hands), [Hint(2, "colour", Y), Play(0)])
+    view = make_view(state, 0)  # type: ignore[arg-type]
+    known = {int(card_id): mask for card_id, mask in zip(view.hands[2], view.knowledge[2])}
+    assert seats[0].notes.note(10, known[10], seats[0].board(view)) >> card(Y, 1) & 1
+
+
+@pytest.mark.checks("NAT-delayed", "NAT-play")
+def test_a_delayed_play_clue_waits_for_its_predecessor() -> None:
+    config = make_config(3, "hanab-live")
+    hands = list(HANDS)
+    hands[14] = card(G, 1)  # seat 2's newest: g1
+    hands[9] = card(G, 2)  # seat 1's newest: g2
+    moves = [Hint(2, "colour", G), Hint(2, "value", 1), Hint(1, "colour", G)]
+    seats, _ = replay(config, deck_with(config, hands), moves)
+    # 14 is known g1; green on seat 1 touches 7 (g2... the hand's other g2) and 9: focus 9, delayed via g1
+    assert 9 in seats[0].notes.to_play
+
+
+@pytest.mark.checks("NAT-urgent", "NAT-turn")
+def test_the_next_seats_critical_chop_is_saved_first() -> None:
+    config = make_config(3, "thesis")  # discards are allowed with every token: seat 1 may discard its chop
+    seats, state = replay(config, deck_with(config, HANDS), [])
+    view = make_view(state, 0)  # type: ignore[arg-type]
+    action = seats[0].act(view)
+    assert isinstance(action, Hint) and action.target == 1
+    mask = dict(view.tables.action_catalogue.hints[1])[action]
+    assert mask >> card(R, 5) & 1  # the clue touches the r5 on seat 1's chop
+    # with seat 1 holding a known play, it will not discard: no save, seat 0 plays its own game
+    seats, state = replay(config, deck_with(config, HANDS), [Hint(1, "value", 1), Hint(2, "value", 1), Hint(0, "value", 3)])
+    view = make_view(state, 0)  # type: ignore[arg-type]
+    assert view.seat == state.current_player == 0  # type: ignore[attr-defined]
+    assert seats[0].urgent_save(view, seats[0].board(view)) is None
+
+
+@pytest.mark.checks("NAT-chop", "NAT-play-own")
+def test_a_seat_discards_its_oldest_untouched_card() -> None:
+    config = make_config(3, "hanab-live")
+    seats, state = replay(config, deck_with(config, HANDS), [Hint(1, "value", 1), Hint(0, "value", 3)])
+    # seat 0's cards 0 (r3), 3 (b3) and 4 (p3) are touched: its chop is card 1
+    view = make_view(state, 2)  # type: ignore[arg-type]
+    seat0 = seats[0]
+    view0 = make_view(state, 0)  # type: ignore[arg-type]
+    board = seat0.board(view0)
+    assert seat0.discard(view0, board, seat0.own_notes(view0, board)) == Discard(view0.own_hand.index(1))
+    assert view.seat == 2
+
+
+@pytest.mark.checks("NAT-configs")
+def test_the_natural_bot_refuses_what_it_cannot_read() -> None:
+    spec = strategy_spec("natural")
+    with pytest.raises(ConfigError, match="natural"):
+        spec.check_config(make_config(3, "hanab-live", "Up or Down (5 Suits)"))
+    spec.check_config(make_config(3, "hanab-live", "Rainbow (6 Suits)"))
+
+
+# ------------------------------------------------------------------ whole games
+
+
+class Watch:
+    """Natural seats that check, after every event, what NAT-notes and NAT-give promise."""
+
+    def __init__(self) -> None:
+        self.seats: list[NaturalStrategy] = []
+        self.hints = self.misread = self.plays = 0
+
+    def factory(self, config: GameConfig, seat: int, seed: int) -> Strategy:
+        if seat == 0:
+            self.seats = []
+        strategy = Checked(config, seat, seed, NATURAL_SPEC.resolve({}), self)
+        self.seats.append(strategy)
+        return strategy
+
+
+class Checked(NaturalStrategy):
+    def __init__(self, config: GameConfig, seat: int, seed: int, params: Mapping[str, Value], watch: Watch) -> None:
+        super().__init__(config, seat, seed, params)
+        self.watch = watch
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        super().observe(view, event)
+        if isinstance(event.action, Hint) and self.seat == (event.action.target + 1) % self.config.players:
+            # [NAT-give] the clue is read right: this seat sees the target's cards
+            self.watch.hints += 1
+            board = self.board(view)
+            target = event.action.target
+            for card_id, x, known in zip(view.hands[target], view.cards[target], view.knowledge[target]):
+                if card_id in event.touched and x is not None and not self.notes.note(card_id, known, board) >> x & 1:
+                    self.watch.misread += 1
+
+    def act(self, view: PlayerView) -> Action:
+        # [NAT-notes] every seat drew the same notes from the moves so far
+        for other in self.watch.seats:
+            assert other.notes.touched == self.notes.touched and other.notes.masks == self.notes.masks
+            assert other.notes.to_play == self.notes.to_play and other.notes.trash_then == self.notes.trash_then
+        action = super().act(view)
+        if isinstance(action, Play) and view.deck_size > 0:
+            # [NAT-play-own] with cards in the deck, a card is played only when its note says playable
+            board = self.board(view)
+            assert self.own_notes(view, board)[action.slot] & ~board.playable == 0
+            self.watch.plays += 1
+        return action
+
+
+@pytest.mark.checks("NAT-notes", "NAT-give", "NAT-play-own", "NAT-turn")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+def test_every_seat_reads_every_clue_alike_and_as_the_giver_meant(players: int) -> None:
+    config = make_config(players, "hanab-live")
+    watch = Watch()
+    for seed in range(3):
+        record = play_game(config, watch.factory, seed=seed)
+        assert record.final.terminal
+    assert watch.hints > 20 and watch.plays > 20
+    assert watch.misread == 0
+
+
+@pytest.mark.checks("NAT-explain")
+def test_each_received_clue_leaves_one_line() -> None:
+    config = make_config(3, "hanab-live")
+    made: list[NaturalStrategy] = []
+
+    def factory(config: GameConfig, seat: int, seed: int) -> Strategy:
+        strategy = factory_for("natural")(config, seat, seed)
+        assert isinstance(strategy, NaturalStrategy)
+        made.append(strategy)
+        return strategy
+
+    record = play_game(config, factory, seed=4)
+    received = Counter(event.action.target for event in record.final.history if isinstance(event.action, Hint))
+    line = re.compile(r"^seat (\d): (slot \d is (now playable|to be played once the cards before it are|saved|"
+                      r"playable or saved|as the clue says)|none of my cards is touched \(an empty clue\)) ?(\(.*\))?"
+                      r"(; \d more cards? touched, kept)?$")
+    for seat in made:
+        assert len(seat.heard) == received[seat.seat]
+        assert all(line.match(text) and text.startswith(f"seat {seat.seat}: ") for text in seat.heard)
+
+
+@pytest.mark.checks("NAT-endgame")
+def test_the_endgame_gamble_needs_an_empty_deck_and_a_spare_strike() -> None:
+    config = make_config(3, "hanab-live")
+    record = play_game(config, factory_for("natural"), seed=1)
+    state = initial_state(config, record.final.deck)
+    for action in record.trace.actions:
+        if state.deck_size == 0:
+            break
+        state = apply(state, action)
+    assert state.deck_size == 0 and not state.terminal
+    seat = NaturalStrategy(config, state.current_player, 0, {"gamble": 0.0})
+    view = make_view(state, state.current_player)
+    board = seat.board(view)
+    notes = [seat.possible(view) & known for known in view.own_knowledge]
+    gambled = seat.endgame_play(view, board, notes)
+    if any(note & board.playable for note in notes):
+        assert gambled is not None and notes[gambled.slot] & board.playable
+    # the same seat with the deck not yet empty, or no strike to spare, does not gamble
+    earlier = initial_state(config, record.final.deck)
+    early_view = make_view(earlier, 0)
+    assert seat.endgame_play(early_view, seat.board(early_view), list(early_view.own_knowledge)) is None
+    spent = NaturalStrategy(make_config(3, "hanab-live", errors=1), state.current_player, 0, {"gamble": 0.0})
+    assert spent.endgame_play(view, board, notes) is None
