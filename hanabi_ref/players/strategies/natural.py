@@ -34,9 +34,6 @@ from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 
 
-LATER_TRASH_POSSIBLE = False
-
-
 class Board(NamedTuple):
     """The public masks of a moment [NAT-notes]: identities playable now, trash (already
     played, or a lower card of their suit is gone), critical (not trash, one copy left)."""
@@ -123,7 +120,7 @@ class Notes:
         if mask == 0:
             mask = known  # the conventions were broken: the literal content stands
         if card in self.touched:
-            trash = self.trash_then.get(card, board.trash) if LATER_TRASH_POSSIBLE else board.trash
+            trash = self.trash_then.get(card, board.trash)
             if mask & ~trash:
                 mask &= ~trash
         return mask
