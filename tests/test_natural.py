@@ -135,14 +135,15 @@ def test_a_delayed_play_clue_waits_for_its_predecessor() -> None:
 
 @pytest.mark.checks("NAT-urgent", "NAT-turn")
 def test_the_next_seats_critical_chop_is_saved_first() -> None:
-    config = make_config(3, "thesis")  # discards are allowed with every token: seat 1 may discard its chop
+    config = make_config(3, "hanab-live", hints=1)  # one token: after a clue seat 1 must play or discard
     seats, state = replay(config, deck_with(config, HANDS), [])
     view = make_view(state, 0)  # type: ignore[arg-type]
     action = seats[0].act(view)
     assert isinstance(action, Hint) and action.target == 1
     mask = dict(view.tables.action_catalogue.hints[1])[action]
     assert mask >> card(R, 5) & 1  # the clue touches the r5 on seat 1's chop
-    # with seat 1 holding a known play, it will not discard: no save, seat 0 plays its own game
+    # with seat 1 holding a known play, it will not discard: no save
+    config = make_config(3, "hanab-live")
     seats, state = replay(config, deck_with(config, HANDS), [Hint(1, "value", 1), Hint(2, "value", 1), Hint(0, "value", 3)])
     view = make_view(state, 0)  # type: ignore[arg-type]
     assert view.seat == state.current_player == 0  # type: ignore[attr-defined]

@@ -34,6 +34,14 @@ from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 
 
+TOUCHED = 0.3
+"""[NAT-give] the value of touching a needed card that the clue does not make playable"""
+CRITICAL = 2.0
+"""[NAT-give] what touching a critical card adds"""
+BUSY = 0.7
+"""[NAT-give] the share of its value a clue keeps when its receiver knows a play already"""
+
+
 class Board(NamedTuple):
     """The public masks of a moment [NAT-notes]: identities playable now, trash (already
     played, or a lower card of their suit is gone), critical (not trash, one copy left)."""
@@ -283,7 +291,7 @@ class NaturalStrategy(BaseStrategy):
         board = self.board(view)
         notes = self.own_notes(view, board)
         tokens = view.clue_tokens
-        if tokens > 0:
+        if tokens == 1:  # [NAT-urgent] after this clue the next seat has none: it must play or discard
             save = self.urgent_save(view, board)
             if save is not None:
                 return save
@@ -303,19 +311,31 @@ class NaturalStrategy(BaseStrategy):
             return discard
         if clue is not None:
             return clue[1]
+        if tokens > 0:
+            least = self.least_harmful_clue(view, board)
+            if least is not None:
+                return least
         return view_legal_actions(view)[0]
 
     def sure_play(self, view: PlayerView, board: Board, notes: Sequence[int]) -> Play | None:
-        """[NAT-play-own] a card every identity of which is playable now: the lowest value
-        first, then the oldest."""
+        """[NAT-play-own] a card every identity of which is playable now: one that lets a
+        touched card of another hand follow first, then the lowest value, then the oldest."""
         n = self.config.values
-        best: tuple[int, int, int] | None = None
+        waiting = 0  # identities of touched cards in the other hands
+        for seat, (hand, cards) in enumerate(zip(view.hands, view.cards)):
+            if seat != self.seat:
+                for card_id, x in zip(hand, cards):
+                    if x is not None and card_id in self.notes.touched:
+                        waiting |= 1 << x
+        best: tuple[int, int, int, int] | None = None
         for slot, (card, note) in enumerate(zip(view.own_hand, notes)):
             if note and note & ~board.playable == 0:
-                key = (max(x % n for x in range(note.bit_length()) if note >> x & 1), card, slot)
+                identities = [x for x in range(note.bit_length()) if note >> x & 1]
+                unlocks = any(x % n < n - 1 and waiting >> (x + 1) & 1 for x in identities)
+                key = (0 if unlocks else 1, max(x % n for x in identities), card, slot)
                 if best is None or key < best:
                     best = key
-        return None if best is None else Play(best[2])
+        return None if best is None else Play(best[3])
 
     def endgame_play(self, view: PlayerView, board: Board, notes: Sequence[int]) -> Play | None:
         """[NAT-endgame] with the deck empty and a strike to spare, the card most likely
@@ -355,13 +375,14 @@ class NaturalStrategy(BaseStrategy):
         return (self.seat + 1) % self.config.players
 
     def urgent_save(self, view: PlayerView, board: Board) -> Hint | None:
-        """[NAT-urgent] the next seat's chop must be saved when that seat has nothing
-        better to do than discard it: a 5, a critical card, or a 2 whose other copy no
-        other hand holds; the best clue that saves it."""
+        """[NAT-urgent] the next seat's chop must be saved when that seat will have nothing
+        better to do than discard it (no token left to clue, no known play or trash): a 5,
+        a critical card, a 2 whose other copy no other hand holds, or a playable card; the
+        best clue that saves it."""
         target = self.next_seat()
         hand, cards = view.hands[target], view.cards[target]
         untouched = [card for card in hand if card not in self.notes.touched]
-        if not untouched or view.clue_tokens == view.config.max_hints and not self.config.options.discard_at_max_hints:
+        if not untouched:
             return None
         chop = min(untouched)
         identity = cards[hand.index(chop)]
@@ -390,11 +411,12 @@ class NaturalStrategy(BaseStrategy):
             return True
         return bool(board.playable >> identity & 1)
 
-    def has_safe_move(self, view: PlayerView, board: Board, target: int) -> bool:
-        """[NAT-urgent] whether ``target`` knows a card playable or trash (public notes)."""
+    def has_safe_move(self, view: PlayerView, board: Board, target: int, plays_only: bool = False) -> bool:
+        """[NAT-urgent, NAT-give] whether ``target`` knows a card playable (or, unless
+        ``plays_only``, trash) by the public notes."""
         for card, known in zip(view.hands[target], view.knowledge[target]):
             note = self.notes.note(card, known, board)
-            if note and (note & ~board.playable == 0 or note & ~board.trash == 0):
+            if note and (note & ~board.playable == 0 or (not plays_only and note & ~board.trash == 0)):
                 return True
         return False
 
@@ -404,7 +426,10 @@ class NaturalStrategy(BaseStrategy):
         players = self.config.players
         for offset in range(1, players):
             target = (self.seat + offset) % players
+            busy = self.has_safe_move(view, board, target, plays_only=True)
             for score, hint, _ in self.clues_to(view, board, target):
+                if busy and score > 0:
+                    score *= BUSY  # a seat that knows a play already has a turn's work
                 score -= 0.01 * offset
                 if best is None or score > best[0]:
                     best = (score, hint)
@@ -430,6 +455,31 @@ class NaturalStrategy(BaseStrategy):
             if score is not None:
                 out.append((score, hint, touched))
         return out
+
+    def least_harmful_clue(self, view: PlayerView, board: Board) -> Hint | None:
+        """[NAT-turn] when no clue passes NAT-give and no discard is allowed: the legal clue
+        that misleads least (first: tells no card playable that is not; then: hides the
+        identity of the fewest touched cards), the nearest seat first."""
+        best: tuple[tuple[int, int, int], Hint] | None = None
+        players = self.config.players
+        for offset in range(1, players):
+            target = (self.seat + offset) % players
+            hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
+            for hint, mask in tables_for(self.config).action_catalogue.hints[target]:
+                touched = tuple(int(card) for card, x in zip(hand, cards) if x is not None and mask >> x & 1)
+                if not touched:
+                    continue
+                every = list(view.knowledge)
+                every[target] = tuple(known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge))
+                reading = self.notes.read(view, board, hint, touched, every)
+                x = cards[hand.index(reading.focus)]
+                wrong_play = int(reading.play and x is not None and not board.playable >> x & 1)
+                hidden = sum(1 for card, seen in zip(hand, cards) if card in touched and seen is not None
+                             and not reading.mask >> seen & 1 and card == reading.focus)
+                key = (wrong_play, hidden, offset)
+                if best is None or key < best[0]:
+                    best = (key, hint)
+        return None if best is None else best[1]
 
     def touched_identities(self, view: PlayerView, board: Board) -> dict[int, int]:
         """Identities of touched cards in other hands (as this seat sees them), and of its
@@ -485,7 +535,7 @@ class NaturalStrategy(BaseStrategy):
                 elif card == reading.focus and reading.play and not was_playing[card]:
                     score += 2.0  # a delayed play clue
                 elif not was_touched[card]:
-                    score += 1.0 + (1.0 if board.critical >> x & 1 else 0.0)
+                    score += TOUCHED + (CRITICAL if board.critical >> x & 1 else 0.0)
                 score += 0.05 * (before[slot].bit_count() - note.bit_count()) / max(1, before[slot].bit_count())
             return score
         finally:
