@@ -113,7 +113,7 @@ def test_good_touch_leaves_out_what_was_trash_when_touched() -> None:
     note = seats[0].notes.note(10, known[10], board)
     assert not note >> card(Y, 1) & 1  # y1 was trash when card 10 was touched
     # a card touched before its identity became trash keeps it possible
-    moves = [Hint(2, "colour", Y), Hint(0, "value", 3), Hint(1, "value", 5), Play(0)]  # seat 0 plays y1 last
+    moves: list[Action] = [Hint(2, "colour", Y), Hint(0, "value", 3), Hint(1, "value", 5), Play(0)]  # y1 played last
     seats, state = replay(config, deck_with(config, hands), moves)
     assert state.fireworks[Y] == 1  # type: ignore[attr-defined]
     view = make_view(state, 0)  # type: ignore[arg-type]

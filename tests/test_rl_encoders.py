@@ -238,12 +238,11 @@ def test_encodings_see_nothing_the_view_hides(seed: int, moves: int, data: st.Da
     config = make_config(4, "hle", hand_size=5)
     state = initial_state(config, deck_from_seed(config, seed))
     chooser = DriverChooser(seed, random_rate=0.3, probe_rate=0.0)
-    for _ in range(moves):
-        if state.terminal:
+    for _ in range(moves):  # the last position before the game would end, at most ``moves`` in
+        after = apply(state, chooser.choose(state, legal_actions(state)))
+        if after.terminal:
             break
-        state = apply(state, chooser.choose(state, legal_actions(state)))
-    if state.terminal:
-        return
+        state = after
     reached()
     rearranged = drawn_rearrangement(state, data)
     for name in ("canonical", "minimal", "v0", "notes"):
