@@ -12,6 +12,7 @@ import functools
 from collections.abc import Sequence
 from fractions import Fraction
 
+from hanabi_ref.players.strategies.adapt import ForeignMove
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
@@ -191,4 +192,6 @@ def goodness(hint: Hint, sets: Sequence[int], hand: Sequence[int], board: Board)
         below *= board.weight(after)
         if is_determined(after) or board.surely(after, board.dead):
             above *= 2
+    if below == 0:  # a public set without the card's identity: never so in an honest team
+        raise ForeignMove("I-questions", "a card's public knowledge no longer holds the card (I-hint-choice)")
     return Fraction(above, below)
