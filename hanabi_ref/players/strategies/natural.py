@@ -20,7 +20,7 @@ slot order.  Messages speak of slots as people count them: slot 1 is the newest 
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
@@ -31,6 +31,7 @@ from hanabi_ref.engine.view import PlayerView, view_is_legal, view_legal_actions
 from hanabi_ref.players.strategies.knowledge import (classic_touch_problem, composition_counts, unseen_counts,
                                                     upward_stacks_problem)
 from hanabi_ref.players.strategies.params import Param, StrategySpec, Value
+from hanabi_ref.players.strategies.simple import unseen_mask
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 
 
@@ -265,8 +266,7 @@ class NaturalStrategy(BaseStrategy):
 
     def possible(self, view: PlayerView) -> int:
         """Identities of which this seat cannot see every copy [S-know]."""
-        counts = unseen_counts(view, self.composition)
-        return sum(1 << x for x, count in enumerate(counts) if count > 0)
+        return unseen_mask(view)
 
     def own_notes(self, view: PlayerView, board: Board) -> list[int]:
         possible = self.possible(view)
@@ -437,24 +437,27 @@ class NaturalStrategy(BaseStrategy):
 
     def clues_to(self, view: PlayerView, board: Board, target: int) -> list[tuple[float, Hint, tuple[int, ...]]]:
         """[NAT-give] every legal clue to ``target`` whose reading holds the truth, with its value."""
-        hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
-        if not hand:
+        if not view.hands[target]:
             return []
-        catalogue = tables_for(self.config).action_catalogue.hints[target]
         seen_touched = self.touched_identities(view, board)
         out = []
-        for hint, mask in catalogue:
-            touched = tuple(int(card) for card, x in zip(hand, cards) if x is not None and mask >> x & 1)
-            if not touched:
-                continue
-            after = [known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge)]
-            every = list(view.knowledge)
-            every[target] = tuple(after)
-            reading = self.notes.read(view, board, hint, touched, every)
+        for hint, touched, every, reading in self.readings(view, board, target):
             score = self.value_of(view, board, target, reading, touched, every, seen_touched)
             if score is not None:
                 out.append((score, hint, touched))
         return out
+
+    def readings(self, view: PlayerView, board: Board, target: int) -> Iterator[tuple[Hint, tuple[int, ...], list[Sequence[int]], Reading]]:
+        """[NAT-give] every legal clue to ``target`` that touches a card: the clue, the cards
+        it touches, every hand's knowledge sets after it, and how every seat reads it."""
+        hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
+        for hint, mask in tables_for(self.config).action_catalogue.hints[target]:
+            touched = tuple(int(card) for card, x in zip(hand, cards) if x is not None and mask >> x & 1)
+            if not touched:
+                continue
+            every: list[Sequence[int]] = list(view.knowledge)
+            every[target] = tuple(known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge))
+            yield hint, touched, every, self.notes.read(view, board, hint, touched, every)
 
     def least_harmful_clue(self, view: PlayerView, board: Board) -> Hint | None:
         """[NAT-turn] when no clue passes NAT-give and no discard is allowed: the legal clue
@@ -464,14 +467,8 @@ class NaturalStrategy(BaseStrategy):
         players = self.config.players
         for offset in range(1, players):
             target = (self.seat + offset) % players
-            hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
-            for hint, mask in tables_for(self.config).action_catalogue.hints[target]:
-                touched = tuple(int(card) for card, x in zip(hand, cards) if x is not None and mask >> x & 1)
-                if not touched:
-                    continue
-                every = list(view.knowledge)
-                every[target] = tuple(known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge))
-                reading = self.notes.read(view, board, hint, touched, every)
+            hand, cards = view.hands[target], view.cards[target]
+            for hint, touched, _, reading in self.readings(view, board, target):
                 x = cards[hand.index(reading.focus)]
                 wrong_play = int(reading.play and x is not None and not board.playable >> x & 1)
                 hidden = sum(1 for card, seen in zip(hand, cards) if card in touched and seen is not None
