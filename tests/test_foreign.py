@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from collections.abc import Callable
 
 import pytest
 
@@ -22,12 +23,18 @@ from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.history import Event
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.engine.view import PlayerView, make_view
+from hanabi_ref.engine.view import PlayerView, make_view, view_is_legal
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategies import factory_for, strategy_spec
-from hanabi_ref.players.strategies.adapt import Adaptive, ForeignMove, is_guarded, is_public_break, is_surely_unplayable
-from hanabi_ref.players.strategies.hat.codes import CodeError, UndecodableHint
+from hanabi_ref.players.strategies.adapt import (
+    Adaptive, Careful, ForeignMove, is_guarded, is_off_rule, thesis_fallback, is_public_break, is_surely_unplayable,
+)
+from hanabi_ref.players.strategies.hat.codes import CodeError, UndecodableHint, check_choice, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment
+from hanabi_ref.players.strategies.info.reading import codes_of, number_of_hint
+from hanabi_ref.engine.tables import tables_for
 from hanabi_ref.players.strategies.hat.recommendation import recommendation_code
+from hanabi_ref.players.strategies.hat.values import IS_PLAY
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory
 
 CONVENTIONS = ("hat", "hat-classic", "recommendation", "info", "info-source", "learned-recommendation")
@@ -265,3 +272,212 @@ def test_an_undecodable_hint_is_a_foreign_move_and_a_code_error() -> None:
         code.decode(0, Hint(offset, "value", 1), False)
     assert isinstance(caught.value, CodeError) and isinstance(caught.value, ForeignMove)
 
+
+
+# ------------------------------------------------------------------ S-foreign-order
+
+
+@pytest.mark.checks("S-foreign-order")
+def test_is_off_rule_follows_the_clause_case_by_case() -> None:
+    # 1. a recommended play that surely stands: that play and nothing else
+    assert not is_off_rule(Play(2), 2, True, 0, True)
+    for move in (Play(1), Discard(2), Hint(1, "value", 1)):
+        assert is_off_rule(move, 2, True, 0, True)
+    # a play that may be stale allows the play and the rule's other moves
+    for move in (Play(2), Discard(0), Hint(1, "value", 1)):
+        assert not is_off_rule(move, 2, False, 0, True)
+    # 2. a play of another slot, unless it is the last resort
+    assert is_off_rule(Play(3), 2, False, 0, True)
+    assert is_off_rule(Play(3), None, False, None, True)
+    assert not is_off_rule(Play(3), None, False, None, True, last_play=3)
+    # 3. a discard of another slot than the rule's, or where the rule discards nothing
+    assert is_off_rule(Discard(1), None, False, 0, False)
+    assert is_off_rule(Discard(0), None, False, None, True)
+    assert not is_off_rule(Discard(0), None, False, 0, False)
+    # 4. a hint without a token
+    assert is_off_rule(Hint(1, "value", 1), None, False, 0, False)
+
+
+def _rec_stands(seat: object) -> bool:
+    value = getattr(seat, "recommended")
+    return value is not None and IS_PLAY[value] and not getattr(seat, "played_since")
+
+
+def _learned_stands(seat: object) -> bool:
+    memory, code = getattr(seat, "memory"), getattr(seat, "code")
+    return memory.received is not None and memory.received >= code.hand_size and not memory.played_since
+
+
+class Deviant(BaseStrategy):
+    """A seat of the convention that keeps it until it holds a recommended play that surely
+    stands, and then discards that card instead (once)."""
+
+    def __init__(self, inner: Adaptive, stands: Callable[[object], bool]) -> None:
+        self.inner, self.stands = inner, stands
+        self.turn: int | None = None
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        self.inner.observe(view, event)
+
+    def act(self, view: PlayerView) -> Action:
+        action = self.inner.act(view)
+        if (self.turn is None and self.inner.left is None and isinstance(action, Play) and self.stands(self.inner.convention)
+                and view_is_legal(view, Discard(action.slot))):
+            self.turn = view.turns
+            return Discard(action.slot)
+        return action
+
+
+@pytest.mark.checks("S-foreign-order", "S-foreign-team")
+@pytest.mark.parametrize("bot, stands", [("recommendation", _rec_stands), ("learned-recommendation", _learned_stands)])
+def test_a_move_off_the_rule_makes_every_other_seat_leave_at_once(bot: str, stands: Callable[[object], bool]) -> None:
+    config = make_config(4, "hanab-live")
+    deviated = 0
+    for seed in range(4):
+        made: list[Adaptive] = []
+        deviants: list[Deviant] = []
+        own = factory_for(bot)
+
+        def factory(config: GameConfig, seat: int, seed: int) -> Strategy:
+            strategy = own(config, seat, seed)
+            assert isinstance(strategy, Adaptive)
+            if seat == 0:
+                deviants.append(Deviant(strategy, stands))
+                return deviants[0]
+            made.append(strategy)
+            return strategy
+
+        play_game(config, factory, seed=seed)
+        turn = deviants[0].turn
+        if turn is None:
+            assert all(seat.left is None for seat in made)
+            continue
+        deviated += 1
+        # every other seat saw the same move break the rule, at that move
+        assert all(seat.left is not None and seat.left.startswith(f"turn {turn}: S-foreign-order") for seat in made), \
+            [seat.left for seat in made]
+    assert deviated >= 2
+
+
+# ------------------------------------------------------------------ the code's own choice of hint
+
+
+@pytest.mark.checks("H-code-choice", "S-foreign-detect")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_hint_that_is_not_the_codes_choice_is_foreign_to_the_seats_that_see_the_target(seed: int) -> None:
+    config = make_config(4, "hanab-live")
+    code = hat_code(config)
+    state = initial_state(config, deck_from_seed(config, seed))
+    target, hand = 1, state.hands[1]
+    newest = max(hand)
+    identities = [state.deck[card] for card in hand]
+    # by hand, in catalogue order (colours, then values): the hints to seat 1 that touch some
+    # card but not its newest card; the code sends each such number by the first of them
+    avoiding = [hint for hint, mask in tables_for(config).action_catalogue.hints[target]
+                if any(mask >> x & 1 for x in identities) and not mask >> state.deck[newest] & 1]
+    assert len(avoiding) >= 2
+    for rank, hint in enumerate(avoiding):
+        after = apply(state, hint)
+        event = after.history[-1]
+        number = decode_event(code, event, after.hands[target])
+        for seat in (2, 3):  # they see seat 1's hand
+            if rank == 0:
+                check_choice(code, event, number, seen_hands(make_view(after, seat)))
+            else:
+                with pytest.raises(ForeignMove, match="H-code-choice"):
+                    check_choice(code, event, number, seen_hands(make_view(after, seat)))
+
+
+@pytest.mark.checks("I-hint-choice", "S-foreign-detect")
+def test_an_information_hint_other_than_the_best_of_its_type_is_foreign() -> None:
+    config = make_config(4, "hanab-live")
+    checked = 0
+    for seed in range(6):
+        state = initial_state(config, deck_from_seed(config, seed))
+        seats = [factory_for("info")(config, seat, seed) for seat in range(4)]
+        hinter = seats[0]
+        assert isinstance(hinter, Adaptive)
+        action = hinter.act(make_view(state, 0))
+        if not isinstance(action, Hint):
+            continue
+        # every other hint to the same seat that sends the same number, as seat 0 reads it
+        public = hinter.convention.public  # type: ignore[attr-defined]
+        before = Moment.of(make_view(state, 0), BoardReader(config).of(make_view(state, 0)))
+        codes = codes_of(public, before, 0)
+        honest = apply(state, action)
+        same = []
+        for hint, _ in tables_for(config).action_catalogue.hints[action.target]:
+            if hint == action or not view_is_legal(make_view(state, 0), hint):
+                continue
+            other = apply(state, hint)
+            if number_of_hint(codes, before, hint, other.history[-1].touched) == \
+                    number_of_hint(codes, before, action, honest.history[-1].touched):
+                same.append(other)
+        for after, foreign in [(honest, False)] + [(other, True) for other in same]:
+            for seat in range(1, 4):
+                reader = factory_for("info")(config, seat, seed)
+                assert isinstance(reader, Adaptive)
+                reader.observe(make_view(after, seat), after.history[-1])
+                checked += foreign and seat != action.target
+                assert (reader.left is not None and "I-hint-choice" in reader.left) == (foreign and seat != action.target)
+    assert checked >= 2
+
+
+@pytest.mark.checks("RL-hat-offsets", "S-foreign-detect")
+def test_a_learned_reveal_other_than_the_first_legal_one_of_its_sum_is_foreign() -> None:
+    config = make_config(4, "hanab-live")
+    checked = 0
+    for seed in range(8):
+        # turn 0: seat 0 spends a token, so that seat 1 (the sender) may discard and so sends its message
+        start = initial_state(config, deck_from_seed(config, seed))
+        first = apply(start, Hint(2, "value", start.deck[start.hands[2][0]] % config.values + 1))
+        sender = factory_for("learned-recommendation")(config, 1, seed)
+        assert isinstance(sender, Adaptive)
+        sender.observe(make_view(first, 1), first.history[-1])
+        code = sender.convention.code  # type: ignore[attr-defined]
+        view = make_view(first, 1)
+        encoding, hats = code.message(view)
+        if sender.act(view) != code.reveal(encoding, 1):
+            continue  # seat 1 does not send its message here (it plays)
+        info = sum(hats.values()) % code.alphabet
+        assert encoding % code.alphabet == info
+        # by hand: the reveals that carry the same sum, in order, and which of them are legal
+        legal = [e for e in range(info, code.reveals, code.alphabet) if view_is_legal(view, code.reveal(e, 1))]
+        assert legal[0] == encoding
+        for rank, e in enumerate(legal):
+            after = apply(first, code.reveal(e, 1))
+            for seat in (0, 2, 3):
+                reader = factory_for("learned-recommendation")(config, seat, seed)
+                assert isinstance(reader, Adaptive)
+                reader.observe(make_view(first, seat), first.history[-1])
+                reader.observe(make_view(after, seat), after.history[-1])
+                # the reader can tell while the earlier reveals go to other seats: it sees
+                # the break if one of them, legal (as the sender saw), comes before any to it
+                foreign = False
+                for c in range(info, e, code.alphabet):
+                    if code.reveal(c, 1).target == seat:
+                        break
+                    if c in legal:
+                        foreign = True
+                        break
+                checked += foreign
+                assert (reader.left is not None and "RL-hat-offsets" in reader.left) == foreign, (seed, rank, seat)
+    assert checked >= 2
+
+
+@pytest.mark.checks("S-foreign-fallback", "4.6-omega-p")
+def test_the_fallback_plays_only_sure_cards_once_a_strike_is_made() -> None:
+    config = make_config(3, "thesis")
+    fallback = thesis_fallback(config, 0, 0)()
+    assert isinstance(fallback, Careful)
+    state = initial_state(config, deck_from_seed(config, 5))
+    calm = Careful(Fixed(Play(0)), Fixed(Discard(0)))
+    assert calm.act(make_view(state, 0)) == Play(0)  # no strike yet: the default parameters
+    slot = next(slot for slot, card in enumerate(state.hands[0]) if state.deck[card] % config.values != 0)
+    state = apply(state, Play(slot))  # a strike
+    state = apply(state, Discard(0))
+    state = apply(state, Discard(0))
+    assert state.strikes == 1 and state.current_player == 0
+    assert calm.act(make_view(state, 0)) == Discard(0)
+    # the fallback's halves are thesis with the spec's omega_p (0.6, 4.6-params) and omega_p = 1
+    assert getattr(fallback.bold, "omega_p") == (3, 5) and getattr(fallback.sure, "omega_p") == (1, 1)

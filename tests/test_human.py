@@ -622,9 +622,11 @@ def test_a_bot_that_cannot_read_a_hint_plays_on_on_the_command_line(monkeypatch:
 # ------------------------------------------------------------------ a random person
 
 
-CONVENTION_BOTS = ("hat", "hat-classic", "recommendation", "info", "info-source", "info-search")
+CONVENTION_BOTS = ("hat", "hat-classic", "recommendation", "info", "info-source", "info-search", "learned-recommendation")
 """The strategies that read every partner's moves by their convention: a person's moves
-made them fail (H-code-error, I-questions) until they learnt to leave it (S-foreign)."""
+made them fail (H-code-error, I-questions) until they learnt to leave it (S-foreign); the
+learned team leaves it too since it checks its partners' moves (S-foreign-order) and
+reveals (S-foreign-detect)."""
 GAMES = 16
 """Two games for each configuration a strategy plays (at most 8: 2-5 players, hle and thesis);
 400 in the deep set (:func:`test_many_games_with_a_random_person_end_cleanly`)."""

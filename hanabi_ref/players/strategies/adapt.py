@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from hanabi_ref.base.errors import HanabiError
-from hanabi_ref.engine.actions import Action, Play
+from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
@@ -107,6 +107,25 @@ def is_public_break(view: PlayerView, event: Event, may_fail: MayFail = never_fa
             and not may_fail(view, event))
 
 
+def is_off_rule(move: Action, play: int | None, stands: bool, discard: int | None, may_hint: bool,
+                last_play: int | None = None) -> bool:
+    """[S-foreign-order] whether ``move`` is one a recommendation rule cannot give to a seat
+    whose recommendation every other seat knows: ``play`` is the slot of its recommended
+    play (None: none), which ``stands`` surely (no card played since, so the rule plays
+    it and nothing else); ``discard`` the slot the rule would discard (None: no discard
+    is allowed); ``may_hint`` whether it holds a token; ``last_play`` the slot the rule
+    plays when nothing else is left (None: never)."""
+    if play is not None and stands:
+        return not (isinstance(move, Play) and move.slot == play)
+    if isinstance(move, Hint):
+        return not may_hint
+    if isinstance(move, Play):
+        return move.slot not in (play, last_play)
+    if isinstance(move, Discard):
+        return move.slot != discard
+    return True
+
+
 class Adaptive(BaseStrategy):
     """One seat of a convention bot that plays on beside anyone [S-foreign].
 
@@ -157,14 +176,36 @@ class Adaptive(BaseStrategy):
         return self.fallback().act(view)
 
 
+CAREFUL_OMEGA_P = 1.0
+"""[S-foreign-fallback] omega_p of the fallback once a strike has been made: only cards
+surely playable are played."""
+
+
+class Careful(BaseStrategy):
+    """[S-foreign-fallback] Algorithm 4.6 as a seat plays it beside a partner outside its
+    code: with its default parameters while no strike has been made, and after the first
+    strike with omega_p = :data:`CAREFUL_OMEGA_P` (4.6-omega-p): it plays only cards surely
+    playable, keeping the strikes left for the partner's misses.  Both read only the view."""
+
+    def __init__(self, bold: Strategy, sure: Strategy) -> None:
+        self.bold, self.sure = bold, sure
+
+    def observe(self, view: PlayerView, event: Event) -> None:
+        self.bold.observe(view, event)
+        self.sure.observe(view, event)
+
+    def act(self, view: PlayerView) -> Action:
+        return (self.bold if view.strikes == 0 else self.sure).act(view)
+
+
 def thesis_fallback(config: GameConfig, seat: int, seed: int) -> Callable[[], Strategy]:
-    """[S-foreign-fallback] the fallback of every convention bot we ship: ``thesis`` with
-    its default parameters, seeded as the seat."""
+    """[S-foreign-fallback] the fallback of every convention bot we ship: :class:`Careful`
+    ``thesis``, seeded as the seat."""
 
     def make() -> Strategy:
         from hanabi_ref.players.strategies.thesis import THESIS_SPEC
 
-        return THESIS_SPEC.factory()(config, seat, seed)
+        return Careful(THESIS_SPEC.factory()(config, seat, seed), THESIS_SPEC.factory({"omega_p": CAREFUL_OMEGA_P})(config, seat, seed))
 
     return make
 
@@ -179,6 +220,6 @@ def adaptive(factory: StrategyFactory, may_fail: MayFail = never_fails) -> Strat
 
 
 __all__ = [
-    "Adaptive", "ForeignMove", "MayFail", "adaptive", "is_guarded", "is_public_break", "is_surely_unplayable",
+    "Adaptive", "Careful", "ForeignMove", "MayFail", "adaptive", "is_guarded", "is_off_rule", "is_public_break", "is_surely_unplayable",
     "may_always_fail", "never_fails", "next_identities", "thesis_fallback",
 ]

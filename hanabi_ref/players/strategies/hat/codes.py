@@ -364,6 +364,16 @@ class NewestCardCode:
             )
         return self._bases[offset] + self._positions[size][cls]
 
+    def expected(self, cluer: int, seen: Sequence[SeenHand | None], number: int) -> Hint | None:
+        """[H-code-choice, S-foreign-detect] the hint an honest cluer gives to send ``number``,
+        as a seat that sees the target's hand finds it; None where the seat cannot tell
+        (the pooled number, whose target is the first of several seats that may include
+        its own, or a target it does not see)."""
+        offset, _ = self._slots[number]
+        if offset == 0 or seen[(cluer + offset) % self.config.players] is None:
+            return None
+        return self._hint(cluer, seen, number)
+
     def sendable(self, cluer: int, seen: Sequence[SeenHand | None]) -> int:
         """Bit x is set iff number x can be sent from these hands [H-code-rainbow, H-code-end]."""
         mask = 0
@@ -462,6 +472,22 @@ def decode_event(code: ClueCode, event: Event, hand: Sequence[int]) -> int:
     if not isinstance(event.action, Hint):
         raise CodeError(f"H-code-error: turn {event.turn}: seat {event.player} did not give a hint")
     return code.decode(event.player, event.action, touches_newest(event.touched, hand))
+
+
+def check_choice(code: ClueCode, event: Event, number: int, seen: Sequence[SeenHand | None]) -> None:
+    """[H-code-choice, S-foreign-detect] ForeignMove if the hint of ``event``, which sends
+    ``number``, is not the one an honest cluer chooses for it: of a newest-card code, the
+    first hint of its class in catalogue order that the rules allow.  ``seen`` is what the
+    observing seat sees of every hand; the target cannot tell (its own cards decide which
+    hints touch another card), so only the other seats check."""
+    hint = event.action
+    if not isinstance(code, NewestCardCode) or not isinstance(hint, Hint):
+        return
+    expected = code.expected(event.player, seen, number)
+    if expected is not None and expected != hint:
+        raise ForeignMove("H-code-choice", f"turn {event.turn}: seat {event.player}'s {hint.kind} hint {hint.subject} "
+                          f"to seat {hint.target} sends number {number}, for which the code gives "
+                          f"{expected.kind} {expected.subject}")
 
 
 # ------------------------------------------------------------------ public part sizes
@@ -566,6 +592,7 @@ __all__ = [
     "VALUE_AVOID",
     "VALUE_NEWEST",
     "class_of",
+    "check_choice",
     "decode_event",
     "hat_code",
     "hint_tables",

@@ -31,7 +31,7 @@ from hanabi_ref.engine.cards import Identity, rank_of, suit_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
 from hanabi_ref.engine.tables import Tables, tables_for
-from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.hat.codes import ClueCode, check_choice, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem, composition_counts
 from hanabi_ref.players.strategies.hat.values import (
@@ -348,6 +348,8 @@ class HatPlayer(BaseStrategy):
         if isinstance(event.action, Hint):
             clued = self.clueable(actor)
             number = decode_event(self.code, event, view.hands[event.action.target])
+            if actor != self.seat and event.action.target != self.seat:
+                check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
             new = Clue(event.turn, actor, clued, number)
             for seat in clued:
                 self.holding[seat] = new

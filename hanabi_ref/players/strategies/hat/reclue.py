@@ -40,7 +40,7 @@ from hanabi_ref.players.strategies.adapt import adaptive
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
-from hanabi_ref.players.strategies.hat.codes import ClueCode, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.hat.codes import ClueCode, check_choice, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.core import hat_sum
 from hanabi_ref.players.strategies.hat.player import DecodeLog, Snapshot, is_executable, reachable_score, unsupported
 from hanabi_ref.players.strategies.hat.reclue_rules import CardFacts, Hand, Round, card_facts, clued_order, hat_numbers
@@ -165,6 +165,8 @@ class ReclueHatPlayer(BaseStrategy):
             else:
                 order = self.orders[actor]
                 number = decode_event(self.code, event, view.hands[event.action.target])
+                if event.action.target != self.seat:
+                    check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
                 prior = {seat: list(self.pending[seat]) for seat in order}
                 clue = Round(event.turn, actor, order, number, view, prior, self.snapshot(view))
             for seat in clue.order:

@@ -17,14 +17,18 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+import attrs
+
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.players.strategies.adapt import adaptive
+from hanabi_ref.players.strategies.adapt import ForeignMove, adaptive, is_off_rule
 from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
-from hanabi_ref.players.strategies.hat.codes import ClueCode, HintListCode, NewestCardCode, decode_event, seen_hands
+from hanabi_ref.players.strategies.hat.codes import (
+    ClueCode, HintListCode, NewestCardCode, check_choice, decode_event, seen_hands,
+)
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.hat.player import (
     Snapshot,
@@ -101,20 +105,80 @@ class RecommendationPlayer(BaseStrategy):
         """The identities playable when the recommendation was given (a bitmask)."""
         self.played_since: list[int] = []
         """Identities playable then that have been played since."""
+        self.told: dict[int, Told] = {}
+        """What every other seat was last recommended, as this seat computed it [S-foreign-order]."""
+        self.unknown: set[int] = set()
+        """The seats whose recommendation this seat cannot tell until they move [S-foreign-order]."""
+        self.before: PlayerView | None = None
+        """This seat's view after the last move (before the next one)."""
 
     def observe(self, view: PlayerView, event: Event) -> None:
         """[H-rec-decode] a hint recommends: this seat's own value is the number minus the
-        others' recommendations, from the state right after the hint."""
+        others' recommendations, from the state right after the hint.  Every other seat's
+        recommendation is kept too, and a move its rule could not give raises ForeignMove
+        [S-foreign-order]."""
+        before, self.before = self.before, view
+        if event.player != self.seat and before is not None and event.player not in self.unknown:
+            self.check_move(before, event)
+        self.unknown.discard(event.player)
+        for seat, told in self.told.items():
+            told.note(seat, event)
         if event.player == self.seat:
             self.recommended = None  # [H-rec-turn] a recommendation is used once
         elif event.success and event.card is not None and self.playable_then >> event.card & 1:
             self.played_since.append(event.card)  # [H-rec-turn] maybe this seat's card
-        if not isinstance(event.action, Hint) or event.player == self.seat:
+        if not isinstance(event.action, Hint):
             return
+        others = self.others(view, event.player)
+        playable = playable_identities(view)
         number = decode_event(self.code, event, view.hands[event.action.target])
-        self.recommended = recover(number, self.others(view, event.player), MODULUS)  # [H-recover]
+        # [H-rec-turn] a seat that may discard sends its number; one that may not, with the
+        # number unsendable, sends the nearest sendable one, which nobody meant
+        message = is_executable(self.config, DISCARD_VALUES[0], view.clue_tokens + 1, len(view.hands[event.player]))
+        self.remember(event.player, number, others, playable, message)
+        if event.player == self.seat:
+            return
+        if event.action.target != self.seat:
+            check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
+        self.recommended = recover(number, list(others.values()), MODULUS)  # [H-recover]
         self.played_since = []
-        self.playable_then = playable_identities(view)
+        self.playable_then = playable
+
+    def remember(self, cluer: int, number: int, values: dict[int, int], playable: int, message: bool) -> None:
+        """[S-foreign-order] what every other seat clued by ``cluer``'s hint (``number``) now
+        holds: its recommendation (``values``) when the hint sent the cluer's number; when
+        this seat gave it, what the seat decodes from it (this seat knows every value); when
+        another seat that may not discard gave it, unknown until that seat moves."""
+        for seat, value in values.items():
+            self.unknown.discard(seat)
+            if cluer == self.seat:
+                others = [other for receiver, other in values.items() if receiver != seat]
+                self.told[seat] = Told(recover(number, others, MODULUS), playable)
+            elif message:
+                self.told[seat] = Told(value, playable)
+            else:
+                self.unknown.add(seat)
+
+    def check_move(self, before: PlayerView, event: Event) -> None:
+        """[S-foreign-order] ForeignMove if another seat's move is none that H-rec-turn gives
+        it, from the recommendation it was given (as this seat computed it) and the public
+        view ``before`` the move."""
+        mover = event.player
+        told = self.told.get(mover, Told())
+        hand = before.hands[mover]
+        size, tokens, value = len(hand), before.clue_tokens, told.value
+        play = SLOT_OF[value] if value is not None and IS_PLAY[value] and SLOT_OF[value] < size else None
+        newest = max(range(size), key=hand.__getitem__) if hand else 0
+        if value is not None and IS_DISCARD[value] and is_executable(self.config, value, tokens, size):
+            discard: int | None = SLOT_OF[value]
+        elif size and is_executable(self.config, DISCARD_VALUES[newest], tokens, size):
+            discard = newest
+        else:
+            discard = None
+        last_play = newest if discard is None and tokens == 0 else None
+        if is_off_rule(event.action, play, not told.played_since, discard, tokens > 0, last_play):
+            raise ForeignMove("S-foreign-order", f"turn {event.turn}: seat {mover}'s {event.action} is no move of "
+                              f"H-rec-turn for its recommendation {value}")
 
     def act(self, view: PlayerView) -> Action:
         """[H-rec-turn] a recommended play, unless a card played since may have had its
@@ -147,16 +211,34 @@ class RecommendationPlayer(BaseStrategy):
         """[H-rec-code, H-sum] the number that recommends to every other seat: the sum of
         their recommendations for the state after this hint."""
         snap = snapshot_of(view)
-        return hat_sum(self.others(view, self.seat, snap._replace(tokens=snap.tokens - 1)), MODULUS)
+        return hat_sum(list(self.others(view, self.seat, snap._replace(tokens=snap.tokens - 1)).values()), MODULUS)
 
-    def others(self, view: PlayerView, cluer: int, snap: Snapshot | None = None) -> list[int]:
-        """The recommendations of every seat but this one and the cluer."""
+    def others(self, view: PlayerView, cluer: int, snap: Snapshot | None = None) -> dict[int, int]:
+        """The recommendation of every seat but this one and the cluer, by seat."""
         snap = snapshot_of(view) if snap is None else snap
-        return [
-            recommend(self.config, snap, [card for card in cards if card is not None])
+        return {
+            seat: recommend(self.config, snap, [card for card in cards if card is not None])
             for seat, cards in enumerate(view.cards)
             if seat not in (self.seat, cluer)
-        ]
+        }
+
+
+@attrs.define
+class Told:
+    """[S-foreign-order] another seat's last recommendation (None once it moved), the
+    identities playable when it was given, and those of them played since (H-rec-turn)."""
+
+    value: int | None = None
+    playable_then: int = 0
+    played_since: list[int] = attrs.Factory(list)
+
+    def note(self, seat: int, event: Event) -> None:
+        """``seat``'s recommendation after ``event``: spent by its own move; a card played
+        that was playable when it was given may have been the recommended one."""
+        if event.player == seat:
+            self.value = None
+        elif event.success and event.card is not None and self.playable_then >> event.card & 1:
+            self.played_since.append(event.card)
 
 
 def unsupported(config: GameConfig) -> str | None:

@@ -11,16 +11,17 @@ seat may log (I-decode-check).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from fractions import Fraction
 from typing import NamedTuple
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.players.strategies.info.codes import goodness, hints_of_type
+from hanabi_ref.players.strategies.adapt import ForeignMove
+from hanabi_ref.players.strategies.info.codes import goodness, hint_type, hints_of_type
 from hanabi_ref.players.strategies.info.knowledge import Board, Moment, PublicKnowledge, Weights, identities, ratio
 from hanabi_ref.players.strategies.info.questions import encode
-from hanabi_ref.players.strategies.info.reading import (InfoError, code_total, codes_of, needs_a_hint, nobody_needed_a_hint,
+from hanabi_ref.players.strategies.info.reading import (Code, InfoError, code_total, codes_of, needs_a_hint, nobody_needed_a_hint,
                                                 public_sets, seats_after, seen_hand, useless)
 from hanabi_ref.engine.view import PlayerView
 from hanabi_ref.engine.tables import tables_for
@@ -219,14 +220,34 @@ def hint_of(turn: Turn, public: PublicKnowledge) -> tuple[Hint, Numbers]:
     number = sum(numbers.values()) % total
     for seat, slot, k in codes:
         if number < k:
-            hand = seen_hand(moment, seat)
-            choices = hints_of_type(number, k, seat, hand, slot, turn.config)
-            if not choices:
-                raise InfoError(f"I-k-exists: seat {seat} has no hint of type {number} (k = {k}, hand {hand})")
-            sets = public_sets(public, moment, seat)
-            return max(choices, key=lambda hint: (goodness(hint, sets, hand, moment.board), -choices.index(hint))), numbers
+            return best_hint(public, moment, seat, slot, k, number), numbers
         number -= k
     raise InfoError(f"I-hint-map: number {number} beyond the codes {codes}")
+
+
+def best_hint(public: PublicKnowledge, moment: Moment, seat: int, slot: int, k: int, kind: int) -> Hint:
+    """[I-hint-choice] the hint of type ``kind`` to ``seat`` (focus ``slot``, code size
+    ``k``) that tells it most beyond its number, the first in catalogue order of the best."""
+    hand = seen_hand(moment, seat)
+    choices = hints_of_type(kind, k, seat, hand, slot, moment.board.config)
+    if not choices:
+        raise InfoError(f"I-k-exists: seat {seat} has no hint of type {kind} (k = {k}, hand {hand})")
+    sets = public_sets(public, moment, seat)
+    return max(choices, key=lambda hint: (goodness(hint, sets, hand, moment.board), -choices.index(hint)))
+
+
+def check_choice(public: PublicKnowledge, moment: Moment, codes: Sequence[Code], hint: Hint, touched: Collection[int]) -> None:
+    """[I-hint-choice, S-foreign-detect] ForeignMove if ``hint`` (given at ``moment``, to a
+    seat the reader sees) is not the one an honest hinter chooses for its type: the best
+    by I-hint-choice.  Every seat but the target can tell; the target cannot (the choice
+    depends on its own cards)."""
+    for seat, slot, k in codes:
+        if seat == hint.target and k:
+            kind = hint_type(hint, moment.hands[seat][slot] in touched, k)
+            expected = best_hint(public, moment, seat, slot, k, kind)
+            if expected != hint:
+                raise ForeignMove("I-hint-choice", f"seat {hint.target} was given {hint.kind} {hint.subject}, where the "
+                                  f"code's choice for its type is {expected.kind} {expected.subject}")
 
 
 def discard_of(turn: Turn, public: PublicKnowledge) -> tuple[Discard | Hint, Numbers | None]:

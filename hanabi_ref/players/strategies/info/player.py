@@ -18,7 +18,7 @@ from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 from hanabi_ref.players.strategies.adapt import adaptive
 from hanabi_ref.players.strategies.info import search
-from hanabi_ref.players.strategies.info.decisions import Numbers, Options, Turn, decide, hint_of, slack, someone_needs_a_hint, turn_of
+from hanabi_ref.players.strategies.info.decisions import Numbers, Options, Turn, check_choice, decide, hint_of, slack, someone_needs_a_hint, turn_of
 from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment, PublicKnowledge, board_of
 from hanabi_ref.players.strategies.info.reading import (InfoError, code_total, codes_of, nobody_needed_a_hint,
                                                 number_of_hint, others_answers, own_answers, useless,
@@ -72,6 +72,8 @@ class InfoPlayer(BaseStrategy):
         action = event.action
         if isinstance(action, Hint):
             codes = codes_of(self.public, before, event.player)
+            if self.seat not in (event.player, action.target):
+                check_choice(self.public, before, codes, action, event.touched)  # [S-foreign-detect]
             self._hear_answers(before, event, number_of_hint(codes, before, action, event.touched), code_total(codes))
         elif isinstance(action, Discard):
             if before.hints > 0:

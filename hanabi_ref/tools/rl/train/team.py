@@ -39,10 +39,10 @@ from hanabi_ref.engine.state import Event, History
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
 from hanabi_ref.players.strategies.hat.values import DISCARD
 from hanabi_ref.players.strategies.hat.recommendation import may_have_been_played, playable_identities, recommend
-from hanabi_ref.players.strategies.adapt import ForeignMove
+from hanabi_ref.players.strategies.adapt import ForeignMove, is_off_rule
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError, StrategyFactory
 from hanabi_ref.formats.trace import GameRecord
-from hanabi_ref.engine.view import PlayerView, view_from_parts, view_is_legal
+from hanabi_ref.engine.view import PlayerView, view_action_problem, view_from_parts, view_is_legal
 
 Recommender = Callable[[Vector], int]
 """One observation -> one hat (0 .. 2h - 1)."""
@@ -207,15 +207,35 @@ class TeamStrategy(BaseStrategy):
         self.memory = SeatMemory()
         self.before: PlayerView | None = None
         """this seat's view after the last move (before the next one)"""
+        self.told: dict[int, SeatMemory] = {}
+        """what every other seat was last recommended, as this seat computed it [S-foreign-order]"""
+        self.unknown: set[int] = set()
+        """the seats whose recommendation this seat cannot tell until they move [S-foreign-order]"""
 
     def observe(self, view: PlayerView, event: Event) -> None:
-        if isinstance(event.action, Hint) and event.player != self.seat:
-            before = self.before if self.before is not None else _initial_view(view)
+        before = self.before if self.before is not None else (_initial_view(view) if isinstance(event.action, Hint) else None)
+        if event.player != self.seat and before is not None and event.player not in self.unknown:
+            self.check_move(before, event)
+        self.unknown.discard(event.player)
+        for seat, told in self.told.items():
+            told.note(seat, event)
+        if isinstance(event.action, Hint):
+            assert before is not None
             code, sender = self.code, event.player
             info = code.embedding.recover(code.encoding_of(event.action, sender), lambda: public_observation(before, sender))
-            if info < code.alphabet:
-                self.memory.receive(code.decode(before, sender, event.action), view)
-            elif could_discard(before, sender):
+            carries = info < code.alphabet
+            hats = {seat: code.hat(before, seat) for seat in code.receivers(sender) if seat != self.seat} if carries else {}
+            # [RL-train-turn] a seat that may discard sends its message (step 2); one that may not
+            # may send the first legal reveal instead (step 5), whose sum nobody meant
+            message = could_discard(before, sender)
+            if sender != self.seat and carries and message:
+                self.check_choice(before, event.action, sender, info)
+            self.remember(view, sender, info if carries else None, hats, message)
+            if sender == self.seat:
+                pass
+            elif carries:  # [RL-hat-decode] the own hat: the sum less the others'
+                self.memory.receive((info - sum(hats.values())) % code.alphabet, view)
+            elif message:
                 # [S-foreign-detect] an honest seat sends no sum only when it may not discard
                 raise ForeignMove("RL-train-turn", f"turn {event.turn}: seat {sender}'s reveal carries no hat sum "
                                   "although it could discard")
@@ -223,6 +243,60 @@ class TeamStrategy(BaseStrategy):
                 self.memory.received = None
         self.memory.note(self.seat, event)
         self.before = view
+
+    def remember(self, view: PlayerView, sender: int, info: int | None, hats: dict[int, int], message: bool) -> None:
+        """[S-foreign-order] what every other receiver of ``sender``'s reveal (sum ``info``, None
+        if it carries none) now holds: its hat when the reveal was the message; when this seat
+        sent it, what the receiver decodes from it (this seat knows every hat); when another
+        seat that may not discard sent it, unknown (it may be RL-train-turn's step 5)."""
+        for seat in self.code.receivers(sender):
+            if seat == self.seat:
+                continue
+            self.told[seat] = SeatMemory()
+            self.unknown.discard(seat)
+            if info is None:
+                continue
+            if sender == self.seat:
+                self.told[seat].receive((info - sum(hat for other, hat in hats.items() if other != seat)) % self.code.alphabet, view)
+            elif message:
+                self.told[seat].receive(hats[seat], view)
+            else:
+                self.unknown.add(seat)
+
+    def check_choice(self, before: PlayerView, hint: Hint, sender: int, info: int) -> None:
+        """[S-foreign-detect, RL-hat-offsets] ForeignMove if ``hint`` is not the reveal an honest
+        sender chooses for sum ``info`` under an embedding with several reveals per sum
+        (``modular``): the first legal one.  Legality of a reveal to this seat depends on its
+        own cards, so it can tell only while the earlier reveals go to other seats."""
+        choices = getattr(self.code.embedding, "candidates", None)
+        if choices is None:
+            return
+        given = self.code.encoding_of(hint, sender)
+        for encoding in choices(info, lambda: public_observation(before, sender)):
+            if encoding == given:
+                return
+            reveal = self.code.reveal(int(encoding), sender)
+            if reveal.target == self.seat:
+                return
+            if view_action_problem(before, reveal) is None:
+                raise ForeignMove("RL-hat-offsets", f"seat {sender}'s reveal {given} carries sum {info}, for which "
+                                  f"the first legal reveal is {encoding}")
+
+    def check_move(self, before: PlayerView, event: Event) -> None:
+        """[S-foreign-order] ForeignMove if another seat's move is none that RL-train-turn
+        gives it, from the recommendation it was given (as this seat computed it) and the
+        public view ``before`` the move."""
+        mover = event.player
+        told = self.told.get(mover, SeatMemory())
+        hand = before.hands[mover]
+        size, value, tokens = len(hand), told.received, before.clue_tokens
+        play = value - self.code.hand_size if value is not None and 0 <= value - self.code.hand_size < size else None
+        newest = max(range(size), key=hand.__getitem__) if hand else 0
+        discard = (value if value is not None and value < size else newest) if size and could_discard(before, mover) else None
+        last_play = newest if tokens > 0 and discard is None else None
+        if is_off_rule(event.action, play, not told.played_since, discard, tokens > 0, last_play):
+            raise ForeignMove("S-foreign-order", f"turn {event.turn}: seat {mover}'s {event.action} is no move of "
+                              f"RL-train-turn for its recommendation {value}")
 
     def act(self, view: PlayerView) -> Action:
         return team_action(self.code, self.memory, view, lambda: self.code.message(view)[0], self.judge)
