@@ -27,7 +27,7 @@ from hanabi_ref.engine.view import PlayerView, make_view, view_is_legal
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategies import factory_for, strategy_spec
 from hanabi_ref.players.strategies.adapt import (
-    Adaptive, Careful, ForeignMove, is_guarded, is_off_rule, thesis_fallback, is_public_break, is_surely_unplayable,
+    Adaptive, Careful, ForeignMove, is_guarded, is_off_rule, mover_before, thesis_fallback, is_public_break, is_surely_unplayable,
 )
 from hanabi_ref.players.strategies.hat.codes import CodeError, UndecodableHint, check_choice, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment
@@ -428,9 +428,13 @@ def test_a_learned_reveal_other_than_the_first_legal_one_of_its_sum_is_foreign()
     config = make_config(4, "hanab-live")
     checked = 0
     for seed in range(8):
-        # turn 0: seat 0 spends a token, so that seat 1 (the sender) may discard and so sends its message
+        # turn 0: seat 0 plays its code's move (a hint, spending a token), so that seat 1 (the
+        # sender) may discard and so sends its message
         start = initial_state(config, deck_from_seed(config, seed))
-        first = apply(start, Hint(2, "value", start.deck[start.hands[2][0]] % config.values + 1))
+        opener = factory_for("learned-recommendation")(config, 0, seed)
+        first = apply(start, opener.act(make_view(start, 0)))
+        if not isinstance(first.history[-1].action, Hint):
+            continue
         sender = factory_for("learned-recommendation")(config, 1, seed)
         assert isinstance(sender, Adaptive)
         sender.observe(make_view(first, 1), first.history[-1])
@@ -481,3 +485,19 @@ def test_the_fallback_plays_only_sure_cards_once_a_strike_is_made() -> None:
     assert calm.act(make_view(state, 0)) == Discard(0)
     # the fallback's halves are thesis with the spec's omega_p (0.6, 4.6-params) and omega_p = 1
     assert getattr(fallback.bold, "omega_p") == (3, 5) and getattr(fallback.sure, "omega_p") == (1, 1)
+
+
+@pytest.mark.checks("S-foreign-order")
+@pytest.mark.parametrize("preset", ["hanab-live", "thesis"])
+def test_the_first_moves_hand_and_tokens_are_read_back_from_the_view_after_it(preset: str) -> None:
+    """[S-foreign-order] no seat has a view before the game's first move; the mover's card
+    ids and tokens then are those of the deal, for a play, a discard or a hint."""
+    config = make_config(4, preset)
+    start = initial_state(config, deck_from_seed(config, 8))
+    moves: list[Action] = [Play(2), Hint(1, "value", start.deck[start.hands[1][0]] % config.values + 1)]
+    if preset == "thesis":
+        moves.append(Discard(1))  # a discard with every token: allowed by the thesis rules
+    for move in moves:
+        after = apply(start, move)
+        for seat in range(1, 4):
+            assert mover_before(make_view(after, seat), after.history[-1]) == (tuple(start.hands[0]), start.clue_tokens)

@@ -126,6 +126,17 @@ def is_off_rule(move: Action, play: int | None, stands: bool, discard: int | Non
     return True
 
 
+def mover_before(view: PlayerView, event: Event) -> tuple[tuple[int, ...], int]:
+    """[S-foreign-order] the mover's card ids and the clue tokens before the game's first
+    move, from the view after it (no seat has a view before it): a play or discard's card
+    back at its slot and the card drawn taken out, the tokens the game starts with; a
+    hint moves no card and spent one token."""
+    hand = [card for card in view.hands[event.player] if card != event.drawn]
+    if isinstance(event.action, (Play, Discard)) and event.card_id is not None:
+        hand.insert(event.action.slot, event.card_id)
+    return tuple(hand), view.config.max_hints
+
+
 class Adaptive(BaseStrategy):
     """One seat of a convention bot that plays on beside anyone [S-foreign].
 
@@ -220,6 +231,6 @@ def adaptive(factory: StrategyFactory, may_fail: MayFail = never_fails) -> Strat
 
 
 __all__ = [
-    "Adaptive", "Careful", "ForeignMove", "MayFail", "adaptive", "is_guarded", "is_off_rule", "is_public_break", "is_surely_unplayable",
+    "Adaptive", "Careful", "ForeignMove", "MayFail", "adaptive", "is_guarded", "is_off_rule", "mover_before", "is_public_break", "is_surely_unplayable",
     "may_always_fail", "never_fails", "next_identities", "thesis_fallback",
 ]

@@ -22,7 +22,7 @@ import attrs
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
-from hanabi_ref.players.strategies.adapt import ForeignMove, adaptive, is_off_rule
+from hanabi_ref.players.strategies.adapt import ForeignMove, adaptive, is_off_rule, mover_before
 from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
@@ -118,8 +118,9 @@ class RecommendationPlayer(BaseStrategy):
         recommendation is kept too, and a move its rule could not give raises ForeignMove
         [S-foreign-order]."""
         before, self.before = self.before, view
-        if event.player != self.seat and before is not None and event.player not in self.unknown:
-            self.check_move(before, event)
+        if event.player != self.seat and event.player not in self.unknown:
+            hand, tokens = (before.hands[event.player], before.clue_tokens) if before is not None else mover_before(view, event)
+            self.check_move(hand, tokens, event)
         self.unknown.discard(event.player)
         for seat, told in self.told.items():
             told.note(seat, event)
@@ -159,14 +160,13 @@ class RecommendationPlayer(BaseStrategy):
             else:
                 self.unknown.add(seat)
 
-    def check_move(self, before: PlayerView, event: Event) -> None:
+    def check_move(self, hand: Sequence[int], tokens: int, event: Event) -> None:
         """[S-foreign-order] ForeignMove if another seat's move is none that H-rec-turn gives
-        it, from the recommendation it was given (as this seat computed it) and the public
-        view ``before`` the move."""
+        it, from the recommendation it was given (as this seat computed it), its card ids
+        ``hand`` and the clue ``tokens`` before the move (public)."""
         mover = event.player
         told = self.told.get(mover, Told())
-        hand = before.hands[mover]
-        size, tokens, value = len(hand), before.clue_tokens, told.value
+        size, value = len(hand), told.value
         play = SLOT_OF[value] if value is not None and IS_PLAY[value] and SLOT_OF[value] < size else None
         newest = max(range(size), key=hand.__getitem__) if hand else 0
         if value is not None and IS_DISCARD[value] and is_executable(self.config, value, tokens, size):

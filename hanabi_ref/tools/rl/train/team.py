@@ -39,7 +39,7 @@ from hanabi_ref.engine.state import Event, History
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
 from hanabi_ref.players.strategies.hat.values import DISCARD
 from hanabi_ref.players.strategies.hat.recommendation import may_have_been_played, playable_identities, recommend
-from hanabi_ref.players.strategies.adapt import ForeignMove, is_off_rule
+from hanabi_ref.players.strategies.adapt import ForeignMove, is_off_rule, mover_before
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError, StrategyFactory
 from hanabi_ref.formats.trace import GameRecord
 from hanabi_ref.engine.view import PlayerView, view_action_problem, view_from_parts, view_is_legal
@@ -214,8 +214,9 @@ class TeamStrategy(BaseStrategy):
 
     def observe(self, view: PlayerView, event: Event) -> None:
         before = self.before if self.before is not None else (_initial_view(view) if isinstance(event.action, Hint) else None)
-        if event.player != self.seat and before is not None and event.player not in self.unknown:
-            self.check_move(before, event)
+        if event.player != self.seat and event.player not in self.unknown:
+            hand, tokens = (before.hands[event.player], before.clue_tokens) if before is not None else mover_before(view, event)
+            self.check_move(hand, tokens, event)
         self.unknown.discard(event.player)
         for seat, told in self.told.items():
             told.note(seat, event)
@@ -227,7 +228,7 @@ class TeamStrategy(BaseStrategy):
             hats = {seat: code.hat(before, seat) for seat in code.receivers(sender) if seat != self.seat} if carries else {}
             # [RL-train-turn] a seat that may discard sends its message (step 2); one that may not
             # may send the first legal reveal instead (step 5), whose sum nobody meant
-            message = could_discard(before, sender)
+            message = could_discard(before, sender) or (sender != self.seat and not self.may_be_last_resort(before, event.action, sender))
             if sender != self.seat and carries and message:
                 self.check_choice(before, event.action, sender, info)
             self.remember(view, sender, info if carries else None, hats, message)
@@ -263,6 +264,23 @@ class TeamStrategy(BaseStrategy):
             else:
                 self.unknown.add(seat)
 
+    def may_be_last_resort(self, before: PlayerView, hint: Hint, sender: int) -> bool:
+        """[S-foreign-order, RL-train-turn] whether ``hint``, from a seat that may not discard,
+        may be step 5's reveal rather than its message: under an embedding where every reveal
+        carries a sum (``modular``) step 5 sends the first legal reveal, so a reveal after one
+        this seat sees is legal (one to another seat) is the message.  Under other embeddings,
+        always (this seat cannot tell)."""
+        if getattr(self.code.embedding, "candidates", None) is None:
+            return True
+        given = self.code.encoding_of(hint, sender)
+        for encoding in range(given):
+            reveal = self.code.reveal(encoding, sender)
+            if reveal.target == self.seat:
+                return True  # its legality depends on this seat's own cards
+            if view_action_problem(before, reveal) is None:
+                return False
+        return True
+
     def check_choice(self, before: PlayerView, hint: Hint, sender: int, info: int) -> None:
         """[S-foreign-detect, RL-hat-offsets] ForeignMove if ``hint`` is not the reveal an honest
         sender chooses for sum ``info`` under an embedding with several reveals per sum
@@ -282,17 +300,17 @@ class TeamStrategy(BaseStrategy):
                 raise ForeignMove("RL-hat-offsets", f"seat {sender}'s reveal {given} carries sum {info}, for which "
                                   f"the first legal reveal is {encoding}")
 
-    def check_move(self, before: PlayerView, event: Event) -> None:
+    def check_move(self, hand: Sequence[int], tokens: int, event: Event) -> None:
         """[S-foreign-order] ForeignMove if another seat's move is none that RL-train-turn
-        gives it, from the recommendation it was given (as this seat computed it) and the
-        public view ``before`` the move."""
-        mover = event.player
+        gives it, from the recommendation it was given (as this seat computed it), its card
+        ids ``hand`` and the clue ``tokens`` before the move (public)."""
+        mover, config = event.player, self.config
         told = self.told.get(mover, SeatMemory())
-        hand = before.hands[mover]
-        size, value, tokens = len(hand), told.received, before.clue_tokens
+        size, value = len(hand), told.received
         play = value - self.code.hand_size if value is not None and 0 <= value - self.code.hand_size < size else None
         newest = max(range(size), key=hand.__getitem__) if hand else 0
-        discard = (value if value is not None and value < size else newest) if size and could_discard(before, mover) else None
+        may_discard = size > 0 and (tokens < config.max_hints or config.options.discard_at_max_hints)  # as could_discard
+        discard = (value if value is not None and value < size else newest) if may_discard else None
         last_play = newest if tokens > 0 and discard is None else None
         if is_off_rule(event.action, play, not told.played_since, discard, tokens > 0, last_play):
             raise ForeignMove("S-foreign-order", f"turn {event.turn}: seat {mover}'s {event.action} is no move of "
