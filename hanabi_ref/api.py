@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import attrs
 
@@ -32,6 +32,9 @@ from hanabi_ref.engine.transition import apply as _apply
 from hanabi_ref.engine.transition import apply_legal as _apply_legal
 from hanabi_ref.engine.transition import initial_state, new_game, successor
 from hanabi_ref.engine.view import PlayerView, make_view
+
+if TYPE_CHECKING:
+    from hanabi_ref.players.strategy import Strategy
 
 
 class Config:
@@ -134,6 +137,13 @@ class Knowledge:
         return f"<Knowledge {self.text} mask={self.mask:#x}>"
 
 
+def _named(text: str) -> tuple[str, dict[str, str]]:
+    """``name`` or ``name:key=value,key=value`` as a strategy name and its parameters."""
+    name, _, rest = text.partition(":")
+    params = dict(item.split("=", 1) for item in rest.split(",") if "=" in item) if rest else {}
+    return name.strip(), {key.strip(): value.strip() for key, value in params.items()}
+
+
 class Game:
     """[API-game] One game at one moment: an immutable state and the seed it was dealt
     from.  :meth:`apply` returns the next game; nothing changes this one.
@@ -170,17 +180,38 @@ class Game:
         legal = self._legal = _legal_actions(self._state)
         return legal[:]  # the caller's own list: what it does to it changes nothing here
 
-    def is_legal(self, action: Action) -> bool:
-        """Whether the player to move may take ``action`` [2.16-2]."""
+    def is_legal(self, action: Action | str) -> bool:
+        """Whether the player to move may take ``action`` [2.16-2]; text and colour names as
+        :meth:`apply` reads them."""
         from hanabi_ref.engine.legality import is_legal
 
-        return is_legal(self._state, action)
+        return is_legal(self._state, self.action(action))
 
-    def apply(self, action: Action) -> Game:
+    def action(self, move: Action | str) -> Action:
+        """[API-moves] ``move`` as an engine action: an action as it is, except a hint whose
+        subject is a clue colour's name (``Hint(1, "colour", "red")``), which becomes its
+        index; text as a person types it, ``"play 0"``, ``"discard 2"``, ``"hint 1 red"``,
+        ``"hint 1 3"`` (SH-parse).  Text that is no move raises
+        :class:`~hanabi_ref.engine.show.ParseError` saying what was expected."""
+        from hanabi_ref.engine.show import parse_action
+
+        config = self._state.config
+        if isinstance(move, str):
+            return parse_action(config, move)
+        if isinstance(move, Hint) and isinstance(getattr(move, "subject", None), str):
+            kind = "value" if move.kind == "value" else "colour"
+            return parse_action(config, f"hint {move.target} {kind} {move.subject}")
+        return move
+
+    def apply(self, action: Action | str) -> Game:
         """The game after ``action``; an illegal action raises
         :class:`~hanabi_ref.base.errors.IllegalActionError` naming the clause it breaks
-        [2.16-2].  An action object that :meth:`legal_actions` just returned is not
-        checked a second time [API-game]."""
+        [2.16-2].  ``action`` may be text or name a colour (:meth:`action`, API-moves).  An
+        action object that :meth:`legal_actions` just returned is not checked a second time
+        [API-game]."""
+        if isinstance(action, str) or isinstance(getattr(action, "subject", None), str):
+            action = self.action(action)
+        assert not isinstance(action, str)
         legal: Sequence[Action]
         try:
             legal = self._legal  # unset in a game made by apply until legal_actions is asked
@@ -196,6 +227,35 @@ class Game:
             state = _apply(self._state, action)
         game: Game = _new_game_object(Game)
         game._state, game._seed = state, self._seed
+        return game
+
+    def play_out(self, strategies: str | Sequence[str], *, strategy_seed: int | None = None) -> Game:
+        """[API-play] the game played to its end from the deal by the named strategies (one
+        name for every seat, or one per seat; ``name:key=value,...`` sets parameters), each
+        seat from its own view and seeded as ``simulate`` and ``play`` seed it (from this
+        game's seed, or from ``strategy_seed``, ISO-seeds): the same game ``hanabi-ref play``
+        plays.  Only a game at its deal can be played out (strategies remember the game
+        from its first move)."""
+        from hanabi_ref.base.errors import ConfigError
+        from hanabi_ref.players.runner import play_game
+        from hanabi_ref.players.strategies import factory_for
+
+        config = self._state.config
+        if self._state.turns:
+            raise ConfigError(f"play_out: the game is at turn {self._state.turns}; strategies play a game from its deal")
+        names = [strategies] * config.players if isinstance(strategies, str) else list(strategies)
+        if len(names) != config.players:
+            raise ConfigError(f"play_out: {len(names)} strategies for {config.players} seats")
+        factories = [factory_for(*_named(name)) for name in names]
+
+        def seat_strategy(config: GameConfig, seat: int, seed: int) -> Strategy:
+            return factories[seat](config, seat, seed)
+
+        seed = self._seed if self._seed is not None else 0
+        record = play_game(config, seat_strategy, seed=seed, deck=None if self._seed is not None else self._state.deck,
+                           strategy_seed=strategy_seed)
+        game: Game = _new_game_object(Game)
+        game._state, game._seed = record.final, self._seed
         return game
 
     # --- what the game shows -----------------------------------------------------

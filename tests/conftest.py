@@ -24,6 +24,10 @@ import os
 import pytest
 
 os.environ.setdefault("HANABI_REF_CONTRACTS", "1")
+# [SIM-progress] off a terminal a long run prints a progress line every 10 s; whether a test's
+# run lasts that long depends on the machine's load, so the suite turns the lines off (the
+# tests of the lines turn them on with their own interval)
+os.environ["HANABI_REF_PROGRESS"] = "off"
 
 from hanabi_ref.base.contracts import ENABLED  # noqa: E402  (after the environment is fixed)
 

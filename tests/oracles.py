@@ -1,8 +1,8 @@
 """Optional libraries the tests need, and the switch that makes them required.
 
 The peer engines the differential tests compare against (OpenSpiel, pyhanabi, hanabython)
-and the optional libraries that ``[dev]`` installs (numpy, torch, PettingZoo, Gymnasium,
-dask.distributed, matplotlib, mypyc) are not needed to use hanabi_ref, so a test that
+and the optional libraries that ``[dev]`` installs (numpy, PettingZoo, Gymnasium,
+dask.distributed, matplotlib, mypyc), and PyTorch (``[train]``), are not needed to use hanabi_ref, so a test that
 needs one skips where it is missing.  In CI a skip there would hide that an oracle was
 never consulted: ``.ci/run`` installs them all and sets ``HANABI_REF_REQUIRE_ORACLES=1``,
 and then a missing one FAILS the test instead of skipping it.
@@ -48,6 +48,7 @@ for no other); the session's summary names those missing here."""
 INSTALL: Final[dict[str, str]] = {
     "hanabi_learning_environment": "CMAKE_POLICY_VERSION_MINIMUM=3.5 pip install '.[hle]' (needs a C++ compiler)",
     "hanabython": "pip install '.[hanabython]'",
+    "torch": "pip install '.[train]' (PyTorch's CPU build is enough)",
 }
 """How to install a library that ``[dev]`` does not bring, by top-level module."""
 

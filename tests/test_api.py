@@ -28,7 +28,7 @@ from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import state_to_json
 from hanabi_ref.engine.show import ParseError, action_text, card_name, knowledge_text, parse_action, parse_card
 from hanabi_ref.engine.state import GameState, score
-from hanabi_ref.players.strategies import STRATEGIES
+from hanabi_ref.players.strategies import STRATEGIES, factory_for
 from hanabi_ref.engine.transition import apply, new_game
 from hanabi_ref.engine.view import make_view
 from tests.processes import run_process
@@ -464,3 +464,55 @@ def _makes(players: int, preset: str, variant: str) -> bool:
     except ConfigError:
         return False
     return True
+
+
+# ------------------------------------------------------------------ moves as people write them
+
+
+@pytest.mark.checks("API-moves", "SH-parse")
+@pytest.mark.parametrize("preset, variant", [("hle", "No Variant"), ("hanab-live", "Black (6 Suits)")])
+def test_apply_reads_text_and_colour_names(preset: str, variant: str) -> None:
+    """[API-moves] every legal move, written in words from the configuration's own names
+    (not the engine's writer), or as a hint naming its colour, is that move."""
+    config = make_config(3, preset=preset, variant=variant)
+    game, rng = Game.new(config, seed=11), random.Random(5)
+    while game.turns < 12 and not game.terminal:
+        for action in game.legal_actions():
+            if isinstance(action, Hint):
+                subject = config.colours[action.subject] if action.kind == "colour" else str(action.subject)
+                texts = [f"hint {action.target} {subject}", f"HINT {action.target} {action.kind} {subject}"]
+                if action.kind == "colour":
+                    named = Hint(action.target, "colour", subject)  # type: ignore[arg-type]
+                    assert game.action(named) == action and game.is_legal(named)
+                    assert game.apply(named).actions[-1] == action
+            else:
+                texts = [f"{'play' if isinstance(action, Play) else 'discard'} {action.slot}"]
+            for text in texts:
+                assert game.action(text) == action and game.is_legal(text), text
+                assert game.apply(text).actions[-1] == action
+        game = game.apply(rng.choice([action for action in game.legal_actions() if not isinstance(action, Play)]))
+    assert game.turns == 12
+    with pytest.raises(ParseError, match="unknown move 'jump'"):
+        game.apply("jump 3")
+    with pytest.raises(IllegalActionError):
+        game.apply(f"hint {game.current_player} 1")  # to oneself: a move, not a legal one
+
+
+@pytest.mark.checks("API-play")
+@pytest.mark.parametrize("players", [2, 4])
+def test_play_out_plays_the_game_the_runner_plays(players: int) -> None:
+    """[API-play] one name, or one per seat, with parameters: the very game ``play_game``
+    plays with those strategies and that seed, move for move."""
+    config = make_config(players, preset="hanab-live")
+    for seed in (0, 7):
+        alone = Game.new(config, seed=seed).play_out("thesis")
+        assert alone.terminal and alone.actions == play_game(config, STRATEGIES["thesis"], seed=seed).trace.actions
+        mixed = Game.new(config, seed=seed).play_out(["simple"] + ["natural"] * (players - 1))
+        seats = [STRATEGIES["simple"]] + [STRATEGIES["natural"]] * (players - 1)
+        assert mixed.actions == play_game(config, lambda c, seat, s: seats[seat](c, seat, s), seed=seed).trace.actions
+    careful = Game.new(config, seed=3).play_out("thesis:omega_p=1")
+    assert careful.actions == play_game(config, factory_for("thesis", {"omega_p": "1"}), seed=3).trace.actions
+    with pytest.raises(ConfigError, match="strategies play a game from its deal"):
+        Game.new(config, seed=3).apply(Game.new(config, seed=3).legal_actions()[0]).play_out("thesis")
+    with pytest.raises(ConfigError, match=f"1 strategies for {players} seats"):
+        Game.new(config, seed=3).play_out(["thesis"])

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import sys
@@ -14,6 +15,7 @@ import pytest
 from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.configs import make_config
+from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import replay as replay_trace
 from hanabi_ref.formats.trace import load_trace
@@ -60,7 +62,8 @@ def test_simulate_is_deterministic_and_game_i_uses_seed_s_plus_i(capsys: pytest.
     base = ["simulate", "--strategy", "simple", "--players", "2", "--games", "6", "--rules", "hle"]
     first = run_json(base + ["--seed", "9"], capsys)
     second = run_json(base + ["--seed", "9"], capsys)
-    first.pop("games_per_second"), second.pop("games_per_second")
+    for timing in ("games_per_second", "games_per_cpu_second"):
+        first.pop(timing), second.pop(timing)
     assert first == second
     tail = run_json(["simulate", "--strategy", "simple", "--players", "2", "--games", "5", "--rules", "hle",
                      "--seed", "10"], capsys)
@@ -354,3 +357,57 @@ def test_rules_without_list_is_a_usage_error(capsys: pytest.CaptureFixture[str])
     """[C-rules, C-exit] ``rules`` alone: exit 2, one line naming --list."""
     code, out, err = run(["rules"], capsys)
     assert code == EXIT_USAGE and out == "" and err.count("\n") == 1 and "--list" in err
+
+
+# ------------------------------------------------------------------ the first hour
+
+
+@pytest.mark.checks("T-hanab-live-hint")
+def test_a_hanab_live_file_replayed_as_a_trace_says_to_add_the_format(capsys: pytest.CaptureFixture[str]) -> None:
+    """[T-hanab-live-hint] a hanab.live export read as a trace: one line that says what it
+    looks like and the option to add, exit 1; with the option it replays. A file that is
+    neither keeps the plain trace error."""
+    game = Path(__file__).resolve().parent / "fixtures" / "hanab-live" / "no_variant_5p.json"
+    code, out, err = run(["replay", str(game)], capsys)
+    assert code == EXIT_INVALID_GAME and out == "" and err.count("\n") == 1
+    assert err.startswith(f"hanabi-ref: {game}: this looks like a hanab.live game, not a trace: add --format hanab-live")
+    assert run(["replay", str(game), "--format", "hanab-live"], capsys)[0] == EXIT_OK
+
+
+@pytest.mark.checks("OUT-report", "C-play", "C-replay")
+def test_commands_say_which_file_they_wrote(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[OUT-report] play --out and replay --html end with one line naming the file and its
+    size; --out - (standard output) says nothing. The summary shows the fields as the board
+    does (SH-board), the JSON keeps them a list."""
+    game, page = tmp_path / "game.json", tmp_path / "game.html"
+    code, out, err = run(["play", "--strategy", "simple", "--players", "2", "--seed", "4", "--out", str(game)], capsys)
+    assert code == EXIT_OK and err == f"hanabi-ref: wrote {game} ({game.stat().st_size:,} bytes)\n"
+    fields = next(line for line in out.splitlines() if line.startswith("fireworks"))
+    heights = replay_trace(load_trace(game)).fireworks
+    assert fields.split()[1:] == [f"{letter}{height}" for letter, height in zip("rygbp", heights)]
+    code, _, err = run(["replay", str(game), "--html", str(page)], capsys)
+    assert code == EXIT_OK and err == f"hanabi-ref: wrote {page} ({page.stat().st_size:,} bytes)\n"
+    code, out, err = run(["play", "--strategy", "simple", "--players", "2", "--seed", "4", "--json"], capsys)
+    assert code == EXIT_OK and err == "" and json.loads(out)["fireworks"] == list(heights)
+    code, out, err = run(["play", "--strategy", "simple", "--players", "2", "--seed", "4", "--out", "-"], capsys)
+    assert code == EXIT_OK and "wrote" not in err
+
+
+@pytest.mark.checks("HU-rules", "C-help")
+def test_a_person_plays_the_hanab_live_rules_unless_told_otherwise(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """[HU-rules] play --human without --rules: hanab-live, named in the greeting; play
+    without --human keeps thesis; the help lists every preset and shows that simulate needs
+    --strategy or --bot."""
+    monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+    assert main(["play", "--human", "0", "--players", "2", "--seed", "1"]) == 130
+    assert "rules hanab-live" in capsys.readouterr().out
+    code, out, _ = run(["play", "--strategy", "simple", "--players", "2", "--seed", "1", "--json"], capsys)
+    assert code == EXIT_OK
+    for command in ("simulate", "play", "sweep"):
+        with pytest.raises(SystemExit):
+            main([command, "--help"])
+        text = " ".join(capsys.readouterr().out.split())
+        assert "rule preset: " + ", ".join(PRESETS) in text
+        if command == "simulate":
+            assert "(--strategy STRATEGY | --bot CMD)" in text

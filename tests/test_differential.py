@@ -38,6 +38,7 @@ from typing import Any
 import attrs
 import pytest
 
+from hanabi_ref.base.extras import install_hint
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError
@@ -585,7 +586,7 @@ def test_missing_peer_library_is_one_clear_line(
         PEERS[name]()
     message = str(failure.value)
     assert "\n" not in message
-    assert message.startswith(f"{name} adapter: {package}") and f"hanabi-ref[{name}]" in message
+    assert message.startswith(f"{name} adapter: {package}") and install_hint(name) in message
 
 
 @pytest.mark.checks("PE-peers")

@@ -110,6 +110,8 @@ class RandomPerson:
         if self.rng.random() < 0.1:
             return self.rng.choice(["jump", "0", "999", "play 9", "hint 9 red", "hint 1 pink", "",
                                     f"hint {seat[1]} 1", "hint 1 value red", "board", "help"]) + "\n"
+        if "your moves:" not in text[text.rfind("=== turn"):]:
+            return "moves\n"  # the list is shown on request [HU-play]
         moves = list(listed(text).items())
         kinds = sorted({move.split()[0] for _, move in moves})
         kind = self.rng.choices(kinds, [KIND_WEIGHTS[kind] for kind in kinds])[0]
@@ -234,6 +236,9 @@ def test_a_person_plays_a_game_in_a_terminal() -> None:
         assert screen.startswith("You are seat 0 of 4")
         assert re.search(r"\n> seat 0 you  #  +#  +#  +#\n", screen)
         assert re.search(r"\n  seat 1 {6}" + " +".join(others) + "\n", screen)
+        assert "legal moves: type one" in screen and "   1. play 0" not in screen and screen.endswith("seat 0> ")
+        terminal.type("moves")  # the numbered list, on request
+        screen = terminal.prompt()
         assert "   1. play 0" in screen and screen.endswith("seat 0> ")
         terminal.type("hint 0 red")
         screen = terminal.prompt()
@@ -241,6 +246,8 @@ def test_a_person_plays_a_game_in_a_terminal() -> None:
                                "a player cannot hint its own hand (erratum E-4)\nseat 0> ")
         turns = 0
         while "=== game over ===" not in screen:
+            terminal.type("moves")
+            screen = terminal.prompt()
             moves = listed(screen)
             discards = [number for number, move in moves.items() if move.startswith("discard")]
             terminal.type(str(discards[0] if discards else 1))
@@ -264,7 +271,7 @@ def test_a_turn_shows_the_board_and_numbered_legal_moves() -> None:
     """[HU-play, 2.16-actions] the list numbers every legal move once from 1, plays then
     discards then hints seat by seat; the board is the seat's view; then the prompt."""
     view = view_after([Hint(1, "value", 5)])
-    _, screen = ask(view, "1\n")
+    _, screen = ask(view, "moves\n1\n")
     moves = listed(screen)
     legal = view.legal_actions()
     assert sorted(moves) == list(range(1, len(legal) + 1))
@@ -299,10 +306,12 @@ def test_help_and_board_show_again_and_reprompt() -> None:
     """[HU-input] ``help`` shows the forms, ``board`` the board and the list again; neither
     is a move."""
     view = view_after()
-    action, screen = ask(view, "help\nboard\nplay 1\n")
+    action, screen = ask(view, "help\nboard\nmoves\nplay 1\n")
     assert action == Play(1)
     assert "hint SEAT COLOUR" in screen and "quit" in screen
-    assert screen.count("your moves:") == 2 and screen.count("seat 0> ") == 3
+    # the board twice (the turn, board), the list once, on request (moves)
+    assert screen.count("legal moves: type one") == 2 and screen.count("your moves:") == 1
+    assert screen.count("seat 0> ") == 4
 
 
 # ------------------------------------------------------------------ input
@@ -313,7 +322,7 @@ def test_a_number_chooses_that_move_of_the_list() -> None:
     """[HU-input] a number is the move shown with that number."""
     view = view_after([Hint(1, "value", 5), Play(0)])
     for number in (1, 4, 9):
-        action, screen = ask(view, f"{number}\n")
+        action, screen = ask(view, f"moves\n{number}\n")
         assert words_of(view.config, action) == listed(screen)[number]
         assert action in view.legal_actions()
 
@@ -418,15 +427,21 @@ def test_quit_and_end_of_input_abandon_the_game(lines: str, why: str) -> None:
 @pytest.mark.checks("HU-end")
 def test_the_command_exits_130_on_quit_and_end_of_input(monkeypatch: pytest.MonkeyPatch,
                                                         capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """[HU-end, C-exit] quitting ends ``play`` as an interruption: one line on standard
-    error, exit 130, no trace written."""
+    """[HU-end, C-exit, OUT-report] quitting ends ``play`` as an interruption, exit 130,
+    after the trace of the moves made so far is written to --out (and a line says so): it
+    replays to the turn the game stopped at."""
     out = tmp_path / "game.json"
     for lines in ("1\nquit\n", "1\n"):
+        out.unlink(missing_ok=True)
         monkeypatch.setattr(sys, "stdin", io.StringIO(lines))
         code = main(["play", "--human", "1", "--strategy", "simple", "--players", "3", "--seed", "2", "--out", str(out)])
         captured = capsys.readouterr()
-        assert code == 130 and captured.err == "hanabi-ref: interrupted\n"
-        assert "game abandoned at turn 4" in captured.out and not out.exists()
+        assert code == 130
+        assert captured.err == f"hanabi-ref: wrote {out} ({out.stat().st_size:,} bytes)\nhanabi-ref: interrupted\n"
+        assert "game abandoned at turn 4" in captured.out
+        trace = load_trace(out)
+        assert len(trace.actions) == 4 and trace.seed == 2
+        assert replay_states(trace)[-1].turns == 4
 
 
 @pytest.mark.checks("HU-play")

@@ -5,6 +5,8 @@ else, rewards add up to the score, and bad requests are refused by clause."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -18,7 +20,8 @@ oracle("pettingzoo")
 oracle("gymnasium")
 
 from gymnasium.utils.env_checker import check_env  # noqa: E402
-from pettingzoo.test import api_test, seed_test  # noqa: E402
+from pettingzoo.test import api_test, parallel_api_test, parallel_seed_test, seed_test  # noqa: E402
+import gymnasium  # noqa: E402
 
 from hanabi_ref.engine.actions import Discard, Play  # noqa: E402
 from hanabi_ref.engine.dealing import deck_from_seed, derive_seed  # noqa: E402
@@ -26,6 +29,7 @@ from hanabi_ref.base.errors import ConfigError  # noqa: E402
 from hanabi_ref.players.runner import play_game  # noqa: E402
 from hanabi_ref.tools.rl.actions import plain_actions  # noqa: E402
 from hanabi_ref.tools.rl.encoders import encode  # noqa: E402
+from hanabi_ref.tools.rl import envs  # noqa: E402
 from hanabi_ref.tools.rl.env import HanabiAECEnv, HanabiGymEnv, Observation  # noqa: E402
 from hanabi_ref.tools.rl.errors import RLError  # noqa: E402
 from hanabi_ref.engine.config import GameConfig  # noqa: E402
@@ -79,16 +83,16 @@ def test_pettingzoo_api_test_passes_with_terminate_and_render() -> None:
                           illegal_action="terminate"), num_cycles=200)
 
 
-@pytest.mark.checks("RL-gym")
-@pytest.mark.parametrize("kwargs", [{}, {"seat": 0, "others": "thesis"}, {"players": 3, "seat": 1, "others": "simple"}],
-                         ids=["self-play", "seat0-thesis", "seat1-simple"])
-def test_gymnasium_check_env_passes(kwargs: dict[str, Any]) -> None:
-    """[RL-gym, RL-illegal] Gymnasium's check_env (which steps unmasked actions) passes in
-    terminate mode, rendering checked too.  The others are strategies that play beside
-    any partner (the convention strategies info, hat and recommendation may refuse a
-    partner breaking their convention, which the checker's random actions do)."""
-    env = HanabiGymEnv(illegal_action="terminate", render_mode="ansi", **kwargs)
-    check_env(env.unwrapped)
+@pytest.mark.checks("RL-gym", "RL-illegal")
+@pytest.mark.parametrize("kwargs", [{}, {"seat": 0, "others": "thesis"}, {"players": 3, "seat": 1, "others": "simple"},
+                                    {"players": 4, "seat": 2, "others": "hat"}],
+                         ids=["self-play", "seat0-thesis", "seat1-simple", "seat2-hat"])
+def test_gymnasium_check_env_passes_with_the_default_settings(kwargs: dict[str, Any]) -> None:
+    """[RL-gym, RL-illegal] Gymnasium's check_env (which steps unmasked random actions)
+    passes with the default settings, rendering checked too, beside any partner (the
+    convention strategies leave their convention when the checker's moves break it)."""
+    check_env(HanabiGymEnv(**kwargs))
+    check_env(HanabiGymEnv(render_mode="ansi", **kwargs))
 
 
 # ----------------------------------------------------------------- the engine's game
@@ -277,7 +281,7 @@ def discard_index(config: GameConfig) -> int:
 def test_aec_illegal_action_raises_and_changes_nothing() -> None:
     """[RL-illegal] the error names the clause, the action and the engine's reason; the
     env is as it was and a legal action still works."""
-    env = HanabiAECEnv()
+    env = HanabiAECEnv(illegal_action="raise")
     env.reset(seed=3)
     before, selected = env.observe("player_0"), env.agent_selection
     with pytest.raises(RLError) as caught:
@@ -328,16 +332,16 @@ def forbidden_index(env: HanabiAECEnv) -> int:
 
 @pytest.mark.checks("RL-illegal")
 def test_gym_illegal_action_raises_or_terminates() -> None:
-    """[RL-illegal] the Gym env raises by default and changes nothing; in terminate mode
-    the episode ends with info["illegal_action"] and a return of 0; a step after the end
-    is refused."""
-    env = HanabiGymEnv()
+    """[RL-illegal] with illegal_action="raise" the Gym env raises and changes nothing; by
+    default (terminate) the episode ends with info["illegal_action"] and a return of 0; a
+    step after the end is refused."""
+    env = HanabiGymEnv(illegal_action="raise")
     observation, _ = env.reset(seed=4)
     with pytest.raises(RLError, match=r"^RL-illegal: seat 0: action 0 \(discard 0\) is illegal"):
         env.step(discard_index(env.table.config))
     _, _, terminated, _, _ = env.step(masked_choice(np.random.default_rng(0), observation["action_mask"]))
     assert not terminated and env.table.state.turns == 1
-    ending = HanabiGymEnv(illegal_action="terminate")
+    ending = HanabiGymEnv()
     ending.reset(seed=4)
     _, reward, terminated, truncated, info = ending.step(discard_index(ending.table.config))
     assert terminated and not truncated and info["illegal_action"] and reward == 0.0
@@ -446,3 +450,67 @@ def test_gym_partner_bug_truncates_the_episode(failure: str) -> None:
         env.reset(seed=2)  # a reset starts afresh: the partner fails again at its first move
     finally:
         del SPECS["broken-for-test"]
+
+
+# ----------------------------------------------------------------- the ecosystem's factories
+
+
+@pytest.mark.checks("RL-factories", "RL-aec")
+@pytest.mark.parametrize("players", [2, 4])
+def test_pettingzoo_factories_pass_the_api_and_seed_tests(players: int) -> None:
+    """[RL-factories] env(), raw_env() and parallel_env() pass PettingZoo's own tests."""
+    api_test(envs.env(players=players), num_cycles=200)
+    api_test(envs.raw_env(players=players), num_cycles=200)
+    parallel_api_test(envs.parallel_env(players=players), num_cycles=200)
+    parallel_seed_test(lambda: envs.parallel_env(players=players), num_cycles=100)
+    assert isinstance(envs.raw_env(), HanabiAECEnv)
+
+
+@pytest.mark.checks("RL-factories")
+def test_the_parallel_env_plays_the_aec_game_move_for_move() -> None:
+    """[RL-factories] each parallel step plays the mover's action, as the AEC game does."""
+    rng = np.random.default_rng(5)
+    parallel, aec = envs.parallel_env(players=3), HanabiAECEnv(players=3)
+    observations, infos = parallel.reset(seed=9)
+    aec.reset(seed=9)
+    total = 0.0
+    while parallel.agents:
+        mover = next(agent for agent in parallel.agents if infos[agent]["to_move"])
+        assert mover == aec.agent_selection
+        assert not any(observations[agent]["action_mask"].any() for agent in parallel.agents if agent != mover)
+        choice = masked_choice(rng, observations[mover]["action_mask"])
+        actions = {agent: (choice if agent == mover else 0) for agent in parallel.agents}
+        observations, rewards, terminations, _, infos = parallel.step(actions)
+        aec.step(choice)
+        total += rewards[mover]
+        assert np.array_equal(observations[mover]["observation"], aec.observe(mover)["observation"])
+        assert set(rewards.values()) == {aec.rewards[mover]}
+    assert total == aec.table.score()
+
+
+@pytest.mark.checks("RL-factories")
+def test_gymnasium_make_finds_the_environment() -> None:
+    """[RL-factories] the registered id, and the module form that imports the module first
+    (run in a fresh interpreter, where nothing has registered it yet)."""
+    made = gymnasium.make(envs.GYM_ID, players=3)
+    assert isinstance(made.unwrapped, HanabiGymEnv) and made.unwrapped.table.config.players == 3
+    script = ("import gymnasium\n"
+              "env = gymnasium.make('hanabi_ref.tools.rl.envs:hanabi_ref/Hanabi-v0', players=4)\n"
+              "print(type(env.unwrapped).__name__, env.unwrapped.table.config.players)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["HanabiGymEnv", "4"]
+
+
+@pytest.mark.checks("C-extras")
+@pytest.mark.parametrize("module", ["hanabi_ref.tools.rl.env", "hanabi_ref.tools.rl.envs"])
+@pytest.mark.parametrize("absent", ["gymnasium", "pettingzoo"])
+def test_importing_the_environments_without_the_extra_names_it_in_one_line(module: str, absent: str) -> None:
+    """[C-extras] without the rl extra's packages the import fails with one ImportError
+    that names the missing package and the pip install of the extra."""
+    script = (f"import sys\nsys.modules[{absent!r}] = None\n"
+              f"try:\n    import {module}\nexcept ImportError as error:\n    print(type(error).__name__, '|', error)\n")
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.strip()
+    assert out.count("\n") == 0, out
+    kind, message = out.split(" | ")
+    assert kind == "MissingExtraImport"
+    assert f"needs {absent}" in message and "pip install '" in message and "[rl]'" in message

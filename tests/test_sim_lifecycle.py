@@ -316,7 +316,8 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path: Path, monkeypatch:
     argv = ["--games", "20", "--jobs", "1", "--chunk-size", "4", "--checkpoint-every", "3600"]
     code, _, err = run_main(["simulate", "--strategy", "interrupt", "--players", "3", "--seed", "7", *argv,
                              "--out", str(out)], capsys)
-    assert code == EXIT_INTERRUPTED and err == "hanabi-ref: interrupted\n"
+    assert code == EXIT_INTERRUPTED
+    assert err == f"hanabi-ref: 8 of 20 games finished, kept in {out} (go on with --resume {out})\nhanabi-ref: interrupted\n"
     checkpoint = json.loads(out.read_text())
     assert [(chunk["first_seed"], chunk["games"]) for chunk in checkpoint["chunks"]] == [(7, 4), (11, 4)]
     assert checkpoint["run"]["strategy"] == "interrupt"
@@ -330,6 +331,20 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path: Path, monkeypatch:
     assert without_timing(json.loads(resumed)) == without_timing(json.loads(whole))
     assert without_timing(json.loads(out.read_text())) == without_timing(json.loads(whole))
     assert_statistics(json.loads(resumed), *direct(make_config(3), STRATEGIES["simple"], range(7, 27)))
+
+
+@pytest.mark.checks("SIM-interrupt")
+def test_an_interrupted_run_without_out_says_how_to_keep_its_games(monkeypatch: pytest.MonkeyPatch,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """[SIM-interrupt] Ctrl-C at seed 17 of seeds 7..26 without --out: the two chunks that
+    finished are named as lost, with the options that keep them; exit 130."""
+    monkeypatch.setattr(InterruptAt, "stop_seed", 17)
+    register(monkeypatch, StrategySpec("interrupt", "test only", (), lambda values: InterruptAt))
+    code, out, err = run_main(["simulate", "--strategy", "interrupt", "--players", "3", "--seed", "7", "--games", "20",
+                               "--jobs", "1", "--chunk-size", "4"], capsys)
+    assert code == EXIT_INTERRUPTED and out == ""
+    assert err == ("hanabi-ref: 8 of 20 games finished, not kept: run with --out FILE to keep the finished games "
+                   "of a run (and --resume FILE to go on)\nhanabi-ref: interrupted\n")
 
 
 @pytest.mark.checks("SIM-out", "SIM-resume", "SIM-orphans")

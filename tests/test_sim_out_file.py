@@ -256,4 +256,4 @@ def test_resume_writes_its_own_checkpoint_but_not_another(unfinished: Path,
     code, _, err = run_main(INTERRUPTED + ["--resume", str(unfinished), "--out", str(unfinished)], capsys)
     assert code == EXIT_OK, err
     assert json.loads(unfinished.read_text()) == json.loads(other.read_text()) | {
-        key: json.loads(unfinished.read_text())[key] for key in ("games_per_second", "jobs", "chunk_size")}
+        key: json.loads(unfinished.read_text())[key] for key in ("games_per_second", "games_per_cpu_second", "jobs", "chunk_size")}

@@ -21,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from hanabi_ref.base.extras import install_hint
 from hanabi_ref.players import strategies
 from hanabi_ref.engine.actions import Action, Play
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
@@ -31,14 +32,14 @@ from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.chunks import ChunkResult, Failure, GameSetup, chunk_size_for, play_chunk, split_games
 from hanabi_ref.tools.sim.executors import LocalExecutor
-from hanabi_ref.tools.sim.runner import Progress
+from hanabi_ref.tools.sim.runner import Progress, progress_interval
 from hanabi_ref.players.strategies import STRATEGIES, Param, StrategySpec, factory_for
 from hanabi_ref.players.strategies.random import RandomStrategy
 from hanabi_ref.players.strategies.simple import SimpleStrategy
 from hanabi_ref.engine.view import PlayerView
 
 EXIT_FAILED = 1
-TIMING = ("games_per_second", "jobs", "chunk_size", "executor")
+TIMING = ("games_per_second", "games_per_cpu_second", "jobs", "chunk_size", "executor")
 """Keys of a result that may differ between runs of the same games."""
 
 MAIN_PID = os.getpid()
@@ -244,10 +245,45 @@ def test_progress_bar_shows_rate_and_running_mean() -> None:
 
 
 @pytest.mark.checks("SIM-progress")
-def test_no_progress_output_when_stderr_is_not_a_terminal(capsys: pytest.CaptureFixture[str]) -> None:
-    """[SIM-progress] under a pipe (here: pytest's capture) standard error stays empty."""
+def test_no_progress_bar_when_stderr_is_not_a_terminal_and_lines_are_off(capsys: pytest.CaptureFixture[str]) -> None:
+    """[SIM-progress] under a pipe (here: pytest's capture) no bar is drawn, and with
+    ``HANABI_REF_PROGRESS=off`` (the suite's setting) no line either: stderr stays empty."""
     code, out, err = run(["simulate", "--strategy", "simple", "--players", "2", "--games", "5", "--jobs", "2"], capsys)
     assert code == EXIT_OK and "mean score" in out and err == ""
+
+
+@pytest.mark.checks("SIM-progress")
+def test_progress_lines_off_a_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[SIM-progress] off a terminal, plain lines at the interval of HANABI_REF_PROGRESS
+    (here: every chunk, the interval being below any chunk's time), counting the games
+    finished of the total, with the rate and the running mean; none once all are done."""
+    monkeypatch.setenv("HANABI_REF_PROGRESS", "1e-9")
+    stream = io.StringIO()
+    progress = Progress(6, stream)
+    progress.add(ChunkResult((10, 20), (False, False)), 2)
+    progress.add(ChunkResult((30,), (False,), (Failure(7, "boom"),)), 2)
+    progress.add(ChunkResult((5, 5), (False, False)), 2)
+    progress.close()
+    lines = stream.getvalue().splitlines()
+    assert len(lines) == 2, lines
+    assert lines[0].startswith("hanabi-ref: 2 of 6 games (33 %), ") and "games per second (wall)" in lines[0]
+    assert lines[0].endswith("mean 15.000") and lines[1].startswith("hanabi-ref: 4 of 6 games (67 %)")
+    assert lines[1].endswith("mean 20.000")
+    # the interval is read from the environment: off, or not a positive number of seconds
+    for text, interval in [("off", None), ("0", None), ("2.5", 2.5), ("-1", None), ("soon", 10.0)]:
+        monkeypatch.setenv("HANABI_REF_PROGRESS", text)
+        assert progress_interval() == interval
+
+
+@pytest.mark.checks("SIM-speed")
+def test_a_run_reports_games_per_wall_and_per_cpu_second(capsys: pytest.CaptureFixture[str]) -> None:
+    """[SIM-speed] both rates, each named, in the JSON and in the summary."""
+    result = json.loads(run(["simulate", "--strategy", "simple", "--players", "2", "--games", "30", "--jobs", "1",
+                             "--json"], capsys)[1])
+    assert result["games_per_second"] > 0 and result["games_per_cpu_second"] > 0
+    code, out, _ = run(["simulate", "--strategy", "simple", "--players", "2", "--games", "30", "--jobs", "2"], capsys)
+    line = next(line for line in out.splitlines() if line.startswith("games per second"))
+    assert code == EXIT_OK and "wall clock" in line and "per CPU second" in line
 
 
 # ------------------------------------------------------------------ [SIM-crash]
@@ -377,5 +413,5 @@ def test_dask_not_installed_is_a_usage_error(monkeypatch: pytest.MonkeyPatch, ca
     monkeypatch.setitem(sys.modules, "distributed", None)  # makes ``import distributed`` fail
     code, out, err = run(SIM + ["--strategy", "simple", "--executor", "dask", "--scheduler", "tcp://127.0.0.1:1"], capsys)
     assert code == EXIT_USAGE and out == "" and err.count("\n") == 1
-    assert "pip install 'hanabi-ref[dask]'" in err
+    assert install_hint("dask") in err
 

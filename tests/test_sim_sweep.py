@@ -17,6 +17,7 @@ from typing import BinaryIO
 
 import pytest
 
+from hanabi_ref.base.extras import install_hint
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.tools.sim.executors import SetupError
@@ -186,7 +187,7 @@ def test_plot_without_matplotlib(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
     code, out, err = run(SWEEP + ["--grid", "random_seats=0", "--plot", str(tmp_path / "c.png"),
                                   "--out", str(tmp_path / "t.csv")], capsys)
     assert code == EXIT_USAGE and out == "" and err.count("\n") == 1
-    assert "pip install 'hanabi-ref[plot]'" in err
+    assert install_hint("plot") in err
     assert list(tmp_path.iterdir()) == []
 
 

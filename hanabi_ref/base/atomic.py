@@ -77,6 +77,29 @@ def write_atomically(path: str | Path, write: Callable[[BinaryIO], None]) -> Non
         _replace(target, write)
 
 
+def wrote(path: str | Path) -> str | None:
+    """[OUT-report] the line a command prints on standard error after writing the file
+    ``path`` names: ``hanabi-ref: wrote PATH (N bytes)``; None for standard output, one of
+    our descriptors, a device or a FIFO (nothing stays there to name)."""
+    if is_standard_output(path):
+        return None
+    file = Path(path)
+    try:
+        if not file.is_file():
+            return None
+        size = file.stat().st_size
+    except OSError:
+        return None
+    return f"hanabi-ref: wrote {path} ({size:,} byte{'' if size == 1 else 's'})"
+
+
+def report_written(path: str | Path) -> None:
+    """[OUT-report] print :func:`wrote`'s line on standard error, if there is one."""
+    line = wrote(path)
+    if line is not None:
+        print(line, file=sys.stderr, flush=True)
+
+
 def write_text_atomically(path: str | Path, text: str) -> None:
     """:func:`write_atomically` for UTF-8 text."""
     write_bytes_atomically(path, text.encode("utf-8"))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, NoReturn, TypeAlias
 
 EXIT_OK = 0
@@ -134,10 +134,23 @@ def resolve_seeds(args: argparse.Namespace) -> None:
         args.seed = 0
 
 
-def add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False) -> None:
-    """The game a command plays: strategy, players, seeds, rules, variant, hand size."""
-    parser.add_argument("--strategy", required=not bots, default=None,
-                        help="strategy name (random, simple, thesis, natural, hat, hat-classic, recommendation, info, info-source, info-search, learned-recommendation)")
+def add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False,
+                     presets: Sequence[str] = (), rules_default: str | None = "thesis",
+                     strategy_default: str | None = None) -> None:
+    """The game a command plays: strategy, players, seeds, rules (one of ``presets``), variant,
+    hand size.  With ``bots``, ``--strategy`` and ``--bot`` are one required choice (C-help:
+    the usage line shows that one of them is needed), unless ``strategy_default`` names the
+    strategy played without either."""
+    strategies = ("strategy name (random, simple, thesis, natural, hat, hat-classic, recommendation, info, info-source, "
+                  "info-search, learned-recommendation)")
+    if bots:
+        choice = parser.add_mutually_exclusive_group(required=strategy_default is None)
+        choice.add_argument("--strategy", default=None,
+                            help=strategies + ("" if strategy_default is None else f"; {strategy_default}"))
+        choice.add_argument("--bot", action="append", default=None, metavar="CMD",
+                            help="seat a bot speaking the bot protocol (once: every seat; once per seat: seat by seat)")
+    else:
+        parser.add_argument("--strategy", required=True, default=None, help=strategies)
     parser.add_argument("--players", type=positive, required=True, help="number of players p")
     parser.add_argument("--seed", type=seed_or_random, default=None,
                         help="seed of game 0 (game i uses seed S+i; default 0); random: drawn from the system (ISO-seeds)")
@@ -146,7 +159,10 @@ def add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = Tru
                              "from the system")
     parser.add_argument("--sealed", action="store_true",
                         help="--seed random --strategy-seed random: no strategy can guess a deck (ISO-seeds)")
-    parser.add_argument("--rules", default="thesis", help="rule preset: thesis, hle, hanab-live")
+    names = f": {', '.join(presets)}" if presets else ""
+    parser.add_argument("--rules", default=rules_default,
+                        help=f"rule preset{names}" + ("" if rules_default is not None else
+                                                       " (default: hanab-live with --human, else thesis)"))
     parser.add_argument("--variant", default="no-variant", help="variant slug or hanab.live name")
     parser.add_argument("--hand-size", type=positive, default=None, help="hand size h (default by p)")
     if json_option:
@@ -158,9 +174,6 @@ def add_isolation_options(parser: argparse.ArgumentParser, bots: bool) -> None:
     """[ISO-cli] seats in processes of their own."""
     parser.add_argument("--isolate", action="store_true",
                         help="run each seat's strategy in a process of its own (spec/isolation.md)")
-    if bots:
-        parser.add_argument("--bot", action="append", default=None, metavar="CMD",
-                            help="seat a bot speaking the bot protocol (once: every seat; once per seat: seat by seat)")
     parser.add_argument("--move-timeout", type=seconds, default=None, metavar="SECONDS",
                         help="seconds an isolated seat or bot may take to answer (default 10)")
 

@@ -36,6 +36,11 @@ def suit_letter(config: GameConfig, suit: int) -> str:
     return config.suits[suit].abbreviation.lower()
 
 
+def fireworks_text(config: GameConfig, fireworks: Sequence[int]) -> str:
+    """[SH-board] the fields as the board shows them: each suit's letter and height, ``r2 y0 g5``."""
+    return " ".join(f"{suit_letter(config, suit)}{height}" for suit, height in enumerate(fireworks))
+
+
 def card_name(config: GameConfig, card: Identity) -> str:
     """[SH-card] a card identity as its suit letter and value: ``r3``; a suit whose short
     name is longer than a letter is separated from the value by a dash (``s2-3``); under
@@ -246,7 +251,7 @@ def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int
     lines = [
         f"turn {turn} · {status} · score {points}/{tables_for(config).max_score} · clue tokens {tokens}/{config.max_hints}"
         f" · strikes {strikes}{limit} · deck {deck_size}",
-        "fireworks   " + " ".join(f"{suit_letter(config, s)}{height}" for s, height in enumerate(fireworks)),
+        "fireworks   " + fireworks_text(config, fireworks),
     ]
     texts = [[knowledge_text(config, mask, compact=True) for mask in known] for known in knowledge]
     width = max(3, *(len(text) for row in texts for text in row))

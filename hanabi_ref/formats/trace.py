@@ -231,7 +231,21 @@ def load_trace(path: str | Path) -> Trace:
     try:
         return trace_from_json(data)
     except TraceError as error:
+        if looks_like_hanab_live(data):  # [T-hanab-live-hint] the usual mistake, named
+            raise TraceError(f"{path}: this looks like a hanab.live game, not a trace: add --format hanab-live "
+                             f"(as a trace: {error})") from None
         raise TraceError(f"{path}: {error}") from None
+
+
+def looks_like_hanab_live(data: object) -> bool:
+    """[T-hanab-live-hint] whether a JSON value has the shape of a hanab.live export: a list
+    of player names and a deck of ``{"suitIndex", "rank"}`` cards."""
+    if not isinstance(data, dict):
+        return False
+    players, deck = data.get("players"), data.get("deck")
+    return (isinstance(players, list) and all(isinstance(name, str) for name in players)
+            and isinstance(deck, list) and bool(deck)
+            and all(isinstance(card, dict) and "suitIndex" in card and "rank" in card for card in deck))
 
 
 MAX_FILE_BYTES = 16 << 20

@@ -133,6 +133,10 @@ class GameMoves:
         self._next_turn(observed)
         return self.turn
 
+    def trace_so_far(self) -> Trace:
+        """The trace of the moves made so far, over or not (an abandoned game, HU-end)."""
+        return Trace(self._config, self._state.deck, tuple(self._actions), self._seed, strategy_seed=self._strategy_seed)
+
     def record(self) -> GameRecord:
         """The trace and final state of the game, once it is over."""
         state = self._state

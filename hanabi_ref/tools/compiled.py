@@ -46,6 +46,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import ModuleType
 from typing import Any
+from hanabi_ref.base.extras import install_hint
 
 ENVIRONMENT = "HANABI_REF_COMPILED"
 """``1`` (or ``on``, ``true``, ``yes``): opt in when ``hanabi_ref`` is imported; anything
@@ -410,7 +411,7 @@ def compile_modules(verbose: bool = False) -> Path:
     failed build leaves nothing behind [B-compiled].  The build carries our marker and is
     writable by its owner only; a directory of that key that is not ours is not replaced."""
     if importlib.util.find_spec("mypyc") is None:
-        raise MypycMissingError("hanabi-ref compile needs mypyc, which comes with mypy: pip install 'hanabi-ref[compile]'")
+        raise MypycMissingError(f"hanabi-ref compile needs mypyc, which comes with mypy: {install_hint('compile')}")
     key = build_key()
     root = cache_root()
     target = root / key

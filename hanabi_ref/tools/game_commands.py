@@ -15,8 +15,10 @@ import json
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
+from hanabi_ref.base.atomic import report_written
+from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.base.cliargs import (EXIT_OK, InvalidGame, Subparsers, UsageError, add_command, add_compiled_option,
                                 add_game_options, add_show_options, count, print_summary)
 
@@ -29,12 +31,15 @@ if TYPE_CHECKING:
 
 HUMAN_PARTNER = "natural"
 """[HU-partner] the strategy of the bots beside a person when ``--strategy`` is not given."""
+HUMAN_RULES = "hanab-live"
+"""[HU-rules] the rules of a game with a person when ``--rules`` is not given."""
 
 
 def add_play(commands: Subparsers) -> None:
     """[C-play, HU-play] ``play``."""
     play = add_command(commands, "play", command_play, help="play one seeded game and write its trace")
-    add_game_options(play, bots=True)
+    add_game_options(play, bots=True, presets=tuple(PRESETS), rules_default=None,
+                     strategy_default="default with --human: natural")
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
     play.add_argument("--human", type=count, default=None, metavar="SEAT",
@@ -71,12 +76,16 @@ def command_play(args: argparse.Namespace) -> int:
     """Play one game and optionally write its trace [C-play, T-trace]; ``--show`` prints
     it move by move [SH-show], ``--human SEAT`` lets a person take a seat [HU-play], beside
     the natural bot unless ``--strategy`` names another, ``--explain`` printing what the
-    bots took from clues [HU-partner]."""
+    bots took from clues [HU-partner], under the hanab-live rules unless ``--rules`` says
+    otherwise [HU-rules]."""
     from hanabi_ref.players.runner import play_game
     from hanabi_ref.tools.human import play_human
+    from hanabi_ref.formats.trace import Trace
     from hanabi_ref.engine.configs import make_config
     from hanabi_ref.formats.trace import summary
 
+    if args.rules is None:  # [HU-rules] a person plays the rules people play
+        args.rules = HUMAN_RULES if args.human is not None else "thesis"
     config = make_config(args.players, preset=args.rules, variant=args.variant, hand_size=args.hand_size)
     check_show_options(args)
     if args.human is not None and args.human >= config.players:
@@ -94,23 +103,38 @@ def command_play(args: argparse.Namespace) -> int:
                                 output=sys.stderr if args.out == "-" else None, explain=args.explain)
         else:
             record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
+    except KeyboardInterrupt as stop:  # [HU-end] an abandoned game's moves are kept: it can be reviewed
+        trace = getattr(stop, "trace", None)
+        if args.out is not None and isinstance(trace, Trace):
+            _write_trace(trace, args.out, args.states)
+            report_written(args.out)  # [OUT-report]
+        raise
     finally:
         close = getattr(factory, "close", None)
         if close is not None:
             close()  # [ISO-lifecycle] every seat's process ended and reaped
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
+        report_written(args.out)  # [OUT-report]
     result = summary(record.final)
     if args.strategy_seed is not None:  # [ISO-seeds] the seeds that play this game again
         result = {**result, "seed": args.seed, "strategy_seed": args.strategy_seed}
     if args.out == "-":  # [OUT-special] the trace has standard output; the summary goes beside it
         with contextlib.redirect_stdout(sys.stderr):
             show(args, record.trace)
-            print_summary(result, args.json)
+            print_summary(readable(result, record.final, args.json), args.json)
     else:
         show(args, record.trace)
-        print_summary(result, args.json)
+        print_summary(readable(result, record.final, args.json), args.json)
     return EXIT_OK
+
+
+def readable(result: dict[str, Any], final: GameState, as_json: bool) -> dict[str, Any]:
+    """[C-play, C-replay] a summary as printed: JSON keeps the fields a list; the text shows
+    them as the board does (``r5 y3 g0 b2 w1``, SH-board)."""
+    from hanabi_ref.engine.show import fireworks_text
+
+    return result if as_json else {**result, "fireworks": fireworks_text(final.config, final.fireworks)}
 
 
 def check_show_options(args: argparse.Namespace) -> None:
@@ -196,7 +220,7 @@ def command_replay(args: argparse.Namespace) -> int:
     result = summary(states[-1])
     if args.format == "hanab-live":
         result["terminal"] = game_is_over(states[-1])  # [HL-end] the server's end, its final-round rule included
-    print_summary(result, args.json)
+    print_summary(readable(result, states[-1], args.json), args.json)
     return EXIT_OK
 
 
@@ -210,6 +234,7 @@ def _write_viewer(args: argparse.Namespace, trace: Trace, states: Sequence[GameS
         write_viewer(args.html, trace, states, title=Path(args.file).name, divergence=divergence)
     except OSError as error:
         raise UsageError(f"hanabi-ref: --html: cannot write {args.html}: {error.strerror or error}") from None
+    report_written(args.html)  # [OUT-report]
 
 
 def command_rules(args: argparse.Namespace) -> int:

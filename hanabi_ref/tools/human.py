@@ -19,12 +19,12 @@ import icontract
 
 from hanabi_ref.engine.actions import Action, Discard, Play
 from hanabi_ref.base.errors import HanabiError
-from hanabi_ref.players.runner import play_game
+from hanabi_ref.players.runner import GameMoves
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.show import ParseError, action_text, event_text, parse_action
 from hanabi_ref.engine.state import Event, GameState, score
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory, observes
-from hanabi_ref.formats.trace import GameRecord
+from hanabi_ref.formats.trace import GameRecord, Trace
 from hanabi_ref.engine.view import PlayerView, view_action_problem
 from hanabi_ref.engine.tables import tables_for
 
@@ -37,7 +37,8 @@ Type the number of a move from the list, or the move itself:
   discard SLOT         discard the card in SLOT
   hint SEAT COLOUR     hint seat SEAT's cards of a colour: hint 3 red, hint 3 r, hint 3 colour red
   hint SEAT VALUE      hint seat SEAT's cards of a value: hint 3 4, hint 3 value 4
-  board                show the board and the moves again
+  moves                list the legal moves, numbered
+  board                show the board again
   help                 show this text
   quit                 stop the game (end of input, Ctrl-D, stops it too)"""
 
@@ -168,6 +169,8 @@ class HumanSeat(BaseStrategy):
                 self._write(HELP + "\n")
             elif word == "board":
                 self._show_board(view, moves)
+            elif word in ("moves", "list"):
+                self._write(f"your moves:\n{moves_text(self.config, moves)}\n")
             else:
                 try:
                     return read_move(view, moves, text)
@@ -198,7 +201,9 @@ class HumanSeat(BaseStrategy):
         self._news.clear()
 
     def _show_board(self, view: PlayerView, moves: Sequence[Action]) -> None:
-        self._write(f"{view}\nyour moves:\n{moves_text(self.config, moves)}\n")
+        """[HU-play] the board; the moves are listed on request (``moves``)."""
+        self._write(f"{view}\n{len(moves)} legal moves: type one (play 0, discard 1, hint 2 red, hint 2 4), "
+                    f"or moves to list them numbered, help for more\n")
 
     def _ask(self) -> str:
         """One line of input; [HU-end] its end stops the game.  Text from a pipe is
@@ -367,7 +372,8 @@ def play_human(
     the others, reading moves from ``input`` and writing to ``output`` (standard input and
     output by default); the record is :func:`hanabi_ref.players.runner.play_game`'s, the bots seeded
     as there, so the trace replays [T-trace].  :class:`GameQuit` when the person stops
-    and :class:`KeyboardInterrupt` at Ctrl-C, each after a line saying so [HU-end];
+    and :class:`KeyboardInterrupt` at Ctrl-C, each after a line saying so and carrying, once
+    the game has begun, the trace of the moves made so far as ``trace`` [HU-end];
     ``fallback``: the strategy (a name or a factory) a bot that fails on the person's
     moves plays on as, None to end the game with :class:`BotFailed` instead [HU-bots]."""
     if not 0 <= seat < config.players:
@@ -380,9 +386,18 @@ def play_human(
 
             fallback = STRATEGIES[fallback]
         seating = _Seating(person, factory, fallback, explain)
-        record = play_game(config, seating, seed=seed, deck=deck, strategy_seed=strategy_seed)
+        game = GameMoves(config, seating, seed=seed, deck=deck, strategy_seed=strategy_seed)  # play_game's game
     except KeyboardInterrupt as stop:
         person.abandon(stop)
         raise
+    try:
+        turn = game.turn
+        while turn is not None:
+            turn = game.send(game.strategies[turn[0]].act(turn[1]))
+    except KeyboardInterrupt as stop:
+        person.abandon(stop)
+        stop.trace = game.trace_so_far()  # type: ignore[attr-defined]  # [HU-end] kept for --out
+        raise
+    record = game.record()
     person.finish(record.final)
     return record

@@ -16,6 +16,7 @@ import json
 
 from hanabi_ref.base.cliargs import (EXIT_OK, InvalidGame, Subparsers, UsageError, add_command, add_compiled_option,
                                 player_counts, positive, seconds, seed)
+from hanabi_ref.base.extras import install_hint
 
 
 def add_bench(commands: Subparsers) -> None:
@@ -66,7 +67,7 @@ def command_bench(args: argparse.Namespace) -> int:
     if args.against is not None and args.rules != "hle":
         raise UsageError(f"hanabi-ref: bench: --rules: {args.against} plays the hle rules, got {args.rules!r}")
     if args.against is not None and importlib.util.find_spec("pyspiel") is None:
-        raise UsageError("hanabi-ref: bench: --against openspiel needs open-spiel: pip install 'hanabi-ref[openspiel]'")
+        raise UsageError(f"hanabi-ref: bench: --against openspiel needs open-spiel: {install_hint('openspiel')}")
     players = args.players or ([2, 3, 4, 5] if args.against else [3])
     for count in players:
         make_config(count, preset=args.rules)  # reject a bad configuration before measuring
@@ -141,7 +142,7 @@ def _bench_verify(args: argparse.Namespace) -> int:
     from hanabi_ref.tools.bench import verify as bench
 
     if importlib.util.find_spec("pyspiel") is None:
-        raise UsageError("hanabi-ref: bench verify: needs open-spiel: pip install 'hanabi-ref[openspiel]'")
+        raise UsageError(f"hanabi-ref: bench verify: needs open-spiel: {install_hint('openspiel')}")
     try:
         report = bench.bench_verify(args.games, args.repeats, args.seed)
     except bench.BenchVerifyError as error:

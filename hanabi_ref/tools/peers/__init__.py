@@ -29,6 +29,7 @@ import importlib
 from collections.abc import Callable
 from typing import Any, Final
 
+from hanabi_ref.base.extras import install_hint
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
@@ -59,7 +60,7 @@ def import_peer(adapter: str, module: str, package: str) -> Any:
     except ImportError as error:
         raise MissingPeerLibrary(
             f"{adapter} adapter: {package} is not installed "
-            f"(pip install 'hanabi-ref[{EXTRAS[adapter]}]'): {error}"
+            f"({install_hint(EXTRAS[adapter])}): {error}"
         ) from None
 
 

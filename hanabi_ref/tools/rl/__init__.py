@@ -3,4 +3,5 @@ encoders over :class:`~hanabi_ref.engine.view.PlayerView` that are bit-identical
 (OpenSpiel's canonical tensor, the SAD fork's V0 belief), the plain action space with
 legal-action masks.
 
-numpy is needed (``pip install 'hanabi-ref[rl]'``)."""
+numpy is needed (the ``rl`` extra; the environments also need pettingzoo and gymnasium,
+training needs PyTorch, the ``train`` extra)."""

@@ -7,18 +7,25 @@ through the engine (:func:`~hanabi_ref.engine.transition.apply`), rewards come f
 engine's :func:`~hanabi_ref.engine.state.score`, and a reset with seed S deals
 ``deck_from_seed(config, S)``, the deck every other command deals for S.
 
-pettingzoo and gymnasium are needed (``pip install 'hanabi-ref[rl]'``).
+pettingzoo and gymnasium are needed (the ``rl`` extra); without them importing this module
+raises one ``ImportError`` that names the extra [C-extras].
 """
 
 from __future__ import annotations
 
 from typing import Any, cast
 
-import gymnasium
 import numpy as np
 import numpy.typing as npt
-from gymnasium import spaces
-from pettingzoo import AECEnv
+
+from hanabi_ref.base.extras import missing_import
+
+try:
+    import gymnasium
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+except ModuleNotFoundError as error:  # [C-extras] one line naming the extra, not a traceback
+    raise missing_import("the RL environments (hanabi_ref.tools.rl.env)", error, "rl") from None
 
 from hanabi_ref.engine.actions import Action, Hint, describe
 from hanabi_ref.engine.cards import Identity
@@ -229,9 +236,10 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
 
     Rewards [RL-reward]: every step gives every agent the change of the engine's score
     (so under ``hle`` a game lost to errors gives back what it scored).  Illegal actions
-    [RL-illegal]: ``illegal_action="raise"`` (default) raises :class:`RLError` and changes
-    nothing; ``"terminate"`` ends the episode, every agent receiving minus the score so
-    far (so each agent's return is 0) and ``infos[agent]["illegal_action"] = True``.
+    [RL-illegal]: ``illegal_action="terminate"`` (default) ends the episode, every agent
+    receiving minus the score so far (so each agent's return is 0) and
+    ``infos[agent]["illegal_action"] = True``; ``"raise"`` raises :class:`RLError` and
+    changes nothing.
     Seeds [RL-seed]: ``reset(seed=S)`` deals ``deck_from_seed(config, S)`` and reseeds the
     environment's generator from S; ``reset()`` draws S from that generator.
     ``infos[agent]`` holds ``score``, ``turn`` and ``illegal_action``.
@@ -255,7 +263,7 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
         hand_size: int | None = None,
         config: GameConfig | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         actions: str = "plain",
         hat_options: dict[str, Any] | None = None,
     ) -> None:
@@ -364,8 +372,9 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
     Rewards [RL-reward]: a step returns the engine's score when it returns minus the
     score when the previous step returned (0 at the deal), so the others' moves count
     and an episode's rewards add up to its final score.  Illegal actions [RL-illegal]:
-    ``"raise"`` (default) or ``"terminate"``: the episode ends with reward minus what was
-    given so far (a return of 0) and ``info["illegal_action"] = True``.  Seeds
+    ``"terminate"`` (default): the episode ends with reward minus what was given so far (a
+    return of 0) and ``info["illegal_action"] = True``; ``"raise"`` raises :class:`RLError`
+    and changes nothing.  Seeds
     [RL-seed]: ``reset(seed=S)`` deals ``deck_from_seed(config, S)``; ``reset()`` draws S
     from ``self.np_random``.  ``info`` holds ``score``, ``turn``, ``seat`` (the observing
     seat), ``illegal_action`` and ``partner_error`` (None, or the partner's failure).  ``actions`` and ``hat_options``: as in
@@ -382,7 +391,7 @@ class HanabiGymEnv(gymnasium.Env[dict[str, Any], np.int64]):
         hand_size: int | None = None,
         config: GameConfig | None = None,
         render_mode: str | None = None,
-        illegal_action: str = "raise",
+        illegal_action: str = "terminate",
         seat: int | None = None,
         others: str | None = None,
         actions: str = "plain",

@@ -25,6 +25,7 @@ from hanabi_ref.players.strategies.adapt import adaptive, may_always_fail
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem
 from hanabi_ref.players.strategies.params import Param, ParamError, StrategySpec, Value
 from hanabi_ref.players.strategy import Strategy, StrategyFactory
+from hanabi_ref.base.extras import install_hint
 
 if TYPE_CHECKING:
     from hanabi_ref.tools.rl.encoders import Vector
@@ -61,7 +62,7 @@ def unsupported_with(params: Mapping[str, Value], config: GameConfig) -> str | N
     try:
         from hanabi_ref.tools.rl.train.team import team_unsupported
     except ImportError as error:
-        return f"needs numpy ({error}): pip install 'hanabi-ref[rl]'"
+        return f"needs numpy ({error}): {install_hint('rl')}"
     problem = team_unsupported(config)
     name = str(params.get("model", "shipped"))
     if problem is not None or name == "teacher":

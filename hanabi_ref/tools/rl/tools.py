@@ -20,6 +20,7 @@ from hanabi_ref.players.strategy import StrategyFactory
 from hanabi_ref.engine.transition import initial_state
 from hanabi_ref.engine.transition import apply as apply_action
 from hanabi_ref.engine.view import make_view
+from hanabi_ref.base.extras import install_hint
 
 
 def run_check(states: int, seed: int, as_json: bool) -> bool:
@@ -127,9 +128,14 @@ def single_bench(config: GameConfig, steps: int, seed: int = 0) -> float:
 def run_bench(config: GameConfig, sizes: list[int], repeats: int, as_json: bool) -> None:
     """[RL-bench, RL-cli] the medians of ``repeats`` runs of each measure, in one process,
     interleaved, with the ratios to OpenSpiel's ``observation_tensor`` per step."""
+    import importlib.util
     import statistics
 
     from hanabi_ref.tools.rl.batch import bench, openspiel_bench
+    from hanabi_ref.tools.rl.errors import RLError
+
+    if importlib.util.find_spec("pyspiel") is None:  # [C-extras] before anything runs: exit 2, one line
+        raise RLError("RL-bench", f"rl bench measures against OpenSpiel, which needs open-spiel: {install_hint('openspiel')}")
 
     measures: dict[str, Any] = {
         "openspiel observation_tensor": lambda: openspiel_bench(config, 20_000),
@@ -258,7 +264,7 @@ def write_curve(directory: str, png: str) -> None:
     try:
         from matplotlib.figure import Figure
     except ImportError:
-        raise RLError("RL-train-extra", "--png: needs matplotlib: pip install 'hanabi-ref[plot]'") from None
+        raise RLError("RL-train-extra", f"--png: needs matplotlib: {install_hint('plot')}") from None
     updates = [point for point in points if point.get("phase") == "pg"]
     cloning = [point for point in points if point.get("phase") == "bc"]
     figure = Figure(figsize=(7.5, 4.5), layout="constrained")

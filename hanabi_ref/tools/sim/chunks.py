@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import multiprocessing.util
 import os
+import time
 from collections.abc import Iterator, Mapping
 
 import attrs
@@ -135,6 +136,9 @@ class ChunkResult:
     strikeouts: tuple[bool, ...]
     failures: tuple[Failure, ...] = ()
     digests: tuple[bytes, ...] = ()
+    cpu_seconds: float = attrs.field(default=0.0, eq=False)
+    """The CPU time of the process that played the chunk, spent playing it (not compared:
+    two runs of the same games are equal results) [SIM-speed]."""
 
     @classmethod
     def failed(cls, chunk: Chunk, error: str) -> ChunkResult:
@@ -149,6 +153,7 @@ class ChunkResult:
             tuple(flag for part in parts for flag in part.strikeouts),
             tuple(failure for part in parts for failure in part.failures),
             tuple(digest for part in parts for digest in part.digests),
+            sum(part.cpu_seconds for part in parts),
         )
 
     def outcome_digests(self, seeds: range) -> tuple[bytes, ...]:
@@ -235,6 +240,7 @@ def _close(factory: object) -> None:
 
 
 def _play_games(chunk: Chunk, factory: StrategyFactory) -> ChunkResult:
+    started = time.process_time()
     config, hasher = chunk.setup.config(), GameHasher()
     views = ViewMaker(config)  # [ISO-views] one per chunk: each seat's configuration copy keeps its memos
     scores: list[int] = []
@@ -251,7 +257,7 @@ def _play_games(chunk: Chunk, factory: StrategyFactory) -> ChunkResult:
         # [2.16-3-strikeout] the game ended by the last allowed error
         strikeouts.append(record.final.remaining == -1)
         digests.append(hasher.game_digest(record.trace.actions, record.score))
-    return ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures), tuple(digests))
+    return ChunkResult(tuple(scores), tuple(strikeouts), tuple(failures), tuple(digests), time.process_time() - started)
 
 
 def chunk_size_for(games: int, workers: int, largest: int = MAX_CHUNK_GAMES) -> int:

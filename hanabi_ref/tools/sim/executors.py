@@ -42,6 +42,7 @@ from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.tools.pipes import orphans_adopted
 from hanabi_ref.tools.sim.chunks import (MAX_CHUNK_GAMES, MAX_CHUNK_GAMES_CLUSTER, Chunk, ChunkResult, close_kept_seats,
                                    describe_error, play_chunk, play_chunk_keeping_seats)
+from hanabi_ref.base.extras import install_hint
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -444,7 +445,7 @@ def _distributed() -> Any:
     try:
         import distributed
     except ImportError:
-        raise SetupError("--executor dask: needs the 'distributed' package: pip install 'hanabi-ref[dask]'") from None
+        raise SetupError(f"--executor dask: needs the 'distributed' package: {install_hint('dask')}") from None
     return distributed
 
 

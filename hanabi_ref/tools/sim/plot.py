@@ -17,6 +17,7 @@ from hanabi_ref.tools.sim.files import write_atomically
 from hanabi_ref.tools.sim.runner import CellResult
 from hanabi_ref.tools.sim.sweep import Axis, point_label
 from hanabi_ref.players.strategies import Value
+from hanabi_ref.base.extras import install_hint
 
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
@@ -32,7 +33,7 @@ def require_matplotlib() -> None:
     try:
         import matplotlib  # noqa: F401
     except ImportError:
-        raise SetupError("--plot: needs matplotlib: pip install 'hanabi-ref[plot]'") from None
+        raise SetupError(f"--plot: needs matplotlib: {install_hint('plot')}") from None
 
 
 def save_plot(path: Path, kind: str, axes: Sequence[Axis], cells: Cells, title: str) -> None:

@@ -10,6 +10,8 @@ for every executor, number of workers and chunk size; only the timing differs.
 
 from __future__ import annotations
 
+import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -80,7 +82,8 @@ class CellResult:
 
 @attrs.frozen
 class RunResult:
-    """The results of every cell, in the order of the cells, and the wall-clock time."""
+    """The results of every cell, in the order of the cells, the wall-clock time and the
+    CPU time of the processes that played them [SIM-speed]."""
 
     cells: tuple[CellResult, ...]
     seconds: float
@@ -88,15 +91,35 @@ class RunResult:
     workers: int
     games_played: int
     """Games played by this run (not those kept from a checkpoint) [SIM-resume]."""
+    cpu_seconds: float = 0.0
+    """The CPU time the processes that played this run's games spent playing them [SIM-speed]."""
 
     @property
     def failures(self) -> list[Failure]:
         return [failure for cell in self.cells for failure in cell.failures]
 
 
+PROGRESS_ENV = "HANABI_REF_PROGRESS"
+"""[SIM-progress] seconds between two progress lines when standard error is not a terminal
+(default 10); ``0`` or ``off``: none."""
+
+
+def progress_interval() -> float | None:
+    """[SIM-progress] the seconds between progress lines off a terminal, None for none."""
+    text = os.environ.get(PROGRESS_ENV, "10").strip().lower()
+    if text in ("0", "off", "no", "false"):
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        return 10.0
+    return value if value > 0 and math.isfinite(value) else None
+
+
 class Progress:
-    """[SIM-progress] A tqdm bar on stderr (hidden when stderr is not a terminal) with the
-    games per second and the running mean score of the games finished so far."""
+    """[SIM-progress] A tqdm bar on stderr with the games per second and the running mean
+    score of the games finished so far; where stderr is not a terminal (a pipe, a job, a
+    log file), one plain line every :func:`progress_interval` seconds instead."""
 
     def __init__(self, total: int, stream: TextIO | None = None, enabled: bool | None = None) -> None:
         from tqdm import tqdm
@@ -104,8 +127,14 @@ class Progress:
         class Bar(tqdm):  # type: ignore[type-arg]
             monitor_interval = 0  # no monitor thread: worker processes are forked after this
 
-        self.bar = Bar(total=total, unit="game", file=stream or sys.stderr, delay=0 if enabled else 1.0,
+        self.stream = stream or sys.stderr
+        self.total = total
+        terminal = _is_terminal(self.stream)
+        self.bar = Bar(total=total, unit="game", file=self.stream, delay=0 if enabled else 1.0,
                        disable=None if enabled is None else not enabled, smoothing=0.1)
+        self.interval = progress_interval() if enabled is None and not terminal else None
+        self.started = self.printed = time.perf_counter()
+        self.done = 0
         self.games = 0
         self.total_score = 0
 
@@ -113,12 +142,32 @@ class Progress:
         """Count a finished chunk of ``games`` games."""
         self.games += len(result.scores)
         self.total_score += sum(result.scores)
+        self.done += games
         if self.games:
             self.bar.set_postfix_str(f"mean {self.total_score / self.games:.3f}", refresh=False)
         self.bar.update(games)
+        now = time.perf_counter()
+        if self.interval is not None and now - self.printed >= self.interval and self.done < self.total:
+            self.printed = now
+            rate = self.done / (now - self.started) if now > self.started else 0.0
+            mean = f", mean {self.total_score / self.games:.3f}" if self.games else ""
+            try:
+                self.stream.write(f"hanabi-ref: {self.done:,} of {self.total:,} games "
+                                  f"({100 * self.done / self.total:.0f} %), {rate:,.1f} games per second (wall){mean}\n")
+                self.stream.flush()
+            except (OSError, ValueError):
+                self.interval = None  # a closed or broken stderr: no more lines
 
     def close(self) -> None:
         self.bar.close()
+
+
+def _is_terminal(stream: TextIO) -> bool:
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except (OSError, ValueError):
+        return False
 
 
 Finished = tuple[int, Chunk, ChunkResult]
@@ -176,7 +225,8 @@ def run_cells(cells: Sequence[Cell], executor: Executor, *, chunk_size: int | No
         _gather(cell, max_scores[number], [(chunk, result) for n, chunk, result in parts if n == number])
         for number, cell in enumerate(cells)
     )
-    return RunResult(gathered, seconds, size, executor.workers, sum(chunk.games for chunk in chunks))
+    cpu = sum(result.cpu_seconds for result in results if result is not None)
+    return RunResult(gathered, seconds, size, executor.workers, sum(chunk.games for chunk in chunks), cpu)
 
 
 def _gather(cell: Cell, max_score: int, parts: Sequence[tuple[Chunk, ChunkResult | None]]) -> CellResult:

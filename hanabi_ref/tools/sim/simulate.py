@@ -336,12 +336,16 @@ def _takes_checkpoints(path: Path | None) -> bool:
 
 
 def _stopped(stop: BaseException, checkpoint: CheckpointWriter, total: int, kept: str | None = None) -> int:
-    """[SIM-out, SIM-stall, SIM-dask-lost, SIM-orphans] Keep the finished chunks in the
+    """[SIM-out, SIM-stall, SIM-dask-lost, SIM-orphans, SIM-interrupt] Keep the finished chunks in the
     checkpoint (if it has a file), then report: Ctrl-C goes on to ``main`` (exit 130),
     SIGTERM exits 143, a stopped run 3.  A checkpoint that cannot be written is a warning
     (the file keeps its last one) and the stop is still reported [SIM-out-early]."""
     checkpoint.write_or_warn()
-    if isinstance(stop, KeyboardInterrupt):
+    if isinstance(stop, KeyboardInterrupt):  # [SIM-interrupt] say where the finished games are, or how to keep them
+        path = checkpoint.path
+        where = (f"kept in {path} (go on with --resume {path})" if path is not None
+                 else "not kept: run with --out FILE to keep the finished games of a run (and --resume FILE to go on)")
+        print(escape_text(f"hanabi-ref: {checkpoint.games} of {total} games finished, {where}"), file=sys.stderr)
         raise stop
     if isinstance(stop, Stopped):  # [SV-signals] SIGTERM or SIGHUP: its line, its code
         print(stop.line, file=sys.stderr)
@@ -380,6 +384,7 @@ def _simulate_summary(args: argparse.Namespace, strategy: str, params: Mapping[s
         "trace_sha256": cell.trace_sha256,
         "outcome_sha256": cell.outcome_sha256,
         "games_per_second": result.games_played / result.seconds if result.seconds > 0 else float("inf"),
+        "games_per_cpu_second": result.games_played / result.cpu_seconds if result.cpu_seconds > 0 else None,
     }
 
 
@@ -409,7 +414,9 @@ def print_summary(result: Mapping[str, Any]) -> None:
         ]
     workers = f"{result['jobs']} {'worker' if result['jobs'] == 1 else 'workers'}"
     where = "in this process" if result["executor"] == "local" and result["jobs"] == 1 else f"{workers}, {result['executor']}"
-    rows.append(("games per second", f"{result['games_per_second']:.1f} ({where})"))
+    cpu = result.get("games_per_cpu_second")
+    per_cpu = f", {cpu:.1f} per CPU second" if cpu else ""
+    rows.append(("games per second", f"{result['games_per_second']:.1f} wall clock{per_cpu} ({where})"))
     rows.append(("trace sha256", result["trace_sha256"]))
     rows.append(("outcome sha256", result["outcome_sha256"]))
     width = max(len(name) for name, _ in rows)
@@ -518,6 +525,7 @@ def _render(args: argparse.Namespace, spec: StrategySpec, fixed: Mapping[str, st
         "jobs": result.workers,
         "chunk_size": result.chunk_size,
         "games_per_second": total / result.seconds if result.seconds > 0 else None,
+        "games_per_cpu_second": result.games_played / result.cpu_seconds if result.cpu_seconds > 0 else None,
     }
     return render_json(header, axes, cells)
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any, Final
 
 from hanabi_ref.tools.rl.errors import RLError
+from hanabi_ref.base.extras import install_hint
 
 MINIBATCH: Final = 256
 """Examples per gradient step."""
 
-EXTRA_HINT: Final = "pip install 'hanabi-ref[rl]' (PyTorch for the CPU: pip install torch==2.13.0)"
+EXTRA_HINT: Final = install_hint("train") + " (PyTorch's CPU build is enough)"
 """How to install what training needs."""
 
 
