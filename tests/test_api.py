@@ -346,7 +346,7 @@ def _board_rows(board: str) -> dict[int, tuple[list[str], list[str]]]:
 
 
 @pytest.mark.parametrize("config", CONFIGS[:4], ids=lambda c: f"{c.preset}-{c.variant}-{c.players}")
-@pytest.mark.checks("SH-board")
+@pytest.mark.checks("SH-board", "SH-order")
 def test_the_board_shows_the_state(config: GameConfig) -> None:
     """[SH-board, 2.17-view] on states of a random game, the board's numbers are the
     state's, each hand row names its cards and the row under it their knowledge, the seat
@@ -364,9 +364,13 @@ def test_the_board_shows_the_state(config: GameConfig) -> None:
         rows = _board_rows(board)
         for seat, hand in enumerate(state.hands):
             names, knowledge = rows[seat]
-            assert [parse_card(config, name) for name in names] == [state.deck[c] for c in hand]
+            # [SH-order] hanab.live's players read the newest card (the highest card id) first
+            slots = sorted(range(len(hand)), key=lambda slot: -hand[slot]) if config.preset == "hanab-live" \
+                else range(len(hand))
+            assert [parse_card(config, name) for name in names] == [state.deck[hand[slot]] for slot in slots]
             assert [_read_knowledge(config, _uncompact(text)) for text in knowledge] == \
-                [{c for c in range(config.values * config.suit_count) if m >> c & 1} for m in state.knowledge[seat]]
+                [{c for c in range(config.values * config.suit_count) if state.knowledge[seat][slot] >> c & 1}
+                 for slot in slots]
         if not state.terminal:
             assert re.search(rf"^> seat {state.current_player} ", board, re.M)
         discard_line = board.splitlines()[-1]

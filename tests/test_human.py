@@ -718,3 +718,22 @@ def test_the_default_partner_reads_clues_and_explains_them(monkeypatch: pytest.M
 def test_explain_needs_a_person(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["play", "--players", "3", "--strategy", "natural", "--explain"]) == 2
     assert capsys.readouterr().err == "hanabi-ref: --explain: only with --human SEAT\n"
+
+
+@pytest.mark.checks("SH-order", "HU-play")
+def test_a_person_under_hanab_live_rules_sees_hands_newest_first(monkeypatch: pytest.MonkeyPatch,
+                                                                  capsys: pytest.CaptureFixture[str]) -> None:
+    """[SH-order] under hanab-live the person's board shows every hand newest card first,
+    with the slots of its own hand above it; --hand-order oldest-left gives the other
+    layout (no slot line: positions are slots)."""
+    config = make_config(3, preset="hanab-live")
+    deal = new_game(config, 5)
+    others = [card_name(config, deal.deck[card_id]) for card_id in deal.hands[1]]
+    for order, expected, slot_line in ((None, others[::-1], True), ("oldest-left", others, False)):
+        monkeypatch.setattr(sys, "stdin", io.StringIO(""))
+        argv = ["play", "--human", "0", "--players", "3", "--seed", "5"] + (["--hand-order", order] if order else [])
+        assert main(argv) == 130
+        screen = capsys.readouterr().out
+        assert re.search(r"\n  seat 1 {6}" + " +".join(expected) + "\n", screen), screen
+        slots = " +".join(f"slot {slot}" for slot in range(len(deal.hands[0]))[::-1])
+        assert bool(re.search(r"\n {14}" + slots + "\n> seat 0 you", screen)) == slot_line

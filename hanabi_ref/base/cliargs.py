@@ -192,6 +192,9 @@ def add_show_options(parser: argparse.ArgumentParser) -> None:
                         help="with --show: start at move N (default: the deal)")
     parser.add_argument("--to", dest="show_to", type=count, default=None, metavar="M",
                         help="with --show: stop after move M (default: the last move)")
+    parser.add_argument("--hand-order", choices=["newest-left", "oldest-left"], default=None,
+                        help="how boards lay out hands (SH-order; default: newest on the left under hanab-live "
+                             "rules, as hanab.live shows them, else oldest on the left)")
 
 
 def print_summary(result: Mapping[str, Any], as_json: bool) -> None:

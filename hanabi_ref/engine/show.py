@@ -218,29 +218,48 @@ def _deck(state: GameState) -> tuple[Identity, ...]:
     return state.deck
 
 
-def state_board(state: GameState) -> str:
+HAND_ORDERS = ("newest-left", "oldest-left")
+"""[SH-order] how a board lays out each hand: the newest card on the left (as hanab.live
+shows hands, its chop on the right) or the oldest card on the left."""
+
+NEWEST_LEFT_PRESETS = frozenset({"hanab-live"})
+"""[SH-order] the presets whose players read hands newest card first (hanab.live's)."""
+
+
+def hand_order(config: GameConfig, order: str | None = None) -> str:
+    """[SH-order] the layout of the hands: ``order`` if given, else the one the preset's
+    players expect (newest on the left for hanab.live's rules, oldest on the left
+    otherwise: the engine's slot order under R-2's default)."""
+    if order is not None:
+        if order not in HAND_ORDERS:
+            raise ParseError(f"hand order {order!r}: one of {', '.join(HAND_ORDERS)}")
+        return order
+    return "newest-left" if config.preset in NEWEST_LEFT_PRESETS else "oldest-left"
+
+
+def state_board(state: GameState, order: str | None = None) -> str:
     """[SH-board] ``state`` as a board, every card face up."""
     deck = _deck(state)
     hands = [tuple(deck[c] for c in hand) for hand in state.hands]
     discard = [deck[c] for c in state.discard]
     return _board(state.config, state.turns, state.current_player, state.score, state.clue_tokens, state.strikes,
                   state.deck_size, state.fireworks, hands, state.knowledge, discard, state.remaining,
-                  state.terminal, None)
+                  state.terminal, None, state.hands, order)
 
 
-def view_board(view: PlayerView) -> str:
+def view_board(view: PlayerView, order: str | None = None) -> str:
     """[SH-board, 2.17-view] a seat's view as a board: the seat's own cards only as their
     knowledge (``#`` where the identity would be)."""
     discard = [card for _, card in view.discard]
     return _board(view.config, view.turns, view.current_player, view.score, view.clue_tokens, view.strikes,
                   view.deck_size, view.fireworks, view.cards, view.knowledge, discard, view.remaining,
-                  view.terminal, view.seat)
+                  view.terminal, view.seat, view.hands, order)
 
 
 def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int, strikes: int,
            deck_size: int, fireworks: Sequence[int], hands: Sequence[Sequence[Identity | None]],
            knowledge: Sequence[Sequence[int]], discard: Sequence[Identity], remaining: int | None,
-           terminal: bool, seat: int | None) -> str:
+           terminal: bool, seat: int | None, ids: Sequence[Sequence[int]], order: str | None) -> str:
     limit = "" if config.max_errors is None else f"/{config.max_errors}"
     if terminal:
         status = "game over"
@@ -255,12 +274,18 @@ def _board(config: GameConfig, turn: int, current: int, points: int, tokens: int
     ]
     texts = [[knowledge_text(config, mask, compact=True) for mask in known] for known in knowledge]
     width = max(3, *(len(text) for row in texts for text in row))
+    newest_left = hand_order(config, order) == "newest-left"
     for player, (hand, row) in enumerate(zip(hands, texts)):
         mark = ">" if player == current and not terminal else " "
         label = f"{mark} seat {player}{' you' if player == seat else '    '}  "
-        names = ["#" if card is None else card_name(config, card) for card in hand]
+        slots = list(range(len(hand)))
+        if newest_left:  # [SH-order] by age, the newest (highest card id) first, whatever R-2's slot order
+            slots.sort(key=lambda slot: -ids[player][slot])
+            if player == seat:  # the slots its moves name (play 0 is the oldest card): where they are
+                lines.append(" " * len(label) + "  ".join(f"slot {slot}".ljust(width) for slot in slots).rstrip())
+        names = ["#" if hand[slot] is None else card_name(config, hand[slot]) for slot in slots]  # type: ignore[arg-type]
         lines.append(label + "  ".join(name.ljust(width) for name in names).rstrip())
-        lines.append(" " * len(label) + "  ".join(text.ljust(width) for text in row).rstrip())
+        lines.append(" " * len(label) + "  ".join(row[slot].ljust(width) for slot in slots).rstrip())
     lines.append("discard     " + (_grouped(config, discard) or "-"))
     return "\n".join(lines)
 
@@ -280,19 +305,20 @@ def card_identity(config: GameConfig, suit: int, value: int) -> Identity:
     return identity(value, suit, config.values)
 
 
-def show_game(states: Sequence[GameState], first: int | None = None, last: int | None = None) -> list[str]:
+def show_game(states: Sequence[GameState], first: int | None = None, last: int | None = None,
+              order: str | None = None) -> list[str]:
     """[SH-show] a game move by move: the board before the first move shown, then for each
     move its sentence and the board after it.  ``states``: the state after the deal and
     after each move (move k leads to ``states[k]``); ``first``/``last``: the moves shown
     (1-based, both included; by default every move).  A range past the game's end is
-    cut to it."""
+    cut to it.  ``order``: the hands' layout (SH-order; by default the preset's)."""
     moves = len(states) - 1
     start = 1 if first is None else max(first, 1)
     stop = moves if last is None else min(last, moves)
     before = min(start - 1, moves)
-    lines = [f"=== {'the deal' if before == 0 else f'after move {before}'} ===", state_board(states[before])]
+    lines = [f"=== {'the deal' if before == 0 else f'after move {before}'} ===", state_board(states[before], order)]
     for index in range(start, stop + 1):
         lines.append("")
         lines.append(f"=== move {index}: {state_event_text(states[index])} ===")
-        lines.append(state_board(states[index]))
+        lines.append(state_board(states[index], order))
     return lines

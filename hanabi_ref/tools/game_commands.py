@@ -100,7 +100,8 @@ def command_play(args: argparse.Namespace) -> int:
         if args.human is not None:
             # [OUT-special] with the trace on standard output, the game is played on standard error
             record = play_human(config, factory, args.human, seed=args.seed, strategy_seed=args.strategy_seed,
-                                output=sys.stderr if args.out == "-" else None, explain=args.explain)
+                                output=sys.stderr if args.out == "-" else None, explain=args.explain,
+                                order=args.hand_order)
         else:
             record = play_game(config, factory, seed=args.seed, strategy_seed=args.strategy_seed)
     except KeyboardInterrupt as stop:  # [HU-end] an abandoned game's moves are kept: it can be reviewed
@@ -152,7 +153,8 @@ def show(args: argparse.Namespace, trace: Trace, states: Sequence[GameState] | N
     from hanabi_ref.engine.show import show_game
     from hanabi_ref.formats.trace import replay_states
 
-    for line in show_game(replay_states(trace) if states is None else states, args.show_from, args.show_to):
+    for line in show_game(replay_states(trace) if states is None else states, args.show_from, args.show_to,
+                          args.hand_order):
         print(line)
 
 

@@ -21,7 +21,7 @@ from hanabi_ref.engine.actions import Action, Discard, Play
 from hanabi_ref.base.errors import HanabiError
 from hanabi_ref.players.runner import GameMoves
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.show import ParseError, action_text, event_text, parse_action
+from hanabi_ref.engine.show import ParseError, action_text, event_text, parse_action, view_board
 from hanabi_ref.engine.state import Event, GameState, score
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyFactory, observes
 from hanabi_ref.formats.trace import GameRecord, Trace
@@ -137,9 +137,11 @@ class HumanSeat(BaseStrategy):
     move [HU-input]; ``quit`` or the end of the input ends the game [HU-end].  All it is
     given is the seat's views and the public events (2.17-view)."""
 
-    def __init__(self, config: GameConfig, seat: int, input: LineSource, output: TextIO) -> None:
+    def __init__(self, config: GameConfig, seat: int, input: LineSource, output: TextIO, order: str | None = None) -> None:
         self.config = config
         self.seat = seat
+        self.order = order
+        """[SH-order] the hands' layout on its boards (None: the preset's)"""
         self._input = input
         self._output = output
         self._news: list[str] = []
@@ -188,7 +190,7 @@ class HumanSeat(BaseStrategy):
         self._write("\n=== game over ===\n")
         self._show_news()
         if self.last_view is not None:
-            self._write(f"{self.last_view}\n")
+            self._write(f"{view_board(self.last_view, self.order)}\n")
         self._write(f"final score: {score(final)}/{tables_for(self.config).max_score}\n")
 
     def tell(self, line: str) -> None:
@@ -202,7 +204,7 @@ class HumanSeat(BaseStrategy):
 
     def _show_board(self, view: PlayerView, moves: Sequence[Action]) -> None:
         """[HU-play] the board; the moves are listed on request (``moves``)."""
-        self._write(f"{view}\n{len(moves)} legal moves: type one (play 0, discard 1, hint 2 red, hint 2 4), "
+        self._write(f"{view_board(view, self.order)}\n{len(moves)} legal moves: type one (play 0, discard 1, hint 2 red, hint 2 4), "
                     f"or moves to list them numbered, help for more\n")
 
     def _ask(self) -> str:
@@ -367,6 +369,7 @@ def play_human(
     output: TextIO | None = None,
     fallback: StrategyFactory | None | str = FALLBACK,
     explain: bool = False,
+    order: str | None = None,
 ) -> GameRecord:
     """[HU-play] play one game with a person at ``seat`` and ``factory``'s strategies at
     the others, reading moves from ``input`` and writing to ``output`` (standard input and
@@ -378,7 +381,8 @@ def play_human(
     moves plays on as, None to end the game with :class:`BotFailed` instead [HU-bots]."""
     if not 0 <= seat < config.players:
         raise HanabiError(f"seat {seat} does not exist ({config.players} players: seats 0..{config.players - 1})")
-    person = HumanSeat(config, seat, sys.stdin if input is None else input, sys.stdout if output is None else output)
+    person = HumanSeat(config, seat, sys.stdin if input is None else input, sys.stdout if output is None else output,
+                       order)
     person.greet()
     try:
         if isinstance(fallback, str):
