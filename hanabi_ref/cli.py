@@ -158,8 +158,9 @@ def _run(argv: Sequence[str] | None, watched: WatchedOutput | None) -> int:
         return _fail(f"hanabi-ref: {error}", EXIT_USAGE)
     except HanabiError as error:
         return _fail(f"hanabi-ref: {error}", EXIT_INVALID_GAME)
-    except KeyboardInterrupt:
-        return _fail("hanabi-ref: interrupted", 130)
+    except KeyboardInterrupt as stop:  # one line; a run says there where its finished games are [SIM-interrupt]
+        detail = getattr(stop, "detail", None)
+        return _fail("hanabi-ref: interrupted" + (f"; {detail}" if isinstance(detail, str) else ""), 130)
     except BrokenPipeError:
         return EXIT_OK  # [OUT-stdout] the reader stopped reading: quietly
     except OSError as error:

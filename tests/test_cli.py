@@ -16,6 +16,7 @@ from hanabi_ref.cli import EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.presets import PRESETS
+from hanabi_ref.base.cliargs import PRESET_NAMES
 from hanabi_ref.players.strategies import STRATEGIES
 from hanabi_ref.formats.trace import replay as replay_trace
 from hanabi_ref.formats.trace import load_trace
@@ -404,6 +405,7 @@ def test_a_person_plays_the_hanab_live_rules_unless_told_otherwise(monkeypatch: 
     assert "rules hanab-live" in capsys.readouterr().out
     code, out, _ = run(["play", "--strategy", "simple", "--players", "2", "--seed", "1", "--json"], capsys)
     assert code == EXIT_OK
+    assert PRESET_NAMES == tuple(PRESETS)  # the help's list is the presets', none left out
     for command in ("simulate", "play", "sweep"):
         with pytest.raises(SystemExit):
             main([command, "--help"])

@@ -166,7 +166,7 @@ def test_training_without_pytorch_says_how_to_install_it(monkeypatch: pytest.Mon
     from hanabi_ref.tools.rl.train.fitting import torch_module
 
     monkeypatch.setitem(sys.modules, "torch", None)
-    with pytest.raises(RLError, match=r"^RL-train-extra: .*pip install 'hanabi-ref\[rl\]'"):
+    with pytest.raises(RLError, match=r"^RL-train-extra: .*pip install '.*\[train\]'"):
         torch_module()
 
 

@@ -64,7 +64,12 @@ def _stop_mid_run(argv: list[str], jobs: int, signum: signal.Signals, out: Path)
         process.send_signal(signum)
         _, err = process.communicate(timeout=120)
         assert process.returncode == 128 + signum, err
-        assert err == LINES[signum] + "\n"
+        if signum == signal.SIGINT and argv[0] == "simulate":  # [SIM-interrupt] the line says where the games are
+            assert err.startswith(LINES[signum] + "; ") and err.endswith("not kept: run with --out FILE to keep the "
+                                                                         "finished games of a run (and --resume FILE to go on)\n")
+            assert err.count("\n") == 1
+        else:
+            assert err == LINES[signum] + "\n"
         assert wait_until(lambda: not session_members(process.pid), 30), \
             [(pid, stat(pid)) for pid in session_members(process.pid)]
     assert not out.exists()

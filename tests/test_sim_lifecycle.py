@@ -317,7 +317,7 @@ def test_interrupted_run_resumes_to_the_same_result(tmp_path: Path, monkeypatch:
     code, _, err = run_main(["simulate", "--strategy", "interrupt", "--players", "3", "--seed", "7", *argv,
                              "--out", str(out)], capsys)
     assert code == EXIT_INTERRUPTED
-    assert err == f"hanabi-ref: 8 of 20 games finished, kept in {out} (go on with --resume {out})\nhanabi-ref: interrupted\n"
+    assert err == f"hanabi-ref: interrupted; 8 of 20 games finished, kept in {out} (go on with --resume {out})\n"
     checkpoint = json.loads(out.read_text())
     assert [(chunk["first_seed"], chunk["games"]) for chunk in checkpoint["chunks"]] == [(7, 4), (11, 4)]
     assert checkpoint["run"]["strategy"] == "interrupt"
@@ -343,8 +343,8 @@ def test_an_interrupted_run_without_out_says_how_to_keep_its_games(monkeypatch: 
     code, out, err = run_main(["simulate", "--strategy", "interrupt", "--players", "3", "--seed", "7", "--games", "20",
                                "--jobs", "1", "--chunk-size", "4"], capsys)
     assert code == EXIT_INTERRUPTED and out == ""
-    assert err == ("hanabi-ref: 8 of 20 games finished, not kept: run with --out FILE to keep the finished games "
-                   "of a run (and --resume FILE to go on)\nhanabi-ref: interrupted\n")
+    assert err == ("hanabi-ref: interrupted; 8 of 20 games finished, not kept: run with --out FILE to keep the "
+                   "finished games of a run (and --resume FILE to go on)\n")
 
 
 @pytest.mark.checks("SIM-out", "SIM-resume", "SIM-orphans")

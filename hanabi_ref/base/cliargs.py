@@ -134,8 +134,14 @@ def resolve_seeds(args: argparse.Namespace) -> None:
         args.seed = 0
 
 
+PRESET_NAMES = ("thesis", "hle", "hanab-live", "hanabi-rs", "physical")
+"""The rule presets' names as ``--rules`` help lists them, without importing the rules at
+every start of the command line (tests/test_cli.py checks them against
+``hanabi_ref.engine.presets.PRESETS``)."""
+
+
 def add_game_options(parser: argparse.ArgumentParser, *, json_option: bool = True, bots: bool = False,
-                     presets: Sequence[str] = (), rules_default: str | None = "thesis",
+                     presets: Sequence[str] = PRESET_NAMES, rules_default: str | None = "thesis",
                      strategy_default: str | None = None) -> None:
     """The game a command plays: strategy, players, seeds, rules (one of ``presets``), variant,
     hand size.  With ``bots``, ``--strategy`` and ``--bot`` are one required choice (C-help:

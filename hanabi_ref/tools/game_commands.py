@@ -17,8 +17,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from hanabi_ref.base.atomic import report_written
-from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.base.cliargs import (EXIT_OK, InvalidGame, Subparsers, UsageError, add_command, add_compiled_option,
                                 add_game_options, add_show_options, count, print_summary)
 
@@ -38,7 +36,7 @@ HUMAN_RULES = "hanab-live"
 def add_play(commands: Subparsers) -> None:
     """[C-play, HU-play] ``play``."""
     play = add_command(commands, "play", command_play, help="play one seeded game and write its trace")
-    add_game_options(play, bots=True, presets=tuple(PRESETS), rules_default=None,
+    add_game_options(play, bots=True, rules_default=None,
                      strategy_default="default with --human: natural")
     play.add_argument("--out", default=None, help="write the trace to this file")
     play.add_argument("--states", action="store_true", help="include the state after every action in the trace")
@@ -108,7 +106,7 @@ def command_play(args: argparse.Namespace) -> int:
         trace = getattr(stop, "trace", None)
         if args.out is not None and isinstance(trace, Trace):
             _write_trace(trace, args.out, args.states)
-            report_written(args.out)  # [OUT-report]
+            _report_written(args.out)  # [OUT-report]
         raise
     finally:
         close = getattr(factory, "close", None)
@@ -116,7 +114,7 @@ def command_play(args: argparse.Namespace) -> int:
             close()  # [ISO-lifecycle] every seat's process ended and reaped
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
-        report_written(args.out)  # [OUT-report]
+        _report_written(args.out)  # [OUT-report]
     result = summary(record.final)
     if args.strategy_seed is not None:  # [ISO-seeds] the seeds that play this game again
         result = {**result, "seed": args.seed, "strategy_seed": args.strategy_seed}
@@ -175,6 +173,14 @@ def _play_factory(args: argparse.Namespace, config: GameConfig) -> StrategyFacto
     if args.move_timeout is not None:
         raise UsageError("hanabi-ref: --move-timeout: only with --isolate or --bot")
     return strategy_factory(args.strategy)
+
+
+def _report_written(path: str) -> None:
+    """[OUT-report] the line naming a file written (imported here: the command line starts
+    without the output module)."""
+    from hanabi_ref.base.atomic import report_written
+
+    report_written(path)
 
 
 def _write_trace(trace: Trace, out: str, with_states: bool) -> None:
@@ -236,7 +242,7 @@ def _write_viewer(args: argparse.Namespace, trace: Trace, states: Sequence[GameS
         write_viewer(args.html, trace, states, title=Path(args.file).name, divergence=divergence)
     except OSError as error:
         raise UsageError(f"hanabi-ref: --html: cannot write {args.html}: {error.strerror or error}") from None
-    report_written(args.html)  # [OUT-report]
+    _report_written(args.html)  # [OUT-report]
 
 
 def command_rules(args: argparse.Namespace) -> int:

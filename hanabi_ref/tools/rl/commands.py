@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 
-from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.base.cliargs import (EXIT_INVALID_GAME, EXIT_OK, CommandParser, Subparsers, UsageError, add_command,
                                 add_game_options, add_questions, positive, resolve_seeds, seed)
 from hanabi_ref.tools.sim import commands as sim_commands
@@ -27,7 +26,7 @@ def add_rl(commands: Subparsers) -> None:
     check.add_argument("--seed", type=seed, default=0, help="seed of the games and drawn configurations")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     play = questions.add_parser("play", help="play one game and print the encoding of every observation")
-    add_game_options(play, presets=tuple(PRESETS))
+    add_game_options(play)
     play.add_argument("--encoding", required=True, help="canonical, minimal, v0 or notes")
     play.add_argument("--all-seats", action="store_true", help="every seat's view of every state, not only the acting one's")
     bench = questions.add_parser("bench", help="encoded steps per CPU second: single and batch environments, OpenSpiel")

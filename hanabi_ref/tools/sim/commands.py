@@ -11,8 +11,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from hanabi_ref.engine.presets import PRESETS
-from hanabi_ref.base.cliargs import (Subparsers, UsageError, add_command, add_compiled_option, add_game_options, count,
+from hanabi_ref.base.cliargs import (PRESET_NAMES, Subparsers, UsageError, add_command, add_compiled_option, add_game_options, count,
                                 positive, seconds)
 
 if TYPE_CHECKING:
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
 def add_simulate(commands: Subparsers) -> None:
     """[C-simulate, SIM-out, SIM-resume] ``simulate``."""
     simulate = add_command(commands, "simulate", command_simulate, help="play many seeded games with a strategy")
-    add_game_options(simulate, bots=True, presets=tuple(PRESETS))
+    add_game_options(simulate, bots=True)
     add_run_options(simulate)
     simulate.add_argument("--out", default=None, metavar="FILE",
                           help="write the result (the --json object) to FILE, and checkpoints while it runs")
@@ -38,7 +37,7 @@ def add_simulate(commands: Subparsers) -> None:
 def add_sweep(commands: Subparsers) -> None:
     """[SIM-sweep, SIM-plot] ``sweep``: simulate's options plus the grid and the outputs."""
     sweep = add_command(commands, "sweep", command_sweep, help="simulate every point of a grid of strategy parameters")
-    add_game_options(sweep, json_option=False, presets=tuple(PRESETS))
+    add_game_options(sweep, json_option=False)
     add_run_options(sweep)
     sweep.add_argument("--grid", action="append", required=True, metavar="KEY=V1,V2,...",
                        help="a parameter and its values (repeatable: the grid is the product, in the order given)")
@@ -61,7 +60,7 @@ def add_crossplay(commands: Subparsers) -> None:
     crossplay.add_argument("--seed", type=count, default=None, help="seed of game 0 of every cell (default 0)")
     crossplay.add_argument("--strategy-seed", type=count, default=None,
                            help="seed the strategies from this seed, apart from the decks' (ISO-seeds)")
-    crossplay.add_argument("--rules", default="thesis", help=f"rule preset: {', '.join(PRESETS)}")
+    crossplay.add_argument("--rules", default="thesis", help=f"rule preset: {', '.join(PRESET_NAMES)}")
     crossplay.add_argument("--variant", default="no-variant", help="variant slug or hanab.live name")
     crossplay.add_argument("--hand-size", type=positive, default=None, help="hand size h (default by p)")
     crossplay.add_argument("--json", action="store_true", help="print one JSON object")

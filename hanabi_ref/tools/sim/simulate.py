@@ -345,8 +345,8 @@ def _stopped(stop: BaseException, checkpoint: CheckpointWriter, total: int, kept
         path = checkpoint.path
         where = (f"kept in {path} (go on with --resume {path})" if path is not None
                  else "not kept: run with --out FILE to keep the finished games of a run (and --resume FILE to go on)")
-        print(escape_text(f"hanabi-ref: {checkpoint.games} of {total} games finished, {where}"), file=sys.stderr)
-        raise stop
+        stop.detail = escape_text(f"{checkpoint.games} of {total} games finished, {where}")  # type: ignore[attr-defined]
+        raise stop  # main's one line: "hanabi-ref: interrupted; " and the detail
     if isinstance(stop, Stopped):  # [SV-signals] SIGTERM or SIGHUP: its line, its code
         print(stop.line, file=sys.stderr)
         exit_now(stop.code)
