@@ -416,7 +416,7 @@ def browser() -> Iterator[Browser]:
 class Opened:
     """A viewer page open in the browser, with every request it made and every script error."""
 
-    def __init__(self, browser: Browser, path: Path) -> None:
+    def __init__(self, browser: Browser, path: Path, fragment: str = "") -> None:
         self.url = path.resolve().as_uri()
         self.requests: list[str] = []
         self.refused: list[str] = []
@@ -428,7 +428,7 @@ class Opened:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda message: self.errors.append(message.text) if message.type == "error" else None)
         started = time.perf_counter()
-        self.page.goto(self.url)
+        self.page.goto(self.url + fragment)
         self.page.wait_for_selector("[data-testid=card]")
         self.seconds = time.perf_counter() - started
 
@@ -672,3 +672,42 @@ def screenshot(out: Path) -> None:
 
 if __name__ == "__main__":
     screenshot(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/viewer.png"))
+
+
+@pytest.mark.checks("VW-url")
+def test_every_step_has_an_address(browser: Browser, tmp_path: Path) -> None:
+    """[VW-url] a page opened at #turn=7 shows step 7; moving changes the address to the
+    new step without a request; a fragment past the end opens the last step; setting the
+    fragment moves the page."""
+    trace = hat_game()
+    states = replay_states(trace)
+    last = len(states) - 1
+    path = tmp_path / "game.html"
+    write_viewer(str(path), trace, states)
+    opened = Opened(browser, path, "#turn=7")
+    page = opened.page
+    check_board(opened.board(), trace, states, 7, None)
+    entries = page.evaluate("window.history.length")
+    page.keyboard.press("ArrowRight")
+    check_board(opened.board(), trace, states, 8, None)
+    assert page.evaluate("window.location.hash") == "#turn=8"
+    assert page.evaluate("window.history.length") == entries  # replaced, never a new entry
+    page.evaluate("window.location.hash = '#turn=3'")
+    page.wait_for_function("document.body.getAttribute('data-step') === '3'")
+    check_board(opened.board(), trace, states, 3, None)
+    opened.close()
+    beyond = Opened(browser, path, f"#turn={last + 40}")
+    check_board(beyond.board(), trace, states, last, None)
+    assert beyond.page.evaluate("window.location.hash") == f"#turn={last}"
+    beyond.close()
+
+
+@pytest.mark.checks("VW-title", "C-replay")
+def test_the_replay_page_names_the_rules_the_players_and_the_seed(tmp_path: Path) -> None:
+    """[VW-title] replay --html titles its page with the file, rules, variant, players and seed."""
+    game, page = tmp_path / "game.json", tmp_path / "game.html"
+    assert main(["play", "--strategy", "simple", "--players", "3", "--rules", "hanab-live", "--seed", "12",
+                 "--out", str(game)]) == 0
+    assert main(["replay", str(game), "--html", str(page)]) == 0
+    text = page.read_text(encoding="utf-8")
+    assert "<title>game.json: hanab-live rules, No Variant, 3 players, seed 12</title>" in text

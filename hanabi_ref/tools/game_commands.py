@@ -236,10 +236,11 @@ def _write_viewer(args: argparse.Namespace, trace: Trace, states: Sequence[GameS
     """[VW-file, OUT-atomic] ``--html FILE``: the viewer page, replaced atomically; a
     reproduction file of ``verify`` shows the divergence [VW-divergence]."""
     from hanabi_ref.tools.viewer import read_divergence, write_viewer
+    from hanabi_ref.tools.viewer.html import file_title
 
     divergence = read_divergence(args.file) if args.format == "trace" else None
     try:
-        write_viewer(args.html, trace, states, title=Path(args.file).name, divergence=divergence)
+        write_viewer(args.html, trace, states, title=file_title(Path(args.file).name, trace), divergence=divergence)
     except OSError as error:
         raise UsageError(f"hanabi-ref: --html: cannot write {args.html}: {error.strerror or error}") from None
     _report_written(args.html)  # [OUT-report]

@@ -72,6 +72,14 @@ def default_title(config: GameConfig) -> str:
     return f"Hanabi replay: {config.players} players, {config.variant}"
 
 
+def file_title(name: str, trace: Trace) -> str:
+    """[VW-title] the title of a file's page: its name, the rules, the variant, the players
+    and the seed the deck was dealt from (when the file names one)."""
+    config = trace.config
+    seed = "" if trace.seed is None else f", seed {trace.seed}"
+    return f"{name}: {config.preset} rules, {config.variant}, {config.players} players{seed}"
+
+
 def script_json(data: object) -> str:
     """[VW-escape] ``data`` as JSON that can stand inside a ``<script>`` element: ``<``,
     ``>`` and ``&`` written as ``\\u`` escapes, so no text from a file can close the
@@ -90,9 +98,10 @@ def asset(name: str) -> str:
 
 
 def document(title: str, about: str, data: str) -> str:
-    """[VW-file, VW-network, VW-escape] the page: the frame the script fills, the styles
-    and script inline, the data in a ``application/json`` block; ``title`` and ``about``
-    escaped as HTML text."""
+    """[VW-file, VW-network, VW-escape, VW-url] the page: the frame the script fills, the
+    styles and script inline, the data in a ``application/json`` block; ``title`` and
+    ``about`` escaped as HTML text.  The script keeps the step in the page's address
+    (``#turn=N``) and opens at the step an address names."""
     script = f"\n{asset('viewer.js')}"
     return "\n".join([
         "<!DOCTYPE html>",

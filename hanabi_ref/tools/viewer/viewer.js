@@ -1,4 +1,4 @@
-/* The replay viewer's script (spec/viewer.md) [VW-step, VW-board, VW-seat, VW-hint, VW-divergence].
+/* The replay viewer's script (spec/viewer.md) [VW-step, VW-board, VW-seat, VW-hint, VW-divergence, VW-url].
  *
  * It reads the page's one JSON block (every step of the game, computed by the engine),
  * removes it from the page, and draws the chosen step as the chosen view sees it.
@@ -297,6 +297,16 @@
     }
     document.body.setAttribute("data-step", step);
     document.body.setAttribute("data-view", seat);
+    // [VW-url] each step has its address: #turn=N (no request: only the fragment changes)
+    if (window.history && window.history.replaceState && stepInAddress() !== step) {
+      window.history.replaceState(null, "", "#turn=" + step);
+    }
+  }
+
+  /* [VW-url] the step the address names (#turn=N), or -1 for none. */
+  function stepInAddress() {
+    var match = /^#turn=(\d+)$/.exec(window.location.hash);
+    return match ? parseInt(match[1], 10) : -1;
   }
 
   function go(index) {
@@ -328,8 +338,16 @@
       }
     });
     document.addEventListener("keydown", onKey, true);
+    window.addEventListener("hashchange", function () {
+      if (stepInAddress() >= 0 && stepInAddress() !== step) {
+        go(stepInAddress());
+      }
+    });
     if (game.divergence) {
       buildBanner();
+    }
+    if (stepInAddress() >= 0) {
+      step = clamp(stepInAddress());
     }
     render();
   }
