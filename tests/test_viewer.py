@@ -469,7 +469,8 @@ BOARD_SCRIPT = """(keys) => keys.map((key) => {
     fireworks: [...document.querySelectorAll("[data-testid^=firework-]")].map((node) => Number(node.dataset.height)),
     hands: [...document.querySelectorAll("[data-testid^=hand-]")].map((hand, seat) => ({
       html: seat === Number(document.body.dataset.view) ? hand.outerHTML : null,
-      cards: [...hand.querySelectorAll("[data-testid=card]")].map((card) => ({
+      order: [...hand.querySelectorAll("[data-testid=card]")].map((card) => Number(card.dataset.slot)),
+      cards: [...hand.querySelectorAll("[data-testid=card]")].sort((a, b) => a.dataset.slot - b.dataset.slot).map((card) => ({
         card: card.dataset.card ?? null, name: card.querySelector(".name").textContent,
         knowledge: card.dataset.knowledge, touched: card.dataset.touched === "true"})),
     })),
@@ -711,3 +712,24 @@ def test_the_replay_page_names_the_rules_the_players_and_the_seed(tmp_path: Path
     assert main(["replay", str(game), "--html", str(page)]) == 0
     text = page.read_text(encoding="utf-8")
     assert "<title>game.json: hanab-live rules, No Variant, 3 players, seed 12</title>" in text
+
+
+@pytest.mark.checks("VW-order", "SH-order")
+def test_hands_are_laid_out_as_the_rules_players_read_them(browser: Browser, tmp_path: Path) -> None:
+    """[VW-order] under hanab-live rules the page shows each hand newest card first (the
+    highest card id), under hle oldest first; every card still names its slot."""
+    for preset, newest_left in (("hanab-live", True), ("hle", False)):
+        config = make_config(3, preset)
+        trace = play_game(config, STRATEGIES["simple"], seed=4).trace
+        states = replay_states(trace)
+        path = tmp_path / f"{preset}.html"
+        write_viewer(str(path), trace, states)
+        opened = Opened(browser, path)
+        for step in (0, 5):
+            board = opened.boards(["ArrowRight"] * step if step else [""])[-1]
+            for holder, hand in enumerate(board["hands"]):
+                ids = states[step].hands[holder]
+                expected = sorted(range(len(ids)), key=lambda slot: -ids[slot]) if newest_left else list(range(len(ids)))
+                assert hand["order"] == expected, (preset, step, holder)
+            check_board(board, trace, states, step, None)
+        opened.close()

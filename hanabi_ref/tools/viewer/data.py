@@ -17,7 +17,7 @@ from hanabi_ref.engine.actions import Action, Hint, Play
 from hanabi_ref.engine.cards import as_identities, identity, knowledge_suits_values, mask_of, suit_of
 from hanabi_ref.base.errors import IllegalActionError
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.show import card_name, event_text, knowledge_text, suit_letter
+from hanabi_ref.engine.show import card_name, event_text, hand_order, knowledge_text, suit_letter
 from hanabi_ref.engine.state import Event, GameState, score, deck_size
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.tables import tables_for
@@ -128,7 +128,7 @@ def step_data(config: GameConfig, before: GameState | None, state: GameState, kn
 
 def game_data(trace: Trace, states: Sequence[GameState], title: str,
               divergence: dict[str, Any] | None = None) -> dict[str, Any]:
-    """[VW-data, VW-divergence] everything the viewer page shows: the game's
+    """[VW-data, VW-divergence, VW-order] everything the viewer page shows: the game's
     configuration, the deck's cards by name (by card id), the knowledge sets that occur,
     one entry per state of ``states`` (the state after the deal and after each action of
     ``trace``), and the divergence of a verify reproduction, at which the page opens."""
@@ -138,6 +138,7 @@ def game_data(trace: Trace, states: Sequence[GameState], title: str,
     shown = None if divergence is None else divergence_data(config, states, divergence)
     return {
         "title": title, "about": about_text(config), "players": config.players, "max_hints": config.max_hints,
+        "newest_left": hand_order(config) == "newest-left",  # [VW-order]
         "max_errors": config.max_errors, "max_score": tables_for(config).max_score,
         "suits": [{"name": suit.name, "letter": suit_letter(config, index), "colour": suit_colour(suit.name, index),
                    "ink": ink_colour(suit_colour(suit.name, index))} for index, suit in enumerate(config.suits)],

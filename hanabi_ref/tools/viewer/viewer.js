@@ -1,4 +1,4 @@
-/* The replay viewer's script (spec/viewer.md) [VW-step, VW-board, VW-seat, VW-hint, VW-divergence, VW-url].
+/* The replay viewer's script (spec/viewer.md) [VW-step, VW-board, VW-seat, VW-hint, VW-divergence, VW-url, VW-order].
  *
  * It reads the page's one JSON block (every step of the game, computed by the engine),
  * removes it from the page, and draws the chosen step as the chosen view sees it.
@@ -156,8 +156,12 @@
       var label = "seat " + holder + (holder === seat ? " (this view: own cards as known)" : "");
       row.appendChild(make("div", { "class": "who" }, label + (!s.terminal && s.current === holder ? " ▸ to move" : "")));
       var cards = make("div", { "class": "cards" });
-      hand.forEach(function (entry, slot) {
-        cards.appendChild(card(s, holder, slot, entry, holder === seat));
+      var slots = hand.map(function (entry, slot) { return slot; });
+      if (game.newest_left) { // [VW-order] newest card (highest card id) on the left, as hanab.live shows hands
+        slots.sort(function (a, b) { return hand[b][0] - hand[a][0]; });
+      }
+      slots.forEach(function (slot) {
+        cards.appendChild(card(s, holder, slot, hand[slot], holder === seat));
       });
       row.appendChild(cards);
       box.appendChild(row);
