@@ -608,6 +608,9 @@ def test_a_reproduction_shows_the_divergence_in_a_browser(browser: Browser, repr
                                         "(rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent))")
     assert ["clue_tokens", str(states[-1].clue_tokens), "9", ""] in differs and ["≠ clue_tokens", str(states[-1].clue_tokens), "9"] in differs
     assert len(differs) == 2
+    # [VW-divergence] the differing fields are on the first screen (the page is 800 px high here)
+    first = page.query_selector("[data-testid=divergence] tr.differs")
+    assert first is not None and (box := first.bounding_box()) is not None and box["y"] + box["height"] <= 800, box
     page.keyboard.press("Home")
     assert not opened.board()["divergence"] and page.is_visible("[data-testid=divergence-banner]")
     page.click("[data-testid=go-divergence]")

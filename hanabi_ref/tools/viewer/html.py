@@ -153,6 +153,7 @@ def frame(title: str, about: str) -> str:
 <div id="move" data-testid="move" aria-live="polite"></div>
 <main>
 <section class="board">
+<section id="divergence" data-testid="divergence" hidden></section>
 <div class="status">
 <span><span class="label">score</span><b id="score" data-testid="score"></b></span>
 <span><span class="label">clue tokens</span><b id="tokens" data-testid="tokens"></b><span id="token-pips" class="pips"></span></span>
@@ -165,7 +166,6 @@ def frame(title: str, about: str) -> str:
 <div id="hands" data-testid="hands"></div>
 <h2 class="small">discard pile (oldest first)</h2>
 <div id="discard" data-testid="discard"></div>
-<section id="divergence" data-testid="divergence" hidden></section>
 </section>
 <aside>
 <h2>moves</h2>
