@@ -736,3 +736,73 @@ def test_hands_are_laid_out_as_the_rules_players_read_them(browser: Browser, tmp
                 assert hand["order"] == expected, (preset, step, holder)
             check_board(board, trace, states, step, None)
         opened.close()
+
+
+@pytest.mark.checks("VW-cards")
+def test_the_page_shows_pace_efficiency_and_the_cards_left_by_identity(browser: Browser, tmp_path: Path) -> None:
+    """[VW-cards] at steps of a real game: pace and efficiency from the state's numbers and
+    the actions so far, and every identity's copies left, discarded and critical, counted
+    here from the deck, the discard pile and the successful plays."""
+    trace = hat_game()
+    states = replay_states(trace)
+    config = trace.config
+    path = tmp_path / "game.html"
+    write_viewer(str(path), trace, states)
+    opened = Opened(browser, path)
+    page = opened.page
+    steps = [0, 9, 23, len(states) - 1]
+    for step in steps:
+        page.evaluate(f"window.location.hash = '#turn={step}'")
+        page.wait_for_function(f"document.body.getAttribute('data-step') === '{step}'")
+        state = states[step]
+        hints = sum(isinstance(action, Hint) for action in trace.actions[:step])
+        points = sum(state.fireworks)
+        assert page.text_content("[data-testid=pace]") == str(points + (len(state.deck) - state.next_card) + config.players - 25)
+        shown_efficiency = page.text_content("[data-testid=efficiency]") or ""
+        if hints:  # two decimals (JavaScript rounds halves up, Python's format to even)
+            assert abs(float(shown_efficiency) - points / hints) <= 0.005 + 1e-9, (step, shown_efficiency)
+        else:
+            assert shown_efficiency == "–"
+        cells = page.eval_on_selector_all("[data-testid=cards-cell]", "(cells) => cells.map((c) => [c.dataset.card, "
+                                          "Number(c.dataset.left), Number(c.dataset.discarded), c.dataset.critical === 'true'])")
+        shown = {card: (left, gone, critical) for card, left, gone, critical in cells}
+        assert len(shown) == 25
+        for suit in range(5):
+            for value in range(1, 6):
+                x = suit * 5 + value - 1
+                copies = sum(card == x for card in trace.deck)
+                gone = sum(trace.deck[card_id] == x for card_id in state.discard)
+                played = int(state.fireworks[suit] >= value)  # standard stacks: played up to the height
+                left = copies - gone - played
+                assert shown[name(config, x)] == (left, gone, left == 1 and not played), (step, name(config, x))
+    opened.close()
+
+
+@pytest.mark.checks("VW-clued")
+def test_clued_cards_stay_marked_with_pips_of_what_their_holder_knows(browser: Browser, tmp_path: Path) -> None:
+    """[VW-clued] at steps of a real game, the cards marked clued are exactly those in hand
+    that some hint so far touched (from the trace's events), and each card's pips are the
+    suits its knowledge allows (from the knowledge bitmask, bit by bit)."""
+    trace = hat_game()
+    states = replay_states(trace)
+    config = trace.config
+    path = tmp_path / "game.html"
+    write_viewer(str(path), trace, states)
+    opened = Opened(browser, path)
+    page = opened.page
+    for step in (0, 6, 20, len(states) - 1):
+        page.evaluate(f"window.location.hash = '#turn={step}'")
+        page.wait_for_function(f"document.body.getAttribute('data-step') === '{step}'")
+        state = states[step]
+        touched = {card_id for event in state.history if isinstance(event.action, Hint) for card_id in event.touched}
+        cards = page.eval_on_selector_all("[data-testid=card]", "(cards) => cards.map((c) => [Number(c.dataset.seat), "
+                                          "Number(c.dataset.slot), c.dataset.clued === 'true', "
+                                          "[...c.querySelectorAll('.pip')].map((p) => p.dataset.suit)])")
+        assert len(cards) == sum(len(hand) for hand in state.hands)
+        for holder, slot, clued, suits in cards:
+            card_id = state.hands[holder][slot]
+            assert clued == (card_id in touched), (step, holder, slot)
+            allowed_suits, _ = allowed(config, state.knowledge[holder][slot])
+            assert suits == [config.suits[suit].abbreviation.lower() for suit in allowed_suits], (step, holder, slot)
+        assert step == 0 or any(clued for _, _, clued, _ in cards) or not touched
+    opened.close()

@@ -108,14 +108,39 @@ def _action_words(action: Action) -> str:
 
 
 def step_data(config: GameConfig, before: GameState | None, state: GameState, knowledge: dict[int, int]) -> dict[str, Any]:
-    """[VW-data, VW-move, VW-hint] one step: the public numbers, the hands as ``[card id,
+    """[VW-data, VW-move, VW-hint, VW-cards, VW-clued] one step: the public numbers, the hands as ``[card id,
     knowledge index]`` per slot, the discard pile (card ids, oldest first), the move that
     led here in words with the card ids its hint touched and the card drawn.
     ``knowledge`` numbers the knowledge sets met so far (extended here)."""
     event = state.history[-1] if before is not None else None
     hands = [[[card_id, knowledge.setdefault(mask, len(knowledge))] for card_id, mask in zip(hand, known)]
              for hand, known in zip(state.hands, state.knowledge)]
+    identities = config.values * config.suit_count
+    copies = [0] * identities
+    for card in state.deck:
+        copies[card] += 1
+    discarded = [0] * identities
+    for card_id in state.discard:
+        discarded[state.deck[card_id]] += 1
+    played = [0] * identities
+    clues = 0
+    touched: set[int] = set()
+    for past in state.history:
+        if isinstance(past.action, Hint):
+            clues += 1
+            touched.update(past.touched)
+        if past.success and past.card is not None:
+            played[past.card] += 1
+    in_hand = {card_id for hand in state.hands for card_id in hand}
+    left = [copies[x] - discarded[x] - played[x] for x in range(identities)]
     return {
+        # [VW-cards] per identity: copies neither played nor discarded, copies discarded, and
+        # whether one copy is left of an identity not played yet (critical); pace and clues given
+        "left": left, "discarded": discarded,
+        "critical": [x for x in range(identities) if left[x] == 1 and not played[x]],
+        "pace": score(state) + deck_size(state) + config.players - tables_for(config).max_score, "clues": clues,
+        # [VW-clued] the cards in hand that some clue has touched, marked for as long as they are held
+        "clued": sorted(touched & in_hand),
         "turn": state.turns, "current": state.current_player, "fireworks": list(state.fireworks),
         "tokens": state.clue_tokens, "strikes": state.strikes, "deck": deck_size(state), "score": score(state),
         "terminal": state.terminal, "remaining": state.remaining, "hands": hands, "discard": list(state.discard),

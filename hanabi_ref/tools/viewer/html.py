@@ -160,12 +160,16 @@ def frame(title: str, about: str) -> str:
 <span><span class="label">strikes</span><b id="strikes" data-testid="strikes"></b><span id="strike-pips" class="pips"></span></span>
 <span><span class="label">deck</span><b id="deck" data-testid="deck"></b></span>
 <span><span class="label">turn</span><b id="turn" data-testid="turn"></b></span>
+<span title="score + deck + players - maximum score: the moves that can still go without losing a needed card"><span class="label">pace</span><b id="pace" data-testid="pace"></b></span>
+<span title="cards played per clue given so far"><span class="label">efficiency</span><b id="efficiency" data-testid="efficiency"></b></span>
 <span id="current" data-testid="current"></span>
 </div>
 <div id="fireworks" data-testid="fireworks"></div>
 <div id="hands" data-testid="hands"></div>
 <h2 class="small">discard pile (oldest first)</h2>
 <div id="discard" data-testid="discard"></div>
+<h2 class="small">cards by identity: copies left, ✕ a copy discarded, a ring: critical (one copy left)</h2>
+<table id="cards-left" data-testid="cards-left" class="cards-left"></table>
 </section>
 <aside>
 <h2>moves</h2>

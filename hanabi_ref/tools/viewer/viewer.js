@@ -1,4 +1,4 @@
-/* The replay viewer's script (spec/viewer.md) [VW-step, VW-board, VW-seat, VW-hint, VW-divergence, VW-url, VW-order].
+/* The replay viewer's script (spec/viewer.md) [VW-step, VW-board, VW-seat, VW-hint, VW-divergence, VW-url, VW-order, VW-cards, VW-clued].
  *
  * It reads the page's one JSON block (every step of the game, computed by the engine),
  * removes it from the page, and draws the chosen step as the chosen view sees it.
@@ -93,6 +93,19 @@
     know.appendChild(make("span", { "class": "suits" }, joined(known[1].map(function (suit) { return game.suits[suit].letter; }))));
     know.appendChild(make("span", { "class": "values" }, joined(known[2].map(String))));
     node.appendChild(know);
+    // [VW-clued] pips: a dot in each suit's colour the holder still allows, each value it still
+    // allows (so what clues ruled out, negative information, is gone from them)
+    var dots = make("span", { "class": "pips-suits", "data-testid": "pips-suits" });
+    known[1].forEach(function (suit) {
+      var dot = make("span", { "class": "pip", "data-suit": game.suits[suit].letter, "title": game.suits[suit].name });
+      paint(dot, suit);
+      dots.appendChild(dot);
+    });
+    node.appendChild(dots);
+    if (step_.clued.indexOf(cardId) >= 0) {
+      node.classList.add("clued");
+      node.setAttribute("data-clued", "true");
+    }
     if (step_.touched.indexOf(cardId) >= 0) {
       node.classList.add("touched");
       node.setAttribute("data-touched", "true");
@@ -127,6 +140,9 @@
     byId("turn").textContent = s.turn;
     byId("current").textContent = s.terminal ? "game over" : "seat " + s.current + " to move";
     byId("current").setAttribute("data-seat", s.terminal ? "" : s.current);
+    // [VW-cards] pace: moves left before a card must be lost; efficiency: cards played per clue given
+    byId("pace").textContent = s.pace;
+    byId("efficiency").textContent = s.clues ? (s.score / s.clues).toFixed(2) : "–";
     pips(byId("token-pips"), s.tokens, game.max_hints, "●");
     pips(byId("strike-pips"), s.strikes, game.max_errors === null ? s.strikes : game.max_errors, "✕");
     byId("first").disabled = byId("previous").disabled = step === 0;
@@ -164,6 +180,35 @@
         cards.appendChild(card(s, holder, slot, hand[slot], holder === seat));
       });
       row.appendChild(cards);
+      box.appendChild(row);
+    });
+  }
+
+  /* [VW-cards] the cards by identity, a suit a row: copies left (neither played nor
+     discarded), a cross per copy discarded, critical ones (one copy left, not played yet)
+     marked. */
+  function renderCards(s) {
+    var box = clear(byId("cards-left"));
+    var values = s.left.length / game.suits.length;
+    game.suits.forEach(function (suit, index) {
+      var row = make("tr");
+      var head = make("th", {}, suit.letter);
+      paint(head, index);
+      row.appendChild(head);
+      for (var value = 1; value <= values; value += 1) {
+        var x = index * values + value - 1;
+        var critical = s.critical.indexOf(x) >= 0;
+        var cell = make("td", { "class": (s.left[x] ? "" : "gone") + (critical ? " critical" : ""), "data-testid": "cards-cell",
+                                "data-card": suit.letter + value, "data-left": s.left[x], "data-discarded": s.discarded[x],
+                                "data-critical": critical,
+                                "title": suit.name + " " + value + ": " + s.left[x] + " left, " + s.discarded[x] + " discarded" +
+                                         (critical ? ", critical" : "") });
+        cell.appendChild(make("span", { "class": "left" }, s.left[x]));
+        if (s.discarded[x]) {
+          cell.appendChild(make("span", { "class": "crosses" }, new Array(s.discarded[x] + 1).join("✕")));
+        }
+        row.appendChild(cell);
+      }
       box.appendChild(row);
     });
   }
@@ -295,6 +340,7 @@
     renderFireworks(s);
     renderHands(s);
     renderDiscard(s);
+    renderCards(s);
     renderMoves();
     if (game.divergence) {
       renderDivergence();
