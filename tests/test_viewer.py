@@ -806,3 +806,20 @@ def test_clued_cards_stay_marked_with_pips_of_what_their_holder_knows(browser: B
             assert suits == [config.suits[suit].abbreviation.lower() for suit in allowed_suits], (step, holder, slot)
         assert step == 0 or any(clued for _, _, clued, _ in cards) or not touched
     opened.close()
+
+
+@pytest.mark.checks("VW-title", "C-play", "OUT-report")
+def test_play_writes_the_page_of_its_game_with_the_strategy_in_the_title(tmp_path: Path,
+                                                                         capsys: pytest.CaptureFixture[str]) -> None:
+    """[VW-title] play --html: the page of the very game played (its data is that game's
+    states), titled with the strategy, rules, variant, players and seed; a line says so."""
+    page, game = tmp_path / "game.html", tmp_path / "game.json"
+    assert main(["play", "--strategy", "natural", "--players", "3", "--rules", "hanab-live", "--seed", "6",
+                 "--out", str(game), "--html", str(page)]) == 0
+    assert f"hanabi-ref: wrote {page} ({page.stat().st_size:,} bytes)" in capsys.readouterr().err
+    text = page.read_text(encoding="utf-8")
+    title = "Hanabi: strategy natural, hanab-live rules, No Variant, 3 players, seed 6"
+    assert f"<title>{title}</title>" in text
+    from hanabi_ref.formats.trace import load_trace
+    trace = load_trace(game)
+    assert text == render_viewer(trace, replay_states(trace), title=title)

@@ -45,6 +45,8 @@ def add_play(commands: Subparsers) -> None:
                            "other seats (HU-play)")
     play.add_argument("--explain", action="store_true",
                       help="with --human: each bot says in one line what it took from each clue it received (NAT-explain)")
+    play.add_argument("--html", default=None, metavar="FILE",
+                      help="write the game's replay page (spec/viewer.md), titled with the strategy, rules and seed (VW-title)")
     add_show_options(play)
     add_compiled_option(play)
 
@@ -115,6 +117,8 @@ def command_play(args: argparse.Namespace) -> int:
     if args.out is not None:
         _write_trace(record.trace, args.out, args.states)
         _report_written(args.out)  # [OUT-report]
+    if args.html is not None:  # [VW-title] the page of the game just played, its strategy named
+        _write_play_viewer(args, record.trace, config)
     result = summary(record.final)
     if args.strategy_seed is not None:  # [ISO-seeds] the seeds that play this game again
         result = {**result, "seed": args.seed, "strategy_seed": args.strategy_seed}
@@ -230,6 +234,25 @@ def command_replay(args: argparse.Namespace) -> int:
         result["terminal"] = game_is_over(states[-1])  # [HL-end] the server's end, its final-round rule included
     print_summary(readable(result, states[-1], args.json), args.json)
     return EXIT_OK
+
+
+def _write_play_viewer(args: argparse.Namespace, trace: Trace, config: GameConfig) -> None:
+    """[VW-title, VW-file, OUT-report] ``play --html FILE``: the replay page of the game just
+    played, titled with who played it (the strategy, or the bot commands), the rules, the
+    variant, the players and the seed."""
+    from hanabi_ref.formats.trace import replay_states
+    from hanabi_ref.tools.viewer import write_viewer
+
+    players = (f"strategy {args.strategy}" if args.strategy is not None
+               else "bots " + ", ".join(args.bot or []))
+    person = "" if args.human is None else f", a person at seat {args.human}"
+    title = (f"Hanabi: {players}{person}, {config.preset} rules, {config.variant}, {config.players} players, "
+             f"seed {args.seed}")
+    try:
+        write_viewer(args.html, trace, replay_states(trace), title=title)
+    except OSError as error:
+        raise UsageError(f"hanabi-ref: --html: cannot write {args.html}: {error.strerror or error}") from None
+    _report_written(args.html)
 
 
 def _write_viewer(args: argparse.Namespace, trace: Trace, states: Sequence[GameState]) -> None:
