@@ -735,6 +735,12 @@ def test_hands_are_laid_out_as_the_rules_players_read_them(browser: Browser, tmp
                 expected = sorted(range(len(ids)), key=lambda slot: -ids[slot]) if newest_left else list(range(len(ids)))
                 assert hand["order"] == expected, (preset, step, holder)
             check_board(board, trace, states, step, None)
+        flipped = opened.boards(["o"])[-1]  # the key o: the other order, and back
+        assert [hand["order"] for hand in flipped["hands"]] == [
+            sorted(range(len(ids)), key=lambda slot: -ids[slot]) if not newest_left else list(range(len(ids)))
+            for ids in states[5].hands]
+        again = opened.boards(["o"])[-1]
+        assert [hand["order"] for hand in again["hands"]] == [hand["order"] for hand in board["hands"]]
         opened.close()
 
 

@@ -148,7 +148,7 @@ def frame(title: str, about: str) -> str:
 <button type="button" id="last" data-testid="last" title="last step (End)" aria-label="last step">{icon('M2 2v12l8-6z M11 2h2v12h-2z')}</button>
 <span class="position">step <b id="step" data-testid="step">0</b> / <span id="last-step" data-testid="last-step">0</span></span>
 <label>view <select id="seat" data-testid="seat"></select></label>
-<span class="keys">keys: ← → Home End, a: all face up, 0-9: a seat's view</span>
+<span class="keys">keys: ← → Home End, a: all face up, 0-9: a seat's view, o: the other hand order</span>
 </nav>
 <div id="move" data-testid="move" aria-live="polite"></div>
 <main>

@@ -15,6 +15,7 @@
   var last = game.steps.length - 1;
   var step = clamp(game.start | 0);
   var seat = -1; // -1: every card face up; k: the game as seat k sees it [VW-seat]
+  var newestLeft = !!game.newest_left; // [VW-order] the rules' players' layout; the key "o" turns it
   var scrollPending = false;
 
   function clamp(index) {
@@ -173,7 +174,7 @@
       row.appendChild(make("div", { "class": "who" }, label + (!s.terminal && s.current === holder ? " ▸ to move" : "")));
       var cards = make("div", { "class": "cards" });
       var slots = hand.map(function (entry, slot) { return slot; });
-      if (game.newest_left) { // [VW-order] newest card (highest card id) on the left, as hanab.live shows hands
+      if (newestLeft) { // [VW-order] newest card (highest card id) on the left, as hanab.live shows hands
         slots.sort(function (a, b) { return hand[b][0] - hand[a][0]; });
       }
       slots.forEach(function (slot) {
@@ -412,6 +413,9 @@
       go(targets[event.key]);
     } else if (event.key === "a") {
       setSeat(-1);
+    } else if (event.key === "o") {
+      newestLeft = !newestLeft;
+      render();
     } else if (/^[0-9]$/.test(event.key) && Number(event.key) < game.players) {
       setSeat(Number(event.key));
     }
