@@ -744,22 +744,31 @@ def test_hands_are_laid_out_as_the_rules_players_read_them(browser: Browser, tmp
         opened.close()
 
 
+def opened_hat_game(browser: Browser, tmp_path: Path) -> tuple[Trace, list[GameState], Opened]:
+    """:func:`hat_game`'s page, written and open in the browser."""
+    trace = hat_game()
+    states = replay_states(trace)
+    path = tmp_path / "game.html"
+    write_viewer(str(path), trace, states)
+    return trace, list(states), Opened(browser, path)
+
+
+def go_to(page: Page, step: int) -> None:
+    """Move the page to ``step`` through its address [VW-url], and wait until it is there."""
+    page.evaluate(f"window.location.hash = '#turn={step}'")
+    page.wait_for_function(f"document.body.getAttribute('data-step') === '{step}'")
+
+
 @pytest.mark.checks("VW-cards")
 def test_the_page_shows_pace_efficiency_and_the_cards_left_by_identity(browser: Browser, tmp_path: Path) -> None:
     """[VW-cards] at steps of a real game: pace and efficiency from the state's numbers and
     the actions so far, and every identity's copies left, discarded and critical, counted
     here from the deck, the discard pile and the successful plays."""
-    trace = hat_game()
-    states = replay_states(trace)
-    config = trace.config
-    path = tmp_path / "game.html"
-    write_viewer(str(path), trace, states)
-    opened = Opened(browser, path)
-    page = opened.page
+    trace, states, opened = opened_hat_game(browser, tmp_path)
+    config, page = trace.config, opened.page
     steps = [0, 9, 23, len(states) - 1]
     for step in steps:
-        page.evaluate(f"window.location.hash = '#turn={step}'")
-        page.wait_for_function(f"document.body.getAttribute('data-step') === '{step}'")
+        go_to(page, step)
         state = states[step]
         hints = sum(isinstance(action, Hint) for action in trace.actions[:step])
         points = sum(state.fireworks)
@@ -789,16 +798,10 @@ def test_clued_cards_stay_marked_with_pips_of_what_their_holder_knows(browser: B
     """[VW-clued] at steps of a real game, the cards marked clued are exactly those in hand
     that some hint so far touched (from the trace's events), and each card's pips are the
     suits its knowledge allows (from the knowledge bitmask, bit by bit)."""
-    trace = hat_game()
-    states = replay_states(trace)
-    config = trace.config
-    path = tmp_path / "game.html"
-    write_viewer(str(path), trace, states)
-    opened = Opened(browser, path)
-    page = opened.page
+    trace, states, opened = opened_hat_game(browser, tmp_path)
+    config, page = trace.config, opened.page
     for step in (0, 6, 20, len(states) - 1):
-        page.evaluate(f"window.location.hash = '#turn={step}'")
-        page.wait_for_function(f"document.body.getAttribute('data-step') === '{step}'")
+        go_to(page, step)
         state = states[step]
         touched = {card_id for event in state.history if isinstance(event.action, Hint) for card_id in event.touched}
         cards = page.eval_on_selector_all("[data-testid=card]", "(cards) => cards.map((c) => [Number(c.dataset.seat), "
