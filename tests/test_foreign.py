@@ -299,8 +299,8 @@ def test_is_off_rule_follows_the_clause_case_by_case() -> None:
 
 
 def _rec_stands(seat: object) -> bool:
-    value = getattr(seat, "recommended")
-    return value is not None and IS_PLAY[value] and not getattr(seat, "played_since")
+    own = getattr(seat, "own")
+    return own.received is not None and IS_PLAY[own.received] and not own.played_since
 
 
 def _learned_stands(seat: object) -> bool:

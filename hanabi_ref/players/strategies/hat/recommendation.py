@@ -100,11 +100,9 @@ class RecommendationPlayer(BaseStrategy):
         self.config = config
         self.seat = seat
         self.code = recommendation_code(config)
-        self.recommended: int | None = None
-        self.playable_then = 0
-        """The identities playable when the recommendation was given (a bitmask)."""
-        self.played_since: list[int] = []
-        """Identities playable then that have been played since."""
+        self.own = Told()
+        """[H-rec-turn] this seat's recommendation, the identities playable when it was given
+        and those of them played since."""
         self.told: dict[int, Told] = {}
         """What every other seat was last recommended, as this seat computed it [S-foreign-order]."""
         self.unknown: set[int] = set()
@@ -122,12 +120,9 @@ class RecommendationPlayer(BaseStrategy):
             hand, tokens = (before.hands[event.player], before.clue_tokens) if before is not None else mover_before(view, event)
             self.check_move(hand, tokens, event)
         self.unknown.discard(event.player)
+        self.own.note(self.seat, event)  # [H-rec-turn] used once; a card played may have been this seat's
         for seat, told in self.told.items():
             told.note(seat, event)
-        if event.player == self.seat:
-            self.recommended = None  # [H-rec-turn] a recommendation is used once
-        elif event.success and event.card is not None and self.playable_then >> event.card & 1:
-            self.played_since.append(event.card)  # [H-rec-turn] maybe this seat's card
         if not isinstance(event.action, Hint):
             return
         others = self.others(view, event.player)
@@ -141,9 +136,7 @@ class RecommendationPlayer(BaseStrategy):
             return
         if event.action.target != self.seat:
             check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
-        self.recommended = recover(number, list(others.values()), MODULUS)  # [H-recover]
-        self.played_since = []
-        self.playable_then = playable
+        self.own = Told(recover(number, list(others.values()), MODULUS), playable)  # [H-recover]
 
     def remember(self, cluer: int, number: int, values: dict[int, int], playable: int, message: bool) -> None:
         """[S-foreign-order] what every other seat clued by ``cluer``'s hint (``number``) now
@@ -166,7 +159,7 @@ class RecommendationPlayer(BaseStrategy):
         ``hand`` and the clue ``tokens`` before the move (public)."""
         mover = event.player
         told = self.told.get(mover, Told())
-        size, value = len(hand), told.value
+        size, value = len(hand), told.received
         play = SLOT_OF[value] if value is not None and IS_PLAY[value] and SLOT_OF[value] < size else None
         newest = max(range(size), key=hand.__getitem__) if hand else 0
         if value is not None and IS_DISCARD[value] and is_executable(self.config, value, tokens, size):
@@ -184,7 +177,7 @@ class RecommendationPlayer(BaseStrategy):
         """[H-rec-turn] a recommended play, unless a card played since may have had its
         identity; else a hint; else the recommended discard, or the newest card."""
         size = len(view.own_hand)
-        value = self.recommended
+        value = self.own.received
         if value is not None and IS_PLAY[value] and SLOT_OF[value] < size and not self.maybe_played(view):
             return Play(SLOT_OF[value])
         number = self.number(view) if view.clue_tokens > 0 else None
@@ -205,7 +198,12 @@ class RecommendationPlayer(BaseStrategy):
     def maybe_played(self, view: PlayerView) -> bool:
         """[H-rec-turn] whether a card played since the recommendation may have had the
         identity of the recommended card (:func:`may_have_been_played`)."""
-        return may_have_been_played(view, self.played_since)
+        return may_have_been_played(view, self.own.played_since)
+
+    @property
+    def recommended(self) -> int | None:
+        """[H-rec-turn] this seat's standing recommendation (None once it moved)."""
+        return self.own.received
 
     def number(self, view: PlayerView) -> int:
         """[H-rec-code, H-sum] the number that recommends to every other seat: the sum of
@@ -225,10 +223,12 @@ class RecommendationPlayer(BaseStrategy):
 
 @attrs.define
 class Told:
-    """[S-foreign-order] another seat's last recommendation (None once it moved), the
-    identities playable when it was given, and those of them played since (H-rec-turn)."""
+    """[H-rec-turn, S-foreign-order] a seat's last recommendation (None once it moved), the
+    identities playable when it was given, and those of them played since: what a seat
+    keeps of its own, what every seat keeps of every other seat's, and (as
+    :class:`~hanabi_ref.tools.rl.train.team.SeatMemory`) what a learned seat keeps."""
 
-    value: int | None = None
+    received: int | None = None
     playable_then: int = 0
     played_since: list[int] = attrs.Factory(list)
 
@@ -236,7 +236,7 @@ class Told:
         """``seat``'s recommendation after ``event``: spent by its own move; a card played
         that was playable when it was given may have been the recommended one."""
         if event.player == seat:
-            self.value = None
+            self.received = None
         elif event.success and event.card is not None and self.playable_then >> event.card & 1:
             self.played_since.append(event.card)
 

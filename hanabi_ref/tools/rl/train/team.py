@@ -38,7 +38,7 @@ from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, History
 from hanabi_ref.players.strategies.hat.player import Snapshot, snapshot_of
 from hanabi_ref.players.strategies.hat.values import DISCARD
-from hanabi_ref.players.strategies.hat.recommendation import may_have_been_played, playable_identities, recommend
+from hanabi_ref.players.strategies.hat.recommendation import Told, may_have_been_played, playable_identities, recommend
 from hanabi_ref.players.strategies.adapt import ForeignMove, is_off_rule, mover_before
 from hanabi_ref.players.strategy import BaseStrategy, Strategy, StrategyError, StrategyFactory
 from hanabi_ref.formats.trace import GameRecord
@@ -97,28 +97,16 @@ def teacher(config: GameConfig) -> Recommender:
 
 
 @attrs.define
-class SeatMemory:
+class SeatMemory(Told):
     """What one seat of the team remembers [RL-train-turn]: the recommendation it received
     (None once it acted), the identities playable when it was given, and those of them
-    played since."""
-
-    received: int | None = None
-    playable_then: int = 0
-    played_since: list[int] = attrs.Factory(list)
+    played since (the record of H-rec-turn, :class:`Told`, which also notes every move)."""
 
     def receive(self, hat: int, view: PlayerView) -> None:
         """A recommendation arrives with the reveal that ``view`` (after it) shows."""
         self.received = hat
         self.played_since = []
         self.playable_then = playable_identities(view)
-
-    def note(self, seat: int, event: Event) -> None:
-        """Every move: the seat's own move spends its recommendation; a card played that
-        was playable when the recommendation was given may have been the recommended one."""
-        if event.player == seat:
-            self.received = None
-        elif event.success and event.card is not None and self.playable_then >> event.card & 1:
-            self.played_since.append(event.card)
 
 
 Judge = Callable[[PlayerView, SeatMemory, int], bool]
