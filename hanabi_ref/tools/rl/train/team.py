@@ -128,10 +128,14 @@ def recommended_play(memory: SeatMemory, view: PlayerView, hand_size: int, judge
 
 
 def could_discard(view: PlayerView, seat: int) -> bool:
-    """[S-foreign-detect, RL-train-turn] whether ``seat`` could discard in ``view`` (public:
-    a card in hand, and a token short of the maximum or discards allowed at it)."""
-    config = view.config
-    return bool(view.hands[seat]) and (view.clue_tokens < config.max_hints or config.options.discard_at_max_hints)
+    """[S-foreign-detect, RL-train-turn] whether ``seat`` could discard in ``view`` (public)."""
+    return may_discard(view.config, len(view.hands[seat]), view.clue_tokens)
+
+
+def may_discard(config: GameConfig, hand_size: int, tokens: int) -> bool:
+    """[RL-train-turn] whether a seat with ``hand_size`` cards and ``tokens`` clue tokens may
+    discard: a card in hand, and a token short of the maximum or discards allowed at it."""
+    return hand_size > 0 and (tokens < config.max_hints or config.options.discard_at_max_hints)
 
 
 def team_action(code: HatCode, memory: SeatMemory, view: PlayerView, message: Callable[[], int],
@@ -297,8 +301,7 @@ class TeamStrategy(BaseStrategy):
         size, value = len(hand), told.received
         play = value - self.code.hand_size if value is not None and 0 <= value - self.code.hand_size < size else None
         newest = max(range(size), key=hand.__getitem__) if hand else 0
-        may_discard = size > 0 and (tokens < config.max_hints or config.options.discard_at_max_hints)  # as could_discard
-        discard = (value if value is not None and value < size else newest) if may_discard else None
+        discard = (value if value is not None and value < size else newest) if may_discard(config, size, tokens) else None
         last_play = newest if tokens > 0 and discard is None else None
         if is_off_rule(event.action, play, not told.played_since, discard, tokens > 0, last_play):
             raise ForeignMove("S-foreign-order", f"turn {event.turn}: seat {mover}'s {event.action} is no move of "
