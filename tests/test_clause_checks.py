@@ -11,6 +11,8 @@ from typing import Any
 
 import pytest
 
+from tests.oracles import oracle
+
 from hanabi_ref.cli import EXIT_OK, EXIT_USAGE, main
 from hanabi_ref.base.errors import ConfigError, HanabiError, TraceError
 from hanabi_ref.engine.configs import config_from_json, make_config, max_moves
@@ -266,7 +268,11 @@ ENGINE_METHODS = ("unsupported", "new_game", "apply", "state", "legal_actions", 
 def test_every_engine_has_the_methods_the_clause_lists() -> None:
     """[EP-protocol] our engine, the peer adapters and the process engine each have the
     methods the clause lists, written out here, and ``shows_views``; an engine that shows
-    no views answers ``observe`` with None."""
+    no views answers ``observe`` with None.  The peer adapters import their libraries (skipped
+    without them, failed under HANABI_REF_REQUIRE_ORACLES=1: tests/oracles.py)."""
+    oracle("hanabython")
+    oracle("hanabi_learning_environment.pyhanabi")
+    oracle("pyspiel")
     from hanabi_ref.tools.peers.hanabython import HanabythonEngine
     from hanabi_ref.tools.peers.hle import HLEEngine
     from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
