@@ -27,7 +27,8 @@ from hanabi_ref.engine.view import PlayerView, make_view, view_is_legal
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategies import factory_for, strategy_spec
 from hanabi_ref.players.strategies.adapt import (
-    Adaptive, Careful, ForeignMove, is_guarded, is_off_rule, mover_before, thesis_fallback, is_public_break, is_surely_unplayable,
+    KEPT_TOKENS, Adaptive, Careful, ForeignMove, is_guarded, is_off_rule, mover_before, reckless_seats, thesis_fallback, is_public_break,
+    is_surely_unplayable,
 )
 from hanabi_ref.players.strategies.hat.codes import CodeError, UndecodableHint, check_choice, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.info.knowledge import BoardReader, Moment
@@ -475,7 +476,7 @@ def test_the_fallback_plays_only_sure_cards_once_a_strike_is_made() -> None:
     fallback = thesis_fallback(config, 0, 0)()
     assert isinstance(fallback, Careful)
     state = initial_state(config, deck_from_seed(config, 5))
-    calm = Careful(Fixed(Play(0)), Fixed(Discard(0)))
+    calm = Careful(Fixed(Play(0)), Fixed(Discard(0)), Fixed(Discard(1)))
     assert calm.act(make_view(state, 0)) == Play(0)  # no strike yet: the default parameters
     slot = next(slot for slot, card in enumerate(state.hands[0]) if state.deck[card] % config.values != 0)
     state = apply(state, Play(slot))  # a strike
@@ -485,6 +486,38 @@ def test_the_fallback_plays_only_sure_cards_once_a_strike_is_made() -> None:
     assert calm.act(make_view(state, 0)) == Discard(0)
     # the fallback's halves are thesis with the spec's omega_p (0.6, 4.6-params) and omega_p = 1
     assert getattr(fallback.bold, "omega_p") == (3, 5) and getattr(fallback.sure, "omega_p") == (1, 1)
+
+
+@pytest.mark.checks("S-foreign-keep", "4.6-omega-h")
+def test_the_fallback_leaves_a_reckless_next_seat_a_token() -> None:
+    """[S-foreign-keep] seat 0 misses with a card no clue touched: it is reckless, and seat 2
+    (before it, of 3) keeps its last 2 tokens; a miss with a clued card makes nobody
+    reckless."""
+    config = make_config(3, "hanab-live")
+    state = initial_state(config, deck_from_seed(config, 5))
+    values = config.values
+    slot = next(slot for slot, card in enumerate(state.hands[0]) if state.deck[card] % values != 0)
+    state = apply(state, Play(slot))  # seat 0: a blind miss
+    assert reckless_seats(make_view(state, 1)) == {0}
+    calm = Careful(Fixed(Play(0)), Fixed(Discard(0)), Fixed(Discard(1)))
+    while not (state.current_player == 2 and state.clue_tokens <= KEPT_TOKENS):
+        seat = state.current_player
+        target = (seat + 1) % 3
+        state = apply(state, Hint(target, "value", state.deck[state.hands[target][0]] % values + 1))
+        if state.current_player == 2 and state.clue_tokens > KEPT_TOKENS:
+            assert calm.act(make_view(state, 2)) == Discard(0)  # tokens to spare: the careful play
+    assert calm.act(make_view(state, 2)) == Discard(1)  # the thrifty half
+    assert calm.act(make_view(state, 1)) == Discard(0)  # seat 1's next seat (2) is not reckless
+    # a miss with a card a clue touched: not reckless
+    clued = initial_state(config, deck_from_seed(config, 5))
+    card = next(card for card in clued.hands[1] if clued.deck[card] % values != 0)
+    clued = apply(clued, Hint(1, "value", clued.deck[card] % values + 1))
+    clued = apply(clued, Play(clued.hands[1].index(card)))
+    assert clued.history[-1].success is False and reckless_seats(make_view(clued, 0)) == set()
+    # the thrifty half is thesis with omega_p = 1 and omega_h = 0
+    fallback = thesis_fallback(config, 2, 0)()
+    assert isinstance(fallback, Careful)
+    assert getattr(fallback.thrifty, "omega_p") == (1, 1) and getattr(fallback.thrifty, "omega_h") == 0
 
 
 @pytest.mark.checks("S-foreign-order")

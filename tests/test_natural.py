@@ -20,7 +20,7 @@ from hanabi_ref.engine.view import PlayerView, make_view
 from hanabi_ref.players.runner import play_game
 from hanabi_ref.players.strategies import Value, factory_for, strategy_spec
 from hanabi_ref.players.strategies.knowledge import composition_counts
-from hanabi_ref.players.strategies.natural import NATURAL_SPEC, NaturalStrategy
+from hanabi_ref.players.strategies.natural import LATE_DECK, NATURAL_SPEC, NaturalStrategy
 from hanabi_ref.players.strategy import Strategy
 
 R, Y, G, B, P = range(5)
@@ -179,11 +179,13 @@ class Watch:
 
     def __init__(self) -> None:
         self.seats: list[NaturalStrategy] = []
-        self.hints = self.misread = self.plays = 0
+        self.hints = self.misread = self.plays = self.forced = 0
+        self.forced_turns: set[int] = set()
 
     def factory(self, config: GameConfig, seat: int, seed: int) -> Strategy:
         if seat == 0:
             self.seats = []
+            self.forced_turns = set()
         strategy = Checked(config, seat, seed, NATURAL_SPEC.resolve({}), self)
         self.seats.append(strategy)
         return strategy
@@ -196,7 +198,8 @@ class Checked(NaturalStrategy):
 
     def observe(self, view: PlayerView, event: Event) -> None:
         super().observe(view, event)
-        if isinstance(event.action, Hint) and self.seat == (event.action.target + 1) % self.config.players:
+        if (isinstance(event.action, Hint) and self.seat == (event.action.target + 1) % self.config.players
+                and event.turn not in self.watch.forced_turns):
             # [NAT-give] the clue is read right: this seat sees the target's cards
             self.watch.hints += 1
             board = self.board(view)
@@ -210,9 +213,17 @@ class Checked(NaturalStrategy):
         for other in self.watch.seats:
             assert other.notes.touched == self.notes.touched and other.notes.masks == self.notes.masks
             assert other.notes.to_play == self.notes.to_play and other.notes.trash_then == self.notes.trash_then
+        # [NAT-turn] step 7: no clue passes NAT-give and no discard is allowed (every token in
+        # hand): the least misleading clue, which NAT-give does not promise is read right
+        forced = view.clue_tokens == self.config.max_hints and self.best_clue(view, self.board(view)) is None
         action = super().act(view)
-        if isinstance(action, Play) and view.deck_size > 0:
-            # [NAT-play-own] with cards in the deck, a card is played only when its note says playable
+        if forced and isinstance(action, Hint):
+            assert action == self.least_harmful_clue(view, self.board(view))
+            self.watch.forced_turns.add(view.turns)
+            self.watch.forced += 1
+        if isinstance(action, Play) and view.deck_size > LATE_DECK:
+            # [NAT-play-own, NAT-endgame] with more than LATE_DECK cards in the deck, a card is
+            # played only when its note says playable
             board = self.board(view)
             assert self.own_notes(view, board)[action.slot] & ~board.playable == 0
             self.watch.plays += 1
@@ -253,25 +264,58 @@ def test_each_received_clue_leaves_one_line() -> None:
 
 
 @pytest.mark.checks("NAT-endgame")
-def test_the_endgame_gamble_needs_an_empty_deck_and_a_spare_strike() -> None:
+def test_the_endgame_gamble_needs_a_nearly_empty_deck_and_a_spare_strike() -> None:
     config = make_config(3, "hanab-live")
     record = play_game(config, factory_for("natural"), seed=1)
     state = initial_state(config, record.final.deck)
+    seat = NaturalStrategy(config, 0, 0, {"gamble": 0.0})
+    seen_sizes = set()
     for action in record.trace.actions:
-        if state.deck_size == 0:
+        if state.terminal:
             break
+        view = make_view(state, state.current_player)
+        seat.seat = state.current_player
+        board = seat.board(view)
+        notes = [seat.possible(view) & known for known in view.own_knowledge]
+        gambled = seat.endgame_play(view, board, notes, 0.0)
+        if state.deck_size > 3:  # [NAT-endgame] more than 3 cards left: never
+            assert gambled is None
+        elif any(note & board.playable for note in notes):
+            seen_sizes.add(state.deck_size)
+            assert gambled is not None and notes[gambled.slot] & board.playable
+            # the chance asked for: none above 1
+            assert seat.endgame_play(view, board, notes, 1.01) is None
         state = apply(state, action)
-    assert state.deck_size == 0 and not state.terminal
-    seat = NaturalStrategy(config, state.current_player, 0, {"gamble": 0.0})
-    view = make_view(state, state.current_player)
-    board = seat.board(view)
-    notes = [seat.possible(view) & known for known in view.own_knowledge]
-    gambled = seat.endgame_play(view, board, notes)
-    if any(note & board.playable for note in notes):
-        assert gambled is not None and notes[gambled.slot] & board.playable
-    # the same seat with the deck not yet empty, or no strike to spare, does not gamble
-    earlier = initial_state(config, record.final.deck)
-    early_view = make_view(earlier, 0)
-    assert seat.endgame_play(early_view, seat.board(early_view), list(early_view.own_knowledge)) is None
-    spent = NaturalStrategy(make_config(3, "hanab-live", errors=1), state.current_player, 0, {"gamble": 0.0})
-    assert spent.endgame_play(view, board, notes) is None
+    assert seen_sizes  # some moment with 3 cards or fewer had a possibly playable card
+    # no strike to spare: no gamble
+    spent = NaturalStrategy(make_config(3, "hanab-live", errors=1), 0, 0, {"gamble": 0.0})
+    last = make_view(initial_state(make_config(3, "hanab-live", errors=1), record.final.deck), 0)
+    assert spent.endgame_play(last, spent.board(last), list(last.own_knowledge), 0.0) is None
+
+
+@pytest.mark.checks("NAT-last", "NAT-give", "R-3")
+@pytest.mark.parametrize("players", [2, 5])
+def test_the_last_turn_is_the_seats_last_move_and_clues_go_only_to_seats_that_move_again(players: int) -> None:
+    """[NAT-last] a seat's last turn, from the countdown, is the last move of that seat in
+    the trace (a game that runs its countdown out); [NAT-give] a clue then goes only to a
+    seat that moves again."""
+    config = make_config(players, "hanab-live")
+    checked = 0
+    for seed in range(6):
+        record = play_game(config, factory_for("natural"), seed=seed)
+        if record.final.deck_size or record.final.remaining != 0:
+            continue  # ended by its score, not by the countdown
+        movers = [turn % players for turn in range(len(record.trace.actions))]  # seats move in turn
+        state = initial_state(config, record.final.deck)
+        for index, action in enumerate(record.trace.actions):
+            seat = NaturalStrategy(config, state.current_player, 0, {"gamble": 0.5})
+            view = make_view(state, state.current_player)
+            last = state.current_player not in movers[index + 1:]
+            assert seat.is_last_turn(view) == last, (seed, index)
+            if view.remaining is not None:
+                best = seat.best_clue(view, seat.board(view))
+                if best is not None:
+                    assert best[1].target in movers[index + 1:]
+                checked += 1
+            state = apply(state, action)
+    assert checked >= players

@@ -15,7 +15,8 @@ partner's move and stops trusting the code once the code is seen broken:
   [S-foreign-team];
 * a seat that has left plays the fallback strategy (Algorithm 4.6, ``thesis``) from
   its view, whose knowledge sets hold the literal content of every hint, so nothing it
-  knows is lost and nothing it believes rests on the code [S-foreign-fallback];
+  knows is lost and nothing it believes rests on the code [S-foreign-fallback], and
+  leaves a reckless next seat a token to spend [S-foreign-keep];
 * whatever the code says, a seat never plays a card that its knowledge set shows
   cannot be played now when the miss can cost anything (a card drawn or the last
   strike): that move is replaced by the fallback's [S-foreign-guard].
@@ -192,20 +193,41 @@ CAREFUL_OMEGA_P = 1.0
 surely playable are played."""
 
 
+KEPT_TOKENS = 2
+"""[S-foreign-keep] the tokens a seat keeps in hand when its next seat is reckless."""
+
+
+def reckless_seats(view: PlayerView) -> set[int]:
+    """[S-foreign-keep] the seats that have missed a play of a card no clue had touched,
+    from the public history."""
+    touched: set[int] = set()
+    reckless: set[int] = set()
+    for event in view.history:
+        if isinstance(event.action, Play) and event.success is False and event.card_id not in touched:
+            reckless.add(event.player)
+        touched.update(event.touched)
+    return reckless
+
+
 class Careful(BaseStrategy):
     """[S-foreign-fallback] Algorithm 4.6 as a seat plays it beside a partner outside its
     code: with its default parameters while no strike has been made, and after the first
     strike with omega_p = :data:`CAREFUL_OMEGA_P` (4.6-omega-p): it plays only cards surely
-    playable, keeping the strikes left for the partner's misses.  Both read only the view."""
+    playable, keeping the strikes left for the partner's misses.  [S-foreign-keep] With
+    :data:`KEPT_TOKENS` tokens or fewer and a reckless next seat it plays as ``thrifty``
+    (omega_p = 1, omega_h = 0): no clue, so that seat finds a token to spend.  All three
+    read only the view."""
 
-    def __init__(self, bold: Strategy, sure: Strategy) -> None:
-        self.bold, self.sure = bold, sure
+    def __init__(self, bold: Strategy, sure: Strategy, thrifty: Strategy) -> None:
+        self.bold, self.sure, self.thrifty = bold, sure, thrifty
 
     def observe(self, view: PlayerView, event: Event) -> None:
-        self.bold.observe(view, event)
-        self.sure.observe(view, event)
+        for strategy in (self.bold, self.sure, self.thrifty):
+            strategy.observe(view, event)
 
     def act(self, view: PlayerView) -> Action:
+        if view.clue_tokens <= KEPT_TOKENS and (view.seat + 1) % view.config.players in reckless_seats(view):
+            return self.thrifty.act(view)
         return (self.bold if view.strikes == 0 else self.sure).act(view)
 
 
@@ -216,7 +238,8 @@ def thesis_fallback(config: GameConfig, seat: int, seed: int) -> Callable[[], St
     def make() -> Strategy:
         from hanabi_ref.players.strategies.thesis import THESIS_SPEC
 
-        return Careful(THESIS_SPEC.factory()(config, seat, seed), THESIS_SPEC.factory({"omega_p": CAREFUL_OMEGA_P})(config, seat, seed))
+        return Careful(THESIS_SPEC.factory()(config, seat, seed), THESIS_SPEC.factory({"omega_p": CAREFUL_OMEGA_P})(config, seat, seed),
+                       THESIS_SPEC.factory({"omega_p": CAREFUL_OMEGA_P, "omega_h": 0})(config, seat, seed))
 
     return make
 
@@ -231,6 +254,6 @@ def adaptive(factory: StrategyFactory, may_fail: MayFail = never_fails) -> Strat
 
 
 __all__ = [
-    "Adaptive", "Careful", "ForeignMove", "MayFail", "adaptive", "is_guarded", "is_off_rule", "mover_before", "is_public_break", "is_surely_unplayable",
+    "Adaptive", "Careful", "ForeignMove", "KEPT_TOKENS", "MayFail", "reckless_seats", "adaptive", "is_guarded", "is_off_rule", "mover_before", "is_public_break", "is_surely_unplayable",
     "may_always_fail", "never_fails", "next_identities", "thesis_fallback",
 ]

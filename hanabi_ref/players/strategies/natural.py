@@ -41,6 +41,8 @@ CRITICAL = 2.0
 """[NAT-give] what touching a critical card adds"""
 BUSY = 0.7
 """[NAT-give] the share of its value a clue keeps when its receiver knows a play already"""
+LATE_DECK = 3
+"""[NAT-endgame] the endgame blind play may be made once the deck holds this many cards or fewer"""
 
 
 class Board(NamedTuple):
@@ -286,8 +288,9 @@ class NaturalStrategy(BaseStrategy):
     # ------------------------------------------------------------------ the turn
 
     def act(self, view: PlayerView) -> Action:
-        """[NAT-turn] an urgent save; else a card known playable; else a play clue; else a
-        discard of known trash or the chop; else the least harmful clue."""
+        """[NAT-turn] an urgent save; else a card known playable; else an endgame blind
+        play; else a play clue; on the seat's last turn, a blind play at any chance
+        [NAT-last]; else a discard of known trash or the chop; else the least harmful clue."""
         board = self.board(view)
         notes = self.own_notes(view, board)
         tokens = view.clue_tokens
@@ -298,7 +301,7 @@ class NaturalStrategy(BaseStrategy):
         play = self.sure_play(view, board, notes)
         if play is not None:
             return play
-        gamble = self.endgame_play(view, board, notes)
+        gamble = self.endgame_play(view, board, notes, self.gamble)
         if gamble is not None:
             return gamble
         clue: tuple[float, Hint] | None = None
@@ -306,6 +309,10 @@ class NaturalStrategy(BaseStrategy):
             clue = self.best_clue(view, board)
             if clue is not None and clue[0] >= 1:
                 return clue[1]
+        if self.is_last_turn(view):  # [NAT-last] nothing is lost by a miss now
+            last = self.endgame_play(view, board, notes, 0.0)
+            if last is not None:
+                return last
         discard = self.discard(view, board, notes)
         if discard is not None and view_is_legal(view, discard):
             return discard
@@ -337,11 +344,17 @@ class NaturalStrategy(BaseStrategy):
                     best = key
         return None if best is None else Play(best[3])
 
-    def endgame_play(self, view: PlayerView, board: Board, notes: Sequence[int]) -> Play | None:
-        """[NAT-endgame] with the deck empty and a strike to spare, the card most likely
-        playable if at least ``gamble`` likely."""
+    def is_last_turn(self, view: PlayerView) -> bool:
+        """[NAT-last] whether the game ends before this seat moves again: the deck is out
+        and the moves left, this one included, are no more than the seats (R-3)."""
+        return view.remaining is not None and view.remaining <= self.config.players
+
+    def endgame_play(self, view: PlayerView, board: Board, notes: Sequence[int], threshold: float) -> Play | None:
+        """[NAT-endgame] with :data:`LATE_DECK` cards or fewer in the deck and a strike to
+        spare, the card most likely playable if at least ``threshold`` likely (and likely
+        at all)."""
         limit = self.config.max_errors
-        if view.deck_size > 0 or (limit is not None and view.strikes + 1 >= limit):
+        if view.deck_size > LATE_DECK or (limit is not None and view.strikes + 1 >= limit):
             return None
         counts = unseen_counts(view, self.composition)
         best: tuple[float, int] | None = None
@@ -350,7 +363,7 @@ class NaturalStrategy(BaseStrategy):
             good = sum(counts[x] for x in range(note.bit_length()) if note >> x & 1 and board.playable >> x & 1)
             if whole and good:
                 chance = good / whole
-                if chance >= self.gamble and (best is None or chance > best[0]):
+                if chance >= threshold and (best is None or chance > best[0]):
                     best = (chance, slot)
         return None if best is None else Play(best[1])
 
@@ -421,10 +434,11 @@ class NaturalStrategy(BaseStrategy):
         return False
 
     def best_clue(self, view: PlayerView, board: Board) -> tuple[float, Hint] | None:
-        """[NAT-give] the clue of highest value to any other seat (the nearest first on ties)."""
+        """[NAT-give] the clue of highest value to any other seat (the nearest first on ties)
+        that moves again before the game ends."""
         best: tuple[float, Hint] | None = None
         players = self.config.players
-        for offset in range(1, players):
+        for offset in range(1, players if view.remaining is None else min(players, view.remaining)):
             target = (self.seat + offset) % players
             busy = self.has_safe_move(view, board, target, plays_only=True)
             for score, hint, _ in self.clues_to(view, board, target):
