@@ -18,12 +18,12 @@ from hanabi_ref.engine.actions import Action, action_to_json, describe
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.legality import illegality, legal_actions
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.formats.serial import canonical_json, short_json, state_to_json
+from hanabi_ref.formats.serial import canonical_json, state_to_json
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.tools.protocol.choosing import Chooser
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 from hanabi_ref.tools.verify.equality import json_equal, reports_the_same, type_note
-from hanabi_ref.tools.verify.report import STATE_FIELDS, Coverage, FieldDifference, decisive_first, summary_of
+from hanabi_ref.tools.verify.report import STATE_FIELDS, Coverage, FieldDifference, decisive_first, summary_of, summary_value
 from hanabi_ref.engine.tables import tables_for
 
 @attrs.frozen
@@ -79,7 +79,7 @@ def differences_line(found: list[FieldDifference], theirs: object, config: GameC
     found = decisive_first(found)
     first = found[0]
     if first.field == "(state)":
-        line = f"state: expected an object, got {_short(theirs)}"
+        line = f"state: expected an object, got {summary_value(theirs)}"
     elif first.note.startswith("not a state field"):
         line = f"state.{first.field}: {first.note}"
     else:
@@ -101,10 +101,6 @@ def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:
     if extra:
         parts.append(f"engine lists {len(extra)} illegal action(s), e.g. {extra[0]}")
     return "legal actions: " + "; ".join(parts)
-
-
-def _short(value: object) -> str:
-    return short_json(value, 200)
 
 
 def _state_after(engine: Engine) -> object:
