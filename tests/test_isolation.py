@@ -33,6 +33,7 @@ from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.schema import SCHEMA_BASE, load_schema, strict_validator
+from hanabi_ref.engine.presets import OPTIONS
 from hanabi_ref.players.strategies import SPECS, Value, factory_for
 from hanabi_ref.players.strategy import StrategyError, StrategyFactory
 from hanabi_ref.formats.trace import GameRecord
@@ -60,18 +61,19 @@ def _views_of_game(config: GameConfig, seed: int) -> Iterator[tuple[list[PlayerV
 CONFIGS = [make_config(2), make_config(4, preset="hle"), make_config(3, preset="hanab-live", variant="rainbow")]
 
 
-@pytest.mark.checks("ISO-view", "ISO-changes")
+@pytest.mark.checks("ISO-view", "ISO-changes", "EP-config")
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda config: f"{config.players}-{config.preset}-{config.variant}")
 def test_views_and_changes_round_trip_exactly(config: GameConfig) -> None:
-    """[ISO-view, ISO-changes] through JSON text, a whole view gives back an equal view,
-    and the changes from the seat's last view (with the event) give back an equal view,
-    for every seat after every move of a game."""
+    """[ISO-view, ISO-changes, EP-config] through JSON text, a whole view gives back an
+    equal view, and the changes from the seat's last view (with the event) give back an
+    equal view, for every seat after every move of a game; a view's configuration has
+    every rule option."""
     last: list[PlayerView] | None = None
     validator = strict_validator(SCHEMA, "view")
     for views, event in _views_of_game(config, seed=11):
         for seat, view in enumerate(views):
             data = json.loads(json.dumps(view_to_json(view)))
-            assert validator.is_valid(data)
+            assert validator.is_valid(data) and set(data["config"]["options"]) == set(OPTIONS)
             rebuilt = view_from_json(data)
             assert rebuilt == view and type(rebuilt.history[-1] if view.history else None) is type(
                 view.history[-1] if view.history else None)
@@ -201,6 +203,8 @@ def _plays_the_same_games_isolated(name: str, params: dict[str, Value], alone: t
         BotProcess.post = original  # type: ignore[method-assign]
     validators = _request_validators()
     assert {json.loads(line)["op"] for line in sent} >= {"hello", "new_game", "observe", "act"}
+    assert all(set(request["config"]["options"]) == set(OPTIONS) for request in map(json.loads, sent)
+               if request["op"] == "new_game")  # [EP-config] every option
     assert {json.loads(line).get("game") for line in sent} >= set(range(len(together_seeds)))  # [ISO-games] the games at once
     firsts: set[tuple[object, object]] = set()
     for index, line in enumerate(sent):

@@ -155,7 +155,7 @@ class Served:
 
 def _new_game(config: GameConfig, seed: int) -> dict[str, Any]:
     deck = deck_from_seed(config, seed)
-    return {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(card, config) for card in as_identities(deck)]}
+    return {"op": "new_game", "config": config_to_json(config, in_full=True), "deck": [card_to_json(card, config) for card in as_identities(deck)]}
 
 
 @pytest.mark.checks("EP-requests", "EP-schemas", "EP-serve")

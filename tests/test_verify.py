@@ -480,8 +480,8 @@ def test_every_vector_passes_through_serve(preset: str, capsys: pytest.CaptureFi
     report = json.loads(capsys.readouterr().out)
     assert code == EXIT_OK and report["divergence"] is None, report["divergence"]
     replayed = sum(vector.kind in ("transition", "game") for vector in vectors)
-    assert replayed > 50 and report["vectors"] == {"checked": replayed, "skipped": 0}
-    assert report["random_games"] is None
+    assert replayed > 50 and report["vectors"] == {"checked": replayed, "skipped": 0, "not_run": 0}
+    assert report["random_games"] is None and report["not_run"] == {"random_games": "--games 0"}
 
 
 # ------------------------------------------------------------------ rule options on top of a preset
@@ -490,7 +490,7 @@ ONE_RULE_SET = Path(__file__).resolve().parent / "engines" / "one_rule_set.py"
 
 
 def _one_rule_set(log: Path, options: dict[str, Any]) -> str:
-    """The command line of an engine that plays exactly these nine options."""
+    """The command line of an engine that plays exactly these options (all of them)."""
     import shlex
 
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(ONE_RULE_SET))} {shlex.quote(str(log))} {shlex.quote(json.dumps(options))}"
@@ -507,11 +507,10 @@ def test_verify_option_plays_the_random_games_under_the_changed_rules(capsys: py
 
     from hanabi_ref.engine.presets import RuleOptions
 
-    # The physical preset as P-presets describes it, with the two options changed; a
-    # configuration's JSON leaves out deck_plays at its default (R-deck-plays).
+    # The physical preset as P-presets describes it, with the two options changed, every
+    # option written, deck_plays at its default too (EP-config).
     wanted = attrs.asdict(RuleOptions(empty_hints=False, discard_at_max_hints=False, deal="round-robin",
                                       draw_after_final_move=False))
-    del wanted["deck_plays"]
     log = tmp_path / "configs.jsonl"
     code = main(["verify", "--engine", _one_rule_set(log, wanted), "--rules", "physical", "--players", "2,4",
                  "--option", "deal=round-robin", "--option", "draw_after_final_move=false",
@@ -539,6 +538,94 @@ def test_verify_option_through_the_reference_engine(capsys: pytest.CaptureFixtur
     out = capsys.readouterr().out
     assert code == EXIT_OK, out
     assert "random games    4 played" in out and "divergences     0" in out
+
+
+PROTOCOL_PAGE = Path(__file__).resolve().parents[1] / "spec" / "engine-protocol.md"
+
+ADAPTER_ENGINE = """
+import attrs
+from hanabi_ref.engine.presets import PRESETS
+from hanabi_ref.tools.protocol.engine import ReferenceEngine
+from hanabi_ref.tools.verify.serve import answer_request
+
+HLE = attrs.asdict(PRESETS["hle"].options)
+engine = ReferenceEngine()
+
+def my_unsupported(config):
+    return None if config["options"] == HLE and config["variant"] == "No Variant" else "hle rules only"
+
+def my_new_game(config, deck):
+    assert answer_request(engine, {"op": "new_game", "config": config, "deck": deck}) == {"ok": True}
+
+def my_apply(action):
+    answer = answer_request(engine, {"op": "apply", "action": action})
+    return None if answer["ok"] else answer["illegal"]
+
+def my_state():
+    return answer_request(engine, {"op": "state"})["state"]
+
+def my_legal_actions():
+    return answer_request(engine, {"op": "legal_actions"})["actions"]
+"""
+"""An engine for the adapter of the protocol page: ours, playing the hle preset's rules only."""
+
+
+@pytest.mark.checks("EP-requests", "EP-config")
+def test_the_protocol_page_opens_with_an_adapter_that_passes(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-requests, EP-config] spec/engine-protocol.md opens with its adapter: the first
+    section, a page long, whose Python block, with ``my_*`` standing for an engine that
+    plays the hle rules and refuses every other configuration by its options, agrees with
+    verify over the vectors of the last round, the deck emptied at the deal, unbounded
+    errors and deck plays (those that set deck_plays are refused and counted) and over
+    random games."""
+    from hanabi_ref.tools.vectors import iter_vectors
+
+    page = PROTOCOL_PAGE.read_text(encoding="utf-8")
+    first = page.split("\n## ")[1]
+    assert first.startswith("An adapter in 15 minutes\n") and len(first.split()) < 800
+    for rule in ("R-3", "E-6", "`errors: null`", "EP-config"):
+        assert rule in first, rule
+    block = first.split("```python\n", 1)[1].split("```", 1)[0]
+    adapter = tmp_path / "my_adapter.py"
+    adapter.write_text(ADAPTER_ENGINE + block, encoding="utf-8")
+    vectors = tuple(iter_vectors(presets=("hle",), cases=("last_round", "empty_deal_games", "strikeout", "deck_plays")))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
+        code = main(["verify", "--engine", f"{sys.executable} {adapter}", "--rules", "hle", "--players", "2,3",
+                     "--games", "4", "--out", str(tmp_path / "d.json"), "--json", "--timeout", str(WAIT)])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None, report["divergence"]
+    deck_plays = sum(v.kind == "transition" and v.data["config"]["options"].get("deck_plays") is True for v in vectors)
+    assert report["vectors"]["skipped"] == deck_plays > 0 and report["vectors"]["checked"] > 10
+    assert report["random_games"]["games"] == 4
+
+
+@pytest.mark.checks("EP-config", "EP-options")
+def test_every_configuration_is_sent_with_every_option(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """[EP-config, EP-requests] an engine that checks its options strictly, playing the hle
+    preset's bundle exactly and every option in it (deck_plays false included), is sent
+    every option in every new_game, the random games' and the vectors' alike: it plays
+    every random game and each hle vector of its rules, and declines only those whose
+    configuration sets deck_plays."""
+    import attrs
+
+    from hanabi_ref.engine.presets import OPTIONS, PRESETS
+    from hanabi_ref.tools.vectors import iter_vectors
+
+    log = tmp_path / "configs.jsonl"
+    vectors = tuple(iter_vectors(presets=("hle",), cases=("deck_plays", "discard")))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
+        code = main(["verify", "--engine", _one_rule_set(log, attrs.asdict(PRESETS["hle"].options)), "--rules", "hle",
+                     "--players", "2,3", "--games", "4", "--out", str(tmp_path / "d.json"), "--json"])
+    report = json.loads(capsys.readouterr().out)
+    assert code == EXIT_OK and report["divergence"] is None
+    assert report["random_games"]["games"] == 4 and report["random_games"]["skipped"] == 0
+    configs = [json.loads(line) for line in log.read_text(encoding="utf-8").splitlines()]
+    assert all(set(config["options"]) == set(OPTIONS) for config in configs)
+    deck_plays = sum(v.kind == "transition" and v.data["config"]["options"].get("deck_plays") is True for v in vectors)
+    assert report["vectors"]["skipped"] == deck_plays > 0 and report["vectors"]["checked"] > 0
+    assert [config["played"] for config in configs].count(False) == deck_plays
 
 
 @pytest.mark.checks("EP-options")

@@ -326,7 +326,7 @@ def test_state_difference_names_a_nested_type_difference() -> None:
     theirs = json.loads(json.dumps(ours))
     theirs["hands"][1][2]["value"] = float(theirs["hands"][1][2]["value"])
     difference = state_difference(ours, theirs)
-    assert difference is not None and difference.startswith("state.hands: ")
+    assert difference is not None and difference.startswith("state.hands, seat 1: ")
     assert difference.endswith("(hands[1][2].value: JSON type number, T-state requires integer)")
     assert state_difference(ours, json.loads(json.dumps(ours))) is None
 

@@ -18,7 +18,7 @@ from hanabi_ref.engine.configs import make_config
 from hanabi_ref.formats.serial import state_to_json
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.tools.protocol.choosing import RandomChooser
-from hanabi_ref.tools.verify.compare import play_compared, state_differences
+from hanabi_ref.tools.verify.compare import play_compared, state_difference, state_differences
 from hanabi_ref.tools.protocol.engine import ReferenceEngine
 from hanabi_ref.tools.verify.report import Coverage, clause_of, exercised, render
 from hanabi_ref.tools.verify.run import verify_random_games
@@ -195,7 +195,8 @@ def test_coverage_counts_fields_and_the_rules_reached(capsys: pytest.CaptureFixt
         code, text, err = run(["verify", "--engine", SERVE, "--games", "2", "--no-vectors", *options], capsys)
     assert code == EXIT_OK, err
     assert "rules           " in text and "reachable clauses exercised" in text
-    assert report["vectors"] == {"checked": sum(v.kind in ("transition", "game") for v in vectors), "skipped": 0}
+    assert report["vectors"] == {"checked": sum(v.kind in ("transition", "game") for v in vectors), "skipped": 0,
+                                 "not_run": 0}
     coverage = report["coverage"]
     assert coverage["states"] > 100 and set(coverage["fields"].values()) == {coverage["states"]}
     for clause in ("2.16-1-deal", "2.16-2a-cost", "2.16-2b-discard", "2.16-2c-success", "2.16-2c-fail",
@@ -248,3 +249,126 @@ def test_the_random_games_count_coverage_until_the_first_divergence() -> None:
     assert divergence is None
     moves = sum(coverage.clauses[c] for c in ("2.16-2-next",))
     assert coverage.states == moves + 1 and coverage.clauses["2.16-1-deal"] == 1
+
+
+# ------------------------------------------------------------------ a run stopped by a vector
+
+
+def _verify_on_vectors(cases: tuple[str, ...], engine: str, out: Path, capsys: pytest.CaptureFixture[str],
+                       *extra: str) -> tuple[int, str, str]:
+    """``verify`` with only the hle vectors of ``cases`` (instead of all of them)."""
+    from hanabi_ref.tools.vectors import iter_vectors
+
+    vectors = tuple(iter_vectors(presets=("hle",), cases=cases))
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
+        return run(["verify", "--engine", engine, "--rules", "hle", "--out", str(out), "--timeout", str(WAIT), *extra],
+                   capsys)
+
+
+@pytest.mark.checks("EP-explain", "EP-not-run")
+def test_a_vector_divergence_names_its_clause_and_what_was_not_run(tmp_path: Path,
+                                                                    capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain, EP-not-run, EP-vectors] an engine whose completed suit gives no token
+    back (``tests/engines/buggy.py``) fails a vector of the play_five case: the report says
+    the random games were not played and why, counts no rule clause (none listed as not
+    reached) and how many vectors were not run; ``explain`` tells the vector's last move and
+    names the clause of the token a completed suit gives back (2.16-2c-five, one of the
+    vector's own clauses), not the move's legality (2.16-2)."""
+    from hanabi_ref.tools.vectors import iter_vectors
+
+    out = tmp_path / "repro.json"
+    engine = f"{sys.executable} {ENGINES / 'buggy.py'} --bug five-no-token"
+    code, text, err = _verify_on_vectors(("play", "play_five", "discard"), engine, out, capsys)
+    assert code == EXIT_INVALID_GAME, err
+    assert "random games    not played (a vector diverged)" in text
+    assert "rules           not counted" in text and "reachable clauses" not in text and "not reached" not in text
+    assert "views           not compared" in text and "(in the vectors)" in text
+    replayed = [v for v in iter_vectors(presets=("hle",), cases=("play", "play_five", "discard"))
+                if v.kind in ("transition", "game")]
+    name = next(line for line in text.splitlines() if line.startswith("DIVERGENCE")).split()[2].rstrip(":")
+    index = [v.name for v in replayed].index(name)
+    assert name.startswith("hle/play_five/")
+    assert f"stopped at the first divergence, {len(replayed) - index - 1} not run" in text
+    code, story, err = run(["explain", str(out)], capsys)
+    assert code == EXIT_OK, err
+    assert f"It is the conformance vector {name} (spec/vectors/hle/play_five.json)." in story
+    said = next(line for line in story.splitlines() if line.strip().startswith("the engine says clue_tokens"))
+    assert said.endswith("(2.16-2c-five)") and "2.16-2c-five" in replayed[index].clauses
+    assert "(2.16-2)" not in story
+    code, text, err = run(["verify", "--engine", engine, "--rules", "hle", "--no-vectors", "--games", "0",
+                           "--out", str(out), "--json"], capsys)
+    assert json.loads(text)["not_run"] == {"vectors": "--no-vectors", "random_games": "--games 0"}
+
+
+@pytest.mark.checks("EP-explain")
+def test_explain_names_the_option_a_vector_needs(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain, R-deck-plays] an engine that refuses the play of the stack's last card
+    (``tests/engines/tampered.py no-deck-plays``) fails hle/deck_plays/red-5-completes;
+    ``explain`` names the option the vector's configuration sets otherwise than hle
+    (deck_plays = true) and the clause and option that make the move legal, and keeps
+    the engine's reason."""
+    out = tmp_path / "repro.json"
+    engine = f"{sys.executable} {ENGINES / 'tampered.py'} 10000 no-deck-plays"
+    code, text, err = _verify_on_vectors(("deck_plays",), engine, out, capsys)
+    assert code == EXIT_INVALID_GAME, err
+    assert "DIVERGENCE      vector hle/deck_plays/red-5-completes: engine refused legal play 5" in text
+    code, story, err = run(["explain", str(out)], capsys)
+    assert code == EXIT_OK, err
+    lines = story.splitlines()
+    assert lines[0].startswith("A game of 2 players, preset hle with deck_plays = true (2.16-2c, R-deck-plays), ")
+    assert lines[-2] == "Then seat 1 plays slot 5: r5 (the stack's last card) (scores)."
+    assert lines[-1] == ("Here the engine refused it: no slot 5 in this hand; the rules allow the move (R-deck-plays: "
+                         "the stack's last card may be played as slot h' under the rule option deck_plays = true).")
+
+
+@pytest.mark.checks("EP-not-run")
+def test_a_run_that_compared_no_state_says_so() -> None:
+    """[EP-not-run, EP-coverage] the lines of a run stopped by the first vector before any
+    state answer: no count of zero states, rules or views, and what was not run."""
+    from hanabi_ref.tools.verify.session import phase_lines
+
+    coverage = Coverage().to_json()
+    result = {"vectors": {"checked": 1, "skipped": 0, "not_run": 99}, "random_games": None, "coverage": coverage,
+              "not_run": {"random_games": "a vector diverged"}, "deals": "deck",
+              "views": {"offered": True, "checked": True, "mode": "acting"}}
+    lines = phase_lines(result)
+    assert lines[0] == "vectors         1 checked, 0 unsupported; stopped at the first divergence, 99 not run"
+    assert lines[1] == "random games    not played (a vector diverged)"
+    assert lines[2].startswith("fields          no state compared")
+    assert [line[:16].strip() for line in lines] == ["vectors", "random games", "fields", "views", "rules"]
+    assert not any(" 0 " in line or "0 of" in line for line in lines[2:])
+
+
+# ------------------------------------------------------------------ the one-line summary
+
+
+@pytest.mark.checks("EP-summary")
+def test_the_summary_leads_with_the_decisive_field_in_words() -> None:
+    """[EP-summary] a game that the engine lets go on after the last point (it drew a card
+    the rules do not draw): ``terminal`` first, then the others by name; a hand told by
+    the seat where it differs, cards by name, never JSON; the discard pile after the cards
+    both have; a knowledge set by its slot."""
+    config = make_config(2, "hle")
+    deck = stacked_deck(config, [(1, 0), (2, 0), (3, 0), (4, 0), (5, 0), (1, 1), (2, 1), (3, 1), (4, 1), (5, 1)])
+    ours = state_to_json(apply(initial_state(config, deck), Play(0)))  # seat 0 plays r1; r1 scores
+    theirs = json.loads(json.dumps(ours))
+    theirs["terminal"] = True
+    theirs["hands"][1].append({"suit": 2, "value": 1})  # a g1 the rules do not deal
+    theirs["deck_size"] -= 1
+    line = state_difference(ours, theirs, config)
+    assert line == ("state.terminal: reference false, engine true; 2 more field(s) differ: deck_size, hands")
+    hands_only = json.loads(json.dumps(ours))
+    hands_only["hands"][1][2] = {"suit": 2, "value": 3}
+    line = state_difference(ours, hands_only, config)
+    assert line == "state.hands, seat 1: reference y1 y2 y3 y4 y5, engine y1 y2 g3 y4 y5"
+    discarded = {**ours, "discard": [{"suit": 0, "value": 1}]}
+    assert state_difference(ours, discarded, config) == "state.discard: reference [], engine r1"
+    knowing = json.loads(json.dumps(ours))
+    knowing["knowledge"][0][3] = {"suits": [0], "values": [5]}
+    assert state_difference(ours, knowing, config) == (
+        "state.knowledge, seat 0 slot 3: reference {r,y,g,b,p}{1,2,3,4,5}, engine {r}{5}")
+    long = {**ours, "fireworks": list(range(40))}
+    assert state_difference(ours, long, config) == (
+        f"state.fireworks: reference [1, 0, 0, 0, 0], engine a JSON array of {len(json.dumps(list(range(40))))} "
+        "characters (whole in the reproduction file)")

@@ -80,8 +80,9 @@ def _override_options(base: RuleOptions, overrides: Mapping[str, Any]) -> RuleOp
     return attrs.evolve(base, **overrides)
 
 
-def config_to_json(config: GameConfig) -> dict[str, Any]:
-    """A JSON object that :func:`config_from_json` turns back into an equal config."""
+def config_to_json(config: GameConfig, *, in_full: bool = False) -> dict[str, Any]:
+    """A JSON object that :func:`config_from_json` turns back into an equal config;
+    ``in_full``: with every rule option, as the engine protocol sends it (EP-config)."""
     data: dict[str, Any] = {
         "preset": config.preset,
         "variant": config.variant,
@@ -89,7 +90,7 @@ def config_to_json(config: GameConfig) -> dict[str, Any]:
         "hand_size": config.hand_size,
         "hints": config.max_hints,
         "errors": config.max_errors,
-        "options": options_to_json(config.options),
+        "options": options_to_json(config.options, in_full=in_full),
     }
     if config.variant == "Custom":
         data["composition"] = [list(suit.counts) for suit in config.suits]
@@ -101,10 +102,13 @@ OMITTED_AT_DEFAULT: Final = ("deck_plays",)
 (they came after the files and vectors already written, which stay as they were)."""
 
 
-def options_to_json(options: RuleOptions) -> dict[str, Any]:
+def options_to_json(options: RuleOptions, *, in_full: bool = False) -> dict[str, Any]:
     """The options object of a configuration's JSON [T-schema, P-options]: every option,
-    except those of :data:`OMITTED_AT_DEFAULT` at their default."""
+    except those of :data:`OMITTED_AT_DEFAULT` at their default, which trace files and
+    vectors leave out; ``in_full``: every option, those too (EP-config)."""
     data = attrs.asdict(options)
+    if in_full:
+        return data
     for name in OMITTED_AT_DEFAULT:
         if data[name] == getattr(RuleOptions(), name):
             del data[name]

@@ -2,7 +2,7 @@
 
 Usage: python one_rule_set.py LOG OPTIONS_JSON.  It answers like ``hanabi-ref serve``,
 except that it plays only configurations whose ``options`` object equals OPTIONS_JSON
-(all nine options), whatever their preset is called, and answers ``unsupported`` to the
+(every option of P-options, as EP-config sends them), whatever their preset is called, and answers ``unsupported`` to the
 others, as an engine for rules that fit no preset would.  The ``config`` of every
 ``new_game`` request is appended to LOG, one JSON line each, with ``"played"`` telling
 whether it was played.

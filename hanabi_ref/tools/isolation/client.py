@@ -398,7 +398,7 @@ class IsolatedFactory:
     def __call__(self, config: GameConfig, seat: int, seed: int) -> IsolatedSeat:
         bot = self._bot(config, seat)
         game = self._game
-        request: dict[str, Any] = {"op": "new_game", "config": config_to_json(config), "seat": seat, "seed": seed}
+        request: dict[str, Any] = {"op": "new_game", "config": config_to_json(config, in_full=True), "seat": seat, "seed": seed}
         if game is None:
             bot.forget_queue()  # what a game that failed left unsent is of no use to the next
         else:

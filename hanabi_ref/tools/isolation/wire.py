@@ -71,10 +71,11 @@ def event_from_json(data: dict[str, Any]) -> Event:
 
 
 def view_to_json(view: PlayerView) -> dict[str, Any]:
-    """[ISO-view] every field of ``view`` as JSON (tuples are written as arrays)."""
+    """[ISO-view] every field of ``view`` as JSON (tuples are written as arrays), the
+    configuration with every option (EP-config)."""
     fields = view.__dict__
     data: dict[str, Any] = {wire: fields[name] for wire, name in WIRE_FIELDS}
-    data["config"] = config_to_json(view.config)
+    data["config"] = config_to_json(view.config, in_full=True)
     data["seat"] = view.seat
     data["history"] = [event_to_json(event) for event in view.history]
     return data

@@ -18,12 +18,12 @@ from hanabi_ref.engine.actions import Action, action_to_json, describe
 from hanabi_ref.formats.trace import Trace
 from hanabi_ref.engine.legality import illegality, legal_actions
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.formats.serial import canonical_json, short_json, state_to_json
+from hanabi_ref.formats.serial import canonical_json, state_to_json
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.tools.protocol.choosing import Chooser
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 from hanabi_ref.tools.verify.equality import json_equal, reports_the_same, type_note
-from hanabi_ref.tools.verify.report import STATE_FIELDS, Coverage, FieldDifference
+from hanabi_ref.tools.verify.report import STATE_FIELDS, Coverage, FieldDifference, decisive_first, summary_of, summary_value
 from hanabi_ref.engine.tables import tables_for
 
 @attrs.frozen
@@ -64,24 +64,26 @@ def state_differences(ours: dict[str, Any], theirs: object) -> list[FieldDiffere
     return found
 
 
-def state_difference(ours: dict[str, Any], theirs: object) -> str | None:
-    """The differences in one line: the first in full, the others by name, JSON types
-    included [EP-compare, EP-types]."""
+def state_difference(ours: dict[str, Any], theirs: object, config: GameConfig | None = None) -> str | None:
+    """The differences in one line: the decisive first in words, the others by name,
+    JSON types included [EP-compare, EP-types, EP-summary]."""
     found = state_differences(ours, theirs)
-    return differences_line(found, theirs) if found else None
+    return differences_line(found, theirs, config) if found else None
 
 
-def differences_line(found: list[FieldDifference], theirs: object) -> str:
+def differences_line(found: list[FieldDifference], theirs: object, config: GameConfig | None = None) -> str:
     """:func:`state_difference`'s line for the differences ``found`` (not empty) between a
-    state of ours and the engine's ``theirs``."""
+    state of ours and the engine's ``theirs`` [EP-summary]: the decisive field first
+    (:data:`~hanabi_ref.tools.verify.report.DECISIVE`), where it differs and both values
+    in words (cards by name with ``config``), then the others by name."""
+    found = decisive_first(found)
     first = found[0]
     if first.field == "(state)":
-        line = f"state: expected an object, got {_short(theirs)}"
+        line = f"state: expected an object, got {summary_value(theirs)}"
     elif first.note.startswith("not a state field"):
         line = f"state.{first.field}: {first.note}"
     else:
-        note = f" ({first.note})" if first.note else ""
-        line = f"state.{first.field}: reference {_short(first.reference)}, engine {_short(first.engine)}{note}"
+        line = summary_of(first, config)
     if len(found) > 1:
         line += f"; {len(found) - 1} more field(s) differ: {', '.join(d.field for d in found[1:])}"
     return line
@@ -99,10 +101,6 @@ def legal_difference(ours: list[Action], theirs: list[Action]) -> str | None:
     if extra:
         parts.append(f"engine lists {len(extra)} illegal action(s), e.g. {extra[0]}")
     return "legal actions: " + "; ".join(parts)
-
-
-def _short(value: object) -> str:
-    return short_json(value, 200)
 
 
 def _state_after(engine: Engine) -> object:
@@ -167,7 +165,7 @@ def play_compared(
         now = {"reference": ours, "engine": theirs}
         differences = state_differences(ours, theirs)
         if differences:
-            return diverged(f"{where}: {differences_line(differences, theirs)}", None, tuple(differences), now)
+            return diverged(f"{where}: {differences_line(differences, theirs, config)}", None, tuple(differences), now)
         shown = view_divergence(engine, state, coverage, views)  # [EP-views]
         if shown is not None:
             return diverged(f"{where}: {shown[0]}", None, shown[1], now)

@@ -7,18 +7,23 @@ engine shows a seat (EP-views), which of its own cards it shows, which the rules
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
+
+import attrs
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import IllegalActionError, TraceError
 from hanabi_ref.formats.hanablive import card_name
 from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.presets import OPTION_CLAUSES, PRESETS
 from hanabi_ref.engine.show import touched_slots
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import action_from_json, read_json_file, replay_states, trace_from_json
 from hanabi_ref.engine.transition import apply
-from hanabi_ref.tools.verify.report import FieldDifference, card_text, clause_of, field_parts, knowledge_text
+from hanabi_ref.tools.verify.report import (FieldDifference, card_text, clause_of, decisive_first, field_parts,
+                                            first_place, knowledge_text)
 from hanabi_ref.tools.verify.views import VIEW_FIELDS, WRONG, rules_out_more
 
 
@@ -46,21 +51,6 @@ def move_text(config: GameConfig, before: GameState, action: Action, after: Game
     return f"seat {seat} plays slot {action.slot}: {card}{outcome}"
 
 
-def _value_text(field: str, value: object, config: GameConfig) -> str:
-    """A field's value in words: hands and the discard pile by card name."""
-    if field == "hands" and isinstance(value, list):
-        return "; ".join(f"seat {seat}: " + " ".join(card_text(c, config) for c in hand) if isinstance(hand, list)
-                         else f"seat {seat}: {hand!r}" for seat, hand in enumerate(value))
-    if field == "knowledge" and isinstance(value, list):
-        return "; ".join(f"seat {seat}: " + " ".join(knowledge_text(k, config) for k in known)
-                         if isinstance(known, list) else f"seat {seat}: {known!r}" for seat, known in enumerate(value))
-    if field == "discard" and isinstance(value, list):
-        return "[" + " ".join(card_text(c, config) for c in value) + "]"
-    import json
-
-    return json.dumps(value)
-
-
 def explain(path: str | Path) -> list[str]:
     """[EP-explain] the story of a reproduction file written by ``verify --out``."""
     data = read_json_file(path)
@@ -74,8 +64,12 @@ def explain(path: str | Path) -> list[str]:
     if not isinstance(details, dict):
         raise TraceError(f"{path}: divergence: not a reproduction file of verify (no divergence object)")
     config = trace.config
-    lines = [f"A game of {config.players} players, preset {config.preset}, {config.variant}, "
+    lines = [f"A game of {config.players} players, {setting_text(config)}, {config.variant}, "
              f"{config.hand_size} cards each ({path})."]
+    where = details.get("where")
+    if isinstance(where, str) and where.startswith("vector "):
+        name = where[len("vector "):]
+        lines.append(f"It is the conformance vector {name} (spec/vectors/{name.rpartition('/')[0]}.json).")
     deal = states[0]
     lines.append("The deal: " + "; ".join(
         f"seat {seat} holds " + " ".join(card_name(config, deal.deck[c]).lower() for c in hand)
@@ -97,18 +91,19 @@ def explain(path: str | Path) -> list[str]:
         told = move_text(config, last, offending, after)
         lines.append(f"Then {told}.")
         lines.append(f"Here the engine {_verdict(str(details.get('what', '')))}; the rules "
-                     + ("allow the move (2.16-2)." if after is not None else f"forbid it ({_refusing_clause(last, offending)})."))
+                     + (f"allow the move ({allowing_clause(last, offending, after)})." if after is not None
+                        else f"forbid it ({_refusing_clause(last, offending)})."))
         return lines
     if not trace.actions:
-        where, before, step = "After the deal", None, None
+        at, before, step = "After the deal", None, None
     else:
-        where, before, step = (f"After move {len(trace.actions)} ({move_text(config, states[-2], trace.actions[-1], last)})",
+        at, before, step = (f"After move {len(trace.actions)} ({move_text(config, states[-2], trace.actions[-1], last)})",
                                states[-2], trace.actions[-1])
     if not differences:
-        lines.append(f"{where}: {details.get('what', '')}")
+        lines.append(f"{at}: {details.get('what', '')}")
         return lines
-    lines.append(f"{where}:")
-    for difference in differences:
+    lines.append(f"{at}:")
+    for difference in decisive_first(differences):
         place, field = field_parts(difference.field)
         if place != "state":
             lines += [f"  {line}" for line in view_lines(difference, config, clause_of(field, step, before, last))]
@@ -118,9 +113,49 @@ def explain(path: str | Path) -> list[str]:
             lines.append(f"  the engine reports a field {difference.field!r} that no state has")
             continue
         note = f" — {difference.note}" if difference.note else ""
-        lines.append(f"  the engine says {difference.field} {_value_text(difference.field, difference.engine, config)}, "
-                     f"the rules say {_value_text(difference.field, difference.reference, config)} ({clause}){note}")
+        place, ours, theirs = first_place(difference.field, difference.reference, difference.engine, config)
+        lines.append(f"  the engine says {difference.field}{place}{':' if place else ''} {theirs}, the rules say {ours} "
+                     f"({clause}){note}")
     return lines
+
+
+def setting_text(config: GameConfig) -> str:
+    """[EP-explain] the preset, with each rule option the configuration sets otherwise
+    than its preset and the clauses that option chooses between (P-options), and the
+    hint tokens and errors where they are not 8 and 3: ``preset hle with deck_plays =
+    true (2.16-2c, R-deck-plays)``."""
+    preset = PRESETS[config.preset].options
+    changed = [f"{name} = {json.dumps(value)} ({', '.join(OPTION_CLAUSES[name])})"
+               for name, value in attrs.asdict(config.options).items() if value != getattr(preset, name)]
+    if config.max_hints != 8:
+        changed.append(f"{config.max_hints} hint tokens (2.9-t0)")
+    if config.max_errors != 3:
+        changed.append(f"{'no limit on' if config.max_errors is None else config.max_errors} errors (2.9-f0)")
+    return f"preset {config.preset}" + (f" with {', '.join(changed)}" if changed else "")
+
+
+def allowing_clause(state: GameState, action: Action, after: GameState) -> str:
+    """[EP-explain] the clause that makes the legal ``action`` legal at ``state`` (``after``:
+    the state it leads to), naming the rule option it is legal under where an option
+    decides it: a play of the stack's last card (R-deck-plays), a discard with every
+    hint token (E-2), a hint to oneself (E-4) or one touching no card (2.16-2a-empty)."""
+    config, seat = state.config, state.current_player
+    options = config.options
+    if isinstance(action, Play):
+        if action.slot >= len(state.hands[seat]):
+            return ("R-deck-plays: the stack's last card may be played as slot h' under the rule option "
+                    "deck_plays = true")
+        return "2.16-2c"
+    if isinstance(action, Discard):
+        if state.clue_tokens >= config.max_hints and options.discard_at_max_hints:
+            return "E-2: a discard with every hint token is legal under the rule option discard_at_max_hints = true"
+        return "2.16-2b"
+    assert isinstance(action, Hint)
+    if action.target == seat:
+        return "E-4: a hint to one's own hand is legal under the rule option self_hints = true"
+    if not after.history[-1].touched and options.empty_hints:
+        return "2.16-2a-empty: a hint that touches no card is legal under the rule option empty_hints = true"
+    return "2.16-2a"
 
 
 def view_lines(difference: FieldDifference, config: GameConfig, clause: str) -> list[str]:
@@ -144,8 +179,9 @@ def view_lines(difference: FieldDifference, config: GameConfig, clause: str) -> 
         lines += [f"the engine tells seat {seat} its own slot {slot} is {knowledge_text(shown, config)}; the hints "
                   f"allow {knowledge_text(mine, config)} (2.17-view)" for slot, mine, shown in own if rules_out_more(mine, shown)]
     if not lines or WRONG in difference.note:
-        lines.append(f"the engine shows seat {seat} {field} {_value_text(field, theirs, config)}, the rules say "
-                     f"{_value_text(field, ours, config)} (EP-views; {clause})")
+        place, mine, shown = first_place(field, ours, theirs, config)
+        lines.append(f"the engine shows seat {seat} {field}{place}{':' if place else ''} {shown}, the rules say {mine} "
+                     f"(EP-views; {clause})")
     return lines
 
 
@@ -171,9 +207,11 @@ def offending_action(value: object) -> Action | None:
 
 
 def _verdict(what: str) -> str:
-    """The engine's side of a move divergence, from the report's line."""
-    if "engine refused" in what:
-        return "refused it" + (": " + what.split(": ", 2)[-1] if what.count(": ") >= 2 else "")
+    """The engine's side of a move divergence, from the report's line (``engine refused
+    legal <move>: <the engine's reason>``)."""
+    if "engine refused legal " in what:
+        reason = what.split("engine refused legal ", 1)[1].partition(": ")[2]
+        return "refused it" + (f": {reason}" if reason else "")
     if "engine accepted" in what:
         return "accepted it"
     return what

@@ -76,8 +76,9 @@ class ProcessEngine(LineProcess):
         return None  # [EP-requests] the engine says so in its answer to new_game
 
     def new_game(self, config: GameConfig, deck: tuple[int, ...]) -> None:
+        """[EP-config] ``new_game`` with the configuration in full, every option written."""
         answer = self._request(
-            {"op": "new_game", "config": config_to_json(config), "deck": [card_to_json(c, config) for c in as_identities(deck)]},
+            {"op": "new_game", "config": config_to_json(config, in_full=True), "deck": [card_to_json(c, config) for c in as_identities(deck)]},
             refusals=("unsupported",),
         )
         if answer.get("ok") is not True:
@@ -86,8 +87,9 @@ class ProcessEngine(LineProcess):
 
     def new_seeded_game(self, config: GameConfig, seed: int) -> Deal:
         """[EP-seed] a game dealt from the engine's own ``seed``: what its answer revealed,
-        the whole stack (``deck``) or the cards dealt so far (``dealt``)."""
-        answer = self._request({"op": "new_game", "config": config_to_json(config), "seed": seed},
+        the whole stack (``deck``) or the cards dealt so far (``dealt``); the configuration
+        is sent in full (EP-config)."""
+        answer = self._request({"op": "new_game", "config": config_to_json(config, in_full=True), "seed": seed},
                                refusals=("unsupported",))
         if answer.get("ok") is not True:
             raise UnsupportedConfig(f"{self.name}: unsupported configuration: {one_line(answer['unsupported'])}")

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Final
 
 import attrs
 
@@ -18,6 +18,7 @@ from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import GameState, deck_size
+from hanabi_ref.tools.verify.equality import json_equal, json_type
 
 STATE_FIELDS = (
     "current", "hands", "knowledge", "fireworks", "discard", "clue_tokens",
@@ -121,6 +122,91 @@ def render(difference: FieldDifference, config: GameConfig | None) -> list[str]:
         return [f"{label}: reference [{' '.join(card_text(c, config) for c in ours)}] | "
                 f"engine [{' '.join(card_text(c, config) for c in theirs)}]{note}"]
     return [f"{label}: reference {_json_text(ours)} | engine {_json_text(theirs)}{note}"]
+
+
+# ------------------------------------------------------------------ the one-line summary
+
+
+DECISIVE = (
+    "terminal", "score", "fireworks", "strikes", "clue_tokens", "remaining", "current", "turns", "deck_size",
+    "discard", "hands", "knowledge",
+)
+"""[EP-summary] the fields of T-state, the one that decides the others first: whether the
+game is over (a game that ends, or goes on, one move wrong shows every other field
+differing too), its outcome (score, fireworks, strikes, tokens), the turn order, and
+last the cards, which follow from all of these."""
+
+
+LEAK: Final = "leak (2.17-view)"
+"""The note of a view's difference that shows a seat what 2.17-view hides (EP-views)."""
+
+
+def decisive_first(found: Sequence[FieldDifference]) -> list[FieldDifference]:
+    """[EP-summary] the differences ``found`` with the leaks of a view first (EP-views),
+    then in :data:`DECISIVE` order (of a view's fields too, ``view[i].<field>``); a field
+    T-state does not have goes last, and the order among differences of one field is kept."""
+    def rank(difference: FieldDifference) -> tuple[bool, int]:
+        field = field_parts(difference.field)[1]
+        return not difference.note.startswith(LEAK), DECISIVE.index(field) if field in DECISIVE else len(DECISIVE)
+
+    return sorted(found, key=rank)
+
+
+def summary_of(difference: FieldDifference, config: GameConfig | None) -> str:
+    """[EP-summary] one difference in words for the one-line summary: the field, where
+    in it the two sides first part (a seat's hand, a slot's knowledge, the discard pile
+    after the cards they share), both values there with cards by name, and the note;
+    never JSON cut short: ``state.hands, seat 1: reference r3 b1 y1, engine r3 b1 y1 b4``."""
+    where, field = field_parts(difference.field)
+    label = f"{where}.{field}" if field else where
+    place, ours, theirs = first_place(field, difference.reference, difference.engine, config)
+    note = f" ({difference.note})" if difference.note else ""
+    return f"{label}{place}: reference {ours}, engine {theirs}{note}"
+
+
+def first_place(field: str, ours: object, theirs: object, config: GameConfig | None) -> tuple[str, str, str]:
+    """Where in ``field`` the values first differ, and both values there in words."""
+    if field in ("hands", "knowledge") and _is_rows(ours) and _is_rows(theirs):
+        assert isinstance(ours, list) and isinstance(theirs, list)
+        seat = next((s for s in range(max(len(ours), len(theirs)))
+                     if s >= len(ours) or s >= len(theirs) or not json_equal(ours[s], theirs[s])), 0)
+        mine = ours[seat] if seat < len(ours) else None
+        yours = theirs[seat] if seat < len(theirs) else None
+        if field == "knowledge" and mine is not None and yours is not None and len(mine) == len(yours):
+            slot = next(k for k in range(len(mine)) if not json_equal(mine[k], yours[k]))
+            return f", seat {seat} slot {slot}", knowledge_text(mine[slot], config), knowledge_text(yours[slot], config)
+        return f", seat {seat}", _row_text(field, mine, config), _row_text(field, yours, config)
+    if field == "discard" and isinstance(ours, list) and isinstance(theirs, list):
+        same = next((i for i in range(min(len(ours), len(theirs))) if not json_equal(ours[i], theirs[i])),
+                    min(len(ours), len(theirs)))
+        place = f", after the {same} card{'s' if same != 1 else ''} both have" if same else ""
+        return place, _row_text(field, ours[same:], config, "[]"), _row_text(field, theirs[same:], config, "[]")
+    return "", summary_value(ours), summary_value(theirs)
+
+
+def _is_rows(value: object) -> bool:
+    return isinstance(value, list) and all(isinstance(row, list) for row in value)
+
+
+def _row_text(field: str, row: list[Any] | None, config: GameConfig | None, empty: str = "no card") -> str:
+    if row is None:
+        return "no such seat"
+    if not row:
+        return empty
+    return " ".join(_item_text(field, item, config) for item in row)
+
+
+SUMMARY_LIMIT = 80
+"""[EP-summary] the most characters a value that is neither cards nor knowledge takes in
+the summary (a malformed value of an engine inside Python, EP-types; a process engine's
+answers are checked against the schema first, EP-schemas); the report gives it whole."""
+
+
+def summary_value(value: object) -> str:
+    """[EP-summary] a value that is neither cards nor knowledge, as JSON, or what it is
+    when longer than :data:`SUMMARY_LIMIT`."""
+    text = _json_text(value)
+    return text if len(text) <= SUMMARY_LIMIT else f"a JSON {json_type(value)} of {len(text)} characters (whole in the reproduction file)"
 
 
 # ------------------------------------------------------------------ the rule behind a difference

@@ -53,6 +53,8 @@ class Report:
     shrinking: int = 0
     """[EP-progress] games tried while shrinking"""
     shrinking_seconds: float = 0.0
+    not_run: int = 0
+    """[EP-not-run] the vectors left after the one that diverged"""
 
 
 # ------------------------------------------------------------------ vectors
@@ -60,13 +62,13 @@ class Report:
 
 def verify_vectors(engine: Engine, vectors: Iterable[Any], coverage: Coverage | None = None) -> Report:
     """Run every transition and game vector on the engine; stop at the first divergence
-    [EP-vectors]; ``coverage`` counts the fields of the engine's states [EP-coverage]."""
+    [EP-vectors], counting the vectors not run after it [EP-not-run]; ``coverage`` counts
+    the fields of the engine's states [EP-coverage]."""
     from hanabi_ref.tools.protocol.seeded import dealing_engine
 
+    games = [vector for vector in vectors if vector.kind in ("transition", "game")]
     checked = skipped = 0
-    for vector in vectors:
-        if vector.kind not in ("transition", "game"):
-            continue
+    for index, vector in enumerate(games):
         if dealing_engine(engine):
             skipped += 1  # [EP-seed] a vector's deck cannot be handed to it
             continue
@@ -77,12 +79,15 @@ def verify_vectors(engine: Engine, vectors: Iterable[Any], coverage: Coverage | 
             continue
         checked += 1
         if divergence is not None:
-            return Report(checked, skipped, divergence, f"vector {vector.name}")
+            return Report(checked, skipped, divergence, f"vector {vector.name}", not_run=len(games) - index - 1)
     return Report(checked, skipped)
 
 
 def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) -> Divergence | None:
-    """One vector: replay its actions, comparing with its expected states [EP-vectors]."""
+    """One vector: replay its actions, comparing with its expected states [EP-vectors].
+    A state that differs after the vector's action is a divergence of that step, as in a
+    random game: the trace ends with the action, so that ``explain`` names the clause
+    that fixes each field after it (EP-explain)."""
     config, deck, data = vector.config(), vector.deck(), vector.data
     engine.new_game(config, deck)
     if vector.kind == "game":
@@ -115,8 +120,8 @@ def check_vector(engine: Engine, vector: Any, coverage: Coverage | None = None) 
     if not differences:
         return None
     after = {"reference": data["post"], "engine": theirs}
-    return Divergence(f"after {describe(action)}: {differences_line(differences, theirs)}", trace, action,
-                      tuple(differences), before, after, action)
+    return Divergence(f"after actions[{len(prefix)}] ({describe(action)}): {differences_line(differences, theirs, config)}",
+                      Trace(config, deck, (*prefix, action)), None, tuple(differences), before, after, action)
 
 
 def _check_script(
@@ -137,7 +142,7 @@ def _check_script(
                 where = "after the deal" if index == 0 else f"after actions[{index - 1}] ({describe(actions[index - 1])})"
                 after = {"reference": expected, "engine": theirs}
                 step = actions[index - 1] if index else None
-                return Divergence(f"{where}: {differences_line(differences, theirs)}",
+                return Divergence(f"{where}: {differences_line(differences, theirs, config)}",
                                   Trace(config, deck, tuple(actions[:index])), None, tuple(differences), None, after,
                                   step), theirs
         if index < len(actions):

@@ -28,6 +28,7 @@ from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.presets import PRESETS
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure, ReferenceEngine
 from hanabi_ref.tools.protocol.engine import VerifyUsageError as VerifyUsageError
+from hanabi_ref.tools.verify.report import REACHABLE, STATE_FIELDS, FieldDifference, decisive_first, render
 
 
 def make_engine(name: str) -> Engine:
@@ -206,12 +207,19 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
         engine = WithoutViews(engine)  # [EP-views] verify --no-views
     coverage = Coverage()
     report: Report | None = None
-    if not args.no_vectors:
+    not_run: dict[str, str] = {}  # [EP-not-run] each phase not run, and why
+    if args.no_vectors:
+        not_run["vectors"] = "--no-vectors"
+    else:
         from hanabi_ref.tools.vectors import all_vectors
 
         report = verify_vectors(engine, all_vectors(), coverage)
-        result["vectors"] = {"checked": report.checked, "skipped": report.skipped}
-    if (report is None or report.divergence is None) and args.games > 0:
+        result["vectors"] = {"checked": report.checked, "skipped": report.skipped, "not_run": report.not_run}
+    if report is not None and report.divergence is not None:
+        not_run["random_games"] = "a vector diverged"
+    elif args.games <= 0:
+        not_run["random_games"] = "--games 0"
+    else:
         with _progress_bar(args.games) as progress:
             report = verify_random_games(engine, configs, args.games, args.seed, coverage=coverage, progress=progress,
                                          views=mode)
@@ -223,6 +231,7 @@ def _verify(engine: Engine, configs: list[GameConfig], args: argparse.Namespace)
         }
         if report.checked == 0 and report.divergence is None:
             raise EngineFailure("the engine refused every configuration of the random games (see --rules, --players)")
+    result["not_run"] = not_run
     result["coverage"] = coverage.to_json()
     missing = coverage.missing()
     result["unchecked_fields"] = missing
@@ -312,10 +321,9 @@ def _say(text: str, file: Any = None) -> None:
 
 
 def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
-    """[EP-report, EP-coverage, EP-partial] the run's outcome; True when the engine agreed
-    and reported every field a game's result depends on (or ``--partial`` was given)."""
-    from hanabi_ref.tools.verify.report import FieldDifference, REACHABLE, STATE_FIELDS, render
-
+    """[EP-report, EP-coverage, EP-partial, EP-not-run] the run's outcome; True when the
+    engine agreed and reported every field a game's result depends on (or ``--partial``
+    was given)."""
     divergence = result["divergence"]
     config = divergence.pop("config") if divergence is not None else None
     incomplete = bool(result["unchecked_fields"]) and not result["partial"]
@@ -324,29 +332,8 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
     else:
         _say(f"engine          {result['engine']}" + ("; deals from its own seed, verify adopts its deal (EP-seed)"
                                                          if result["deals"] == "seed" else ""))
-        if result["vectors"] is not None:
-            vectors = result["vectors"]
-            if result["deals"] == "seed":
-                _say(f"vectors         none checked: the engine deals from its own seed, and each of the "
-                      f"{vectors['skipped']} vectors has its deck (EP-seed)")
-            else:
-                _say(f"vectors         {vectors['checked']} checked, {vectors['skipped']} unsupported")
-        games = result["random_games"]
-        if games is not None:
-            shrink = games["shrinking"]
-            shrunk = f"; shrinking: {shrink['games']} games, {shrink['seconds']} s" if shrink["games"] else ""
-            _say(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} games/s{shrunk}")
-        coverage = result["coverage"]
-        states = coverage["states"]
-        reported = [f"{field} {coverage['fields'][field]}" for field in STATE_FIELDS if coverage["fields"][field]]
-        _say(f"fields          {states} states compared; reported: {', '.join(reported) or 'none'}")
-        _say(f"views           {_views_text(result['views'], coverage['views'])}")
-        reached = [clause for clause in REACHABLE if coverage["clauses"][clause]]
-        missed = [clause for clause in REACHABLE if not coverage["clauses"][clause]]
-        _say(f"rules           {len(reached)} of {len(REACHABLE)} reachable clauses exercised: "
-              + ", ".join(f"{clause} {coverage['clauses'][clause]}" for clause in reached))
-        if missed:
-            _say(f"not reached     {', '.join(missed)}")
+        for line in phase_lines(result):
+            _say(line)
         if result["unchecked_fields"]:
             label = "NOT CHECKED    " if result["partial"] else "INCOMPLETE     "
             _say(f"{label} the engine left out {', '.join(result['unchecked_fields'])} (a game's result depends on "
@@ -354,17 +341,67 @@ def _report(result: dict[str, Any], args: argparse.Namespace) -> bool:
         if divergence is None:
             _say("divergences     0")
         else:
-            then = "" if divergence["then"] is None else f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
-            _say(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
-            for difference in divergence["differences"]:
-                shown = FieldDifference(difference["field"], difference["reference"], difference["engine"],
-                                        difference["note"])
-                for line in render(shown, config):
-                    _say(f"                {line}")
-            where = divergence["trace"] or "not written"
-            seeded = "" if divergence["engine_seed"] is None else f", the engine's deal of seed {divergence['engine_seed']}"
-            _say(f"reproduction    {where} ({divergence['actions']} actions{seeded}{then}); hanabi-ref explain {where}")
+            _divergence_lines(divergence, config)
     if divergence is not None and divergence.get("trace_error"):
         sys.stdout.flush()
         _say(f"hanabi-ref: {divergence['trace_error']}", file=sys.stderr)
     return divergence is None and not incomplete
+
+
+def phase_lines(result: dict[str, Any]) -> list[str]:
+    """[EP-report, EP-coverage, EP-not-run] what the vectors and the random games
+    compared, and of what was not run, that it was not and why: a run stopped by a
+    vector counts no rule clause (only the random games do) and compares no view."""
+    not_run = result["not_run"]
+    vectors, games, coverage = result["vectors"], result["random_games"], result["coverage"]
+    lines = []
+    if vectors is None:
+        lines.append(f"vectors         not run ({not_run['vectors']})")
+    elif result["deals"] == "seed":
+        lines.append(f"vectors         none checked: the engine deals from its own seed, and each of the "
+                     f"{vectors['skipped']} vectors has its deck (EP-seed)")
+    else:
+        stopped = f"; stopped at the first divergence, {vectors['not_run']} not run" if "random_games" in not_run \
+            and not_run["random_games"] == "a vector diverged" else ""
+        lines.append(f"vectors         {vectors['checked']} checked, {vectors['skipped']} unsupported{stopped}")
+    if games is None:
+        lines.append(f"random games    not played ({not_run['random_games']})")
+    else:
+        shrink = games["shrinking"]
+        shrunk = f"; shrinking: {shrink['games']} games, {shrink['seconds']} s" if shrink["games"] else ""
+        lines.append(f"random games    {games['games']} played (seed {games['seed']}), {games['games_per_second']} "
+                     f"games/s{shrunk}")
+    states = coverage["states"]
+    if states:
+        reported = [f"{field} {coverage['fields'][field]}" for field in STATE_FIELDS if coverage["fields"][field]]
+        within = "" if games is not None else " (in the vectors)"
+        lines.append(f"fields          {states} states compared{within}; reported: {', '.join(reported) or 'none'}")
+    else:
+        lines.append("fields          no state compared: the run stopped before the engine's first state answer")
+    if games is None:
+        lines.append("views           not compared: views are compared in the random games only, and none was played")
+        lines.append("rules           not counted: only the random games count the rule clauses, and none was played")
+        return lines
+    lines.append(f"views           {_views_text(result['views'], coverage['views'])}")
+    reached = [clause for clause in REACHABLE if coverage["clauses"][clause]]
+    missed = [clause for clause in REACHABLE if not coverage["clauses"][clause]]
+    lines.append(f"rules           {len(reached)} of {len(REACHABLE)} reachable clauses exercised: "
+                 + ", ".join(f"{clause} {coverage['clauses'][clause]}" for clause in reached))
+    if missed:
+        lines.append(f"not reached     {', '.join(missed)}")
+    return lines
+
+
+def _divergence_lines(divergence: dict[str, Any], config: GameConfig | None) -> None:
+    """[EP-report, EP-summary] the divergence: the one-line summary, every differing field
+    side by side (the decisive first), and where the reproduction is."""
+    then = "" if divergence["then"] is None else \
+        f"; then the trace's next action is {json.dumps(divergence['then'], sort_keys=True)}"
+    _say(f"DIVERGENCE      {divergence['where']}: {divergence['what']}")
+    shown = [FieldDifference(d["field"], d["reference"], d["engine"], d["note"]) for d in divergence["differences"]]
+    for difference in decisive_first(shown):
+        for line in render(difference, config):
+            _say(f"                {line}")
+    where = divergence["trace"] or "not written"
+    seeded = "" if divergence["engine_seed"] is None else f", the engine's deal of seed {divergence['engine_seed']}"
+    _say(f"reproduction    {where} ({divergence['actions']} actions{seeded}{then}); hanabi-ref explain {where}")

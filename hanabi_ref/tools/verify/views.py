@@ -24,12 +24,12 @@ from typing import Any, Final
 
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.formats.serial import short_json, views_to_json
+from hanabi_ref.formats.serial import views_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.tools.verify.equality import json_equal, reports_the_same, same_json, type_note
 from hanabi_ref.tools.protocol.engine import Engine, EngineFailure
 from hanabi_ref.tools.protocol.seeded import Deal, dealing_engine
-from hanabi_ref.tools.verify.report import Coverage, FieldDifference, card_text
+from hanabi_ref.tools.verify.report import Coverage, FieldDifference, LEAK, card_text, decisive_first, summary_of, summary_value
 from hanabi_ref.engine.view import make_views
 
 VIEW_FIELDS: Final = (
@@ -38,7 +38,6 @@ VIEW_FIELDS: Final = (
 )
 """The members of T-view, in comparison order."""
 
-LEAK: Final = "leak (2.17-view)"
 WRONG: Final = "wrong (EP-views)"
 
 Difference = tuple[str, tuple[FieldDifference, ...]]
@@ -85,7 +84,7 @@ def view_divergence(engine: Engine, state: GameState, coverage: Coverage | None 
     if not found:
         return None
     found.sort(key=lambda difference: not is_leak(difference))
-    return differences_line(found), tuple(found)
+    return differences_line(found, config), tuple(found)
 
 
 def is_leak(difference: FieldDifference) -> bool:
@@ -197,14 +196,17 @@ def _plain_integers(items: list[object]) -> list[int]:
 # ------------------------------------------------------------------ the summary
 
 
-def differences_line(found: Sequence[FieldDifference]) -> str:
-    """[EP-report] the view differences in one line: the first in full, the others by name."""
+def differences_line(found: Sequence[FieldDifference], config: GameConfig | None = None) -> str:
+    """[EP-report, EP-summary] the view differences in one line: the first (leaks first,
+    then the decisive field) in words, the others by name."""
+    found = decisive_first(found)
     first = found[0]
     if first.field.endswith((".hands", ".knowledge")) and is_leak(first):
         line = f"{first.field}: {first.note}"
+    elif first.reference is None and is_leak(first):
+        line = f"{first.field}: reference (none), engine {summary_value(first.engine)} ({first.note})"
     else:
-        reference = "(none)" if first.reference is None and is_leak(first) else short_json(first.reference, 200)
-        line = f"{first.field}: reference {reference}, engine {short_json(first.engine, 200)} ({first.note})"
+        line = summary_of(first, config)
     if len(found) > 1:
         line += f"; {len(found) - 1} more field(s) differ: {', '.join(d.field for d in found[1:])}"
     return line
