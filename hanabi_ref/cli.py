@@ -19,6 +19,9 @@
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
                         [--views acting|all|none] [--no-views] [--out FILE] [--json] [--option NAME=VALUE ...]
     hanabi-ref rules    --list [--json]
+    hanabi-ref perft    (--seed S | --deck FILE) --players P [--rules PRESET] [--variant NAME] [--hand-size H]
+                        [--hints T0] [--errors F0|none] [--composition COUNTS] [--option NAME=VALUE ...]
+                        [--moves MOVES] --depth D [--divide] [--json]
     hanabi-ref serve    [--engine reference|PEER] [--deals deck|seed|seed-drawn]
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P,...] [--against openspiel] [--rules PRESET] [--seconds S]
@@ -75,6 +78,7 @@ from hanabi_ref.base.cliargs import (EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, Com
                                 UsageError, resolve_seeds)
 from hanabi_ref.base.errors import ConfigError, FileReadError, HanabiError
 from hanabi_ref.base.escape import escape_text
+from hanabi_ref.tools.perft import commands as perft
 from hanabi_ref.tools.playability import commands as playability
 from hanabi_ref.tools.rl import commands as rl
 from hanabi_ref.tools.sim import commands as sim
@@ -86,7 +90,7 @@ __all__ = ["EXIT_INVALID_GAME", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     sim.add_simulate, sim.add_sweep, sim.add_crossplay, game.add_play, game.add_replay, verify.add_verify, verify.add_explain,
-    game.add_rules, verify.add_serve, verify.add_vectors, bench.add_bench, playability.add_playability,
+    game.add_rules, verify.add_serve, verify.add_vectors, perft.add_perft, bench.add_bench, playability.add_playability,
     solver.add_solve, spec.add_spec, rl.add_rl, bench.add_compile,
 )
 """Each adds its command (and its subcommands) to the parser, in the order ``--help`` lists them."""
