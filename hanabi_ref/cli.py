@@ -18,6 +18,7 @@
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
                         [--views acting|all|none] [--no-views] [--out FILE] [--json] [--option NAME=VALUE ...]
+                        [--perft D (instead of the vectors and random games)]
     hanabi-ref rules    --list [--json]
     hanabi-ref perft    (--seed S | --deck FILE) --players P [--rules PRESET] [--variant NAME] [--hand-size H]
                         [--hints T0] [--errors F0|none] [--composition COUNTS] [--option NAME=VALUE ...]
@@ -32,6 +33,7 @@
     hanabi-ref bench isolate [--players P,...] [--rules PRESET] [--seconds S] [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref bench solver [--players P] [--games N] [--seed S] [--rules PRESET] [--max-nodes M] [--json]
+    hanabi-ref bench perft [--players P,...] [--depth D] [--repeats R] [--seed S] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
@@ -52,7 +54,7 @@ verification that diverges, hangs, crashes or breaks the protocol, a compiled bu
 failed; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
 an ``--engine`` command that cannot be started, a file that cannot be read or written,
 ``compile`` without mypy installed, ``--compiled`` without a usable build, ``bench
---against openspiel`` without open-spiel); 3 a simulation stopped by a stalled worker or
+--against openspiel`` without open-spiel, an engine under ``verify --perft`` that does not count perft); 3 a simulation stopped by a stalled worker or
 a lost dask scheduler, its finished games kept; 130 interrupted (Ctrl-C); 143 (129)
 ended by SIGTERM (SIGHUP).  Every error is one line on stderr, never a traceback.
 

@@ -18,9 +18,12 @@ from typing import Any
 import pytest
 
 from hanabi_ref.cli import main
-from hanabi_ref.engine.configs import config_from_json
+from hanabi_ref.engine.cards import as_identities
+from hanabi_ref.engine.configs import config_from_json, config_to_json, make_config
+from hanabi_ref.engine.dealing import deck_from_seed
+from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.engine.legality import legal_actions
-from hanabi_ref.engine.transition import apply
+from hanabi_ref.engine.transition import apply, new_game
 from hanabi_ref.engine.show import parse_action
 from hanabi_ref.formats.trace import action_from_json, card_from_json
 from hanabi_ref.tools.perft.count import count_nodes, divide_nodes, perft, perft_count
@@ -419,3 +422,54 @@ def test_bad_input_is_one_line_and_its_exit_code(capsys: pytest.CaptureFixture[s
     exit_code, out, err = run(capsys, *arguments)
     assert exit_code == code
     assert out == "" and err.count("\n") == 1 and err.startswith("hanabi-ref:") and message in err, err
+
+
+# ------------------------------------------------------------------ the benchmark
+
+
+@pytest.mark.checks("PERFT-bench")
+def test_the_benchmark_interleaves_its_runs_and_checks_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[PERFT-bench] the schedule rotates the variants round by round; the report gives
+    medians and ratios of nodes per CPU second; variants that count differently fail the
+    run (nothing here is timed: the runs are stand-ins)."""
+    from hanabi_ref.tools.bench import perft as bench
+    from hanabi_ref.tools.bench.engine import BenchError, Variant
+
+    order: list[tuple[str, int]] = []
+
+    def fake(variant: Variant, players: int, depth: int, seed: int) -> dict[str, Any]:
+        order.append((variant.name, players))
+        speed = {"source-off": 4.0, "source-on": 1.0, "openspiel": 8.0}[variant.name] * (1 + len(order) % 3)
+        return {"nodes": 100 * players, "nodes_per_cpu_second": speed, "nodes_per_wall_second": speed,
+                "cpu_seconds": 1.0, "wall_seconds": 1.0}
+
+    monkeypatch.setattr(bench, "run_child", fake)
+    report = bench.bench_perft([2, 3], 2, 3, 0, against=True)
+    assert order[:6] == [("source-off", 2), ("source-on", 2), ("openspiel", 2), ("source-off", 3), ("source-on", 3),
+                         ("openspiel", 3)]
+    assert order[6:9] == [("source-on", 2), ("openspiel", 2), ("source-off", 2)] and len(order) == 18
+    first = report["results"][0]
+    assert first["nodes"] == 200 and set(first["variants"]) == {"source-off", "source-on", "openspiel"}
+    assert first["ratios"]["source-off/openspiel"] == pytest.approx(
+        first["variants"]["source-off"]["median_nodes_per_cpu_second"] / first["variants"]["openspiel"]["median_nodes_per_cpu_second"])
+    assert "load_average_at_start" in report and "2 players  ratios: source-off/openspiel" in bench.format_report(report)
+    monkeypatch.setattr(bench, "run_child", lambda variant, players, depth, seed: dict(
+        fake(variant, players, depth, seed), nodes=1 if variant.name == "openspiel" else 2))
+    with pytest.raises(BenchError, match="counted differently"):
+        bench.bench_perft([2], 2, 1, 0, against=True)
+
+
+@pytest.mark.checks("PERFT-bench")
+def test_the_benchmark_walks_the_same_tree_on_both_sides() -> None:
+    """[PERFT-bench] OpenSpiel's walk of the benchmark and ours count the same nodes (the
+    brute force's count too), and a run in a fresh interpreter reports its switches."""
+    oracle("pyspiel")
+    from hanabi_ref.tools.bench import perft as bench
+    from hanabi_ref.tools.bench.engine import SOURCE_OFF
+
+    config = make_config(3, preset="hle")
+    cards = [card_to_json(card, config) for card in as_identities(deck_from_seed(config, 7))]
+    expected = perft_brute.count_entry(config_to_json(config), cards, [], 3)[0]
+    assert bench.measure_openspiel(3, 3, 7)["nodes"] == bench.measure_ours(3, 3, 7)["nodes"] == expected
+    run = bench.run_child(SOURCE_OFF, 2, 2, 7)
+    assert run["contracts"] is False and run["nodes"] == perft(new_game(make_config(2, preset="hle"), 7), 2)

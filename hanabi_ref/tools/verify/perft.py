@@ -62,13 +62,15 @@ def _key(action: Action) -> str:
 
 
 def _first_parting(ours: list[tuple[Action, int]], theirs: tuple[tuple[Action, int], ...]) -> Action | None:
-    """The first move, in the order of 2.16-actions and then in the engine's order, whose
-    count differs, or that one side lists and the other does not."""
+    """Where two divides part: the first move that one side lists and the other does not
+    (ours in the order of 2.16-actions, then the engine's in its order), so that a
+    difference of the lists here is named here; else the first move whose counts differ."""
     mine, yours = {_key(a): n for a, n in ours}, {_key(a): n for a, n in theirs}
-    for action, nodes in [*ours, *theirs]:
-        if mine.get(_key(action)) != yours.get(_key(action)):
-            return action
-    return None
+    moves = [action for action, _ in [*ours, *theirs]]
+    listed_once = [action for action in moves if (_key(action) in mine) != (_key(action) in yours)]
+    if listed_once:
+        return listed_once[0]
+    return next((action for action in moves if mine[_key(action)] != yours[_key(action)]), None)
 
 
 @attrs.frozen
