@@ -1,5 +1,5 @@
 """An independent perft counter for the classic presets, written from spec/rules.md and
-spec/perft.md alone [PERFT-count, PERFT-vectors].
+spec/perft.md alone [PF-count, PF-vectors].
 
 It imports nothing of hanabi_ref: its own reading of the configuration's JSON (T-schema),
 its own suits and clue colours (V-no-variant, V-6-suits, V-black, V-rainbow,
@@ -208,7 +208,7 @@ def make_move(rules: Rules, deck: Sequence[Card], state: State, move: Move) -> S
 
 
 def perft(rules: Rules, deck: Sequence[Card], state: State, depth: int) -> int:
-    """PERFT-count: 1 at depth 0; else the sum over the legal moves (none once over)."""
+    """PF-count: 1 at depth 0; else the sum over the legal moves (none once over)."""
     if depth == 0:
         return 1
     moves = legal_moves(rules, deck, state)

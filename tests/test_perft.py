@@ -1,5 +1,5 @@
-"""perft: the count, its divide, the command and the committed vectors [PERFT-count,
-PERFT-divide, PERFT-cli, PERFT-vectors, PERFT-schema].
+"""perft: the count, its divide, the command and the committed vectors [PF-count,
+PF-divide, PF-cli, PF-vectors, PF-schema].
 
 Every count of ``spec/perft.json`` is checked against a brute force of the test suite's
 own (``tests/perft_brute.py``, which imports nothing of hanabi_ref) and, where OpenSpiel
@@ -35,7 +35,7 @@ from tests.oracles import oracle
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "spec" / "perft.json"
 DEEP_SUFFIX = "-deep"
-"""Vectors named so take seconds and are checked in the deep set (PERFT-vectors)."""
+"""Vectors named so take seconds and are checked in the deep set (PF-vectors)."""
 REGENERATE = "run `python -m hanabi_ref.tools.perft.vectors spec/perft.json` and commit the result"
 
 
@@ -164,9 +164,9 @@ def _openspiel_action(move: int, player: int, players: int, hand: int, colours: 
 # ------------------------------------------------------------------ the definition
 
 
-@pytest.mark.checks("PERFT-count", "PERFT-divide")
+@pytest.mark.checks("PF-count", "PF-divide")
 def test_the_count_of_a_small_tree() -> None:
-    """[PERFT-count, PERFT-divide] on a tree written out by hand: 1 at depth 0 for every
+    """[PF-count, PF-divide] on a tree written out by hand: 1 at depth 0 for every
     state, a leaf (a game over) contributes nothing below it, the bulk count at the last
     level, and the divide sums to the count in the order the moves are listed."""
     tree = {"root": ["a", "b", "c"], "a": ["a1", "a2"], "b": [], "c": ["c1"], "a1": ["x"], "a2": [], "c1": ["y", "z"]}
@@ -187,9 +187,9 @@ def test_the_count_of_a_small_tree() -> None:
         divide_nodes("root", 0, moves, child)
 
 
-@pytest.mark.checks("PERFT-count")
+@pytest.mark.checks("PF-count")
 def test_a_finished_game_counts_one_at_depth_zero_only() -> None:
-    """[PERFT-count] every card dealt (E-6): two moves end the game, so the sequences of
+    """[PF-count] every card dealt (E-6): two moves end the game, so the sequences of
     length 2 are counted and no longer one is; the state after them counts 1 at depth 0."""
     vector = named("thesis/empty-deal-2p")
     config = config_from_json(vector["config"])
@@ -204,9 +204,9 @@ def test_a_finished_game_counts_one_at_depth_zero_only() -> None:
 # ------------------------------------------------------------------ the committed vectors
 
 
-@pytest.mark.checks("PERFT-schema", "PERFT-vectors")
+@pytest.mark.checks("PF-schema", "PF-vectors")
 def test_the_committed_file_is_valid() -> None:
-    """[PERFT-schema, PERFT-vectors] the file is valid under perft.schema.json, of its
+    """[PF-schema, PF-vectors] the file is valid under perft.schema.json, of its
     format and version, names unique; it covers every classic preset and player count,
     the classic variants, endgames and decks counted past their end (a count of 0); and a
     file outside the schema is refused in one line."""
@@ -228,9 +228,9 @@ def test_the_committed_file_is_valid() -> None:
             check(broken)
 
 
-@pytest.mark.checks("PERFT-vectors")
+@pytest.mark.checks("PF-vectors")
 def test_the_committed_positions_are_the_cases() -> None:
-    """[PERFT-vectors] every committed vector says what its case says (configuration,
+    """[PF-vectors] every committed vector says what its case says (configuration,
     deck, seed, the moves of the fixed rule of play, depth), in order: the file is what
     the generator writes, but for the counts, which the tests below check."""
     positions = [position_of(case)[0] for case in cases()]
@@ -269,18 +269,18 @@ def _check_openspiel(name: str) -> None:
 
 
 @pytest.mark.parametrize("name", QUICK)
-@pytest.mark.checks("PERFT-count", "PERFT-divide", "PERFT-vectors")
+@pytest.mark.checks("PF-count", "PF-divide", "PF-vectors")
 def test_our_engine_counts_each_vector(name: str) -> None:
-    """[PERFT-count, PERFT-divide] our engine's count and divide of each vector (with its
+    """[PF-count, PF-divide] our engine's count and divide of each vector (with its
     contracts on, every move checked against its clauses), the divide's text read back by
     SH-parse as the same moves."""
     _check_ours(name)
 
 
 @pytest.mark.parametrize("name", QUICK)
-@pytest.mark.checks("PERFT-count", "PERFT-divide", "PERFT-vectors")
+@pytest.mark.checks("PF-count", "PF-divide", "PF-vectors")
 def test_each_vector_against_the_brute_force(name: str) -> None:
-    """[PERFT-vectors] the brute force's count, and its divide in the order of 2.16-actions."""
+    """[PF-vectors] the brute force's count, and its divide in the order of 2.16-actions."""
     _check_brute(name)
 
 
@@ -288,9 +288,9 @@ OPENSPIEL = [name for name in QUICK if openspiel_plays(named(name)["config"])]
 
 
 @pytest.mark.parametrize("name", OPENSPIEL)
-@pytest.mark.checks("PERFT-count", "PERFT-divide", "PERFT-vectors")
+@pytest.mark.checks("PF-count", "PF-divide", "PF-vectors")
 def test_each_hle_vector_against_openspiel(name: str) -> None:
-    """[PERFT-vectors] OpenSpiel's count and divide of every vector whose rules it plays."""
+    """[PF-vectors] OpenSpiel's count and divide of every vector whose rules it plays."""
     _check_openspiel(name)
 
 
@@ -304,7 +304,7 @@ def test_openspiel_checks_the_hle_vectors_and_a_small_deck() -> None:
 @pytest.mark.deep
 @pytest.mark.parametrize("name", DEEP)
 def test_the_deep_vectors(name: str) -> None:
-    """[PERFT-vectors] the vectors named ``-deep``: ours, the brute force's and (where it
+    """[PF-vectors] the vectors named ``-deep``: ours, the brute force's and (where it
     plays them) OpenSpiel's."""
     _check_ours(name)
     _check_brute(name)
@@ -327,9 +327,9 @@ def _deck_file(tmp_path: Path, vector: dict[str, Any], name: str = "deck.json") 
     return str(path)
 
 
-@pytest.mark.checks("PERFT-cli", "PERFT-divide")
+@pytest.mark.checks("PF-cli", "PF-divide")
 def test_the_command_counts_and_divides(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """[PERFT-cli, PERFT-divide] a deck file, then the same deck from its seed: the count
+    """[PF-cli, PF-divide] a deck file, then the same deck from its seed: the count
     and the divide lines (``MOVE: COUNT``) are the brute force's, the moves read back by
     SH-parse."""
     vector = named("hle/opening-2p")
@@ -347,9 +347,9 @@ def test_the_command_counts_and_divides(capsys: pytest.CaptureFixture[str], tmp_
     assert code == 0 and out.splitlines()[-1] == f"nodes {vector['nodes']}"
 
 
-@pytest.mark.checks("PERFT-cli")
+@pytest.mark.checks("PF-cli")
 def test_the_command_counts_from_a_position_and_prints_json(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    """[PERFT-cli] ``--moves`` (text, comma-separated) reaches an endgame vector's
+    """[PF-cli] ``--moves`` (text, comma-separated) reaches an endgame vector's
     position; ``--json`` prints a vector's members, and its output is a deck file."""
     vector = named("hle/endgame-2p")
     config = config_from_json(vector["config"])
@@ -370,9 +370,9 @@ def test_the_command_counts_from_a_position_and_prints_json(capsys: pytest.Captu
     assert code == 0 and json.loads(out)["nodes"] == brute and "seed" not in json.loads(out)
 
 
-@pytest.mark.checks("PERFT-cli")
+@pytest.mark.checks("PF-cli")
 def test_the_command_takes_every_part_of_a_configuration(capsys: pytest.CaptureFixture[str]) -> None:
-    """[PERFT-cli] tokens, errors, a custom composition and options: a small deck's
+    """[PF-cli] tokens, errors, a custom composition and options: a small deck's
     vector is counted from the command line alone."""
     vector = named("thesis/small-hle-rules-2p")
     code, out, _ = run(capsys, "--seed", "41", "--players", "2", "--composition", "3,2,1/3,2,1", "--hand-size", "2",
@@ -406,11 +406,11 @@ def test_the_command_takes_every_part_of_a_configuration(capsys: pytest.CaptureF
     (["--seed", "0", "--players", "2", "--moves", "play 0, fly 1", "--depth", "1"], 1, "--moves[1] 'fly 1': unknown move"),
     (["--seed", "0", "--players", "2", "--moves", "play 9", "--depth", "1"], 1, "--moves[0] 'play 9': 2.16-2c"),
 ])
-@pytest.mark.checks("PERFT-cli")
+@pytest.mark.checks("PF-cli")
 def test_bad_input_is_one_line_and_its_exit_code(capsys: pytest.CaptureFixture[str], tmp_path: Path,
                                                  monkeypatch: pytest.MonkeyPatch, arguments: list[str], code: int,
                                                  message: str) -> None:
-    """[PERFT-cli, C-exit] each bad input: one line on standard error naming it, nothing
+    """[PF-cli, C-exit] each bad input: one line on standard error naming it, nothing
     on standard output, exit 2 (usage) or 1 (invalid input)."""
     monkeypatch.chdir(tmp_path)
     deck = named("thesis/opening-2p")["deck"]
@@ -427,9 +427,9 @@ def test_bad_input_is_one_line_and_its_exit_code(capsys: pytest.CaptureFixture[s
 # ------------------------------------------------------------------ the benchmark
 
 
-@pytest.mark.checks("PERFT-bench")
+@pytest.mark.checks("PF-bench")
 def test_the_benchmark_interleaves_its_runs_and_checks_the_counts(monkeypatch: pytest.MonkeyPatch) -> None:
-    """[PERFT-bench] the schedule rotates the variants round by round; the report gives
+    """[PF-bench] the schedule rotates the variants round by round; the report gives
     medians and ratios of nodes per CPU second; variants that count differently fail the
     run (nothing here is timed: the runs are stand-ins)."""
     from hanabi_ref.tools.bench import perft as bench
@@ -459,9 +459,9 @@ def test_the_benchmark_interleaves_its_runs_and_checks_the_counts(monkeypatch: p
         bench.bench_perft([2], 2, 1, 0, against=True)
 
 
-@pytest.mark.checks("PERFT-bench")
+@pytest.mark.checks("PF-bench")
 def test_the_benchmark_walks_the_same_tree_on_both_sides() -> None:
-    """[PERFT-bench] OpenSpiel's walk of the benchmark and ours count the same nodes (the
+    """[PF-bench] OpenSpiel's walk of the benchmark and ours count the same nodes (the
     brute force's count too), and a run in a fresh interpreter reports its switches."""
     oracle("pyspiel")
     from hanabi_ref.tools.bench import perft as bench

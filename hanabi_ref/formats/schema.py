@@ -11,7 +11,7 @@ The package ships five schemas in ``hanabi_ref/formats/schemas/`` (copies in ``s
 ``spec/engine-protocol.md``), ``vectors.schema.json`` (the files of
 ``spec/vectors.md``), ``bot-protocol.schema.json`` (the bot protocol of
 ``spec/isolation.md``, ISO-schema) and ``perft.schema.json`` (the perft vectors of
-``spec/perft.md``, PERFT-schema); the last four refer to the trace schema's definitions.
+``spec/perft.md``, PF-schema); the last four refer to the trace schema's definitions.
 :func:`strict_validator` validates against any definition of them with JSON integers
 only (``1.0`` is not an integer, EP-types) and :func:`first_violation` reports a failure
 as a :class:`Violation`: where in the instance, what is wrong, and the location in the

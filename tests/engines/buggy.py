@@ -230,7 +230,7 @@ class SmallEngine:
 
     def perft(self, depth: int) -> int:
         """The number of move sequences of length ``depth`` from here (spec/perft.md
-        PERFT-count), walking this engine's own moves; its state is as before afterwards."""
+        PF-count), walking this engine's own moves; its state is as before afterwards."""
         if depth == 0:
             return 1
         moves = self.legal_actions()
@@ -245,7 +245,7 @@ class SmallEngine:
         return total
 
     def divide(self, depth: int) -> list[dict[str, Any]]:
-        """The count under each legal first move (PERFT-divide)."""
+        """The count under each legal first move (PF-divide)."""
         saved = copy.deepcopy(self.__dict__)
         entries = []
         for move in self.legal_actions():

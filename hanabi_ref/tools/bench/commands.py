@@ -1,7 +1,7 @@
 """The commands about speed: ``bench ...`` (run by the benchmarks of this package, of
 the solver and of the RL face) and ``compile``, which builds the optional compiled
 modules they measure [B-engine, B-strategy, B-verify, B-isolate, PL-bench, SV-bench,
-PERFT-bench, B-compiled].
+PF-bench, B-compiled].
 
 Like every ``commands`` module this one imports no game at load time: ``hanabi-ref
 --help`` stays cheap, and ``--compiled`` is acted on before the engine is first
@@ -83,7 +83,7 @@ def command_bench(args: argparse.Namespace) -> int:
 
 
 def _bench_perft(args: argparse.Namespace) -> int:
-    """[PERFT-bench] perft's nodes per CPU second, ours beside OpenSpiel's on the same tree."""
+    """[PF-bench] perft's nodes per CPU second, ours beside OpenSpiel's on the same tree."""
     from hanabi_ref.tools.bench import perft as bench
     from hanabi_ref.tools.bench.engine import BenchError
 

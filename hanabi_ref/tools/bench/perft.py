@@ -1,5 +1,5 @@
 """``hanabi-ref bench perft``: perft's nodes per CPU second, ours beside OpenSpiel walking
-the same tree [PERFT-bench].
+the same tree [PF-bench].
 
 Each run is a fresh interpreter that deals the deck of the seed under the ``hle`` preset
 and counts perft once (:func:`~hanabi_ref.tools.perft.count.perft`; for OpenSpiel, its
@@ -41,7 +41,7 @@ def _timed(count: Any) -> dict[str, Any]:
 
 
 def measure_ours(players: int, depth: int, seed: int) -> dict[str, Any]:
-    """[PERFT-bench] our count from the deal of ``seed``, timed (the deal not included)."""
+    """[PF-bench] our count from the deal of ``seed``, timed (the deal not included)."""
     from hanabi_ref.base.contracts import ENABLED
     from hanabi_ref.engine.configs import make_config
     from hanabi_ref.engine.transition import new_game
@@ -52,7 +52,7 @@ def measure_ours(players: int, depth: int, seed: int) -> dict[str, Any]:
 
 
 def measure_openspiel(players: int, depth: int, seed: int) -> dict[str, Any]:
-    """[PERFT-bench] OpenSpiel's ``hanabi`` walking the same tree: the deck of ``seed``
+    """[PF-bench] OpenSpiel's ``hanabi`` walking the same tree: the deck of ``seed``
     dealt through its chance nodes (outcome colour * ranks + rank - 1), every draw the
     deck's next card, ``clone()`` and ``apply_action`` for each move, the last level
     counted in bulk (the deal not timed)."""
@@ -99,7 +99,7 @@ def _child_main(argv: Sequence[str]) -> None:
 
 
 def run_child(variant: Variant, players: int, depth: int, seed: int) -> dict[str, Any]:
-    """One count in a fresh interpreter; checks that it ran as asked [PERFT-bench]."""
+    """One count in a fresh interpreter; checks that it ran as asked [PF-bench]."""
     command = [sys.executable, "-m", "hanabi_ref.tools.bench.perft", variant.engine, str(players), str(depth), str(seed)]
     done = subprocess.run(command, env=dict(os.environ, **variant.environment()), capture_output=True, text=True)
     where = f"{variant.name}, {players} players"
@@ -125,7 +125,7 @@ def _summary(runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def bench_perft(players: Sequence[int], depth: int, repeats: int, seed: int, against: bool) -> dict[str, Any]:
-    """Interleaved counts of every variant for every player count, and the report [PERFT-bench]."""
+    """Interleaved counts of every variant for every player count, and the report [PF-bench]."""
     variants = [*VARIANTS, *([PEER] if against else [])]
     report: dict[str, Any] = {"benchmark": "perft", "rules": PRESET, "players": list(players), "depth": depth,
                               "repeats": repeats, "seed": seed, "clock": "cpu", **_machine(),

@@ -1,5 +1,5 @@
-"""perft: the number of move sequences of a given length from a fixed deal [PERFT-count,
-PERFT-divide, PERFT-cli, PERFT-vectors] (spec/perft.md).
+"""perft: the number of move sequences of a given length from a fixed deal [PF-count,
+PF-divide, PF-cli, PF-vectors] (spec/perft.md).
 
 As in the perft suites of chess engines, one number per (deal, depth) checks an engine's
 enumerator of legal moves and its transition together, and the *divide* (the count under

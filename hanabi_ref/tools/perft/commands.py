@@ -1,5 +1,5 @@
 """``hanabi-ref perft``: count the move sequences of length D from a fixed deal
-[PERFT-cli, PERFT-count, PERFT-divide].
+[PF-cli, PF-count, PF-divide].
 
 Like every ``commands`` module this one imports no game at load time: ``hanabi-ref
 --help`` stays cheap; the handler imports what it runs.
@@ -16,7 +16,7 @@ from hanabi_ref.base.errors import ConfigError, FileReadError, TraceError
 
 
 def add_perft(commands: Subparsers) -> None:
-    """[PERFT-cli] ``perft``."""
+    """[PF-cli] ``perft``."""
     perft = add_command(commands, "perft", command_perft,
                         help="count the move sequences of length D from a fixed deal (spec/perft.md)")
     deal = perft.add_mutually_exclusive_group(required=True)
@@ -63,7 +63,7 @@ def rule_option(text: str) -> tuple[str, bool | str]:
 
 
 def command_perft(args: argparse.Namespace) -> int:
-    """[PERFT-cli] the count (and divide) of the position the arguments name.  Bad
+    """[PF-cli] the count (and divide) of the position the arguments name.  Bad
     arguments and an unreadable file are usage errors (exit 2); a deck file that is not
     a deck of this configuration, or a move that is no legal move, is invalid input
     (exit 1)."""
@@ -107,7 +107,7 @@ def _config(args: argparse.Namespace) -> Any:
 
 def perft_json(config_json: dict[str, Any], config: Any, deck: tuple[int, ...], seed: int | None,
                moves: tuple[Any, ...], result: Any) -> dict[str, Any]:
-    """[PERFT-cli, PERFT-vectors] a count as the members of a perft vector: the
+    """[PF-cli, PF-vectors] a count as the members of a perft vector: the
     configuration, the deck, the seed it came from (none for a deck file), the moves
     before the count, the depth, the count and, if asked for, the divide."""
     from hanabi_ref.engine.actions import action_to_json
@@ -127,7 +127,7 @@ def perft_json(config_json: dict[str, Any], config: Any, deck: tuple[int, ...], 
 
 
 def perft_lines(answer: dict[str, Any]) -> list[str]:
-    """[PERFT-cli, PERFT-divide] the count as text: what was counted, then with a divide
+    """[PF-cli, PF-divide] the count as text: what was counted, then with a divide
     one line ``MOVE: COUNT`` per first move (moves as SH-parse reads them), then the
     total."""
     config = answer["config"]

@@ -1,4 +1,4 @@
-"""Counting the move sequences of length D from a state [PERFT-count, PERFT-divide].
+"""Counting the move sequences of length D from a state [PF-count, PF-divide].
 
 perft(s, 0) = 1 and perft(s, D) = the sum over the legal moves a of s of
 perft(s after a, D - 1).  A state where the game is over has no legal move, so it
@@ -31,7 +31,7 @@ A = TypeVar("A")
 
 @attrs.frozen
 class PerftCount:
-    """A perft answer [PERFT-count, PERFT-divide]: the number of move sequences of length
+    """A perft answer [PF-count, PF-divide]: the number of move sequences of length
     ``depth`` and, when asked for, the count under each first move, in the order the
     moves were listed (``None``: not asked; at depth 0 there is no first move)."""
 
@@ -41,7 +41,7 @@ class PerftCount:
 
 
 def count_nodes(root: S, depth: int, moves: Callable[[S], Sequence[A]], child: Callable[[S, A], S]) -> int:
-    """[PERFT-count] the number of move sequences of length ``depth`` from ``root``:
+    """[PF-count] the number of move sequences of length ``depth`` from ``root``:
     ``moves(state)`` lists the legal moves (none once the game is over), ``child(state,
     move)`` is the state after one of them."""
     if depth < 0:
@@ -62,7 +62,7 @@ def count_nodes(root: S, depth: int, moves: Callable[[S], Sequence[A]], child: C
 
 def divide_nodes(root: S, depth: int, moves: Callable[[S], Sequence[A]],
                  child: Callable[[S, A], S]) -> list[tuple[A, int]]:
-    """[PERFT-divide] the count under each legal first move from ``root``, in the order
+    """[PF-divide] the count under each legal first move from ``root``, in the order
     ``moves`` lists them; their sum is perft at ``depth`` (>= 1)."""
     if depth < 1:
         raise ValueError(f"depth: a divide needs a depth >= 1, got {depth}")
@@ -70,20 +70,20 @@ def divide_nodes(root: S, depth: int, moves: Callable[[S], Sequence[A]],
 
 
 def perft(state: GameState, depth: int) -> int:
-    """[PERFT-count] perft of our engine from ``state``: its legal actions
+    """[PF-count] perft of our engine from ``state``: its legal actions
     (:func:`~hanabi_ref.engine.legality.legal_actions`) made through the trusted path
     (:func:`~hanabi_ref.engine.transition.apply_legal`)."""
     return count_nodes(state, depth, legal_actions, apply_legal)
 
 
 def divide(state: GameState, depth: int) -> list[tuple[Action, int]]:
-    """[PERFT-divide] our engine's count under each legal first move, in the order of
+    """[PF-divide] our engine's count under each legal first move, in the order of
     2.16-actions."""
     return divide_nodes(state, depth, legal_actions, apply_legal)
 
 
 def perft_count(state: GameState, depth: int, with_divide: bool) -> PerftCount:
-    """[PERFT-count, PERFT-divide] our engine's answer: the count, and the divide when
+    """[PF-count, PF-divide] our engine's answer: the count, and the divide when
     asked for (and ``depth`` >= 1)."""
     if with_divide and depth >= 1:
         split = tuple(divide(state, depth))

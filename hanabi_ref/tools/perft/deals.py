@@ -1,5 +1,5 @@
 """The position a perft count starts from: a configuration, a deck and the moves made
-since the deal [PERFT-cli, PERFT-vectors].
+since the deal [PF-cli, PF-vectors].
 
 The deck is fixed before the count starts, by a seed (D-seed) or given card by card
 (D-explicit), so the tree of moves has no chance nodes: every draw is the next card of
@@ -23,7 +23,7 @@ from hanabi_ref.formats.trace import card_from_json, read_json_file
 
 
 def deck_from_file(path: str, config: GameConfig) -> tuple[int, ...]:
-    """[PERFT-cli, D-explicit] the deck a file holds, as identities of ``config``.  An
+    """[PF-cli, D-explicit] the deck a file holds, as identities of ``config``.  An
     unreadable file is a :class:`~hanabi_ref.base.errors.FileReadError` (exit 2); a file
     that is not JSON, holds no list of cards, or a deck of the wrong size or not the
     configuration's composition, a :class:`~hanabi_ref.base.errors.TraceError` (exit 1),
@@ -46,7 +46,7 @@ def deck_from_file(path: str, config: GameConfig) -> tuple[int, ...]:
 
 
 def parse_moves(config: GameConfig, texts: Sequence[str], where: str = "--moves") -> tuple[Action, ...]:
-    """[PERFT-cli, SH-parse] moves as people write them (``hint 1 red``, ``play 0``); a
+    """[PF-cli, SH-parse] moves as people write them (``hint 1 red``, ``play 0``); a
     text that is no move is a :class:`~hanabi_ref.base.errors.TraceError` naming it."""
     moves = []
     for index, text in enumerate(texts):
@@ -58,7 +58,7 @@ def parse_moves(config: GameConfig, texts: Sequence[str], where: str = "--moves"
 
 
 def position(config: GameConfig, deck: Sequence[int], moves: Sequence[Action], where: str = "moves") -> GameState:
-    """[PERFT-cli, PERFT-vectors] the state after the deal of ``deck`` and ``moves``; an
+    """[PF-cli, PF-vectors] the state after the deal of ``deck`` and ``moves``; an
     illegal move is a :class:`~hanabi_ref.base.errors.TraceError` naming it and the rule
     it breaks."""
     state = initial_state(config, deck)

@@ -1,4 +1,4 @@
-"""The committed perft vectors, ``spec/perft.json`` [PERFT-vectors, PERFT-schema].
+"""The committed perft vectors, ``spec/perft.json`` [PF-vectors, PF-schema].
 
 Each vector is a position (a complete configuration, a deck, and the moves made since
 the deal) with a depth and the number of move sequences of that length from it, and
@@ -74,7 +74,7 @@ def _preset(preset: str, players: int, **overrides: Any) -> GameConfig:
 
 
 def _openings() -> list[Case]:
-    """[PERFT-vectors] the first moves of every classic preset and player count."""
+    """[PF-vectors] the first moves of every classic preset and player count."""
     cases = [Case("thesis/opening-1p", "one player: no seat to hint, every discard and play", _preset("thesis", 1), 1, 4,
                   divide=True)]
     for preset, counts, divided in (("thesis", (2, 3, 4, 5), 2), ("hle", (2, 3, 4, 5), 2), ("hanab-live", (2, 3, 4, 5, 6), 3)):
@@ -87,7 +87,7 @@ def _openings() -> list[Case]:
 
 
 def _variants_and_options() -> list[Case]:
-    """[PERFT-vectors] the classic variants (which clues touch which cards, V-*) and the
+    """[PF-vectors] the classic variants (which clues touch which cards, V-*) and the
     rule options that change which moves are legal or how hands are ordered."""
     return [
         Case("thesis/6-suits-2p", "a sixth ordinary suit (V-6-suits)", _preset("thesis", 2, variant="6 Suits"), 11, 3),
@@ -119,7 +119,7 @@ def _variants_and_options() -> list[Case]:
 
 
 def _endgames() -> list[Case]:
-    """[PERFT-vectors] positions at the end of a whole deck, reached by :func:`prefix`:
+    """[PF-vectors] positions at the end of a whole deck, reached by :func:`prefix`:
     one card left (its draw starts the last round, 2.16-3-last-round), or none (the last
     round on), so that the game ends inside the tree (2.16-3-R0, R-3, R-1, R-4)."""
     return [
@@ -142,7 +142,7 @@ def _endgames() -> list[Case]:
 
 
 def _small_decks() -> list[Case]:
-    """[PERFT-vectors] decks small enough to count whole games: the tree holds every end
+    """[PF-vectors] decks small enough to count whole games: the tree holds every end
     of a game (2.16-3), and past the longest game the count is 0."""
     hle_deck = [[3, 2, 1], [3, 2, 1]]
     return [
@@ -172,12 +172,12 @@ def _small_decks() -> list[Case]:
 
 
 def cases() -> list[Case]:
-    """Every perft vector, in the order of the file [PERFT-vectors]."""
+    """Every perft vector, in the order of the file [PF-vectors]."""
     return [*_openings(), *_variants_and_options(), *_endgames(), *_small_decks()]
 
 
 def prefix(state: GameState, stack_left: int | None) -> tuple[tuple[Action, ...], GameState]:
-    """[PERFT-vectors] the moves that lead to an endgame position, by a fixed rule: the
+    """[PF-vectors] the moves that lead to an endgame position, by a fixed rule: the
     first play that succeeds, else the first discard, else the first legal move, until
     the stack holds ``stack_left`` cards (``None``: no move).  The rule reads the whole
     state; it only has to be the same on every run."""
@@ -199,13 +199,13 @@ def _prefix_move(state: GameState) -> Action:
 
 
 def divide_json(config: GameConfig, divide: Sequence[tuple[Action, int]]) -> list[dict[str, Any]]:
-    """[PERFT-divide] each first move as text (SH-parse, as ``perft --divide`` prints it),
+    """[PF-divide] each first move as text (SH-parse, as ``perft --divide`` prints it),
     as a T-actions object, and its count."""
     return [{"move": action_text(config, move), "action": action_to_json(move), "nodes": nodes} for move, nodes in divide]
 
 
 def position_of(case: Case) -> tuple[dict[str, Any], GameState]:
-    """[PERFT-vectors] the members of a case's vector that say what is counted (all but
+    """[PF-vectors] the members of a case's vector that say what is counted (all but
     ``nodes`` and ``divide``), and the state counted from."""
     config = case.config
     deck = deck_from_seed(config, case.seed)
@@ -218,7 +218,7 @@ def position_of(case: Case) -> tuple[dict[str, Any], GameState]:
 
 
 def vector(case: Case) -> dict[str, Any]:
-    """[PERFT-vectors] the vector of one case, its count (and divide) our engine's."""
+    """[PF-vectors] the vector of one case, its count (and divide) our engine's."""
     entry, state = position_of(case)
     result = perft_count(state, case.depth, case.divide)
     entry["nodes"] = result.nodes
@@ -228,12 +228,12 @@ def vector(case: Case) -> dict[str, Any]:
 
 
 def vectors_json(chosen: Sequence[Case] | None = None) -> dict[str, Any]:
-    """[PERFT-vectors] the file's object: format, version and the vectors."""
+    """[PF-vectors] the file's object: format, version and the vectors."""
     return {"format": FORMAT, "version": VERSION, "vectors": [vector(case) for case in (cases() if chosen is None else chosen)]}
 
 
 def read(path: str | Path) -> list[dict[str, Any]]:
-    """[PERFT-schema] the vectors of a perft vectors file, checked (:func:`check`); a file
+    """[PF-schema] the vectors of a perft vectors file, checked (:func:`check`); a file
     that cannot be read or is not JSON is a :class:`~hanabi_ref.base.errors.TraceError`
     (its subclass FileReadError when it cannot be read)."""
     data = read_json_file(path)
@@ -247,7 +247,7 @@ def read(path: str | Path) -> list[dict[str, Any]]:
 
 
 def check(data: object) -> None:
-    """[PERFT-schema] raise :class:`PerftVectorsError` unless ``data`` is a perft vectors
+    """[PF-schema] raise :class:`PerftVectorsError` unless ``data`` is a perft vectors
     file: valid under ``perft.schema.json``, of this format and version, names unique."""
     violation = first_violation(strict_validator(SCHEMA), data)
     if violation is not None:
@@ -259,7 +259,7 @@ def check(data: object) -> None:
 
 
 def write(path: str | Path) -> int:
-    """[PERFT-vectors] write the vectors to ``path`` (canonical JSON, T-canonical), checked
+    """[PF-vectors] write the vectors to ``path`` (canonical JSON, T-canonical), checked
     against the schema first; the number written."""
     data = vectors_json()
     check(data)

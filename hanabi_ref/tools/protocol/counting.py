@@ -1,4 +1,4 @@
-"""Engines that count perft [EP-perft, PERFT-count, PERFT-divide].
+"""Engines that count perft [EP-perft, PF-count, PF-divide].
 
 ``perft`` is an optional operation of the engine protocol: an engine that answers it
 says so in its ``hello`` answer (``"perft": true``), and ``verify --perft D`` compares
@@ -23,8 +23,8 @@ class CountingEngine(Engine, Protocol):
 
     def perft(self, depth: int, divide: bool) -> PerftCount:
         """The number of move sequences of length ``depth`` from the current position
-        (PERFT-count) and, if ``divide`` (and ``depth`` >= 1), the count under each legal
-        first move (PERFT-divide); the engine's state is the same afterwards."""
+        (PF-count) and, if ``divide`` (and ``depth`` >= 1), the count under each legal
+        first move (PF-divide); the engine's state is the same afterwards."""
 
 
 def counting_engine(engine: Engine) -> TypeGuard[CountingEngine]:

@@ -104,7 +104,7 @@ class ReferenceEngine:
         self._state = None
 
     def perft(self, depth: int, divide: bool) -> PerftCount:
-        """[EP-perft, PERFT-count, PERFT-divide] the count from the current state, walking
+        """[EP-perft, PF-count, PF-divide] the count from the current state, walking
         this engine's own :meth:`legal_actions` and :meth:`apply` (a subclass that changes
         them counts its own tree); its attributes are as before afterwards."""
         saved, root = dict(self.__dict__), self.current

@@ -1,5 +1,5 @@
 """``verify --perft D``: an engine's perft counts beside ours, divided down to the first
-move where they part [EP-perft-verify, EP-perft, PERFT-count, PERFT-divide].
+move where they part [EP-perft-verify, EP-perft, PF-count, PF-divide].
 
 For each configuration of the random games (``--rules`` x ``--players`` x ``--variant``,
 ``--option``), the deck of seed ``--seed`` (D-seed) is dealt on both sides and each
@@ -91,7 +91,7 @@ def compare_deal(engine: CountingEngine, config: GameConfig, deck: tuple[int, ..
         theirs_nodes = engine.perft(0, False).nodes
         parted = None if theirs_nodes == 1 else _diverged(
             engine, state, [], 0, f"the engine counts {theirs_nodes} sequences of no move; there is exactly one, "
-            "the empty one (PERFT-count)", None, 1, theirs_nodes)
+            "the empty one (PF-count)", None, 1, theirs_nodes)
         return DealComparison(1, theirs_nodes, parted)
     ours, theirs = divide(state, depth), engine.perft(depth, True)
     return DealComparison(sum(nodes for _, nodes in ours), theirs.nodes, _divide_down(engine, state, ours, theirs))
@@ -138,7 +138,7 @@ def _inconsistency(nodes: int, split: tuple[tuple[Action, int], ...], expected: 
     if len(set(keys)) != len(keys):
         return "the engine's divide lists a move twice"
     if sum(count for _, count in split) != nodes:
-        return f"the engine's divide sums to {sum(count for _, count in split)}, not its count {nodes} (PERFT-divide)"
+        return f"the engine's divide sums to {sum(count for _, count in split)}, not its count {nodes} (PF-divide)"
     if expected is not None and nodes != expected:
         last = action_text(state.config, path[-1])
         return f"the engine counts {nodes} here, but {expected} under {last} one level up"
@@ -176,7 +176,7 @@ def _diverged(engine: Engine, state: GameState, path: list[Action], left: int, w
 
 
 def reproduce_command(config: GameConfig, seed: int, divergence: PerftDivergence) -> str:
-    """[EP-perft-verify, PERFT-cli] the ``hanabi-ref perft`` command that shows our divide
+    """[EP-perft-verify, PF-cli] the ``hanabi-ref perft`` command that shows our divide
     where the counts part."""
     import shlex
 
