@@ -22,7 +22,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play, action_to_jso
 from hanabi_ref.engine.cards import as_identities
 from hanabi_ref.engine.configs import config_to_json, make_config
 from hanabi_ref.engine.dealing import deck_from_seed
-from hanabi_ref.tools.perft.count import PerftCount
+from hanabi_ref.tools.perft.count import PerftCount, perft_count
 from hanabi_ref.formats.serial import card_to_json
 from hanabi_ref.tools.protocol.engine import ReferenceEngine
 from hanabi_ref.tools.protocol.seeded import SeededReference
@@ -104,19 +104,32 @@ class MiscountsDivide(ReferenceEngine):
 
 
 class RefusesWhatItLists(ReferenceEngine):
-    """Lists every legal move but refuses to play slot 4 once asked to make it."""
-
-    def apply(self, action: Action) -> str | None:
-        if action == Play(4) and not getattr(self, "counting", False):
-            return "slot 4 is glued"
-        return super().apply(action)
+    """Counts one sequence too many under play 4, then refuses to make it."""
 
     def perft(self, depth: int, divide: bool) -> PerftCount:
-        self.counting = True
-        try:
-            return attrs.evolve(super().perft(depth, divide), depth=depth)
-        finally:
-            self.counting = False
+        result = perft_count(self.current, depth, divide)
+        split = None if result.divide is None else tuple((a, n + (a == Play(4))) for a, n in result.divide)
+        return PerftCount(depth, result.nodes + 1, split)
+
+    def apply(self, action: Action) -> str | None:
+        return "slot 4 is glued" if action == Play(4) else super().apply(action)
+
+
+class InflatesUnderPlayZero(ReferenceEngine):
+    """At the deal, counts one sequence too many under play 0; after it, the right count."""
+
+    def perft(self, depth: int, divide: bool) -> PerftCount:
+        result = perft_count(self.current, depth, divide)
+        if self.current.turns > 0 or result.divide is None:
+            return result
+        return PerftCount(depth, result.nodes + 1, tuple((a, n + (a == Play(0))) for a, n in result.divide))
+
+
+class HidesPlayThree(ReferenceEngine):
+    """Never lists play 3 (and counts its own tree)."""
+
+    def legal_actions(self) -> list[Action]:
+        return [action for action in super().legal_actions() if action != Play(3)]
 
 
 class CountsTwoEmptySequences(ReferenceEngine):
@@ -163,19 +176,20 @@ def test_a_wrong_list_of_moves_is_divided_down_to() -> None:
 
 @pytest.mark.checks("EP-perft-verify")
 def test_an_engine_that_contradicts_itself_is_named() -> None:
-    """[EP-perft-verify] a divide that does not sum to its count, a listed move refused,
-    and a count of 2 at depth 0."""
+    """[EP-perft-verify] a divide that does not sum to its count, a listed move refused, a
+    count after a move that is not the one given under it, a legal move never listed, and
+    a count of 2 at depth 0."""
     divergence = _compare(MiscountsDivide(), "thesis", 2, 3).divergence
     assert divergence is not None and divergence.path == () and "divide sums to 8001, not its count 8000" in divergence.what
     divergence = _compare(RefusesWhatItLists(), "hle", 2, 2).divergence
-    assert divergence is None  # its counts are right: the refusal is not reached
-    engine = RefusesWhatItLists()
-    config = make_config(2, preset="hle")
-    deck = deck_from_seed(config, 0)
-    engine.new_game(config, deck)
-    engine.legal_actions = lambda: [a for a in ReferenceEngine.legal_actions(engine) if a != Play(3)]  # type: ignore[method-assign]
-    divergence = compare_deal(engine, config, deck, 2).divergence
-    assert divergence is not None and "does not list play 3" in divergence.what
+    assert divergence is not None and divergence.path == () and divergence.move == Play(4)
+    assert divergence.what.startswith("the engine refuses play 4, which it listed: slot 4 is glued")
+    divergence = _compare(InflatesUnderPlayZero(), "hle", 2, 3).divergence
+    assert divergence is not None and divergence.path == (Play(0),) and divergence.left == 2
+    assert divergence.what == (f"the engine counts {divergence.engine} here, but {divergence.engine + 1} under play 0 "
+                               "one level up") and divergence.reference == divergence.engine
+    divergence = _compare(HidesPlayThree(), "hle", 2, 2).divergence
+    assert divergence is not None and divergence.what == "the engine does not list play 3, which the rules allow (2.16-actions)"
     divergence = _compare(CountsTwoEmptySequences(), "hle", 2, 0).divergence
     assert divergence is not None and "counts 2 sequences of no move" in divergence.what
 

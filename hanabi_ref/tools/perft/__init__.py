@@ -9,5 +9,6 @@ The deck is fixed, so the tree has no chance nodes after the deal.
 :mod:`~hanabi_ref.tools.perft.count` counts, :mod:`~hanabi_ref.tools.perft.deals` reads
 the deal a command names, :mod:`~hanabi_ref.tools.perft.vectors` writes and reads the
 committed perft vectors (``spec/perft.json``) and :mod:`~hanabi_ref.tools.perft.commands`
-is ``hanabi-ref perft``.  Nothing here is imported at load time by the command line.
+is ``hanabi-ref perft`` (which, like every ``commands`` module, imports no game at load
+time).
 """
