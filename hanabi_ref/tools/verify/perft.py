@@ -94,15 +94,16 @@ def compare_deal(engine: CountingEngine, config: GameConfig, deck: tuple[int, ..
             "the empty one (PF-count)", None, 1, theirs_nodes)
         return DealComparison(1, theirs_nodes, parted)
     ours, theirs = divide(state, depth), engine.perft(depth, True)
-    return DealComparison(sum(nodes for _, nodes in ours), theirs.nodes, _divide_down(engine, state, ours, theirs))
+    return DealComparison(sum(nodes for _, nodes in ours), theirs.nodes,
+                          _divide_down(engine, state, depth, ours, theirs))
 
 
-def _divide_down(engine: CountingEngine, state: GameState, ours: list[tuple[Action, int]],
+def _divide_down(engine: CountingEngine, state: GameState, depth: int, ours: list[tuple[Action, int]],
                  theirs: PerftCount) -> PerftDivergence | None:
-    """[EP-perft-verify] from both divides at the deal, one level down under the first
-    move where they part, until the lists of moves differ or the engine contradicts
-    itself."""
-    config, left = state.config, theirs.depth
+    """[EP-perft-verify] from both divides at ``depth`` from the deal, one level down under
+    the first move where they part, until the lists of moves differ or the engine
+    contradicts itself."""
+    config, left = state.config, depth
     path: list[Action] = []
     expected: int | None = None  # the engine's count under the move just made, from its divide one level up
     while True:
