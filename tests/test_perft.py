@@ -473,3 +473,13 @@ def test_the_benchmark_walks_the_same_tree_on_both_sides() -> None:
     assert bench.measure_openspiel(3, 3, 7)["nodes"] == bench.measure_ours(3, 3, 7)["nodes"] == expected
     run = bench.run_child(SOURCE_OFF, 2, 2, 7)
     assert run["contracts"] is False and run["nodes"] == perft(new_game(make_config(2, preset="hle"), 7), 2)
+
+
+@pytest.mark.checks("PF-bench")
+def test_the_benchmark_refuses_other_rules_and_player_counts(capsys: pytest.CaptureFixture[str]) -> None:
+    """[PF-bench] OpenSpiel plays hle with 2 to 5 players: other rules or counts are a
+    usage error, one line, before anything is measured."""
+    for argv in (["--rules", "thesis"], ["--players", "2,6"]):
+        assert main(["bench", "perft", *argv]) == 2
+        out, err = capsys.readouterr()
+        assert out == "" and err.count("\n") == 1 and err.startswith("hanabi-ref: bench perft: ")
