@@ -18,7 +18,11 @@
     hanabi-ref verify   (--engine CMD | --against PEER) [--rules R,...] [--players P,...]
                         [--variant NAME] [--games N] [--seed S] [--timeout T] [--no-vectors]
                         [--views acting|all|none] [--no-views] [--out FILE] [--json] [--option NAME=VALUE ...]
+                        [--perft D (instead of the vectors and random games)]
     hanabi-ref rules    --list [--json]
+    hanabi-ref perft    (--seed S | --deck FILE) --players P [--rules PRESET] [--variant NAME] [--hand-size H]
+                        [--hints T0] [--errors F0|none] [--composition COUNTS] [--option NAME=VALUE ...]
+                        [--moves MOVES] --depth D [--divide] [--json]
     hanabi-ref serve    [--engine reference|PEER] [--deals deck|seed|seed-drawn]
     hanabi-ref vectors generate DIR
     hanabi-ref bench engine [--players P,...] [--against openspiel] [--rules PRESET] [--seconds S]
@@ -29,6 +33,7 @@
     hanabi-ref bench isolate [--players P,...] [--rules PRESET] [--seconds S] [--repeats R] [--seed S] [--json]
     hanabi-ref bench playability-table [--repeats R] [--json]
     hanabi-ref bench solver [--players P] [--games N] [--seed S] [--rules PRESET] [--max-nodes M] [--json]
+    hanabi-ref bench perft [--players P,...] [--depth D] [--repeats R] [--seed S] [--json]
     hanabi-ref compile  [--status] [--json]
     hanabi-ref playability count --counts C --hand-size M [--samples N [--seed S]] [--json]
     hanabi-ref playability table [--json]
@@ -49,7 +54,7 @@ verification that diverges, hangs, crashes or breaks the protocol, a compiled bu
 failed; 2 a usage error (bad arguments, unknown preset, variant, strategy or peer,
 an ``--engine`` command that cannot be started, a file that cannot be read or written,
 ``compile`` without mypy installed, ``--compiled`` without a usable build, ``bench
---against openspiel`` without open-spiel); 3 a simulation stopped by a stalled worker or
+--against openspiel`` without open-spiel, an engine under ``verify --perft`` that does not count perft); 3 a simulation stopped by a stalled worker or
 a lost dask scheduler, its finished games kept; 130 interrupted (Ctrl-C); 143 (129)
 ended by SIGTERM (SIGHUP).  Every error is one line on stderr, never a traceback.
 
@@ -75,6 +80,7 @@ from hanabi_ref.base.cliargs import (EXIT_INVALID_GAME, EXIT_OK, EXIT_USAGE, Com
                                 UsageError, resolve_seeds)
 from hanabi_ref.base.errors import ConfigError, FileReadError, HanabiError
 from hanabi_ref.base.escape import escape_text
+from hanabi_ref.tools.perft import commands as perft
 from hanabi_ref.tools.playability import commands as playability
 from hanabi_ref.tools.rl import commands as rl
 from hanabi_ref.tools.sim import commands as sim
@@ -86,7 +92,7 @@ __all__ = ["EXIT_INVALID_GAME", "EXIT_OK", "EXIT_USAGE", "build_parser", "main"]
 
 COMMANDS: tuple[Callable[[Subparsers], None], ...] = (
     sim.add_simulate, sim.add_sweep, sim.add_crossplay, game.add_play, game.add_replay, verify.add_verify, verify.add_explain,
-    game.add_rules, verify.add_serve, verify.add_vectors, bench.add_bench, playability.add_playability,
+    game.add_rules, verify.add_serve, verify.add_vectors, perft.add_perft, bench.add_bench, playability.add_playability,
     solver.add_solve, spec.add_spec, rl.add_rl, bench.add_compile,
 )
 """Each adds its command (and its subcommands) to the parser, in the order ``--help`` lists them."""

@@ -43,6 +43,7 @@ from hanabi_ref.tools.protocol.engine import EngineFailure, ReferenceEngine, Uns
 from hanabi_ref.tools.verify.process import ProcessEngine
 from hanabi_ref.tools.verify.run import verify_random_games, verify_vectors
 from hanabi_ref.tools.verify.serve import answer_request
+from hanabi_ref.tools.verify.perft import compare_deal
 from tests.helpers import drawn_node, scripted_engine
 from tests.processes import WAIT, end_session
 
@@ -79,8 +80,9 @@ def no_resource_warning() -> Iterator[None]:
 # ------------------------------------------------------------------ the files
 
 
-@pytest.mark.parametrize("name", ["engine-protocol.schema.json", "vectors.schema.json", "bot-protocol.schema.json"])
-@pytest.mark.checks("EP-schemas", "VEC-schema")
+@pytest.mark.parametrize("name", ["engine-protocol.schema.json", "vectors.schema.json", "bot-protocol.schema.json",
+                                  "perft.schema.json"])
+@pytest.mark.checks("EP-schemas", "VEC-schema", "PF-schema")
 def test_shipped_schemas_are_the_spec_copies(name: str) -> None:
     """[EP-schemas, VEC-schema] the package's schema and its copy in spec/ are the same
     bytes; it is a valid draft 2020-12 schema with the $id its references use, and every
@@ -161,7 +163,7 @@ def _new_game(config: GameConfig, seed: int) -> dict[str, Any]:
 @pytest.mark.checks("EP-requests", "EP-schemas", "EP-serve")
 def test_a_served_session_satisfies_the_schema() -> None:
     """[EP-schemas, EP-serve, EP-requests, EP-observe] ``hanabi-ref serve`` driven through
-    whole games under each preset (hello, new_game, then state, a seat's view,
+    whole games under each preset (hello, new_game, perft with and without its divide, then state, a seat's view,
     legal_actions, an illegal probe and a legal move until the game is over, quit): every request is valid under the
     schema's root, every answer under the definition of its request's answer, by
     jsonschema itself (strict and plain) and by verify's direct check."""
@@ -172,6 +174,8 @@ def test_a_served_session_satisfies_the_schema() -> None:
         for config, seed in [(make_config(2, preset="hle"), 1), (make_config(3, preset="thesis", variant="Rainbow (6 Suits)"), 2),
                              (make_config(4, preset="hanab-live"), 3)]:
             assert served.ask(_new_game(config, seed)) == {"ok": True}
+            served.ask({"op": "perft", "depth": 2, "divide": True})  # [EP-perft]
+            served.ask({"op": "perft", "depth": 1})
             while True:
                 served.ask({"op": "state"})
                 served.ask({"op": "observe", "seat": len(served.exchanges) % config.players})
@@ -233,6 +237,9 @@ def test_verify_asks_only_what_the_schema_allows(monkeypatch: pytest.MonkeyPatch
             assert verify_vectors(engine, vectors).divergence is None
             report = verify_random_games(engine, [make_config(3, preset="hle"), make_config(2)], games=4, seed=2)
             assert report.divergence is None
+            config = make_config(2, preset="hle")  # [EP-perft-verify] the perft requests
+            engine.new_game(config, deck_from_seed(config, 0))
+            assert compare_deal(engine, config, deck_from_seed(config, 0), 2).divergence is None
         finally:
             engine.close()
     requests = [json.loads(line) for line in sent]

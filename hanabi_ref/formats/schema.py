@@ -6,11 +6,12 @@ semantic checks (a suit exists in the variant, the deck is the composition, each
 action is legal) follow in :mod:`hanabi_ref.formats.trace`.  Every schema violation becomes one
 line naming the JSON path, e.g. ``deck[3].value: must be >= 1, got 0``.
 
-The package ships four schemas in ``hanabi_ref/formats/schemas/`` (copies in ``spec/``):
+The package ships five schemas in ``hanabi_ref/formats/schemas/`` (copies in ``spec/``):
 ``trace.schema.json``, ``engine-protocol.schema.json`` (the requests and answers of
 ``spec/engine-protocol.md``), ``vectors.schema.json`` (the files of
-``spec/vectors.md``) and ``bot-protocol.schema.json`` (the bot protocol of
-``spec/isolation.md``, ISO-schema); the last three refer to the trace schema's definitions.
+``spec/vectors.md``), ``bot-protocol.schema.json`` (the bot protocol of
+``spec/isolation.md``, ISO-schema) and ``perft.schema.json`` (the perft vectors of
+``spec/perft.md``, PF-schema); the last four refer to the trace schema's definitions.
 :func:`strict_validator` validates against any definition of them with JSON integers
 only (``1.0`` is not an integer, EP-types) and :func:`first_violation` reports a failure
 as a :class:`Violation`: where in the instance, what is wrong, and the location in the
@@ -39,7 +40,8 @@ from hanabi_ref.formats.serial import short_json
 SCHEMA_BASE = "https://hanabi-ref.invalid/spec/"
 """The base of the schemas' ``$id``: a schema refers to another by its file name."""
 
-SCHEMA_FILES = ("trace.schema.json", "engine-protocol.schema.json", "vectors.schema.json", "bot-protocol.schema.json")
+SCHEMA_FILES = ("trace.schema.json", "engine-protocol.schema.json", "vectors.schema.json", "bot-protocol.schema.json",
+                "perft.schema.json")
 """The schemas shipped in ``hanabi_ref/formats/schemas/`` and copied in ``spec/``."""
 
 

@@ -2,7 +2,8 @@
 
 Usage: python buggy.py [--bug NAME]  (or the environment variable BUGGY_ENGINE_BUG).
 
-It speaks the engine protocol of spec/engine-protocol.md on standard input and output and
+It speaks the engine protocol of spec/engine-protocol.md on standard input and output
+(perft included, EP-perft) and
 was written from spec/rules.md alone: it imports nothing of hanabi_ref, so that the skilled
 random games of ``verify`` (EP-skilled) are checked against an engine that shares no code
 with ours.  It plays No Variant with the deal in blocks, the newest card last, no self
@@ -18,6 +19,7 @@ authors make, and each shows only in a particular situation of a game.
 from __future__ import annotations
 
 import argparse
+import copy
 import json
 import os
 import sys
@@ -224,6 +226,34 @@ class SmallEngine:
             return 0
         return self._sum()
 
+    # ------------------------------------------------------------------ perft
+
+    def perft(self, depth: int) -> int:
+        """The number of move sequences of length ``depth`` from here (spec/perft.md
+        PF-count), walking this engine's own moves; its state is as before afterwards."""
+        if depth == 0:
+            return 1
+        moves = self.legal_actions()
+        if depth == 1:
+            return len(moves)
+        saved = copy.deepcopy(self.__dict__)
+        total = 0
+        for move in moves:
+            self.apply(move)
+            total += self.perft(depth - 1)
+            self.__dict__ = copy.deepcopy(saved)
+        return total
+
+    def divide(self, depth: int) -> list[dict[str, Any]]:
+        """The count under each legal first move (PF-divide)."""
+        saved = copy.deepcopy(self.__dict__)
+        entries = []
+        for move in self.legal_actions():
+            self.apply(move)
+            entries.append({"action": move, "nodes": self.perft(depth - 1)})
+            self.__dict__ = copy.deepcopy(saved)
+        return entries
+
     # ------------------------------------------------------------------ reporting
 
     def state(self) -> dict[str, Any]:
@@ -250,7 +280,7 @@ def answer(engine: SmallEngine, request: dict[str, Any]) -> dict[str, Any]:
     """The protocol's answer to one request."""
     op = request.get("op")
     if op == "hello":
-        return {"ok": True, "name": "small" + (f" (bug {engine.bug})" if engine.bug else "")}
+        return {"ok": True, "name": "small" + (f" (bug {engine.bug})" if engine.bug else ""), "perft": True}
     if op == "new_game":
         try:
             engine.new_game(request["config"], request["deck"])
@@ -264,6 +294,12 @@ def answer(engine: SmallEngine, request: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "state": engine.state()}
     if op == "legal_actions":
         return {"ok": True, "actions": engine.legal_actions()}
+    if op == "perft":
+        depth = request["depth"]
+        if request.get("divide") and depth >= 1:
+            entries = engine.divide(depth)
+            return {"ok": True, "nodes": sum(entry["nodes"] for entry in entries), "divide": entries}
+        return {"ok": True, "nodes": engine.perft(depth)}
     if op == "quit":
         return {"ok": True}
     return {"ok": False, "error": f"unknown op {op!r}"}

@@ -1,7 +1,7 @@
 """The commands about speed: ``bench ...`` (run by the benchmarks of this package, of
 the solver and of the RL face) and ``compile``, which builds the optional compiled
 modules they measure [B-engine, B-strategy, B-verify, B-isolate, PL-bench, SV-bench,
-B-compiled].
+PF-bench, B-compiled].
 
 Like every ``commands`` module this one imports no game at load time: ``hanabi-ref
 --help`` stays cheap, and ``--compiled`` is acted on before the engine is first
@@ -22,7 +22,7 @@ from hanabi_ref.base.extras import install_hint
 def add_bench(commands: Subparsers) -> None:
     """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
     bench = add_command(commands, "bench", command_bench, help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate", "solver"],
+    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate", "solver", "perft"],
                        help="what to measure")
     bench.add_argument("--games", type=positive, default=200, help="random games of one run of bench verify")
     bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
@@ -35,6 +35,7 @@ def add_bench(commands: Subparsers) -> None:
     bench.add_argument("--seed", type=seed, default=0, help="seed of the first game of each run")
     bench.add_argument("--max-nodes", type=positive, default=200_000,
                        help="positions each deck may search in bench solver (default 200000)")
+    bench.add_argument("--depth", type=positive, default=4, help="the depth of bench perft (default 4)")
     bench.add_argument("--json", action="store_true", help="print the whole report as one JSON object")
     add_compiled_option(bench)
 
@@ -61,6 +62,8 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_isolate(args)
     if args.target == "solver":
         return _bench_solver(args)
+    if args.target == "perft":
+        return _bench_perft(args)
     from hanabi_ref.tools.bench import engine as bench
     from hanabi_ref.engine.configs import make_config
 
@@ -76,6 +79,28 @@ def command_bench(args: argparse.Namespace) -> int:
     except bench.BenchError as error:
         raise InvalidGame(f"hanabi-ref: bench: {error}") from None
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_engine_report(report))
+    return EXIT_OK
+
+
+def _bench_perft(args: argparse.Namespace) -> int:
+    """[PF-bench] perft's nodes per CPU second, ours beside OpenSpiel's on the same tree."""
+    from hanabi_ref.tools.bench import perft as bench
+    from hanabi_ref.tools.bench.engine import BenchError
+
+    if args.rules != "hle":
+        raise UsageError(f"hanabi-ref: bench perft: --rules: it counts under hle, the rules OpenSpiel plays, got {args.rules!r}")
+    players = args.players or [2, 3, 4, 5]
+    if any(not 2 <= count <= 5 for count in players):
+        raise UsageError("hanabi-ref: bench perft: --players: hle plays 2 to 5 players")
+    against = importlib.util.find_spec("pyspiel") is not None
+    try:
+        report = bench.bench_perft(players, args.depth, args.repeats, args.seed, against)
+    except BenchError as error:
+        raise InvalidGame(f"hanabi-ref: bench perft: {error}") from None
+    if not against:
+        report["openspiel"] = f"not installed: {install_hint('openspiel')}"
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report)
+          + ("" if against else f"\n  openspiel: {report['openspiel']}"))
     return EXIT_OK
 
 

@@ -19,6 +19,7 @@ from hanabi_ref.formats.serial import state_to_json, view_state_to_json
 from hanabi_ref.engine.state import GameState
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import make_view
+from hanabi_ref.tools.perft.count import PerftCount, count_nodes, divide_nodes
 
 
 class VerifyUsageError(HanabiError):
@@ -67,6 +68,8 @@ class ReferenceEngine:
 
     name = "hanabi-ref"
     shows_views = True
+    counts_perft = True
+    """[EP-perft] it answers perft (:class:`~hanabi_ref.tools.protocol.counting.CountingEngine`)"""
 
     def __init__(self) -> None:
         self._state: GameState | None = None
@@ -99,6 +102,31 @@ class ReferenceEngine:
 
     def close(self) -> None:
         self._state = None
+
+    def perft(self, depth: int, divide: bool) -> PerftCount:
+        """[EP-perft, PF-count, PF-divide] the count from the current state, walking
+        this engine's own :meth:`legal_actions` and :meth:`apply` (a subclass that changes
+        them counts its own tree); its attributes are as before afterwards."""
+        saved, root = dict(self.__dict__), self.current
+
+        def moves(state: GameState) -> list[Action]:
+            self._state = state
+            return self.legal_actions()
+
+        def child(state: GameState, action: Action) -> GameState:
+            self._state = state
+            refusal = self.apply(action)
+            if refusal is not None:
+                raise EngineFailure(f"{self.name}: refuses {action} while counting perft, which it listed: {refusal}")
+            return self.current
+
+        try:
+            if divide and depth >= 1:
+                split = tuple(divide_nodes(root, depth, moves, child))
+                return PerftCount(depth, sum(nodes for _, nodes in split), split)
+            return PerftCount(depth, count_nodes(root, depth, moves, child))
+        finally:
+            self.__dict__.update(saved)
 
     @property
     def current(self) -> GameState:

@@ -27,11 +27,11 @@ from hanabi_ref.formats.schema import Items, Shape, Violation, is_plain_item, na
 PROTOCOL_SCHEMA: Final = "engine-protocol.schema.json"
 PROTOCOL: Final = "hanabi-ref/engine"
 PROTOCOL_VERSION: Final = 1
-OPS: Final = ("hello", "new_game", "apply", "state", "legal_actions", "observe", "quit")
+OPS: Final = ("hello", "new_game", "apply", "state", "legal_actions", "observe", "perft", "quit")
 REFUSALS: Final = {"new_game": "unsupported", "apply": "illegal"}
 """The requests that may be refused, and the member that gives the reason [EP-requests]."""
 
-HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "observe", "deals"})
+HELLO_MEMBERS: Final = frozenset({"ok", "name", "protocol", "version", "observe", "perft", "deals"})
 DEALS: Final = ("deck", "seed")
 """How an engine deals (its hello answer's ``deals``): handed the deck, or from its own seed [EP-seed]."""
 DEALT: Final = {"new_game": ("deck", "dealt"), "apply": ("dealt",)}
@@ -79,10 +79,21 @@ def is_plain_answer(op: str, answer: object) -> bool:
         version = answer.get("version", PROTOCOL_VERSION)
         return (ok is True and answer.keys() <= HELLO_MEMBERS and type(answer.get("name", "")) is str
                 and answer.get("protocol", PROTOCOL) == PROTOCOL and type(version) is int and version == PROTOCOL_VERSION
-                and type(answer.get("observe", False)) is bool and answer.get("deals", "deck") in DEALS)
+                and type(answer.get("observe", False)) is bool and answer.get("deals", "deck") in DEALS
+                and type(answer.get("perft", False)) is bool)
+    if op == "perft":  # [EP-perft]
+        return (ok is True and answer.keys() <= {"ok", "nodes", "divide"} and _is_count(answer.get("nodes"))
+                and _is_plain_divide(answer.get("divide", [])))
     if op == "quit":
         return ok is True and len(answer) == 1
     return False
+
+
+def _is_plain_divide(divide: object) -> bool:
+    """[EP-perft] a divide: a list of objects with exactly an action and a count."""
+    return type(divide) is list and all(
+        type(entry) is dict and entry.keys() == {"action", "nodes"} and _is_count(entry["nodes"])
+        and is_plain_item("action", entry["action"]) for entry in divide)
 
 
 # ------------------------------------------------------------------ long lists, cut short
@@ -121,6 +132,7 @@ SHAPES: Final[dict[str, dict[str, Shape]]] = {
     "legal_actions": {"actions": Items(_plain("action"))},
     "new_game": {"deck": Items(_plain("card")), "dealt": Items(_plain("card"))},
     "apply": {"dealt": Items(_plain("card"))},
+    "perft": {"divide": Items(lambda entry: _is_plain_divide([entry]))},
 }
 """The lists of each answer whose items the schema checks one by one (the other
 answers hold no list when they are valid, and the schema looks into none)."""

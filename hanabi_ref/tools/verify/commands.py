@@ -46,6 +46,10 @@ def add_verify(commands: Subparsers) -> None:
     verify.add_argument("--option", type=rule_option, action="append", default=[], metavar="NAME=VALUE",
                         help="a rule option on top of each preset of the random games (repeatable; "
                              "hanabi-ref rules --list shows them)")
+    verify.add_argument("--perft", type=count, default=None, metavar="D",
+                        help="instead of the vectors and random games, compare the engine's perft counts at depth D "
+                             "from the deal of --seed under each configuration, divided down to the first move where "
+                             "they part (EP-perft-verify)")
 
 
 def add_explain(commands: Subparsers) -> None:
@@ -88,6 +92,10 @@ def command_verify(args: argparse.Namespace) -> int:
     from hanabi_ref.tools.verify.session import run_verify
 
     try:
+        if args.perft is not None:
+            from hanabi_ref.tools.verify.perft import run_verify_perft
+
+            return EXIT_OK if run_verify_perft(args) else EXIT_INVALID_GAME  # [EP-perft-verify]
         return EXIT_OK if run_verify(args) else EXIT_INVALID_GAME
     except VerifyUsageError as error:
         raise UsageError(f"hanabi-ref: {error}") from None

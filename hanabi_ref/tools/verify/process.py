@@ -1,5 +1,5 @@
 """An engine in another process, driven over the JSON-lines protocol [EP-transport,
-EP-requests, EP-observe, EP-failures, EP-lifecycle, EP-numbers, EP-schemas].
+EP-requests, EP-observe, EP-perft, EP-failures, EP-lifecycle, EP-numbers, EP-schemas].
 
 One request per line on the engine's stdin, one answer per line on its stdout; writing
 the request and reading its answer must both be done within the time limit.  An engine
@@ -34,6 +34,7 @@ from hanabi_ref.tools.verify.answers import PROTOCOL_VERSION as PROTOCOL_VERSION
 from hanabi_ref.tools.verify.answers import answer_violation
 from hanabi_ref.tools.protocol.engine import EngineFailure, UnsupportedConfig, VerifyUsageError
 from hanabi_ref.tools.protocol.seeded import Deal
+from hanabi_ref.tools.perft.count import PerftCount
 
 # ------------------------------------------------------------------ the engine
 
@@ -61,6 +62,8 @@ class ProcessEngine(LineProcess):
         """[EP-observe] whether the engine said in its hello answer that it answers observe"""
         self.deals_from_seed = hello.get("deals") == "seed"
         """[EP-seed] whether the engine said in its hello answer that it deals from its own seed"""
+        self.counts_perft = hello.get("perft") is True
+        """[EP-perft] whether the engine said in its hello answer that it answers perft"""
         self._config: GameConfig | None = None
         self._drawn: tuple[int, ...] = ()
 
@@ -153,6 +156,24 @@ class ProcessEngine(LineProcess):
         answer = self._request({"op": "observe", "seat": seat})
         view: dict[str, Any] = answer["view"]  # an object: the answer is valid [EP-schemas]
         return view
+
+    def perft(self, depth: int, divide: bool) -> PerftCount:
+        """[EP-perft] the engine's count from its position, and its divide if asked for
+        (an answer without one is a failure); asked only of an engine whose hello answer
+        said ``"perft": true``."""
+        if not self.counts_perft:
+            raise self._failure("does not answer perft (its hello answer does not say \"perft\": true, EP-perft)")
+        answer = self._request({"op": "perft", "depth": depth, "divide": divide})
+        if not divide or depth == 0:
+            return PerftCount(depth, answer["nodes"])
+        if "divide" not in answer:
+            raise self._give_up("answer to perft has no divide, which the request asked for (EP-perft)")
+        try:
+            split = tuple((action_from_json(entry["action"], f"divide[{i}].action"), entry["nodes"])
+                          for i, entry in enumerate(answer["divide"]))
+        except TraceError as error:
+            raise self._give_up(f"answer to perft: {one_line(str(error))}") from None
+        return PerftCount(depth, answer["nodes"], split)
 
     def close(self) -> None:
         """[EP-lifecycle] ask the engine to quit (unless a request is unanswered), then end

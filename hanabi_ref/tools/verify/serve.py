@@ -1,4 +1,4 @@
-"""Serving an engine over the JSON-lines protocol [EP-requests, EP-observe, EP-serve, EP-numbers].
+"""Serving an engine over the JSON-lines protocol [EP-requests, EP-observe, EP-perft, EP-serve, EP-numbers].
 
 ``hanabi-ref serve`` puts our engine (or a built-in peer adapter) behind the protocol, so
 that an engine author can read a working server, and so that ``verify --engine`` can be
@@ -19,6 +19,7 @@ from hanabi_ref.engine.configs import config_from_json
 from hanabi_ref.formats.serial import JsonRuleError, canonical_json, card_to_json
 from hanabi_ref.engine.actions import action_to_json
 from hanabi_ref.formats.trace import action_from_json, card_from_json
+from hanabi_ref.tools.protocol.counting import counting_engine
 from hanabi_ref.tools.protocol.engine import Engine, UnsupportedConfig
 from hanabi_ref.tools.protocol.seeded import SeedDealingEngine, dealing_engine
 from hanabi_ref.tools.verify.process import MAX_LINE, PROTOCOL, PROTOCOL_VERSION, parse_line
@@ -83,6 +84,8 @@ def answer_request(engine: Engine, request: object) -> dict[str, Any]:
             return {"ok": True, "actions": [action_to_json(a) for a in engine.legal_actions()]}
         if op == "observe":
             return _observe(engine, request)
+        if op == "perft":
+            return _perft(engine, request)
         if op == "quit":
             return {"ok": True}
     except HanabiError as error:
@@ -98,6 +101,8 @@ def _hello(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
         answer["observe"] = True  # [EP-observe]
     if dealing_engine(engine):
         answer["deals"] = "seed"  # [EP-seed]
+    elif counting_engine(engine):
+        answer["perft"] = True  # [EP-perft] (an engine dealing from its own seed cannot be counted from a deck)
     return answer
 
 
@@ -120,6 +125,22 @@ def _observe(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
     if view is None:
         return {"ok": False, "error": f"op: {engine.name} shows no views (observe)"}
     return {"ok": True, "view": view}
+
+
+def _perft(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
+    """[EP-perft] the count from the current position and, if asked for, the divide."""
+    depth, divide = request.get("depth"), request.get("divide", False)
+    if type(depth) is not int or depth < 0:
+        raise TraceError("depth: must be an integer >= 0")
+    if type(divide) is not bool:
+        raise TraceError("divide: must be true or false")
+    if not counting_engine(engine):
+        return {"ok": False, "error": f"op: {engine.name} does not count perft (EP-perft)"}
+    result = engine.perft(depth, divide)
+    answer: dict[str, Any] = {"ok": True, "nodes": result.nodes}
+    if result.divide is not None:
+        answer["divide"] = [{"action": action_to_json(action), "nodes": nodes} for action, nodes in result.divide]
+    return answer
 
 
 def _new_game(engine: Engine, request: dict[str, Any]) -> dict[str, Any]:
