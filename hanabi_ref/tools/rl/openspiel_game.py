@@ -1,5 +1,5 @@
 """Our engine as an OpenSpiel game, ``hanabi_ref`` [RL-os-game, RL-os-chance, RL-os-actions,
-RL-os-observation, RL-os-strings, RL-os-rewards, RL-os-serialize].
+RL-os-observation, RL-os-strings, RL-os-rewards, RL-os-serialize, RL-os-checks].
 
 Importing this module registers the game with ``pyspiel.register_game``; then
 ``pyspiel.load_game("hanabi_ref", {"players": 3, "rules": "hle"})`` loads it and every
@@ -12,6 +12,11 @@ top of the stack when it is drawn), so its game is the one the chance nodes chos
 Under the ``hle`` preset the action ids, the observation tensor and the strings are those
 of OpenSpiel's ``hanabi``: the plain action space (RL-plain), the ``canonical`` encoder
 (RL-canonical) and HLE's texts (:mod:`hanabi_ref.tools.peers.hle_text`).
+
+It is written for OpenSpiel's own checks [RL-os-checks]: ``pyspiel.random_sim_test`` with
+serialization (clones share the immutable :class:`Position`, serialization replays the
+actions), and its algorithms (``terminal_rewards`` gives the reward model OpenSpiel's MCTS
+requires).
 
 pyspiel is needed (the ``openspiel`` extra, with numpy); without it importing this module
 raises one ``ImportError`` that names the extra [C-extras].
