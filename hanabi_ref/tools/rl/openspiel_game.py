@@ -39,8 +39,9 @@ from hanabi_ref.base.extras import missing_import
 
 try:
     import pyspiel
-except ModuleNotFoundError as error:  # [C-extras] one line naming the extra, not a traceback
-    raise missing_import("the OpenSpiel game (hanabi_ref.tools.rl.openspiel_game)", error, "openspiel") from None
+except ImportError:  # [C-extras] one line naming the extra, not a traceback
+    raise missing_import("the OpenSpiel game (hanabi_ref.tools.rl.openspiel_game)",
+                         ModuleNotFoundError(name="pyspiel"), "openspiel") from None
 
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.cards import Identity
