@@ -320,7 +320,7 @@ def test_composed_with_openspiels_hanabi_the_two_agree_on_300_states() -> None:
 @pytest.mark.deep
 @pytest.mark.checks("RL-os-compose")
 def test_composed_with_openspiels_hanabi_the_two_agree_on_100000_states() -> None:
-    """[RL-os-compose] the full count of the issue (about 6 CPU minutes)."""
+    """[RL-os-compose] the full count of the issue (about 8 CPU minutes with contracts on)."""
     _assert_agrees(100_000, 100)
 
 
