@@ -2,7 +2,9 @@
 
 The blocks of one file run in order in one shared namespace, so a later block can use
 the names an earlier one defined; the assertions in the blocks are the checks.  A block
-whose info string is ``python no-run`` is shown but not run.  In ``console`` blocks every
+whose info string is ``python no-run`` is shown but not run; ``python needs=pyspiel`` runs
+only where the optional library is installed (tests/oracles.py: skipped without it,
+failed instead under ``HANABI_REF_REQUIRE_ORACLES=1``).  In ``console`` blocks every
 ``$ hanabi-ref ...`` line runs as a command (as ``hanabi-ref`` runs it, in a temporary
 folder shared by the file's blocks, with any ``VAR=value`` prefix in its environment;
 consecutive lines with the same prefix share one fresh interpreter) and must exit 0; a
@@ -25,6 +27,7 @@ from pathlib import Path
 
 import attrs
 import pytest
+from tests.oracles import oracle
 from tests.processes import run_process
 
 DOCS = Path(__file__).resolve().parent
@@ -46,6 +49,15 @@ class Block:
         """Whether the block is executed: ```python, but not ```python no-run."""
         words = self.info.split()
         return bool(words) and words[0] == "python" and "no-run" not in words[1:]
+
+    @property
+    def needs(self) -> tuple[str, ...]:
+        """The optional libraries a block needs, ```python needs=pyspiel (several: comma
+        separated): asked for through tests/oracles.py before the block runs, so the file's
+        test skips from that block on where one is missing, and fails instead under
+        ``HANABI_REF_REQUIRE_ORACLES=1``."""
+        words = self.info.split()[1:]
+        return tuple(module for word in words if word.startswith("needs=") for module in word[6:].split(","))
 
 
 def code_blocks(text: str) -> list[Block]:
@@ -77,6 +89,8 @@ def run_blocks(path: Path) -> int:
     for block in code_blocks(path.read_text(encoding="utf-8")):
         if not block.runs:
             continue
+        for module in block.needs:
+            oracle(module)  # skips (or fails under the switch) where the library is missing
         # Pad with blank lines so that tracebacks point at the markdown line.
         source = "\n" * (block.line - 1) + block.code
         exec(compile(source, str(path), "exec"), namespace)  # noqa: S102 - the docs are ours
@@ -240,3 +254,16 @@ def test_failing_block_is_reported_at_its_line(tmp_path: Path) -> None:
     with pytest.raises(AssertionError) as failure:
         run_blocks(page)
     assert failure.traceback[-1].lineno + 1 == 5
+
+
+def test_a_block_asks_the_oracles_for_the_libraries_it_needs(tmp_path: Path) -> None:
+    """``python needs=A,B`` names optional libraries; each is asked for through
+    tests/oracles.py before the block runs (which refuses a library it does not know)."""
+    blocks = code_blocks("```python needs=pyspiel,numpy\nx = 1\n```\n```python\ny = 2\n```\n")
+    assert [block.needs for block in blocks] == [("pyspiel", "numpy"), ()]
+    assert all(block.runs for block in blocks)
+    page = tmp_path / "page.md"
+    page.write_text("```python\nfirst = 1\n```\n```python needs=no_such_library\nraise SystemExit\n```\n",
+                    encoding="utf-8")
+    with pytest.raises(ValueError, match="'no_such_library' is not one of ORACLES"):
+        run_blocks(page)

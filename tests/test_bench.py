@@ -115,7 +115,7 @@ def test_cpu_time_is_measured_and_the_medians_recomputed(report: dict[str, Any])
 
 def test_openspiel_runs_count_whole_games_of_player_moves(report: dict[str, Any]) -> None:
     """[B-engine] a game has at most OpenSpiel's own max_game_length player moves."""
-    import pyspiel  # type: ignore[import-not-found]
+    import pyspiel
 
     for entry in report["results"]:
         bound = pyspiel.load_game("hanabi", {"players": entry["players"]}).max_game_length()

@@ -85,6 +85,8 @@ def test_every_option_has_help_naming_its_default() -> None:
     ("numpy", ["simulate", "--strategy", "learned-recommendation", "--players", "2", "--games", "1"], "rl"),
     ("torch", ["rl", "train", "--agent", "recommendation", "--steps", "10", "--out", "{tmp}/model"], "train"),
     ("pyspiel", ["rl", "bench"], "openspiel"),
+    ("pyspiel", ["rl", "compose", "--states", "3"], "openspiel"),
+    ("pyspiel", ["bench", "openspiel-game", "--players", "2"], "openspiel"),
 ])
 @pytest.mark.checks("C-extras")
 def test_a_missing_optional_package_is_exit_2_naming_the_install(tmp_path: Path, module: str, argv: list[str],

@@ -20,9 +20,11 @@ from hanabi_ref.base.extras import install_hint
 
 
 def add_bench(commands: Subparsers) -> None:
-    """[B-engine, PL-bench] ``bench engine`` and ``bench playability-table``."""
+    """[B-engine, PL-bench, RL-os-bench] ``bench engine``, ``bench playability-table``,
+    ``bench openspiel-game`` and the others."""
     bench = add_command(commands, "bench", command_bench, help="measure speed (CPU and wall time)")
-    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate", "solver", "perft"],
+    bench.add_argument("target", choices=["engine", "strategy", "verify", "playability-table", "isolate", "solver", "perft",
+                                           "openspiel-game"],
                        help="what to measure")
     bench.add_argument("--games", type=positive, default=200, help="random games of one run of bench verify")
     bench.add_argument("--strategy", default="info", help="the strategy of bench strategy (default info)")
@@ -64,6 +66,8 @@ def command_bench(args: argparse.Namespace) -> int:
         return _bench_solver(args)
     if args.target == "perft":
         return _bench_perft(args)
+    if args.target == "openspiel-game":
+        return _bench_openspiel_game(args)
     from hanabi_ref.tools.bench import engine as bench
     from hanabi_ref.engine.configs import make_config
 
@@ -101,6 +105,27 @@ def _bench_perft(args: argparse.Namespace) -> int:
         report["openspiel"] = f"not installed: {install_hint('openspiel')}"
     print(json.dumps(report, sort_keys=True) if args.json else bench.format_report(report)
           + ("" if against else f"\n  openspiel: {report['openspiel']}"))
+    return EXIT_OK
+
+
+def _bench_openspiel_game(args: argparse.Namespace) -> int:
+    """[RL-os-bench] random games through OpenSpiel's API: our engine as ``hanabi_ref`` beside
+    OpenSpiel's ``hanabi``."""
+    from hanabi_ref.tools.bench import engine as bench
+
+    if args.against is not None or args.rules != "hle":
+        raise UsageError("hanabi-ref: bench openspiel-game: plays the hle rules against OpenSpiel's hanabi; "
+                         "--against and --rules do not apply")
+    if importlib.util.find_spec("pyspiel") is None:
+        raise UsageError(f"hanabi-ref: bench openspiel-game: needs open-spiel: {install_hint('openspiel')}")
+    players = args.players or [2, 3, 4, 5]
+    if any(not 2 <= count <= 5 for count in players):
+        raise UsageError(f"hanabi-ref: bench openspiel-game: --players: OpenSpiel's hanabi plays 2 to 5, got {players}")
+    try:
+        report = bench.bench_openspiel_game(players, args.seconds, args.repeats, args.seed)
+    except bench.BenchError as error:
+        raise InvalidGame(f"hanabi-ref: bench openspiel-game: {error}") from None
+    print(json.dumps(report, sort_keys=True) if args.json else bench.format_openspiel_game_report(report))
     return EXIT_OK
 
 

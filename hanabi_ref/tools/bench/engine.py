@@ -32,6 +32,10 @@ FACADE: Final = "facade"
 CHECKED: Final = "checked"
 OPENSPIEL: Final = "openspiel"
 PEERS: Final = (OPENSPIEL,)
+OUR_GAME: Final = "game:hanabi_ref"
+NATIVE_GAME: Final = "game:hanabi"
+"""[RL-os-bench] the child engines that play random games through OpenSpiel's API: our
+engine registered as the OpenSpiel game ``hanabi_ref``, and OpenSpiel's own ``hanabi``."""
 CONTRACTS_VARIABLE: Final = "HANABI_REF_CONTRACTS"
 COMPILED_VARIABLE: Final = "HANABI_REF_COMPILED"
 
@@ -64,6 +68,9 @@ FACADE_OFF: Final = Variant("facade-off", FACADE, contracts=False, compiled=Fals
 CHECKED_OFF: Final = Variant("checked-off", CHECKED, contracts=False, compiled=False)
 PEER_VARIANTS: Final = {OPENSPIEL: Variant(OPENSPIEL, OPENSPIEL)}
 VARIANTS: Final = (SOURCE_OFF, CHECKED_OFF, FACADE_OFF, SOURCE_ON, COMPILED_OFF)
+GAME_VARIANTS: Final = (Variant("hanabi_ref-off", OUR_GAME, contracts=False),
+                        Variant("hanabi_ref-on", OUR_GAME, contracts=True), Variant("openspiel-hanabi", NATIVE_GAME))
+"""[RL-os-bench] the variants of ``bench openspiel-game``."""
 
 RATIOS: Final = (
     ("source-off", OPENSPIEL),
@@ -179,6 +186,46 @@ def measure_openspiel(players: int, seconds: float, seed: int) -> dict[str, Any]
     return dict(result, engine=OPENSPIEL, contracts=None, compiled=None, compiled_modules={})
 
 
+def measure_openspiel_game(name: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
+    """[RL-os-bench] random games of the OpenSpiel game ``name`` (``hanabi_ref`` under ``hle``,
+    or ``hanabi``) through OpenSpiel's API for ``seconds`` of CPU time: chance outcomes by
+    one uniform number and a cumulative scan, moves uniformly from ``legal_actions()``;
+    ``steps`` counts both, ``moves`` the players' moves."""
+    pyspiel = importlib.import_module("pyspiel")
+    parameters: dict[str, Any] = {"players": players}
+    if name == "hanabi_ref":
+        importlib.import_module("hanabi_ref.tools.rl.openspiel_game")  # registers the game
+        parameters["rules"] = "hle"
+    game = pyspiel.load_game(name, parameters)
+    rng = random.Random(seed)
+    counted = {"moves": 0}
+
+    def play_one(_: int) -> int:
+        state, steps = game.new_initial_state(), 0
+        while not state.is_terminal():
+            if state.is_chance_node():
+                point, total = rng.random(), 0.0
+                outcomes = state.chance_outcomes()
+                action = outcomes[-1][0]
+                for outcome, probability in outcomes:
+                    total += probability
+                    if point < total:
+                        action = outcome
+                        break
+            else:
+                action = rng.choice(state.legal_actions())
+                counted["moves"] += 1
+            state.apply_action(action)
+            steps += 1
+        return steps
+
+    result = _timed_games(play_one, seconds)
+    result = dict(result, steps=result["moves"], moves=counted["moves"])
+    if name == "hanabi_ref":
+        return _engine_run(result, OUR_GAME)
+    return dict(result, engine=NATIVE_GAME, contracts=None, compiled=None, compiled_modules={})
+
+
 STRATEGY_PREFIX: Final = "strategy="
 """A child's engine argument ``strategy=NAME`` measures whole games of that strategy [B-strategy]."""
 
@@ -214,6 +261,8 @@ def _child_main(argv: Sequence[str]) -> None:
         result = measure_strategy(engine[len(STRATEGY_PREFIX):], int(players), preset, float(seconds), int(seed))
     elif engine == OPENSPIEL:
         result = measure_openspiel(int(players), float(seconds), int(seed))
+    elif engine in (OUR_GAME, NATIVE_GAME):
+        result = measure_openspiel_game(engine.partition(":")[2], int(players), float(seconds), int(seed))
     elif engine == CHECKED:
         result = measure_ours(int(players), preset, float(seconds), int(seed), checked=True)
     elif engine == FACADE:
@@ -235,13 +284,16 @@ def run_child(variant: Variant, players: int, preset: str, seconds: float, seed:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         raise BenchError(f"{where}: the measuring process failed: {lines[-1] if lines else done.returncode}")
     run: dict[str, Any] = json.loads(done.stdout)
-    if variant.engine != OPENSPIEL and (run["contracts"], run["compiled"]) != (variant.contracts, variant.compiled):
+    if variant.engine not in (OPENSPIEL, NATIVE_GAME) and (run["contracts"], run["compiled"]) != (variant.contracts, variant.compiled):
         raise BenchError(f"{where}: the run had contracts={run['contracts']} compiled={run['compiled']}, "
                          f"not contracts={variant.contracts} compiled={variant.compiled}")
     run["moves_per_cpu_second"] = run["moves"] / run["cpu_seconds"]
     run["moves_per_wall_second"] = run["moves"] / run["wall_seconds"]
     run["games_per_cpu_second"] = run["games"] / run["cpu_seconds"]
     run["games_per_wall_second"] = run["games"] / run["wall_seconds"]
+    if "steps" in run:
+        run["steps_per_cpu_second"] = run["steps"] / run["cpu_seconds"]
+        run["steps_per_wall_second"] = run["steps"] / run["wall_seconds"]
     return run
 
 
@@ -266,8 +318,9 @@ def _summary(runs: list[dict[str, Any]], unit: str = "moves") -> dict[str, Any]:
         summary[f"median_{unit}_per_{clock}_second"] = statistics.median(values)
         summary[f"min_{unit}_per_{clock}_second"] = min(values)
         summary[f"max_{unit}_per_{clock}_second"] = max(values)
-    for total in ("moves", "games", "cpu_seconds", "wall_seconds"):
-        summary[total] = sum(run[total] for run in runs)
+    for total in ("moves", "games", "cpu_seconds", "wall_seconds", "steps"):
+        if total in runs[0]:
+            summary[total] = sum(run[total] for run in runs)
     summary["contracts"], summary["compiled"] = runs[0]["contracts"], runs[0]["compiled"]
     summary["runs"] = runs
     return summary
@@ -351,6 +404,46 @@ def bench_strategy(name: str, players: Sequence[int], preset: str, seconds: floa
             ratios["compiled-off/source-off"] = results[COMPILED_OFF.name][key] / results[SOURCE_OFF.name][key]
         report["results"].append({"players": count, "variants": results, "ratios": ratios})
     return report
+
+
+def bench_openspiel_game(players: Sequence[int], seconds: float, repeats: int, seed: int) -> dict[str, Any]:
+    """[RL-os-bench] interleaved runs of random games through OpenSpiel's API: our engine as
+    the game ``hanabi_ref`` (``hle``, contracts off and on) and OpenSpiel's ``hanabi``."""
+    report: dict[str, Any] = {"benchmark": "openspiel-game", "rules": "hle", "players": list(players),
+                              "seconds_per_run": seconds, "clock_of_runs": "cpu", "repeats": repeats, "seed": seed,
+                              "unit": "steps: chance outcomes and moves applied", **_machine(),
+                              "compiled_build": {"built": False, "build_command": ""}}
+    report["results"] = []
+    key = "median_steps_per_cpu_second"
+    for count, results in _run_interleaved(report, GAME_VARIANTS, players, "hle", seconds, seed, "steps"):
+        native = results["openspiel-hanabi"][key]
+        ratios = {f"{name}/openspiel-hanabi": results[name][key] / native for name in ("hanabi_ref-off", "hanabi_ref-on")}
+        report["results"].append({"players": count, "variants": results, "ratios": ratios})
+    report["load_average_at_end"] = _machine()["load_average_at_start"]
+    return report
+
+
+def format_openspiel_game_report(report: dict[str, Any]) -> str:
+    """[RL-os-bench] the report as a readable table: steps per CPU second."""
+    load, end = report["load_average_at_start"], report["load_average_at_end"]
+    lines = [
+        f"bench openspiel-game: random games through OpenSpiel's API (hle), {report['repeats']} interleaved runs of "
+        f"{report['seconds_per_run']:g} CPU s per variant and player count; steps = chance outcomes and moves applied",
+        f"python {report['python']}, {report['cpu_count']} CPUs ({report['cpus_usable']} usable), load average "
+        f"{' '.join(map(str, load)) if load else 'unknown'} at start, {' '.join(map(str, end)) if end else 'unknown'} "
+        "at end",
+    ]
+    for entry in report["results"]:
+        for name, result in entry["variants"].items():
+            runs = " ".join(f"{run['steps_per_cpu_second']:.0f}" for run in result["runs"])
+            lines.append(f"  {entry['players']} players  {name:<17} {result['median_steps_per_cpu_second']:9.0f} "
+                         f"steps/CPU s ({result['min_steps_per_cpu_second']:.0f}..{result['max_steps_per_cpu_second']:.0f})"
+                         f", {statistics.median(run['moves_per_cpu_second'] for run in result['runs']):.0f} moves/CPU s, "
+                         f"{result['games']} games; "
+                         f"runs {runs}")
+        for ratio, value in entry["ratios"].items():
+            lines.append(f"  {entry['players']} players  {ratio}: {value:.3f}x")
+    return "\n".join(lines)
 
 
 def format_strategy_report(report: dict[str, Any]) -> str:

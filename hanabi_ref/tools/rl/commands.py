@@ -17,7 +17,8 @@ from hanabi_ref.base.extras import install_hint
 
 
 def add_rl(commands: Subparsers) -> None:
-    """[RL-cli, RL-train-cli] ``rl check``, ``rl play``, ``rl bench``, ``rl train``, ``rl eval`` and ``rl curve``."""
+    """[RL-cli, RL-train-cli, RL-os-compose] ``rl check``, ``rl compose``, ``rl play``, ``rl bench``,
+    ``rl train``, ``rl eval`` and ``rl curve``."""
     rl = add_command(commands, "rl", command_rl, help="reinforcement-learning encodings and environments (spec/rl.md)")
     questions = add_questions(rl)
     check = questions.add_parser("check", help="compare the encoders with a peer, every seat of every state")
@@ -25,6 +26,11 @@ def add_rl(commands: Subparsers) -> None:
     check.add_argument("--states", type=positive, required=True, help="(state, seat) pairs to compare")
     check.add_argument("--seed", type=seed, default=0, help="seed of the games and drawn configurations")
     check.add_argument("--json", action="store_true", help="print one JSON object")
+    compose = questions.add_parser("compose", help="our engine as the OpenSpiel game hanabi_ref beside OpenSpiel's "
+                                   "hanabi, every state (needs open-spiel)")
+    compose.add_argument("--states", type=positive, required=True, help="states to compare")
+    compose.add_argument("--seed", type=seed, default=0, help="seed of the chance outcomes and the moves")
+    compose.add_argument("--json", action="store_true", help="print one JSON object")
     play = questions.add_parser("play", help="play one game and print the encoding of every observation")
     add_game_options(play)
     play.add_argument("--encoding", required=True, help="canonical, minimal, v0 or notes")
@@ -89,6 +95,8 @@ def _run_question(args: argparse.Namespace) -> int:
 
     if args.question == "check":
         return EXIT_OK if tools.run_check(args.states, args.seed, args.json) else EXIT_INVALID_GAME
+    if args.question == "compose":
+        return _compose(args)
     if args.question == "bench":
         from hanabi_ref.tools.rl.batch import batch_unsupported
 
@@ -112,6 +120,17 @@ def _run_question(args: argparse.Namespace) -> int:
     tools.run_play(args.encoding, config, sim_commands.strategy_factory(args.strategy), args.seed, args.all_seats,
                    args.json)
     return EXIT_OK
+
+
+def _compose(args: argparse.Namespace) -> int:
+    """[RL-os-compose] ``rl compose``; without open-spiel one line naming the extra (exit 2)."""
+    from hanabi_ref.base.extras import MissingExtraImport
+
+    try:
+        from hanabi_ref.tools.rl.openspiel_compose import run_compose
+    except MissingExtraImport as error:
+        raise UsageError(f"hanabi-ref: rl compose: {error}") from None
+    return EXIT_OK if run_compose(args.states, args.seed, args.json) else EXIT_INVALID_GAME
 
 
 def _simulate(argv: list[str]) -> int:
