@@ -255,15 +255,92 @@ def test_the_random_games_count_coverage_until_the_first_divergence() -> None:
 
 
 def _verify_on_vectors(cases: tuple[str, ...], engine: str, out: Path, capsys: pytest.CaptureFixture[str],
-                       *extra: str) -> tuple[int, str, str]:
-    """``verify`` with only the hle vectors of ``cases`` (instead of all of them)."""
+                       *extra: str, preset: str = "hle") -> tuple[int, str, str]:
+    """``verify`` with only the vectors of ``preset`` (hle unless told) of ``cases``
+    (instead of all of them)."""
     from hanabi_ref.tools.vectors import iter_vectors
 
-    vectors = tuple(iter_vectors(presets=("hle",), cases=cases))
+    vectors = tuple(iter_vectors(presets=(preset,), cases=cases))
     with pytest.MonkeyPatch.context() as monkeypatch:
         monkeypatch.setattr("hanabi_ref.tools.vectors.all_vectors", lambda: vectors)
-        return run(["verify", "--engine", engine, "--rules", "hle", "--out", str(out), "--timeout", str(WAIT), *extra],
+        return run(["verify", "--engine", engine, "--rules", preset, "--out", str(out), "--timeout", str(WAIT), *extra],
                    capsys)
+
+
+def _story_of_buggy(bug: str, cases: tuple[str, ...], tmp_path: Path, capsys: pytest.CaptureFixture[str],
+                    preset: str = "hle") -> list[str]:
+    """The lines of ``explain`` on the first vector of ``cases`` that ``tests/engines/buggy.py
+    --bug BUG`` fails."""
+    out = tmp_path / "repro.json"
+    engine = f"{sys.executable} {ENGINES / 'buggy.py'} --bug {bug}"
+    code, text, err = _verify_on_vectors(cases, engine, out, capsys, preset=preset)
+    assert code == EXIT_INVALID_GAME, text + err
+    code, story, err = run(["explain", str(out)], capsys)
+    assert code == EXIT_OK, err
+    return story.splitlines()
+
+
+@pytest.mark.checks("EP-explain", "E-6")
+def test_explain_names_the_stop_check_after_the_deal(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain, E-6] an engine without the stop check after the deal fails the vector
+    whose deal takes the whole stack (hle/empty_deal_games/p2-h25): the last round must
+    start before the first move, which E-6 decides under the option initial_stop_check,
+    not step 1 in general (2.16-1)."""
+    story = _story_of_buggy("no-initial-stop-check", ("empty_deal_games",), tmp_path, capsys)
+    said = [line.strip() for line in story if line.strip().startswith("the engine says remaining")]
+    assert said and said[0].endswith("(E-6; option initial_stop_check = true)"), story
+    assert "(2.16-1)" not in "\n".join(story)
+
+
+@pytest.mark.checks("EP-explain", "R-3")
+def test_explain_names_the_final_moves_draw(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain, R-3] an engine whose game-ending move draws under hle (which sets
+    draw_after_final_move = false) fails a strikeout vector: the hands and the stack
+    after that move are judged by R-3 with the option's value, not by the ordinary draw
+    of 2.16-2c-draw / 2.16-2b-draw."""
+    story = _story_of_buggy("final-draw-always", ("strikeout",), tmp_path, capsys)
+    said = [line.strip() for line in story if line.strip().startswith("the engine says")]
+    assert said and all(line.endswith("(R-3; option draw_after_final_move = false)") for line in said), story
+    assert "2.16-2c-draw" not in "\n".join(story) and "2.16-2b-draw" not in "\n".join(story)
+
+
+@pytest.mark.checks("EP-explain", "R-4")
+def test_explain_names_the_end_when_nothing_is_playable(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain, R-4] an engine that plays the last round out where nobody still to
+    move holds a playable card fails hanab-live's nothing_playable vector: the end is
+    R-4's, under end_when_nothing_playable = true, not R-1's (no points possible)."""
+    story = _story_of_buggy("no-nothing-playable-end", ("nothing_playable",), tmp_path, capsys, preset="hanab-live")
+    said = [line.strip() for line in story if line.strip().startswith("the engine says terminal")]
+    assert said and said[0].endswith("(R-4; option end_when_nothing_playable = true)"), story
+    assert "(R-1" not in "\n".join(story)
+
+
+@pytest.mark.checks("EP-explain", "E-2")
+def test_explain_names_the_clause_of_a_wrong_legal_action(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """[EP-explain, E-2] an engine that lists discards with every hint token under hle
+    fails the first discard vector before its action: ``explain`` names the listed move
+    and the clause that forbids it (E-2), with the option under which it is illegal."""
+    story = _story_of_buggy("discard-at-max", ("discard",), tmp_path, capsys)
+    assert "legal actions: engine lists" in story[-2], story
+    assert story[-1].strip().startswith('the engine lists "seat ') and " discards slot 0: " in story[-1]
+    assert story[-1].endswith("the rules forbid it (E-2: discarding is not allowed with all 8 hint tokens, "
+                              "under the rule option discard_at_max_hints = false)")
+
+
+@pytest.mark.checks("EP-explain", "E-2")
+def test_legal_lines_name_the_clause_that_allows_a_missing_action() -> None:
+    """[EP-explain, E-2] a legal action the engine leaves out of its list is told with
+    the clause that allows it: under the thesis' rules a discard with every hint token
+    (E-2, option discard_at_max_hints = true); an example the rules forbid is not told."""
+    from hanabi_ref.tools.verify.explain import legal_lines
+
+    config = make_config(2, "thesis")
+    state = initial_state(config, tables_for(config).canonical_deck)
+    lines = legal_lines('legal actions: engine lacks 5 legal action(s), e.g. {"slot":0,"type":"discard"}', state)
+    assert lines == ['the engine does not list "seat 0 discards slot 0: r1"; the rules allow it (E-2: a discard '
+                     "with every hint token is legal under the rule option discard_at_max_hints = true)"]
+    assert legal_lines('legal actions: engine lacks 1 legal action(s), e.g. {"target":0,"kind":"value","value":1,'
+                       '"type":"hint"}', state) == []
 
 
 @pytest.mark.checks("EP-explain", "EP-not-run")

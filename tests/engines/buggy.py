@@ -13,7 +13,9 @@ score, the end when no points are possible, the final move's draw); anything els
 answered ``unsupported``.
 
 Without ``--bug`` it is a correct engine.  Each bug of :data:`BUGS` is one that engine
-authors make, and each shows only in a particular situation of a game.
+authors make, and each shows only in a particular situation of a game; the default random
+games of ``verify`` find each.  Those of :data:`OTHER_BUGS` are rules other engines play
+otherwise (R-3, R-4, E-6, E-2), shown by the vectors that ``explain`` is tested on.
 """
 
 from __future__ import annotations
@@ -39,6 +41,13 @@ BUGS = {
     "no-early-end": "the game does not stop when no more points are possible (hanab-live, R-1)",
 }
 
+OTHER_BUGS = {
+    "no-nothing-playable-end": "the last round runs on when nobody still to move holds a playable card (hanab-live, R-4)",
+    "no-initial-stop-check": "no stop check after the deal: a deal that takes the whole stack gives p + 1 moves (E-6)",
+    "final-draw-always": "the move that ends the game draws even under draw_after_final_move = false (R-3)",
+    "discard-at-max": "discards are listed and accepted with every hint token even where that is illegal (E-2)",
+}
+
 Card = tuple[int, int]  # (suit, value)
 
 
@@ -50,8 +59,8 @@ class SmallEngine:
     """One game at a time; every method takes and returns the JSON objects of the protocol."""
 
     def __init__(self, bug: str | None = None) -> None:
-        if bug is not None and bug not in BUGS:
-            raise ValueError(f"unknown bug {bug!r} (known: {', '.join(BUGS)})")
+        if bug is not None and bug not in BUGS and bug not in OTHER_BUGS:
+            raise ValueError(f"unknown bug {bug!r} (known: {', '.join([*BUGS, *OTHER_BUGS])})")
         self.bug = bug
         self.started = False
 
@@ -93,7 +102,8 @@ class SmallEngine:
         self.remaining: int | None = None  # None: no last round yet
         self.over = False
         self.started = True
-        self._stop_check()
+        if self.bug != "no-initial-stop-check":
+            self._stop_check()
 
     @staticmethod
     def _fresh() -> tuple[set[int], set[int]]:
@@ -113,7 +123,7 @@ class SmallEngine:
                     for value in range(first, first + count):
                         if self.empty_hints or self._touches(target, kind, value):
                             actions.append({"type": "hint", "target": target, "kind": kind, "value": value})
-        if self.discard_at_max or self.tokens < self.max_tokens:
+        if self.discard_at_max or self.tokens < self.max_tokens or self.bug == "discard-at-max":
             actions += [{"type": "discard", "slot": s} for s in range(len(self.hands[self.current]))]
         actions += [{"type": "play", "slot": s} for s in range(len(self.hands[self.current]))]
         return actions
@@ -141,7 +151,7 @@ class SmallEngine:
                     self.tokens += 1
             else:
                 self._play(card)
-            if self.stack and (self.final_draw or not self._will_stop()):
+            if self.stack and (self.final_draw or self.bug == "final-draw-always" or not self._will_stop()):
                 hand.append(self.stack.pop())
                 known.append(self._fresh())
         self.current = (self.current + 1) % self.players
@@ -202,7 +212,8 @@ class SmallEngine:
             self.over = True
         elif self.remaining is None and not self.stack:
             self.remaining = self.players - 1 if self.bug == "last-round-short" else self.players
-        if not self.over and self.nothing_playable_end and self.remaining is not None and self.remaining > 0:
+        ending = self.nothing_playable_end and self.bug != "no-nothing-playable-end"
+        if not self.over and ending and self.remaining is not None and self.remaining > 0:
             # hanab.live's end of the last round: nobody still to move holds a next card
             movers = [(self.current + step) % self.players for step in range(self.remaining)]
             self.over = not any(self.fireworks[suit] == value - 1 for seat in movers for suit, value in self.hands[seat])
@@ -307,7 +318,7 @@ def answer(engine: SmallEngine, request: dict[str, Any]) -> dict[str, Any]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--bug", choices=sorted(BUGS), default=os.environ.get("BUGGY_ENGINE_BUG") or None)
+    parser.add_argument("--bug", choices=sorted([*BUGS, *OTHER_BUGS]), default=os.environ.get("BUGGY_ENGINE_BUG") or None)
     engine = SmallEngine(parser.parse_args().bug)
     for line in sys.stdin:
         request = json.loads(line)

@@ -8,6 +8,7 @@ engine shows a seat (EP-views), which of its own cards it shows, which the rules
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +24,7 @@ from hanabi_ref.engine.state import GameState
 from hanabi_ref.formats.trace import action_from_json, read_json_file, replay_states, trace_from_json
 from hanabi_ref.engine.transition import apply
 from hanabi_ref.tools.verify.report import (FieldDifference, card_text, clause_of, decisive_first, field_parts,
-                                            first_place, knowledge_text)
+                                            first_place, knowledge_text, with_option)
 from hanabi_ref.tools.verify.views import VIEW_FIELDS, WRONG, rules_out_more
 
 
@@ -101,14 +102,15 @@ def explain(path: str | Path) -> list[str]:
                                states[-2], trace.actions[-1])
     if not differences:
         lines.append(f"{at}: {details.get('what', '')}")
-        return lines
+        return lines + [f"  {line}" for line in legal_lines(str(details.get("what", "")), last)]
     lines.append(f"{at}:")
     for difference in decisive_first(differences):
         place, field = field_parts(difference.field)
         if place != "state":
-            lines += [f"  {line}" for line in view_lines(difference, config, clause_of(field, step, before, last))]
+            clause = with_option(clause_of(field, step, before, last), config)
+            lines += [f"  {line}" for line in view_lines(difference, config, clause)]
             continue
-        clause = clause_of(difference.field, step, before, last)
+        clause = with_option(clause_of(difference.field, step, before, last), config)
         if difference.note.startswith("not a state field"):
             lines.append(f"  the engine reports a field {difference.field!r} that no state has")
             continue
@@ -156,6 +158,33 @@ def allowing_clause(state: GameState, action: Action, after: GameState) -> str:
     if not after.history[-1].touched and options.empty_hints:
         return "2.16-2a-empty: a hint that touches no card is legal under the rule option empty_hints = true"
     return "2.16-2a"
+
+
+LEGAL_EXAMPLE = re.compile(r"engine (lacks|lists) \d+ (?:legal|illegal) action\(s\), e\.g\. (\{[^{}]*\})")
+"""The example action of each side of a legal-action difference, as ``legal_difference``
+writes it (:mod:`hanabi_ref.tools.verify.compare`)."""
+
+
+def legal_lines(what: str, state: GameState) -> list[str]:
+    """[EP-explain] a difference in the legal-action lists at ``state``: for the example
+    action the engine lacks, the clause that makes it legal; for the one it lists, the
+    clause that forbids it, naming the rule option where one decides it."""
+    lines = []
+    for side, text in LEGAL_EXAMPLE.findall(what):
+        try:
+            action = action_from_json(json.loads(text), "legal action")
+        except (TraceError, ValueError):
+            continue
+        try:
+            after: GameState | None = apply(state, action)
+        except IllegalActionError:
+            after = None
+        told = move_text(state.config, state, action, None)
+        if side == "lacks" and after is not None:
+            lines.append(f"the engine does not list \"{told}\"; the rules allow it ({allowing_clause(state, action, after)})")
+        elif side == "lists" and after is None:
+            lines.append(f"the engine lists \"{told}\"; the rules forbid it ({_forbidding_text(state, action)})")
+    return lines
 
 
 def view_lines(difference: FieldDifference, config: GameConfig, clause: str) -> list[str]:
@@ -215,6 +244,17 @@ def _verdict(what: str) -> str:
     if "engine accepted" in what:
         return "accepted it"
     return what
+
+
+def _forbidding_text(state: GameState, action: Action) -> str:
+    """The clause that forbids ``action`` at ``state``, and the rule option it is illegal
+    under where one decides it (E-2, 2.16-2a-empty, 2.16-2a-target: P-options)."""
+    text = _refusing_clause(state, action)
+    clause = text.partition(":")[0]
+    option = next((name for name, clauses in OPTION_CLAUSES.items() if clause in clauses), None)
+    if option is None:
+        return text
+    return f"{text}, under the rule option {option} = {json.dumps(getattr(state.config.options, option))}"
 
 
 def _refusing_clause(state: GameState, action: Action) -> str:

@@ -7,6 +7,7 @@ and which rule clauses the run exercised, with counts.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Final
@@ -17,7 +18,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, deck_size
+from hanabi_ref.engine.state import GameState, deck_size, max_attainable_score
 from hanabi_ref.tools.verify.equality import json_equal, json_type
 
 STATE_FIELDS = (
@@ -216,9 +217,13 @@ def clause_of(field: str, action: Action | None, before: GameState | None, after
     """[EP-explain] the clause of spec/rules.md that fixes ``field`` after ``action``
     (None: the deal), judged from our states before and after it."""
     if action is None or before is None or after is None:
+        if after is not None and field in ("remaining", "terminal") and deck_size(after) == 0:
+            return "E-6"  # the deal took the whole stack: the stop check right after step 1
         return {"hands": "2.16-1-deal", "knowledge": "2.14-initial", "current": "2.16-1",
                 "clue_tokens": "2.16-1", "strikes": "2.16-1", "deck_size": "2.16-1-deal"}.get(field, "2.16-1")
     if field in ("terminal", "remaining", "score"):
+        if _deal_took_the_stack(after) and (field == "remaining" or end_clause(after) == "2.16-3-R0"):
+            return "E-6"  # the last round began before the first move: p moves, not p + 1
         if after.terminal:
             return end_clause(after)
         if field == "remaining":
@@ -226,6 +231,8 @@ def clause_of(field: str, action: Action | None, before: GameState | None, after
         return "2.16-3"
     if field in ("current", "turns"):
         return "2.16-2-next"
+    if field in ("hands", "knowledge", "deck_size") and _may_draw_at_the_end(action, before, after):
+        return "R-3"
     if isinstance(action, Hint):
         if field == "clue_tokens":
             return "2.16-2a-cost"
@@ -245,7 +252,8 @@ def clause_of(field: str, action: Action | None, before: GameState | None, after
 
 def end_clause(final: GameState) -> str:
     """The clause of step 3 that ended the game of ``final`` (a terminal state): the last
-    allowed error, every field complete, the last round over, or no point possible (R-1)."""
+    allowed error, every field complete, the last round over, no point possible (R-1) or,
+    in the last round, nothing left to play (R-4)."""
     config = final.config
     if final.strikes == config.max_errors:
         return "2.16-3-strikeout"
@@ -253,7 +261,38 @@ def end_clause(final: GameState) -> str:
         return "2.16-3-max"
     if final.remaining == 0:
         return "2.16-3-R0"
-    return "R-1"
+    if config.options.end_when_no_points_possible and max_attainable_score(final) == sum(final.fireworks):
+        return "R-1"
+    return "R-4" if config.options.end_when_nothing_playable else "R-1"
+
+
+def _deal_took_the_stack(state: GameState) -> bool:
+    """[E-6] whether the deal of ``state``'s game took the whole stack (N = p · h)."""
+    config = state.config
+    return len(state.deck) == config.players * config.hand_size
+
+
+def _may_draw_at_the_end(action: Action, before: GameState, after: GameState) -> bool:
+    """[R-3] whether ``action`` is a play or discard of a hand's card that ends the game
+    while the stack still had a card to draw: whether it draws is R-3's option."""
+    if isinstance(action, Hint) or not after.terminal or deck_size(before) == 0:
+        return False
+    return action.slot < len(before.hands[before.current_player])
+
+
+RULE_OPTIONS: Final = {"R-1": "end_when_no_points_possible", "R-3": "draw_after_final_move",
+                       "R-4": "end_when_nothing_playable", "E-6": "initial_stop_check"}
+"""[EP-explain] the clauses that only a rule option of P-options brings into play, and
+that option: a difference judged by one of them depends on the option's value."""
+
+
+def with_option(clause: str, config: GameConfig) -> str:
+    """[EP-explain] ``clause``, followed by the rule option it depends on and the value
+    the game has: ``R-3; option draw_after_final_move = false``."""
+    option = RULE_OPTIONS.get(clause)
+    if option is None:
+        return clause
+    return f"{clause}; option {option} = {json.dumps(getattr(config.options, option))}"
 
 
 # ------------------------------------------------------------------ coverage
