@@ -131,6 +131,9 @@ def test_the_vector_matrix_reads_the_clause_of_a_verdict() -> None:
     assert clause_of("the engine says score 1, the rules say 0 (2.16-3-strikeout)") == "2.16-3-strikeout"
     assert clause_of("the engine says (a) thing") == "?"
     assert clause_of("no clause here") == "?"
+    assert clause_of("the engine says deck_size 5, the rules say 6 (R-3; option draw_after_final_move = false)") == "R-3"
+    assert clause_of('the engine lists "seat 0 discards slot 0: r1"; the rules forbid it (E-2: discarding is not '
+                     "allowed with all 8 hint tokens, under the rule option discard_at_max_hints = false)") == "E-2"
 
 
 def test_the_vector_matrix_refuses_an_unknown_preset(capsys: pytest.CaptureFixture[str]) -> None:

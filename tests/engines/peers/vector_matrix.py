@@ -10,8 +10,7 @@ named (default: all three) is checked in a game of its own, as ``verify`` checks
 told as ``hanabi-ref explain`` tells it, and the verdict lines name the clause. Printed:
 one line per diverging vector (its name, what it is about, the first of the clauses it
 covers, the verdict), then how many vectors diverged under each clause that a verdict
-names (or, where none names one, as a difference of the legal actions does, the vector's
-first clause). An engine that crashes or leaves the
+names (or, where none names one, the vector's first clause). An engine that crashes or leaves the
 protocol is restarted for the next vector, and the failure is printed for that vector.
 """
 
@@ -45,9 +44,11 @@ def verdicts(vector: Any, divergence: Any, folder: Path) -> list[str]:
 
 
 def clause_of(verdict: str) -> str:
-    """The clause a verdict line ends with, ``(2.16-3-strikeout)``; '?' if none."""
+    """The clause a verdict line ends with, ``(2.16-3-strikeout)``, without the option or
+    the reason that may follow it (``(R-3; option draw_after_final_move = false)``,
+    ``(E-2: discarding is not allowed ...)``); '?' if none."""
     match = CLAUSE.search(verdict)
-    return match.group(1) if match else "?"
+    return re.split(r"[;:,]", match.group(1))[0].strip() if match else "?"
 
 
 def run(command: str, presets: tuple[str, ...]) -> Counter[str]:
