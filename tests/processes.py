@@ -107,24 +107,27 @@ def end_session(session: int) -> None:
 
 @contextmanager
 def _ctrl_c_at_default() -> Iterator[None]:
-    """While inside, a child started inherits Ctrl-C (SIGINT) at its default.
+    """While inside, a child started inherits Ctrl-C (SIGINT) and SIGHUP at their defaults.
 
-    A suite started as a shell's background job (``pytest ... &`` in a script, ``nohup``)
-    runs with SIGINT ignored, and a child inherits that; our commands keep a signal that
-    was ignored when they started ignored (SV-signals), so a test that stops one with
-    SIGINT would wait for nothing.  Only then is SIGINT set back to its default here, for
-    the moment of the start (in the main thread, where handlers can be set); otherwise
-    nothing changes.  Not through ``preexec_fn``: a child forked for that shows its
-    parent's handlers in ``/proc`` until it runs the command, which tests read to know
-    when it is under way."""
-    if threading.current_thread() is threading.main_thread() and signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
-        signal.signal(signal.SIGINT, signal.SIG_DFL)
-        try:
-            yield
-        finally:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-    else:
+    A suite started as a shell's background job (``pytest ... &`` in a script) runs with
+    SIGINT ignored, one started under ``nohup`` with SIGHUP ignored, and a child inherits
+    that; our commands keep a signal that was ignored when they started ignored
+    (SV-signals), so a test that stops one with SIGINT or SIGHUP would wait for nothing.
+    Only then is each set back to its default here, for the moment of the start (in the
+    main thread, where handlers can be set); otherwise nothing changes.  Not through
+    ``preexec_fn``: a child forked for that shows its parent's handlers in ``/proc`` until
+    it runs the command, which tests read to know when it is under way."""
+    ignored = [signum for signum in (signal.SIGINT, signal.SIGHUP) if signal.getsignal(signum) is signal.SIG_IGN]
+    if threading.current_thread() is not threading.main_thread() or not ignored:
         yield
+        return
+    for signum in ignored:
+        signal.signal(signum, signal.SIG_DFL)
+    try:
+        yield
+    finally:
+        for signum in ignored:
+            signal.signal(signum, signal.SIG_IGN)
 
 
 @contextmanager
