@@ -275,15 +275,22 @@ def _child_main(argv: Sequence[str]) -> None:
 # --- in the parent ------------------------------------------------------------------
 
 
-def run_child(variant: Variant, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
-    """One measurement in a fresh interpreter; checks that it ran as asked [B-engine]."""
-    command = [sys.executable, "-m", "hanabi_ref.tools.bench.engine", variant.engine, str(players), preset, repr(seconds), str(seed)]
+def measure_in_child(command: list[str], variant: Variant, where: str) -> dict[str, Any]:
+    """[B-engine] ``command`` run in a fresh interpreter with the variant's environment;
+    its one JSON line, or :class:`BenchError` naming ``where`` and the child's last line."""
     done = subprocess.run(command, env=dict(os.environ, **variant.environment()), capture_output=True, text=True)
-    where = f"{variant.name}, {players} players"
     if done.returncode != 0:
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         raise BenchError(f"{where}: the measuring process failed: {lines[-1] if lines else done.returncode}")
     run: dict[str, Any] = json.loads(done.stdout)
+    return run
+
+
+def run_child(variant: Variant, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+    """One measurement in a fresh interpreter; checks that it ran as asked [B-engine]."""
+    command = [sys.executable, "-m", "hanabi_ref.tools.bench.engine", variant.engine, str(players), preset, repr(seconds), str(seed)]
+    where = f"{variant.name}, {players} players"
+    run = measure_in_child(command, variant, where)
     if variant.engine not in (OPENSPIEL, NATIVE_GAME) and (run["contracts"], run["compiled"]) != (variant.contracts, variant.compiled):
         raise BenchError(f"{where}: the run had contracts={run['contracts']} compiled={run['compiled']}, "
                          f"not contracts={variant.contracts} compiled={variant.compiled}")

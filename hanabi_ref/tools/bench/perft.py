@@ -14,15 +14,13 @@ from __future__ import annotations
 
 import importlib
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from hanabi_ref.tools.bench.engine import OPENSPIEL, SOURCE_OFF, SOURCE_ON, BenchError, Variant, _machine, schedule
+from hanabi_ref.tools.bench.engine import OPENSPIEL, SOURCE_OFF, SOURCE_ON, BenchError, Variant, _machine, measure_in_child, schedule
 
 PRESET: Final = "hle"
 VARIANTS: Final = (SOURCE_OFF, SOURCE_ON)
@@ -101,12 +99,8 @@ def _child_main(argv: Sequence[str]) -> None:
 def run_child(variant: Variant, players: int, depth: int, seed: int) -> dict[str, Any]:
     """One count in a fresh interpreter; checks that it ran as asked [PF-bench]."""
     command = [sys.executable, "-m", "hanabi_ref.tools.bench.perft", variant.engine, str(players), str(depth), str(seed)]
-    done = subprocess.run(command, env=dict(os.environ, **variant.environment()), capture_output=True, text=True)
     where = f"{variant.name}, {players} players"
-    if done.returncode != 0:
-        lines = [line for line in done.stderr.splitlines() if line.strip()]
-        raise BenchError(f"{where}: the measuring process failed: {lines[-1] if lines else done.returncode}")
-    run: dict[str, Any] = json.loads(done.stdout)
+    run = measure_in_child(command, variant, where)
     if variant.engine != OPENSPIEL and run["contracts"] != variant.contracts:
         raise BenchError(f"{where}: the run had contracts={run['contracts']}, not {variant.contracts}")
     run["nodes_per_cpu_second"] = run["nodes"] / max(run["cpu_seconds"], 1e-9)

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import signal
 import sys
 from typing import Any
 
@@ -201,20 +200,14 @@ def run_verify_perft(args: argparse.Namespace) -> bool:
     """[EP-perft-verify] ``verify --perft D``: whether the engine's counts agree with ours
     on every configuration it plays.  An engine that does not answer perft, or deals from
     its own seed, is a usage error (exit 2) in one line, after it is stopped."""
-    from hanabi_ref.tools.verify.session import Terminated, _signals_raise, _start_engine, random_game_configs
+    from hanabi_ref.tools.verify.session import Terminated, random_game_configs, with_engine
 
     configs = random_game_configs(args)
     try:
-        with _signals_raise(signal.SIGTERM, signal.SIGHUP):
-            engine, label = _start_engine(args)
-            try:
-                result = _compare_all(engine, configs, args.perft, args.seed)
-            finally:
-                engine.close()
+        result = with_engine(args, lambda engine: _compare_all(engine, configs, args.perft, args.seed))
     except Terminated as terminated:
         print(f"hanabi-ref: {terminated}; the engine was stopped", file=sys.stderr)
         raise SystemExit(128 + terminated.signum) from None
-    result["engine"] = label
     return _report(result, args.json)
 
 

@@ -15,7 +15,7 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -119,17 +119,25 @@ def run_verify(args: argparse.Namespace) -> bool:
     configs = random_game_configs(args)
     check_out_path(args.out)
     try:
-        with _signals_raise(signal.SIGTERM, signal.SIGHUP):
-            engine, label = _start_engine(args)
-            try:
-                result = _verify(engine, configs, args)
-            finally:
-                engine.close()
+        result = with_engine(args, lambda engine: _verify(engine, configs, args))
     except Terminated as terminated:
         print(f"hanabi-ref: {terminated}; the engine was stopped", file=sys.stderr)
         raise SystemExit(128 + terminated.signum) from None
-    result["engine"] = label
     return _report(result, args)
+
+
+def with_engine(args: argparse.Namespace, job: Callable[[Engine], dict[str, Any]]) -> dict[str, Any]:
+    """[EP-lifecycle] start the engine of ``args``, run ``job`` on it and stop the engine
+    whatever happens; SIGTERM and SIGHUP raise :class:`Terminated` meanwhile.  The result
+    names the engine."""
+    with _signals_raise(signal.SIGTERM, signal.SIGHUP):
+        engine, label = _start_engine(args)
+        try:
+            result = job(engine)
+        finally:
+            engine.close()
+    result["engine"] = label
+    return result
 
 
 def _start_engine(args: argparse.Namespace) -> tuple[Engine, str]:
