@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
@@ -174,13 +173,9 @@ def _count(coverage: Counter[str], state: HanabiRefState) -> None:
 def run_compose(states: int, seed: int, as_json: bool) -> bool:
     """[RL-os-compose] ``hanabi-ref rl compose``: compare at least ``states`` states; print the
     count, the games, the situations and the first difference; True when there is none."""
-    from tqdm import tqdm
+    from hanabi_ref.tools.rl.tools import with_state_bar
 
-    with tqdm(total=states, unit="state", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False) as bar:
-        def advance(count: int) -> None:
-            bar.update(count)
-
-        report = compose(states, seed, progress=advance)
+    report = with_state_bar(states, lambda advance: compose(states, seed, progress=advance))
     difference = None if report.divergence is None else report.divergence.describe()
     if as_json:
         print(json.dumps({"against": "openspiel hanabi", "game": GAME_NAME, "states": report.states,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Iterator
-from typing import Any
+from collections.abc import Callable, Iterator
+from typing import Any, TypeVar
 import numpy as np
 
 from hanabi_ref.engine.actions import describe
@@ -23,18 +23,27 @@ from hanabi_ref.engine.view import make_view
 from hanabi_ref.base.extras import install_hint
 
 
+Result = TypeVar("Result")
+
+
+def with_state_bar(states: int, run: Callable[[Callable[[int], None]], Result]) -> Result:
+    """``run`` given a function that advances a bar of ``states`` states on standard error
+    (shown only on a terminal), as ``rl check`` and ``rl compose`` count their states."""
+    from tqdm import tqdm
+
+    with tqdm(total=states, unit="state", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False) as bar:
+        def advance(count: int) -> None:
+            bar.update(count)
+
+        return run(advance)
+
+
 def run_check(states: int, seed: int, as_json: bool) -> bool:
     """[RL-check, RL-cli] compare at least ``states`` (state, seat) pairs per encoding with
     OpenSpiel; print the count and the first difference; True when there is none."""
-    from tqdm import tqdm
-
     from hanabi_ref.tools.rl.check import check_against_openspiel
 
-    with tqdm(total=states, unit="state", file=sys.stderr, disable=not sys.stderr.isatty(), leave=False) as bar:
-        def advance(seats: int) -> None:
-            bar.update(seats)
-
-        report = check_against_openspiel(states, seed, progress=advance)
+    report = with_state_bar(states, lambda advance: check_against_openspiel(states, seed, progress=advance))
     difference = None if report.difference is None else report.difference.describe()
     if as_json:
         print(json.dumps({"against": "openspiel", "encodings": ["canonical", "minimal"], "states": report.states,
