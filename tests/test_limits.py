@@ -401,9 +401,18 @@ def _limited(code: str, *argv: str, contracts: str = "0", cpu_seconds: int = 60)
 
     wrapper = (
         "import resource, sys\n"
+        # VmHWM is this process's own peak: ru_maxrss would carry over the peak of the
+        # pytest worker it was forked from (Linux keeps it across exec), which depends on
+        # what that worker happened to import before.
+        "def _peak_kib():\n"
+        "    try:\n"
+        "        with open('/proc/self/status') as status:\n"
+        "            return int(next(l for l in status if l.startswith('VmHWM:')).split()[1])\n"
+        "    except (OSError, StopIteration):\n"
+        "        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
         "try:\n" + "".join(f"    {line}\n" for line in code.splitlines()) +
         "finally:\n"
-        "    print('peak-kib', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+        "    print('peak-kib', _peak_kib(), file=sys.stderr)\n"
     )
     env = dict(os.environ, HANABI_REF_CONTRACTS=contracts)
     done = run_process([sys.executable, "-c", wrapper, *argv], capture_output=True, text=True, env=env,
