@@ -451,3 +451,18 @@ def _agrees_with_the_schema(data: st.DataObject) -> None:
     assert violation == first_violation(schema, answer)
     if violation is not None:
         assert "\n" not in str(violation) and str(violation).startswith(f"at {violation.path}: ")
+
+
+@pytest.mark.checks("ISO-protocol", "EP-config")
+def test_the_bot_protocol_refuses_a_partial_configuration() -> None:
+    """[ISO-protocol, EP-config] a bot's ``new_game`` request carries the configuration in
+    full: the schema takes the one our runner sends, and refuses it with any rule option
+    left out (a trace file may leave options at their defaults; a bot is never sent one)."""
+    validator = strict_validator("bot-protocol.schema.json", "new_game_request")
+    config = config_to_json(make_config(3, "hanab-live"), in_full=True)  # as isolation.client sends it
+    request: dict[str, Any] = {"op": "new_game", "config": config, "seat": 1, "seed": 7}
+    assert first_violation(validator, request) is None
+    for option in config["options"]:
+        partial = copy.deepcopy(request)
+        del partial["config"]["options"][option]
+        assert first_violation(validator, partial) is not None, option
