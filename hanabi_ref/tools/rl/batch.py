@@ -125,15 +125,12 @@ def hint_outcomes(t: Tables, hand_rows: Ints, know_rows: Bytes, current: Ints, c
     touched = np.zeros((t.n, t.hand_size), np.bool_)
     if len(games) == 0:
         return games, know_rows[:0], touched
-    b, acting = t.identities, chosen[games]
+    acting = chosen[games]
     kinds = t.kind_of[acting]
     target_rows = t.seat_rows[games] + t.target_of[current[games], acting]
     hit = t.touches[kinds[:, None], hand_rows[target_rows]]
-    known = know_rows[target_rows]
-    keep = t.keep_touched[kinds][:, None, :]
-    known[:, :, :b] &= np.where(hit[:, :, None], keep, 1 - keep)
-    games_hit, slots_hit = np.nonzero(hit)
-    known[games_hit, slots_hit, b + kinds[games_hit]] = 1
+    pick = kinds[:, None], hit.view(np.uint8)
+    known = know_rows[target_rows] & t.hint_keeps[pick] | t.hint_reveals[pick]
     touched[games] = hit
     return target_rows, known, touched
 

@@ -154,8 +154,12 @@ class Tables:
     """copies of each identity [2.9-cards]"""
     touches: Bools
     """touches[q, x]: hint q (colour q for q < c, rank q - c otherwise) touches identity x"""
-    keep_touched: Bytes
-    """keep_touched[q]: the identity values of RL-knowledge a card touched by hint q keeps"""
+    hint_keeps: Bytes
+    """hint_keeps[q, hit]: the values of a card's RL-knowledge row that hint q keeps (ANDed
+    in): the identities it touches when it touched the card (hit = 1), the others when
+    not; every revealed bit"""
+    hint_reveals: Bytes
+    """hint_reveals[q, hit]: the revealed bit hint q sets (ORed in) when it touched the card"""
     touch_bits: Ints
     """bit q of touch_bits[x]: hint q touches identity x (a hand's key is their OR)"""
     bit_range: Ints
@@ -205,6 +209,11 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
     touch_bits = (touches.astype(np.int64) << np.arange(c + r)[:, None]).sum(axis=0)
     fresh = np.zeros(width, np.uint8)
     fresh[:b] = 1
+    hint_keeps = np.ones((c + r, 2, width), np.uint8)
+    hint_keeps[:, 1, :b] = touches[:, :b]
+    hint_keeps[:, 0, :b] = ~touches[:, :b]
+    hint_reveals = np.zeros((c + r, 2, width), np.uint8)
+    hint_reveals[np.arange(c + r), 1, b + np.arange(c + r)] = 1
     rows, last_width = np.arange(n), at.cards - at.actor
     rotations = (np.arange(p)[:, None] + np.arange(p)) % p
     decoded = plain_decoding(config, at, c)
@@ -220,7 +229,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         initial_stop_check=options.initial_stop_check,
         deal_order=np.array([card for hand in deal_hands(config) for card in hand], np.int64),
         colour_of=colour_of, rank_of=rank_of, counts=np.array(dims.counts, np.int64), touches=touches,
-        keep_touched=touches[:, :b].astype(np.uint8), touch_bits=touch_bits, bit_range=np.arange(c + r),
+        hint_keeps=hint_keeps, hint_reveals=hint_reveals, touch_bits=touch_bits, bit_range=np.arange(c + r),
         one_hots=np.eye(b + 1, b, dtype=np.uint8), fresh=fresh,
         rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
         pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1), slot_range=np.arange(h),
