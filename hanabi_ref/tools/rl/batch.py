@@ -128,9 +128,10 @@ def hint_outcomes(t: Tables, hand_rows: Ints, know_rows: Bytes, current: Ints, c
     acting = chosen[games]
     kinds = t.kind_of[acting]
     target_rows = t.seat_rows[games] + t.target_of[current[games], acting]
-    hit = t.touches[kinds[:, None], hand_rows[target_rows]]
-    pick = kinds[:, None], hit.view(np.uint8)
-    known = know_rows[target_rows] & t.hint_keeps[pick] | t.hint_reveals[pick]
+    hit = t.touches[kinds[:, None], np.take(hand_rows, target_rows, axis=0)]
+    pick = 2 * kinds[:, None] + hit
+    known = np.take(know_rows, target_rows, axis=0) & np.take(t.hint_keeps, pick, axis=0)
+    known |= np.take(t.hint_reveals, pick, axis=0)
     touched[games] = hit
     return target_rows, known, touched
 
@@ -182,11 +183,10 @@ def hands_after_taking(t: Tables, hand_rows: Ints, know_rows: Bytes, rows: Ints,
     slot and the last slot is left empty.  Returns those rows of the hands and of the
     knowledge."""
     h = t.hand_size
-    later = np.minimum(t.slot_range + (t.slot_range >= slots[:, None]), h - 1)
-    pick = rows[:, None], later
-    kept = hand_rows[pick]
+    later = rows[:, None] * h + np.minimum(t.slot_range + (t.slot_range >= slots[:, None]), h - 1)
+    kept = np.take(hand_rows, later)
     kept[:, h - 1] = EMPTY
-    known = know_rows[pick]
+    known = np.take(know_rows.reshape(-1, t.per_card), later, axis=0)
     known[:, h - 1] = 0
     return kept, known
 
@@ -300,7 +300,7 @@ def hand_sizes(t: Tables, hands: Ints) -> Ints:
 def touch_keys(t: Tables, hands: Ints) -> Ints:
     """[2.16-2a-empty] the touch key of each hand of ``hands`` (.., h): bit q is set when
     hint q touches one of its cards."""
-    bits = t.touch_bits[hands]
+    bits = np.take(t.touch_bits, hands)
     keys: Ints = bits[..., 0]
     for slot in range(1, t.hand_size):
         keys = keys | bits[..., slot]
@@ -317,8 +317,8 @@ def observations(t: Tables, seats: Ints, others: Ints, know_rows: Bytes, sizes: 
     n, p, b, at = t.n, t.players, t.identities, t.at
     out = np.empty((n, t.length), np.float32)
     # [RL-hands] the others' card one-hots, a slot without a card all zero
-    out[:, at.hands:at.missing] = t.one_hots[others].reshape(n, -1)
-    out[:, at.missing:at.deck] = sizes.reshape(n * p)[seats] < t.hand_size
+    out[:, at.hands:at.missing] = np.take(t.one_hots, others, axis=0).reshape(n, -1)
+    out[:, at.missing:at.deck] = np.take(sizes, seats) < t.hand_size
     out[:, at.deck:at.fireworks] = t.deck_range < (t.deck_size - next_card)[:, None]
     out[:, at.fireworks:at.information] = (t.fire_range == fields[:, :, None] - 1).reshape(n, b)
     out[:, at.information:at.lives] = t.info_range < hints[:, None]
@@ -478,11 +478,11 @@ class BatchEnv:
         t = self._tables
         seats = observer_rows(t, self.current)
         sizes = hand_sizes(t, self.hands)
-        others = self.hands.reshape(t.n * t.players, t.hand_size)[seats[:, 1:]]
+        others = np.take(self.hands.reshape(t.n * t.players, t.hand_size), seats[:, 1:], axis=0)
         know_rows = self._know.reshape(t.n * t.players, t.hand_size * t.per_card)
         observation = observations(t, seats, others, know_rows, sizes, self._next, self.fields, self.hints,
                                    self.errors, self._pile_bits, self._last)
-        self._mask = legal_masks(t, sizes, self._keys[seats[:, 1:]], self.current, self.hints)
+        self._mask = legal_masks(t, sizes, np.take(self._keys, seats[:, 1:]), self.current, self.hints)
         return observation, self._mask.copy()
 
     def _checked(self, actions: npt.ArrayLike) -> Ints:

@@ -155,11 +155,11 @@ class Tables:
     touches: Bools
     """touches[q, x]: hint q (colour q for q < c, rank q - c otherwise) touches identity x"""
     hint_keeps: Bytes
-    """hint_keeps[q, hit]: the values of a card's RL-knowledge row that hint q keeps (ANDed
+    """hint_keeps[2 q + hit]: the values of a card's RL-knowledge row that hint q keeps (ANDed
     in): the identities it touches when it touched the card (hit = 1), the others when
     not; every revealed bit"""
     hint_reveals: Bytes
-    """hint_reveals[q, hit]: the revealed bit hint q sets (ORed in) when it touched the card"""
+    """hint_reveals[2 q + hit]: the revealed bit hint q sets (ORed in) when it touched the card"""
     touch_bits: Ints
     """bit q of touch_bits[x]: hint q touches identity x (a hand's key is their OR)"""
     bit_range: Ints
@@ -229,7 +229,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         initial_stop_check=options.initial_stop_check,
         deal_order=np.array([card for hand in deal_hands(config) for card in hand], np.int64),
         colour_of=colour_of, rank_of=rank_of, counts=np.array(dims.counts, np.int64), touches=touches,
-        hint_keeps=hint_keeps, hint_reveals=hint_reveals, touch_bits=touch_bits, bit_range=np.arange(c + r),
+        hint_keeps=hint_keeps.reshape(2 * (c + r), width), hint_reveals=hint_reveals.reshape(2 * (c + r), width), touch_bits=touch_bits, bit_range=np.arange(c + r),
         one_hots=np.eye(b + 1, b, dtype=np.uint8), fresh=fresh,
         rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
         pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1), slot_range=np.arange(h),
