@@ -344,3 +344,15 @@ def test_decks_dealt_as_arrays_are_deck_from_seed(config: GameConfig, monkeypatc
 def test_the_benchmark_runs() -> None:
     """[RL-bench] the timing function returns a rate."""
     assert batch.bench(make_config(4, "hle"), 16, 5) > 0
+
+
+@pytest.mark.checks("RL-bench")
+def test_openspiel_chance_nodes_are_dealt_by_one_draw_and_a_cumulative_scan() -> None:
+    """[RL-bench] the cheap chance loop picks the first outcome whose cumulative
+    probability exceeds the draw: with shares 1/4, 1/2, 1/4, draws in [0, 1/4) pick the
+    first, [1/4, 3/4) the second, [3/4, 1) the third; shares that round below the draw
+    pick the last."""
+    outcomes = [(3, 0.25), (7, 0.5), (9, 0.25)]
+    picks = [batch.chance_outcome(outcomes, draw) for draw in (0.0, 0.2499, 0.25, 0.7499, 0.75, 0.9999)]
+    assert picks == [3, 3, 7, 7, 9, 9]
+    assert batch.chance_outcome([(1, 0.3), (2, 0.3), (5, 0.3)], 0.95) == 5
