@@ -139,10 +139,10 @@ def hint_outcomes(t: Tables, hand_rows: Ints, know_rows: Bytes, current: Ints, c
 def fields_after_plays(t: Tables, fields: Ints, card: Ints, playing: Bools) -> tuple[Ints, Bools]:
     """[2.16-2c] a played card succeeds when its rank is its suit's field, which then grows
     by one.  Returns the fields and which plays succeeded."""
-    colour = t.colour_of[card]
-    success = playing & (fields[t.rows, colour] == t.rank_of[card])
+    cells = t.rows * t.colours + t.colour_of[card]  # each game's field of the card's suit, flat
+    success = playing & (np.take(fields, cells) == t.rank_of[card])
     grown = fields.copy()
-    grown[t.rows, colour] += success
+    grown.ravel()[cells] += success
     return grown, success
 
 
@@ -171,9 +171,10 @@ def piles_after_moves(t: Tables, piles: Ints, card: Ints, piling: Bools) -> tupl
     discard pile.  Returns the copies of each identity in the pile, and per game the flat
     cell of the (n, N + 1) pile thermometers it sets (the last column, which the
     observation leaves out, for a game whose move piles nothing)."""
-    cells = np.where(piling, t.pile_starts[card] + piles[t.rows, card], t.deck_size)
+    counted = t.rows * t.identities + card  # each game's count of the card's identity, flat
+    cells = np.where(piling, t.pile_starts[card] + np.take(piles, counted), t.deck_size)
     grown = piles.copy()
-    grown[t.rows, card] += piling
+    grown.ravel()[counted] += piling
     return grown, t.pile_rows + cells
 
 
@@ -339,7 +340,7 @@ def legal_masks(t: Tables, sizes: Ints, keys: Ints, current: Ints, hints: Ints) 
     2.16-2b-token]."""
     n, h, c, p = t.n, t.hand_size, t.colours, t.players
     mask = np.empty((n, t.actions), np.int8)
-    holds = t.slot_range < sizes[t.rows, current][:, None]
+    holds = t.slot_range < np.take(sizes, t.seat_rows + current)[:, None]
     mask[:, :h] = holds if t.discard_at_max_hints else holds & (hints < t.max_hints)[:, None]
     mask[:, h:2 * h] = holds
     token = hints > 0
@@ -493,7 +494,7 @@ class BatchEnv:
             raise RLError("RL-batch", "reset() deals the games; call it before step()")
         t = self._tables
         chosen = action_indices(t, actions)
-        legal = self._mask[t.rows, chosen]
+        legal = np.take(self._mask, t.rows * t.actions + chosen)
         if not legal.all():
             game = int(np.argmin(legal))
             raise RLError("RL-illegal", illegality(self.config, self.hands[game], int(self.hints[game]),
@@ -521,7 +522,7 @@ class BatchEnv:
         know_rows[target_rows] = known
         # ---- 2b, 2c
         slot = t.slot_of[chosen]
-        card = hand_rows[mover_rows, slot]
+        card = np.take(hand_rows, mover_rows * t.hand_size + slot)
         self.fields, success = fields_after_plays(t, self.fields, card, playing)
         failure = playing & ~success
         self.hints, token = tokens_after_moves(t, self.hints, hinting, discarding,
@@ -542,7 +543,7 @@ class BatchEnv:
         games = np.nonzero(drawing)[0]
         if len(games):
             drawers = mover_rows[games]
-            cards = self._decks[games, self._next[games]]
+            cards = np.take(self._decks, games * t.deck_size + self._next[games])
             hand_rows[drawers], know_rows[drawers] = hands_after_drawing(t, hand_rows, know_rows, drawers, cards)
             self._next[games] += 1
         self._keys[rows] = touch_keys(t, hand_rows[rows])

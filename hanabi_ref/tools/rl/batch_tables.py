@@ -312,12 +312,12 @@ def shuffled_decks(config: GameConfig, first: int, count: int) -> Ints:
     rejected = (z > rejection_thresholds(size)[bounds]).any(axis=1)
     chosen = (z % bounds.astype(np.uint64)).astype(np.int64)
     decks = np.repeat(canonical[None, :], count, axis=0)
-    rows = np.arange(count)
+    cards, starts = decks.ravel(), np.arange(count) * size  # the decks flat, each row's start
     for draw, index in enumerate(range(size - 1, 0, -1)):
-        other = chosen[:, draw]
-        held = decks[rows, other]
-        decks[rows, other] = decks[:, index]
-        decks[:, index] = held
+        other, here = starts + chosen[:, draw], starts + index
+        held = np.take(cards, other)
+        cards[other] = np.take(cards, here)
+        cards[here] = held
     for row in np.flatnonzero(rejected):
         decks[row] = deck_from_seed(config, first + int(row))
     return decks
