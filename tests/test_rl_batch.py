@@ -336,7 +336,8 @@ def test_decks_dealt_as_arrays_are_deck_from_seed(config: GameConfig, monkeypatc
     for first, count in ((0, 40), (987_654_321, 100), ((1 << 64) - 50, 50), (12, 5)):
         expected = [deck_from_seed(config, first + index) for index in range(count)]
         assert shuffled_decks(config, first, count).tolist() == [list(deck) for deck in expected]
-    monkeypatch.setattr(batch_tables, "rejection_thresholds", lambda size: np.zeros(size + 1, np.uint64))
+    monkeypatch.setattr(batch_tables, "draw_bounds",
+                        lambda size: (np.arange(size, 1, -1).astype(np.uint64), np.zeros(size - 1, np.uint64)))
     assert shuffled_decks(config, 77, 40).tolist() == [list(deck_from_seed(config, 77 + i)) for i in range(40)]
 
 

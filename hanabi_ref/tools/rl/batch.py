@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import random
 import time
-from typing import Any
+from typing import Any, Final
 
 import numpy as np
 import numpy.typing as npt
@@ -53,12 +53,15 @@ from hanabi_ref.engine.dealing import check_seed
 from hanabi_ref.engine.legality import action_problem, touch_key
 from hanabi_ref.engine.tables import tables_for
 from hanabi_ref.tools.rl.actions import plain_actions
-from hanabi_ref.tools.rl.batch_tables import (EMPTY, INFINITE, VECTOR_DECKS, Tables, batch_tables,
-                                              batch_unsupported, shuffled_decks)
+from hanabi_ref.tools.rl.batch_tables import (EMPTY, INFINITE, Tables, batch_tables, batch_unsupported,
+                                              shuffled_decks)
 from hanabi_ref.tools.rl.encoders import DISCARD, PLAY, REVEAL_COLOUR
 from hanabi_ref.tools.rl.errors import RLError
 
 __all__ = ["BatchEnv", "batch_unsupported", "bench", "openspiel_bench", "random_legal", "shuffled_decks"]
+
+AHEAD_DECKS: Final = 4096
+"""The fewest decks :class:`BatchEnv` deals ahead at once."""
 
 Floats = npt.NDArray[np.float32]
 Bytes = npt.NDArray[np.uint8]
@@ -452,14 +455,15 @@ class BatchEnv:
 
     def _decks_for(self, count: int) -> Ints:
         """The decks of the next ``count`` unused seeds, which are then used; dealt ahead
-        in chunks of at least n (:func:`shuffled_decks`) [D-seed, RL-seed]."""
+        in chunks of at least 4 n and :data:`AHEAD_DECKS` (:func:`shuffled_decks`, whose
+        cost per deck falls with the chunk) [D-seed, RL-seed]."""
         if self._next_seed + count - 1 > (1 << 64) - 1:
             raise RLError("RL-batch", f"the seeds have run out: {count} more games would need seeds past 2^64 - 1")
         have = len(self._ahead)
         if have < count:
             start = self._next_seed + have
             # ahead, but not past the last seed (a game that needs one past it is refused)
-            more = max(count - have, min(max(self.n, VECTOR_DECKS), (1 << 64) - start))
+            more = max(count - have, min(max(4 * self.n, AHEAD_DECKS), (1 << 64) - start))
             self._ahead = np.concatenate([self._ahead, shuffled_decks(self.config, start, more)])
         decks, self._ahead = self._ahead[:count], self._ahead[count:]
         self._next_seed += count

@@ -10,6 +10,7 @@ the frozen record of one configuration's constant arrays (:func:`batch_tables`),
 
 from __future__ import annotations
 
+import functools
 from typing import Final
 
 import attrs
@@ -287,6 +288,18 @@ def rejection_thresholds(size: int) -> npt.NDArray[np.uint64]:
     return np.array([(1 << 64) - 1 - ((1 << 64) % max(m, 1)) for m in range(size + 1)], np.uint64)
 
 
+@functools.lru_cache(maxsize=64)
+def draw_bounds(size: int) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """The bounds of Fisher-Yates' draws for a deck of ``size`` cards (size, size - 1,
+    ..., 2) and the threshold of each (:func:`rejection_thresholds`), made once per size;
+    read-only."""
+    bounds = np.arange(size, 1, -1)
+    pair = bounds.astype(np.uint64), rejection_thresholds(size)[bounds]
+    for array in pair:
+        array.flags.writeable = False
+    return pair
+
+
 def shuffled_decks(config: GameConfig, first: int, count: int) -> Ints:
     """``deck_from_seed(config, first + i)`` for i < ``count``, one deck a row [D-seed].
 
@@ -308,9 +321,9 @@ def shuffled_decks(config: GameConfig, first: int, count: int) -> Ints:
     z = (z ^ (z >> np.uint64(30))) * MIX1
     z = (z ^ (z >> np.uint64(27))) * MIX2
     z ^= z >> np.uint64(31)
-    bounds = np.arange(size, 1, -1)
-    rejected = (z > rejection_thresholds(size)[bounds]).any(axis=1)
-    chosen = (z % bounds.astype(np.uint64)).astype(np.int64)
+    bounds, thresholds = draw_bounds(size)
+    rejected = (z > thresholds).any(axis=1)
+    chosen = (z % bounds).astype(np.int64)
     decks = np.repeat(canonical[None, :], count, axis=0)
     cards, starts = decks.ravel(), np.arange(count) * size  # the decks flat, each row's start
     for draw, index in enumerate(range(size - 1, 0, -1)):
