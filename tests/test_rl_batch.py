@@ -292,13 +292,14 @@ def test_the_early_ends_are_the_engines() -> None:
     (lambda: make_config(3, "thesis", self_hints=True), "self_hints=True"),
     (lambda: make_config(3, "hanab-live", deck_plays=True), "deck_plays=True"),
     (lambda: make_config(1), "at least 2 players"),
+    (lambda: make_config(2, composition=[[1] * 12] * 5, hand_size=2), "at most 16 kinds of hint"),
     (lambda: make_config(2, composition=[[2, 1]] * 2, hand_size=3, **HANAB_LIVE_OPTIONS), "may end a game on its deal"),
 ], ids=["rainbow", "colour-blind", "pink", "odds-and-evens", "orange", "self-hints", "deck-plays", "one-player",
-        "deal-ends"])
+        "hint-kinds", "deal-ends"])
 def test_configurations_it_does_not_play_are_refused_in_one_line(build: Callable[[], GameConfig], reason: str) -> None:
     """[RL-batch, RL-configs] a deck whose touch is not classic, a move the plain space
-    has no index for, one player, a game that could end on its deal: one line naming
-    why."""
+    has no index for, one player, more kinds of hint than a touch key holds, a game that
+    could end on its deal: one line naming why."""
     with pytest.raises(RLError) as refused:
         BatchEnv(build(), 4)
     message = str(refused.value)

@@ -339,19 +339,16 @@ def legal_masks(t: Tables, sizes: Ints, keys: Ints, current: Ints, hints: Ints) 
     """[RL-mask, 2.16-2] the plain mask of each game's acting seat: discards (not with
     every token unless the rules allow it), plays, and hints while a token is left, each
     touching a card of its target (``keys``: the touch keys of the other seats' hands,
-    :func:`touch_keys`) unless the rules allow empty hints [2.16-2a-empty,
-    2.16-2b-token]."""
+    :func:`touch_keys`, read in :attr:`~hanabi_ref.tools.rl.batch_tables.Tables.hints_of_key`)
+    unless the rules allow empty hints [2.16-2a-empty, 2.16-2b-token]."""
     n, h, c, p = t.n, t.hand_size, t.colours, t.players
     mask = np.empty((n, t.actions), np.int8)
     holds = t.slot_range < np.take(sizes, t.seat_rows + current)[:, None]
     mask[:, :h] = holds if t.discard_at_max_hints else holds & (hints < t.max_hints)[:, None]
     mask[:, h:2 * h] = holds
-    token = hints > 0
-    if t.empty_hints:
-        mask[:, 2 * h:] = token[:, None]
-        return mask
-    touched = (keys[:, :, None] >> t.bit_range) & token[:, None, None]
-    mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, (p - 1) * c)
+    touched = np.take(t.hints_of_key, keys, axis=0)
+    touched *= (hints > 0).view(np.int8)[:, None, None]  # a hint needs a token
+    mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, -1)
     mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
     return mask
 

@@ -32,6 +32,11 @@ from hanabi_ref.tools.rl.layout import Dims, layout
 Bytes = npt.NDArray[np.uint8]
 Ints = npt.NDArray[np.int64]
 Bools = npt.NDArray[np.bool_]
+Mask = npt.NDArray[np.int8]
+
+MAX_KEY_BITS: Final = 16
+"""The most kinds of hint (c + r, a bit each in a hand's touch key) the batch plays: it
+keeps a table of 2^(c + r) rows, one per touch key."""
 
 INFINITE: Final = -2
 """R = infinity (the engine's ``remaining = None``) in the array of R [2.16-2-R]."""
@@ -50,8 +55,8 @@ def batch_unsupported(config: GameConfig) -> str | None:
     It plays every value of the rule options but two whose moves the plain action space
     has no index for (a hint to one's own hand, ``self_hints``; the stack's last card
     played unseen, ``deck_plays``), with at least two players, on a deck of classic touch
-    (:func:`classic_touch_problem`); and no game may end on its deal (then it would have
-    no first observation)."""
+    (:func:`classic_touch_problem`) with at most :data:`MAX_KEY_BITS` kinds of hint; and
+    no game may end on its deal (then it would have no first observation)."""
     options = config.options
     if options.self_hints:
         return "self_hints=True: the plain action space has no hint to one's own hand (RL-plain)"
@@ -66,6 +71,9 @@ def batch_unsupported(config: GameConfig) -> str | None:
         Dims.of(config)
     except RLError as error:
         return str(error)
+    if len(config.colours) + config.values > MAX_KEY_BITS:
+        return (f"{len(config.colours)} colours and {config.values} ranks: the batch environment plays at most "
+                f"{MAX_KEY_BITS} kinds of hint (c + r)")
     return deal_end_problem(config)
 
 
@@ -163,7 +171,10 @@ class Tables:
     """hint_reveals[2 q + hit]: the revealed bit hint q sets (ORed in) when it touched the card"""
     touch_bits: Ints
     """bit q of touch_bits[x]: hint q touches identity x (a hand's key is their OR)"""
-    bit_range: Ints
+    hints_of_key: Mask
+    """hints_of_key[key, q]: 1 when hint q (colours, then ranks) may be given to a hand
+    whose touch key is ``key``: when it touches one of its cards, or always where the
+    rules allow empty hints [2.16-2a-empty]"""
     one_hots: Bytes
     """one_hots[x]: identity x as RL-hands writes it; one_hots[b], reached by -1: no card"""
     fresh: Bytes
@@ -230,7 +241,8 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         initial_stop_check=options.initial_stop_check,
         deal_order=np.array([card for hand in deal_hands(config) for card in hand], np.int64),
         colour_of=colour_of, rank_of=rank_of, counts=np.array(dims.counts, np.int64), touches=touches,
-        hint_keeps=hint_keeps.reshape(2 * (c + r), width), hint_reveals=hint_reveals.reshape(2 * (c + r), width), touch_bits=touch_bits, bit_range=np.arange(c + r),
+        hint_keeps=hint_keeps.reshape(2 * (c + r), width), hint_reveals=hint_reveals.reshape(2 * (c + r), width), touch_bits=touch_bits,
+        hints_of_key=hints_of_key(c + r, options.empty_hints),
         one_hots=np.eye(b + 1, b, dtype=np.uint8), fresh=fresh,
         rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
         pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1), slot_range=np.arange(h),
@@ -239,6 +251,13 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         pile_starts=np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64), last_width=last_width,
         move_of=decoded[0], slot_of=decoded[1], kind_of=decoded[2], where_of=decoded[3], what_of=decoded[4],
         target_of=decoded[5])
+
+
+def hints_of_key(kinds: int, empty_hints: bool) -> Mask:
+    """The table :attr:`Tables.hints_of_key` for ``kinds`` = c + r hints [2.16-2a-empty]."""
+    keys = np.arange(1 << kinds)[:, None]
+    table: Mask = np.ones((1 << kinds, kinds), np.int8) if empty_hints else (keys >> np.arange(kinds) & 1).astype(np.int8)
+    return table
 
 
 def plain_decoding(config: GameConfig, at: Offsets, colours: int) -> tuple[Ints, Ints, Ints, Ints, Ints, Ints]:
