@@ -1,6 +1,7 @@
 """The batch environment (spec/rl.md RL-batch): every game it steps is the engine's game
-of its seed, observation for observation, mask for mask, reward for reward; illegal
-actions and configurations outside the hle rules are refused by clause."""
+of its seed, observation for observation, mask for mask, reward for reward, under every
+rule preset and on every deck of classic touch; illegal actions and configurations it
+does not play are refused by clause."""
 
 from __future__ import annotations
 
@@ -28,20 +29,24 @@ from tests.oracles import oracle
 
 np = oracle("numpy")
 
-from hanabi_ref.tools.rl import batch  # noqa: E402  (needs numpy)
+from hanabi_ref.tools.rl import batch, batch_tables  # noqa: E402  (needs numpy)
 from hanabi_ref.tools.rl.batch import BatchEnv, random_legal, shuffled_decks  # noqa: E402
 
 HLE_OPTIONS: dict[str, Any] = {"empty_hints": False, "discard_at_max_hints": False, "draw_after_final_move": False}
 """The rule options of the hle preset, for custom decks."""
+HANAB_LIVE_OPTIONS: dict[str, Any] = {"empty_hints": False, "discard_at_max_hints": False,
+                                      "end_when_no_points_possible": True, "end_when_nothing_playable": True}
+"""The rule options of the hanab-live preset, for custom decks."""
 
-ENDINGS = {"2.16-3-strikeout": "lives lost", "2.16-3-R0": "deck ran out", "2.16-3-max": "fireworks complete"}
+ENDINGS = {"2.16-3-strikeout": "lives lost", "2.16-3-R0": "deck ran out", "2.16-3-max": "fireworks complete",
+           "R-1": "no points possible", "R-4": "nothing playable"}
 
 
 def ending(state: GameState) -> str:
-    """Why a finished game stopped, by the clause step 3 stops it under."""
-    clause = stop_clause(state.tables, state.deck, state.fireworks, state.discard, state.remaining)
-    assert clause is not None
-    return ENDINGS[clause]
+    """Why a finished game stopped, by the clause step 3 stops it under (R-4 when no
+    clause of the STOP test holds: the last round's test of playable cards stopped it)."""
+    clause = stop_clause(state.tables, state.deck, state.fireworks, state.discard, state.remaining, state.played)
+    return ENDINGS[clause or "R-4"]
 
 
 def first_difference(config: GameConfig, ours: object, theirs: object) -> str:
@@ -121,7 +126,7 @@ def test_every_game_is_the_engines_game(players: int, hand_size: int, games: int
     stepped 200 times, two thirds at random."""
     config = make_config(players, "hle", hand_size=hand_size)
     endings = replay(config, n=games, steps=steps, seed=100 * players + hand_size, random_games=random_games)
-    assert all(endings[name] >= 1 for name in ENDINGS.values()), endings
+    assert all(endings[name] >= 1 for name in ("lives lost", "deck ran out", "fireworks complete")), endings
 
 
 CUSTOM_CONFIGS = [
@@ -204,17 +209,101 @@ def test_step_before_reset_is_refused() -> None:
         env.step(np.zeros(2, np.int64))
 
 
-@pytest.mark.checks("RL-batch")
-@pytest.mark.parametrize("build", [
-    lambda: make_config(3),  # the thesis rules
-    lambda: make_config(3, "hanab-live"),
-    lambda: make_config(3, "hle", draw_after_final_move=True),
-    lambda: make_config(3, variant="rainbow", **HLE_OPTIONS),  # a colour clue touching two suits
-])
-def test_configurations_outside_the_hle_rules_are_refused(build: Callable[[], GameConfig]) -> None:
-    """[RL-batch] any other rule option, or a deck the canonical encoding cannot hold."""
-    with pytest.raises(RLError, match="^RL-batch: "):
+PRESET_NAMES = ("thesis", "hle", "hanab-live", "hanabi-rs", "physical")
+
+
+@pytest.mark.checks("RL-batch", "RL-canonical", "RL-mask", "RL-reward", "P-presets")
+@pytest.mark.parametrize("players", [2, 3, 4, 5])
+@pytest.mark.parametrize("preset", PRESET_NAMES)
+def test_every_preset_is_the_engines_game(preset: str, players: int) -> None:
+    """[RL-batch, P-presets] every rule preset at 2-5 players: the same comparison, step for
+    step (empty hints and discards with every token where the preset allows them, the
+    strikeout's score, R-1, R-4 and the final move's draw); games end."""
+    config = make_config(players, preset)
+    endings = replay(config, n=9, steps=90, seed=17 * players + len(preset), random_games=2)
+    assert sum(endings.values()) >= 3, endings
+
+
+CLASSIC_VARIANTS = [
+    ("thesis", "6 Suits", 3),
+    ("hanab-live", "Black (6 Suits)", 4),
+    ("hanab-live", "Black (5 Suits)", 2),
+    ("physical", "Dutch Rainbow (Example 2.12)", 5),
+    ("thesis", "Scarce Ones (5 Suits)", 3),
+    ("hanab-live", "Critical Fours & Black (5 Suits)", 2),
+    ("hanab-live", "3 Suits", 6),
+]
+
+
+@pytest.mark.checks("RL-batch", "RL-configs")
+@pytest.mark.parametrize(("preset", "variant", "players"), CLASSIC_VARIANTS, ids=[v for _, v, _ in CLASSIC_VARIANTS])
+def test_variants_of_classic_touch_are_the_engines_games(preset: str, variant: str, players: int) -> None:
+    """[RL-batch, RL-configs] hanab.live's variants of classic touch (a sixth suit with its
+    own colour, a dark suit of one card each, fewer suits, other counts) and the thesis'
+    Dutch Rainbow: the same comparison."""
+    config = make_config(players, preset, variant)
+    endings = replay(config, n=8, steps=80, seed=players, random_games=2)
+    assert sum(endings.values()) >= 3, endings
+
+
+OPTION_CONFIGS = [
+    # the deal round the table, and the newest card in slot 0 [2.16-1-deal, R-2]
+    make_config(3, "thesis", deal="round-robin"),
+    make_config(3, "hle", draw_position="newest-first"),
+    make_config(2, "hanab-live", deal="round-robin", draw_position="newest-first"),
+    # the literal reading of an empty stack after the deal: the first player moves twice [E-6]
+    make_config(2, composition=[[2, 1]] * 2, hand_size=3, hints=3, errors=1, initial_stop_check=False),
+    # unbounded lives, and hanabi.rs' strikeout on a deck with no hint tokens
+    make_config(3, "thesis", errors=None),
+    make_config(2, composition=[[3, 2, 2, 1]] * 2, hand_size=2, hints=0, errors=2, strikeout_score="fireworks"),
+]
+
+
+@pytest.mark.checks("RL-batch", "P-options")
+@pytest.mark.parametrize("config", OPTION_CONFIGS,
+                         ids=["round-robin", "newest-first", "both", "literal-empty-deal", "unbounded", "no-hints"])
+def test_option_values_no_preset_sets(config: GameConfig) -> None:
+    """[RL-batch, P-options] the values of the rule options that no preset sets: the same
+    comparison."""
+    endings = replay(config, n=9, steps=70, seed=5)
+    assert sum(endings.values()) >= 3, endings
+
+
+@pytest.mark.checks("RL-batch", "R-1", "R-4")
+def test_the_early_ends_are_the_engines() -> None:
+    """[RL-batch, R-1, R-4] games of the hanab-live rules end when no point can be scored
+    any more (one copy of each card: a discard or a misplay ends a suit) and when nobody
+    who still moves in the last round holds a playable card; at the step the engine ends
+    them."""
+    endings: Counter[str] = Counter()
+    for config in (make_config(3, "hanab-live"),
+                   make_config(2, composition=[[1, 1, 1]] * 3, hand_size=2, errors=2, **HANAB_LIVE_OPTIONS)):
+        endings += replay(config, n=12, steps=90, seed=7, random_games=1)
+    assert endings["no points possible"] >= 1 and endings["nothing playable"] >= 1, endings
+
+
+@pytest.mark.checks("RL-batch", "RL-configs")
+@pytest.mark.parametrize(("build", "reason"), [
+    (lambda: make_config(3, "hanab-live", "Rainbow (6 Suits)"), "a clue colour touches other cards"),
+    (lambda: make_config(3, "hanab-live", "Color Blind (5 Suits)"), "a clue colour touches other cards"),
+    (lambda: make_config(3, "hanab-live", "Pink (5 Suits)"), "the rank clues are not 1 to n"),
+    (lambda: make_config(3, "hanab-live", "Odds and Evens (5 Suits)"), "the rank clues are not 1 to n"),
+    (lambda: make_config(3, "hanab-live", "Orange (5 Suits)"), "stacks are not built from 1 up"),
+    (lambda: make_config(3, "thesis", self_hints=True), "self_hints=True"),
+    (lambda: make_config(3, "hanab-live", deck_plays=True), "deck_plays=True"),
+    (lambda: make_config(1), "at least 2 players"),
+    (lambda: make_config(2, composition=[[1] * 12] * 5, hand_size=2), "at most 16 kinds of hint"),
+    (lambda: make_config(2, composition=[[2, 1]] * 2, hand_size=3, **HANAB_LIVE_OPTIONS), "may end a game on its deal"),
+], ids=["rainbow", "colour-blind", "pink", "odds-and-evens", "orange", "self-hints", "deck-plays", "one-player",
+        "hint-kinds", "deal-ends"])
+def test_configurations_it_does_not_play_are_refused_in_one_line(build: Callable[[], GameConfig], reason: str) -> None:
+    """[RL-batch, RL-configs] a deck whose touch is not classic, a move the plain space
+    has no index for, one player, more kinds of hint than a touch key holds, a game that
+    could end on its deal: one line naming why."""
+    with pytest.raises(RLError) as refused:
         BatchEnv(build(), 4)
+    message = str(refused.value)
+    assert message.startswith("RL-batch: ") and reason in message and "\n" not in message, message
 
 
 @pytest.mark.checks("RL-batch")
@@ -248,7 +337,8 @@ def test_decks_dealt_as_arrays_are_deck_from_seed(config: GameConfig, monkeypatc
     for first, count in ((0, 40), (987_654_321, 100), ((1 << 64) - 50, 50), (12, 5)):
         expected = [deck_from_seed(config, first + index) for index in range(count)]
         assert shuffled_decks(config, first, count).tolist() == [list(deck) for deck in expected]
-    monkeypatch.setattr(batch, "rejection_thresholds", lambda size: np.zeros(size + 1, np.uint64))
+    monkeypatch.setattr(batch_tables, "draw_bounds",
+                        lambda size: (np.arange(size, 1, -1).astype(np.uint64), np.zeros(size - 1, np.uint64)))
     assert shuffled_decks(config, 77, 40).tolist() == [list(deck_from_seed(config, 77 + i)) for i in range(40)]
 
 
@@ -256,3 +346,15 @@ def test_decks_dealt_as_arrays_are_deck_from_seed(config: GameConfig, monkeypatc
 def test_the_benchmark_runs() -> None:
     """[RL-bench] the timing function returns a rate."""
     assert batch.bench(make_config(4, "hle"), 16, 5) > 0
+
+
+@pytest.mark.checks("RL-bench")
+def test_openspiel_chance_nodes_are_dealt_by_one_draw_and_a_cumulative_scan() -> None:
+    """[RL-bench] the cheap chance loop picks the first outcome whose cumulative
+    probability exceeds the draw: with shares 1/4, 1/2, 1/4, draws in [0, 1/4) pick the
+    first, [1/4, 3/4) the second, [3/4, 1) the third; shares that round below the draw
+    pick the last."""
+    outcomes = [(3, 0.25), (7, 0.5), (9, 0.25)]
+    picks = [batch.chance_outcome(outcomes, draw) for draw in (0.0, 0.2499, 0.25, 0.7499, 0.75, 0.9999)]
+    assert picks == [3, 3, 7, 7, 9, 9]
+    assert batch.chance_outcome([(1, 0.3), (2, 0.3), (5, 0.3)], 0.95) == 5

@@ -90,9 +90,9 @@ def _a_tenth_of_the_steps(measure: Callable[..., float]) -> Callable[..., float]
 def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureFixture[str],
                                                          monkeypatch: pytest.MonkeyPatch) -> None:
     """[RL-bench, RL-cli] ``rl bench --json``: the single environment, each batch size and
-    both OpenSpiel measures, as medians with their runs and the ratios to OpenSpiel's
-    ``observation_tensor`` (numbers are measured, not checked here, so each measure runs a
-    tenth of its steps)."""
+    both OpenSpiel measures, as medians with their runs, the ratios to OpenSpiel's
+    ``observation_tensor`` and the load average before and after (numbers are measured,
+    not checked here, so each measure runs a tenth of its steps)."""
     from hanabi_ref.tools.rl import batch, tools
 
     for module, name in ((batch, "openspiel_bench"), (batch, "bench"), (tools, "single_bench")):
@@ -105,5 +105,6 @@ def test_rl_bench_reports_every_measure_beside_openspiel(capsys: pytest.CaptureF
     assert set(report["steps_per_cpu_second"]) == names == set(report["ratio_to_openspiel_observation_tensor"])
     assert all(len(runs) == 1 and runs[0] > 0 for runs in report["runs"].values())
     assert report["ratio_to_openspiel_observation_tensor"]["openspiel observation_tensor"] == 1
+    assert len(report["load"]) == 2 and all(load >= 0 for load in report["load"])  # before and after
     code, out, err = run(["rl", "bench", "--players", "1", "--repeats", "1"], capsys)
     assert code == EXIT_USAGE and out == "" and "players" in err and err.count("\n") == 1

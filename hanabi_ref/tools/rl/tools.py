@@ -136,8 +136,10 @@ def single_bench(config: GameConfig, steps: int, seed: int = 0) -> float:
 
 def run_bench(config: GameConfig, sizes: list[int], repeats: int, as_json: bool) -> None:
     """[RL-bench, RL-cli] the medians of ``repeats`` runs of each measure, in one process,
-    interleaved, with the ratios to OpenSpiel's ``observation_tensor`` per step."""
+    interleaved, with the ratios to OpenSpiel's ``observation_tensor`` per step and the
+    machine's load average (one minute) at the start and the end."""
     import importlib.util
+    import os
     import statistics
 
     from hanabi_ref.tools.rl.batch import bench, openspiel_bench
@@ -154,19 +156,21 @@ def run_bench(config: GameConfig, sizes: list[int], repeats: int, as_json: bool)
     for n in sizes:
         measures[f"batch N={n}"] = (lambda n: lambda: bench(config, n, max(20, 200_000 // n // 4)))(n)
     runs: dict[str, list[float]] = {name: [] for name in measures}
+    load_before = os.getloadavg()[0]
     for _ in range(repeats):
         for name, measure in measures.items():
             runs[name].append(measure())
     medians = {name: statistics.median(values) for name, values in runs.items()}
     bar = medians["openspiel observation_tensor"]
+    load = [round(load_before, 2), round(os.getloadavg()[0], 2)]
     if as_json:
-        print(json.dumps({"players": config.players, "hand_size": config.hand_size, "repeats": repeats,
+        print(json.dumps({"players": config.players, "hand_size": config.hand_size, "repeats": repeats, "load": load,
                           "steps_per_cpu_second": medians, "runs": runs,
                           "ratio_to_openspiel_observation_tensor": {name: value / bar for name, value in medians.items()}},
                          sort_keys=True))
         return
     print(f"encoded steps per CPU second, {config.players} players, hand {config.hand_size}, canonical encoding, "
-          f"median of {repeats} interleaved runs (one core):")
+          f"median of {repeats} interleaved runs (one core), load average {load[0]} at the start, {load[1]} at the end:")
     for name, value in medians.items():
         print(f"  {name:<34} {value:>12,.0f}  {value / bar:6.2f}x")
 
