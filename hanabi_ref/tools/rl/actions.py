@@ -19,6 +19,9 @@ from hanabi_ref.engine.view import PlayerView, view_legal_actions
 
 Mask = npt.NDArray[np.int8]
 
+KNOWN_LIMIT = 4096
+"""The most action objects a space remembers the index of, per actor."""
+
 
 class PlainActions:
     """[RL-plain] the 2h + (p - 1)(c + r) actions of one configuration, relative to the actor."""
@@ -29,6 +32,8 @@ class PlainActions:
         self.colours, self.ranks = len(config.colours), config.values
         self.hand_size = h
         self.size = 2 * h + (p - 1) * (self.colours + self.ranks)
+        self.known: list[dict[int, tuple[Action, int]]] = [{} for _ in range(p)]
+        """per actor, the index of each action object met, by the object's id"""
 
     def action(self, index: int, actor: int) -> Action:
         """The action of ``index`` for the seat ``actor``."""
@@ -62,10 +67,23 @@ class PlainActions:
     def mask(self, view: PlayerView) -> Mask:
         """[RL-mask] 1 for each legal action of the seat of ``view`` (all zero when it is
         not that seat's turn or the game is over)."""
-        out = np.zeros(self.size, np.int8)
+        return np.frombuffer(self.legal_bytes(view), np.int8)
+
+    def legal_bytes(self, view: PlayerView) -> bytearray:
+        """The mask of ``view`` [RL-mask] as a new bytearray."""
+        out = bytearray(self.size)
         if view.terminal or view.current_player != view.seat:
             return out
-        out[[self.index(action, view.seat) for action in view_legal_actions(view)]] = 1
+        known = self.known[view.seat]
+        for action in view_legal_actions(view):
+            # the engine lists the same action objects again and again (its catalogue):
+            # each one's index is looked up by identity, the object kept to hold its id
+            found = known.get(id(action))
+            if found is None or found[0] is not action:
+                if len(known) >= KNOWN_LIMIT:
+                    known.clear()
+                found = known[id(action)] = (action, self.index(action, view.seat))
+            out[found[1]] = 1
         return out
 
 
