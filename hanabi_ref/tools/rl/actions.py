@@ -32,8 +32,10 @@ class PlainActions:
         self.colours, self.ranks = len(config.colours), config.values
         self.hand_size = h
         self.size = 2 * h + (p - 1) * (self.colours + self.ranks)
-        self.known: list[dict[int, tuple[Action, int]]] = [{} for _ in range(p)]
+        self.index_of: list[dict[int, int]] = [{} for _ in range(p)]
         """per actor, the index of each action object met, by the object's id"""
+        self.kept: list[list[Action]] = [[] for _ in range(p)]
+        """per actor, the action objects of :attr:`index_of`, kept alive (so that their ids stay theirs)"""
 
     def action(self, index: int, actor: int) -> Action:
         """The action of ``index`` for the seat ``actor``."""
@@ -74,16 +76,25 @@ class PlainActions:
         out = bytearray(self.size)
         if view.terminal or view.current_player != view.seat:
             return out
-        known = self.known[view.seat]
-        for action in view_legal_actions(view):
+        seat = view.seat
+        actions = view_legal_actions(view)
+        index_of = self.index_of[seat]
+        try:
             # the engine lists the same action objects again and again (its catalogue):
-            # each one's index is looked up by identity, the object kept to hold its id
-            found = known.get(id(action))
-            if found is None or found[0] is not action:
-                if len(known) >= KNOWN_LIMIT:
-                    known.clear()
-                found = known[id(action)] = (action, self.index(action, view.seat))
-            out[found[1]] = 1
+            # each one's index is looked up by the object's id; an id in the table is
+            # the object's that was stored, which the table keeps alive
+            indices = list(map(index_of.__getitem__, map(id, actions)))
+        except KeyError:
+            if len(index_of) >= KNOWN_LIMIT:
+                index_of.clear()
+                self.kept[seat].clear()
+            for action in actions:
+                if id(action) not in index_of:
+                    index_of[id(action)] = self.index(action, seat)
+                    self.kept[seat].append(action)
+            indices = [index_of[id(action)] for action in actions]
+        for index in indices:
+            out[index] = 1
         return out
 
 

@@ -125,6 +125,7 @@ class Table:
         self.received: dict[int, int] = {}
         """[RL-hat-observations] the last hat each seat received since its own last move"""
         self.dealt: GameState | None = None
+        self.scored: tuple[GameState | None, int] = (None, 0)
         self.legal: tuple[GameState | None, int, bytes] = (None, -1, b"")
         """the state, seat and plain mask of the last observation (RL-mask), which decides
         the legality of the action taken after it"""
@@ -153,8 +154,12 @@ class Table:
         self.received = {}
 
     def score(self) -> int:
-        """The engine's score of the game so far [RL-reward, 2.16-3]."""
-        return score(self.state)
+        """The engine's score of the game so far [RL-reward, 2.16-3] (asked several times
+        a step: kept for the state it was computed for)."""
+        state = self.state
+        if self.scored[0] is not state:
+            self.scored = (state, score(state))
+        return self.scored[1]
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees now [2.17-view]."""

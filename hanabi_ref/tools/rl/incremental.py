@@ -115,6 +115,8 @@ class GameEncoder:
         self.hands: list[tuple[int, ...] | None] = [None] * p
         self.knowledge: list[tuple[int, ...] | None] = [None] * p
         self.dirty = set(range(p))
+        self.written: list[list[tuple[int, int, int] | None]] = [[None] * self.dims.hand_size for _ in range(p)]
+        """per hand, the key of :attr:`rows` each slot's card values were written from"""
         self.last_ones: list[int] = []
         """the board's ones in the last action"""
         self.hand_ones: list[list[int]] = [[] for _ in range(p)]
@@ -234,16 +236,22 @@ class GameEncoder:
             self.write_belief()
 
     def write_knowledge(self, seat: int, hand: Sequence[int], knowledge: Sequence[int]) -> None:
-        """[RL-knowledge] one hand's identity bits and revealed colour and rank, card by card."""
-        block = self.know[seat]
+        """[RL-knowledge] one hand's identity bits and revealed colour and rank, each card
+        whose values changed (a card moved to another slot, or a hint changed it)."""
+        block, written, revealed = self.know[seat], self.written[seat], self.revealed
         for slot, (card_id, mask) in enumerate(zip(hand, knowledge)):
-            named = self.revealed.get(card_id)
+            named = revealed.get(card_id)
             key = (mask, -1, -1) if named is None else (mask, named[0], named[1])
-            row = self.rows.get(key)
-            if row is None:
-                row = self.rows[key] = self.card_row(*key)
-            block[slot] = row
-        block[len(hand):] = 0
+            if written[slot] != key:
+                row = self.rows.get(key)
+                if row is None:
+                    row = self.rows[key] = self.card_row(*key)
+                block[slot] = row
+                written[slot] = key
+        for slot in range(len(hand), len(written)):
+            if written[slot] is not None:
+                block[slot] = 0
+                written[slot] = None
 
     def card_row(self, mask: int, colour: int, rank: int) -> Vector:
         """A card's B + c + r values: its identity bits, then its revealed colour and rank."""
