@@ -134,6 +134,8 @@ class Table:
         """the seats' views, each seat's objects its own, the memo of the last state kept here [ISO-views, ISO-memo]"""
         self.encoder = GameEncoder(encoding, config)
         """[RL-incremental] the encoding of the views, move by move"""
+        self.observed = ViewMaker(config, sealed=False)
+        """the views the table encodes itself (no strategy holds them: ISO-views' copies are not needed)"""
 
     @property
     def state(self) -> GameState:
@@ -168,7 +170,7 @@ class Table:
     def observe(self, seat: int) -> Observation:
         """[RL-aec, RL-gym] fresh arrays: ``seat``'s encoded view and its mask (all zero
         once the episode has ended)."""
-        view = self.view(seat)
+        view = self.observed.views(self.state, (seat,))[0]
         if self.hat is None:
             legal = self.actions.legal_bytes(view)
             self.legal = (self.state, seat, bytes(legal))
