@@ -184,3 +184,25 @@ def test_the_environment_observes_what_the_oracles_compute(encoding: str) -> Non
             env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
             steps += 1
     assert steps > 100
+
+
+@pytest.mark.checks("RL-mask")
+def test_a_copied_action_space_gives_the_same_masks() -> None:
+    """[RL-mask] an action space pickled or deep-copied after use (its memo of action
+    objects left behind) gives the masks of the engine's legal actions."""
+    import copy
+    import pickle
+
+    from hanabi_ref.tools.rl.actions import PlainActions
+
+    config = make_config(3, "hle")
+    space = PlainActions(config)
+    states = _game(config, 4, 0.5)
+    for state in states[:5]:
+        space.mask(make_view(state, state.current_player))
+    for other in (pickle.loads(pickle.dumps(space)), copy.deepcopy(space)):
+        assert not any(other.index_of)
+        for state in states:
+            seat = state.current_player
+            expected = {space.index(action, seat) for action in legal_actions(state)} if not state.terminal else set()
+            assert set(np.flatnonzero(other.mask(make_view(state, seat))).tolist()) == expected

@@ -37,6 +37,12 @@ class PlainActions:
         self.kept: list[list[Action]] = [[] for _ in range(p)]
         """per actor, the action objects of :attr:`index_of`, kept alive (so that their ids stay theirs)"""
 
+    def __getstate__(self) -> dict[str, object]:
+        """A copy (pickle, deepcopy) starts with empty memos: the ids they are keyed by
+        are this process's objects', which a copy does not hold."""
+        p = self.config.players
+        return {**self.__dict__, "index_of": [{} for _ in range(p)], "kept": [[] for _ in range(p)]}
+
     def action(self, index: int, actor: int) -> Action:
         """The action of ``index`` for the seat ``actor``."""
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:

@@ -35,6 +35,9 @@ from hanabi_ref.tools.rl.layout import ENCODINGS, layout
 
 Index = npt.NDArray[np.intp]
 
+ROWS_LIMIT = 1 << 16
+"""The most card rows (a knowledge mask with its revealed colour and rank) an encoder keeps."""
+
 
 class GameEncoder:
     """[RL-incremental] ``encode(encoding, view)`` for the views of one configuration, one
@@ -245,6 +248,8 @@ class GameEncoder:
             if written[slot] != key:
                 row = self.rows.get(key)
                 if row is None:
+                    if len(self.rows) >= ROWS_LIMIT:
+                        self.rows.clear()
                     row = self.rows[key] = self.card_row(*key)
                 block[slot] = row
                 written[slot] = key
