@@ -19,6 +19,9 @@ from hanabi_ref.engine.view import PlayerView, view_legal_actions
 
 Mask = npt.NDArray[np.int8]
 
+KNOWN_LIMIT = 4096
+"""The most action objects a space remembers the index of, per actor."""
+
 
 class PlainActions:
     """[RL-plain] the 2h + (p - 1)(c + r) actions of one configuration, relative to the actor."""
@@ -29,6 +32,16 @@ class PlainActions:
         self.colours, self.ranks = len(config.colours), config.values
         self.hand_size = h
         self.size = 2 * h + (p - 1) * (self.colours + self.ranks)
+        self.index_of: list[dict[int, int]] = [{} for _ in range(p)]
+        """per actor, the index of each action object met, by the object's id"""
+        self.kept: list[list[Action]] = [[] for _ in range(p)]
+        """per actor, the action objects of :attr:`index_of`, kept alive (so that their ids stay theirs)"""
+
+    def __getstate__(self) -> dict[str, object]:
+        """A copy (pickle, deepcopy) starts with empty memos: the ids they are keyed by
+        are this process's objects', which a copy does not hold."""
+        p = self.config.players
+        return {**self.__dict__, "index_of": [{} for _ in range(p)], "kept": [[] for _ in range(p)]}
 
     def action(self, index: int, actor: int) -> Action:
         """The action of ``index`` for the seat ``actor``."""
@@ -62,10 +75,32 @@ class PlainActions:
     def mask(self, view: PlayerView) -> Mask:
         """[RL-mask] 1 for each legal action of the seat of ``view`` (all zero when it is
         not that seat's turn or the game is over)."""
-        out = np.zeros(self.size, np.int8)
+        return np.frombuffer(self.legal_bytes(view), np.int8)
+
+    def legal_bytes(self, view: PlayerView) -> bytearray:
+        """The mask of ``view`` [RL-mask] as a new bytearray."""
+        out = bytearray(self.size)
         if view.terminal or view.current_player != view.seat:
             return out
-        out[[self.index(action, view.seat) for action in view_legal_actions(view)]] = 1
+        seat = view.seat
+        actions = view_legal_actions(view)
+        index_of = self.index_of[seat]
+        try:
+            # the engine lists the same action objects again and again (its catalogue):
+            # each one's index is looked up by the object's id; an id in the table is
+            # the object's that was stored, which the table keeps alive
+            indices = list(map(index_of.__getitem__, map(id, actions)))
+        except KeyError:
+            if len(index_of) >= KNOWN_LIMIT:
+                index_of.clear()
+                self.kept[seat].clear()
+            for action in actions:
+                if id(action) not in index_of:
+                    index_of[id(action)] = self.index(action, seat)
+                    self.kept[seat].append(action)
+            indices = [index_of[id(action)] for action in actions]
+        for index in indices:
+            out[index] = 1
         return out
 
 

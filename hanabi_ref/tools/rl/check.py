@@ -2,7 +2,9 @@
 
 Games are played by our engine and, move for move, by OpenSpiel (dealt our deck through
 the adapter of PE-openspiel); at every decision state and at the terminal state, every
-seat's vector of ours must equal OpenSpiel's ``observation_tensor`` bit for bit.  The
+seat's vector of ours must equal OpenSpiel's ``observation_tensor`` bit for bit: both
+the from-scratch vector (:func:`~hanabi_ref.tools.rl.encoders.encode`) and the one the
+environments give, computed move by move [RL-incremental].  The
 configurations cycle through the four ``hle`` player counts and configurations drawn at
 random from every parameter OpenSpiel accepts (colours, ranks, hand size, tokens).
 """
@@ -22,6 +24,7 @@ from hanabi_ref.tools.peers.choosers import DriverChooser
 from hanabi_ref.tools.peers.hle_rules import hle_counts
 from hanabi_ref.tools.peers.openspiel import OpenSpielEngine
 from hanabi_ref.tools.rl.encoders import encode
+from hanabi_ref.tools.rl.incremental import GameEncoder
 from hanabi_ref.tools.rl.layout import layout
 from hanabi_ref.engine.cards import Identity, value_of
 from hanabi_ref.engine.config import GameConfig
@@ -114,6 +117,7 @@ def check_against_openspiel(states: int, seed: int = 0, encodings: tuple[str, ..
         for engine in engines.values():
             engine.new_game(config, deck)
         state = initial_state(config, deck)
+        running = {name: GameEncoder(name, config) for name in engines}
         chooser = DriverChooser(game_seed, random_rate=1.0 if games % 3 == 0 else 0.1, probe_rate=0.0)
         seen.add(config)
         games += 1
@@ -121,12 +125,12 @@ def check_against_openspiel(states: int, seed: int = 0, encodings: tuple[str, ..
             for seat in range(config.players):
                 view = make_view(state, seat)
                 for name, engine in engines.items():
-                    ours = encode(name, view)
                     theirs = np.asarray(engine.game_state.observation_tensor(seat), np.float32)
-                    where = first_difference(ours, theirs, name, config)
-                    if where is not None:
-                        difference = Difference(name, config, game_seed, state.turns, seat, where)
-                        return Report(compared, games, len(seen), coverage, difference)
+                    for label, ours in ((name, encode(name, view)), (f"{name} (move by move)", running[name].encode(view))):
+                        where = first_difference(ours, theirs, name, config)
+                        if where is not None:
+                            difference = Difference(label, config, game_seed, state.turns, seat, where)
+                            return Report(compared, games, len(seen), coverage, difference)
                 compared += 1
             _count(coverage, state, config)
             if progress is not None:

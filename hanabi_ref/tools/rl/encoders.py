@@ -21,6 +21,7 @@ from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.layout import ENCODINGS, Dims, Layout, layout
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
+from hanabi_ref.engine.tables import Tables
 from hanabi_ref.engine.view import PlayerView
 
 Vector = npt.NDArray[np.float32]
@@ -82,33 +83,45 @@ def revealed(history: Sequence[Event]) -> dict[int, list[int]]:
     touching it (-1: none); negative information does not count."""
     found: dict[int, list[int]] = {}
     for event in history:
-        action = event.action
-        if isinstance(action, Hint):
-            index = 0 if action.kind == "colour" else 1
-            subject = action.subject if index == 0 else action.subject - 1
-            for card_id in event.touched:
-                entry = found.get(card_id)
-                if entry is None:
-                    entry = found[card_id] = [-1, -1]
-                entry[index] = subject
+        note_revealed(found, event)
     return found
+
+
+def note_revealed(found: dict[int, list[int]], event: Event) -> None:
+    """[RL-knowledge] ``found`` (as :func:`revealed` makes it) after one more event: a hint
+    names its colour or rank (from 0) on every card it touched."""
+    action = event.action
+    if isinstance(action, Hint):
+        index = 0 if action.kind == "colour" else 1
+        subject = action.subject if index == 0 else action.subject - 1
+        for card_id in event.touched:
+            entry = found.get(card_id)
+            if entry is None:
+                entry = found[card_id] = [-1, -1]
+            entry[index] = subject
 
 
 def tokens_before_last(view: PlayerView) -> int:
     """[RL-last-action] the information tokens before the last move, replayed from the
-    public history (a hint spends one; a discard and a completed suit give one back,
-    never above the maximum)."""
-    config = view.config
-    tokens = config.max_hints
+    public history (:func:`tokens_after`, event by event from t0)."""
+    tokens = view.config.max_hints
     history = view.history
     for index in range(len(history) - 1):
-        event = history[index]
-        action = event.action
-        if isinstance(action, Hint):
-            tokens -= 1
-        elif (isinstance(action, Discard) or (event.success and event.card is not None
-                                              and view.tables.rank_of[event.card] == config.values - 1)):
-            tokens = min(tokens + 1, config.max_hints)
+        tokens = tokens_after(view.tables, tokens, history[index])
+    return tokens
+
+
+def tokens_after(tables: Tables, tokens: int, event: Event) -> int:
+    """[RL-last-action] the information tokens after ``event`` as the encodings replay
+    them: a hint spends one; a discard and a completed suit give one back, never above
+    the maximum."""
+    config = tables.config
+    action = event.action
+    if isinstance(action, Hint):
+        return tokens - 1
+    if isinstance(action, Discard) or (event.success and event.card is not None
+                                       and tables.rank_of[event.card] == config.values - 1):
+        return min(tokens + 1, config.max_hints)
     return tokens
 
 
@@ -138,7 +151,7 @@ def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[i
     """The indices set to one from the deck to the last action [RL-deck, RL-fireworks,
     RL-tokens, RL-discards, RL-last-action], seats counted from ``origin`` (the observer,
     or the frame of RL-hat-observations)."""
-    p, b, r = dims.players, dims.identities, dims.ranks
+    b, r = dims.identities, dims.ranks
     ones: list[int] = []
     # [RL-deck, RL-fireworks, RL-tokens]
     ones.extend(range(at.deck, at.deck + view.deck_size))
@@ -156,30 +169,43 @@ def board_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int) -> list[i
             start = at.discard_starts[index]
             ones.extend(range(start, start + count))
     # [RL-last-action]
-    if view.history:
-        event = view.history[-1]
-        action = event.action
-        ones.append(at.actor + (event.player - origin) % p)
-        if isinstance(action, Hint):
-            if action.kind == "colour":
-                ones.append(at.move_type + REVEAL_COLOUR)
-                ones.append(at.colour + action.subject)
-            else:
-                ones.append(at.move_type + REVEAL_RANK)
-                ones.append(at.rank + action.subject - 1)
-            ones.append(at.target + (action.target - origin) % p)
-            touched = set(event.touched)
-            for slot, card_id in enumerate(view.hands[action.target]):
-                if card_id in touched:
-                    ones.append(at.outcome + slot)
+    ones += last_action_ones(dims, at, view, origin)
+    return ones
+
+
+def last_action_ones(dims: Dims, at: Offsets, view: PlayerView, origin: int, tokens_before: int | None = None) -> list[int]:
+    """[RL-last-action] the indices set to one in the ten parts of the last action, seats
+    counted from ``origin``; ``tokens_before``: the information tokens before the last
+    move when the caller has replayed them (else :func:`tokens_before_last` does)."""
+    ones: list[int] = []
+    if not view.history:
+        return ones
+    p, r = dims.players, dims.ranks
+    event = view.history[-1]
+    action = event.action
+    ones.append(at.actor + (event.player - origin) % p)
+    if isinstance(action, Hint):
+        if action.kind == "colour":
+            ones.append(at.move_type + REVEAL_COLOUR)
+            ones.append(at.colour + action.subject)
         else:
-            assert event.card is not None
-            ones.append(at.move_type + (PLAY if isinstance(action, Play) else DISCARD))
-            ones.append(at.position + action.slot)
-            ones.append(at.card + event.card)
-            if isinstance(action, Play) and event.success:
-                ones.append(at.scored)
-                if view.tables.rank_of[event.card] == r - 1 and tokens_before_last(view) < dims.max_hints:
+            ones.append(at.move_type + REVEAL_RANK)
+            ones.append(at.rank + action.subject - 1)
+        ones.append(at.target + (action.target - origin) % p)
+        touched = set(event.touched)
+        for slot, card_id in enumerate(view.hands[action.target]):
+            if card_id in touched:
+                ones.append(at.outcome + slot)
+    else:
+        assert event.card is not None
+        ones.append(at.move_type + (PLAY if isinstance(action, Play) else DISCARD))
+        ones.append(at.position + action.slot)
+        ones.append(at.card + event.card)
+        if isinstance(action, Play) and event.success:
+            ones.append(at.scored)
+            if view.tables.rank_of[event.card] == r - 1:
+                before = tokens_before_last(view) if tokens_before is None else tokens_before
+                if before < dims.max_hints:
                     ones.append(at.token)
     return ones
 

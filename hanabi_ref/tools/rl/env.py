@@ -2,7 +2,8 @@
 RL-reward, RL-illegal].
 
 Every observation is ``encode(encoding, make_view(state, seat))`` beside the seat's
-plain-action mask: the environments hand a seat its own view, never the state.  Moves go
+plain-action mask, computed move by move by a :class:`~hanabi_ref.tools.rl.incremental.GameEncoder`
+[RL-incremental]: the environments hand a seat its own view, never the state.  Moves go
 through the engine (:func:`~hanabi_ref.engine.transition.apply`), rewards come from the
 engine's :func:`~hanabi_ref.engine.state.score`, and a reset with seed S deals
 ``deck_from_seed(config, S)``, the deck every other command deals for S.
@@ -32,8 +33,8 @@ from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.dealing import check_seed, deck_from_seed, derive_seed
 from hanabi_ref.formats.hanablive import card_name
 from hanabi_ref.engine.legality import illegality
-from hanabi_ref.tools.rl.actions import plain_actions
-from hanabi_ref.tools.rl.encoders import encode
+from hanabi_ref.tools.rl.actions import PlainActions
+from hanabi_ref.tools.rl.incremental import GameEncoder
 from hanabi_ref.tools.rl.errors import RLError
 from hanabi_ref.tools.rl.hat import HAT_SPACES, HatCode, decoded_hats
 from hanabi_ref.tools.rl.layout import layout
@@ -42,7 +43,7 @@ from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import Event, GameState, score
 from hanabi_ref.players.strategies import factory_for
 from hanabi_ref.players.strategy import Strategy, StrategyError, observes
-from hanabi_ref.engine.transition import apply, initial_state
+from hanabi_ref.engine.transition import apply_legal, initial_state
 from hanabi_ref.engine.view import PlayerView, ViewMaker
 
 __all__ = ["HanabiAECEnv", "HanabiGymEnv", "Observation", "ILLEGAL_ACTIONS", "RENDER_MODES"]
@@ -115,7 +116,7 @@ class Table:
         check_choice(render_mode, (None, *RENDER_MODES), clause, "render_mode")
         check_choice(actions, ("plain", *HAT_SPACES), "RL-hat-spaces", "action space")
         self.illegal_action = illegal_action
-        self.actions = plain_actions(config)
+        self.actions = PlainActions(config)
         self.hat = None if actions == "plain" else HatCode(config, actions, **(hat_options or {}))
         """[RL-hat-spaces] the hat code of a hat action space (None: the plain space)"""
         self.action_count = self.actions.size if self.hat is None else self.hat.size
@@ -124,9 +125,17 @@ class Table:
         self.received: dict[int, int] = {}
         """[RL-hat-observations] the last hat each seat received since its own last move"""
         self.dealt: GameState | None = None
+        self.scored: tuple[GameState | None, int] = (None, 0)
+        self.legal: tuple[GameState | None, int, bytes] = (None, -1, b"")
+        """the state, seat and plain mask of the last observation (RL-mask), which decides
+        the legality of the action taken after it"""
         self.forfeited = False
         self.views = ViewMaker(config)
         """the seats' views, each seat's objects its own, the memo of the last state kept here [ISO-views, ISO-memo]"""
+        self.encoder = GameEncoder(encoding, config)
+        """[RL-incremental] the encoding of the views, move by move"""
+        self.observed = ViewMaker(config, sealed=False)
+        """the views the table encodes itself (no strategy holds them: ISO-views' copies are not needed)"""
 
     @property
     def state(self) -> GameState:
@@ -147,8 +156,12 @@ class Table:
         self.received = {}
 
     def score(self) -> int:
-        """The engine's score of the game so far [RL-reward, 2.16-3]."""
-        return score(self.state)
+        """The engine's score of the game so far [RL-reward, 2.16-3] (asked several times
+        a step: kept for the state it was computed for)."""
+        state = self.state
+        if self.scored[0] is not state:
+            self.scored = (state, score(state))
+        return self.scored[1]
 
     def view(self, seat: int) -> PlayerView:
         """What ``seat`` sees now [2.17-view]."""
@@ -157,12 +170,14 @@ class Table:
     def observe(self, seat: int) -> Observation:
         """[RL-aec, RL-gym] fresh arrays: ``seat``'s encoded view and its mask (all zero
         once the episode has ended)."""
-        view = self.view(seat)
+        view = self.observed.views(self.state, (seat,))[0]
         if self.hat is None:
-            mask, vector = self.actions.mask(view), encode(self.encoding, view)
+            legal = self.actions.legal_bytes(view)
+            self.legal = (self.state, seat, bytes(legal))
+            mask, vector = np.frombuffer(legal, np.int8), self.encoder.encode(view)
         else:
             mask = self.hat.mask(view)
-            vector = np.concatenate([encode(self.encoding, view), self.hat.hat_vector(self.received.get(seat))])
+            vector = np.concatenate([self.encoder.encode(view), self.hat.hat_vector(self.received.get(seat))])
         if self.forfeited:
             mask[:] = 0
         return {"observation": vector, "action_mask": mask}
@@ -175,6 +190,9 @@ class Table:
         is refused whatever the mode [RL-plain].  Nothing changes either way."""
         if self.hat is None:
             action = self.actions.action(cast(int, index), seat)  # refuses a non-index [RL-plain]
+            state, observer, legal = self.legal
+            if state is self.dealt and observer == seat and legal[cast(int, index)]:
+                return action  # [RL-mask] legal by the mask this seat was given for this state
         else:
             action = self.hat.action(cast(int, index), self.view(seat))  # [RL-hat-spaces]
         problem = illegality(self.state, action)
@@ -187,7 +205,8 @@ class Table:
                       f"{clause}: {reason}")
 
     def play(self, action: Action) -> Event:
-        """Apply a legal ``action``; the public event it made [2.16-2].  In a hat space a
+        """Apply ``action``, found legal by :meth:`decode` or by the caller; the public
+        event it made [2.16-2].  In a hat space a
         reveal sends the hat sum: each receiver decodes its own hat from its own view
         before the reveal [RL-hat-decode], and the actor's received hat is spent."""
         actor = self.state.current_player
@@ -195,7 +214,7 @@ class Table:
         if self.hat is not None and isinstance(action, Hint):
             views = [self.view(seat) for seat in range(self.config.players)]
             self.received.update(decoded_hats(self.hat, views, actor, action))
-        self.dealt = apply(self.state, action)
+        self.dealt = apply_legal(self.state, action)  # legal: decode or the partner's check said so
         return self.dealt.history[-1]
 
     def forfeit(self) -> None:
@@ -276,7 +295,9 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
         size, count = self.table.observation_size, self.table.action_count
         self.observation_spaces = {agent: observation_space(size, count) for agent in self.possible_agents}
         self.action_spaces = {agent: spaces.Discrete(count) for agent in self.possible_agents}
-        self.generator = np.random.default_rng()
+        self.drawn = np.random.default_rng()
+        self.reseed: int | None = None
+        """[RL-seed] the seed of the last seeded reset, until the generator is next needed"""
         self.agents: list[str] = []
 
     def observation_space(self, agent: str) -> spaces.Dict:
@@ -300,12 +321,20 @@ class HanabiAECEnv(AECEnv):  # type: ignore[misc]
         self.infos = self.fresh_infos(illegal=False)
         self.agent_selection = self.possible_agents[self.table.state.current_player]
 
+    @property
+    def generator(self) -> np.random.Generator:
+        """[RL-seed] the environment's own generator: seeded from S by ``reset(seed=S)``
+        (made when it is first needed after that reset: a seeded reset after every game
+        then costs no generator)."""
+        if self.reseed is not None:
+            self.drawn, self.reseed = np.random.default_rng(self.reseed), None
+        return self.drawn
+
     def next_seed(self, seed: int | None) -> int:
         """[RL-seed] ``seed`` (reseeding the generator from it), or one drawn from the generator."""
         if seed is None:
             return drawn_seed(self.generator)
-        deck_seed = seed_of(seed)
-        self.generator = np.random.default_rng(deck_seed)
+        self.reseed = deck_seed = seed_of(seed)
         return deck_seed
 
     def fresh_infos(self, illegal: bool) -> dict[str, dict[str, Any]]:

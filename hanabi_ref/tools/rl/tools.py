@@ -111,13 +111,15 @@ def run_play(encoding: str, config: GameConfig, factory: StrategyFactory, seed: 
 
 def single_bench(config: GameConfig, steps: int, seed: int = 0) -> float:
     """[RL-bench] encoded steps per CPU second of the PettingZoo environment (canonical
-    encoding): random legal actions from the masks, the whole loop timed."""
+    encoding): random legal actions from the masks (Python's ``random``, as OpenSpiel's
+    loop chooses), the whole loop timed."""
+    import random
     import time
 
     from hanabi_ref.tools.rl.env import HanabiAECEnv
 
     env = HanabiAECEnv(config=config)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     done, game = 0, seed
     start = time.process_time()
     while done < steps:
@@ -128,7 +130,7 @@ def single_bench(config: GameConfig, steps: int, seed: int = 0) -> float:
             if terminated or truncated:
                 env.step(None)
                 continue
-            env.step(int(rng.choice(np.nonzero(observation["action_mask"])[0])))
+            env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
             done += 1
     spent = time.process_time() - start
     return done / spent if spent > 0 else float("inf")
