@@ -5,6 +5,7 @@ clause, and blind to what the view hides."""
 from __future__ import annotations
 
 import json
+from typing import Any
 from pathlib import Path
 
 import numpy as np
@@ -226,6 +227,19 @@ def test_plain_actions_and_masks_are_openspiels() -> None:
                 assert engine.apply(action) is None
     with pytest.raises(RLError, match="^RL-plain"):
         plain_actions(make_config(2, "hle")).action(20, 0)
+
+
+@pytest.mark.checks("RL-plain")
+@pytest.mark.parametrize("option", ["self_hints", "deck_plays"])
+def test_the_plain_space_refuses_moves_it_has_no_index_for(option: str) -> None:
+    """[RL-plain] a hint to one's own hand (self_hints) or a play of the stack's last card
+    (deck_plays) has no index in the peers' layout: with deck_plays, ``Play(h)`` would be
+    written as index 2h, the first colour reveal's, and read back as that reveal.  Such
+    configurations are refused in one line naming the option."""
+    options: dict[str, Any] = {option: True, **({"empty_hints": True} if option == "self_hints" else {})}
+    config = make_config(3, "hle", **options)
+    with pytest.raises(RLError, match=f"^RL-plain.*{option}=True"):
+        plain_actions(config)
 
 
 @pytest.mark.checks("RL-encode")

@@ -27,6 +27,12 @@ class PlainActions:
     """[RL-plain] the 2h + (p - 1)(c + r) actions of one configuration, relative to the actor."""
 
     def __init__(self, config: GameConfig) -> None:
+        # the peers' layout has no index for a hint to one's own hand or a play of the
+        # stack's last card: Play(h) would be read back as the first colour reveal
+        if config.options.self_hints:
+            raise RLError("RL-plain", "self_hints=True: the plain action space has no hint to one's own hand")
+        if config.options.deck_plays:
+            raise RLError("RL-plain", "deck_plays=True: the plain action space has no play of the stack's last card")
         self.config = config
         p, h = config.players, config.hand_size
         self.colours, self.ranks = len(config.colours), config.values
