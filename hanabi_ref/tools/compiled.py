@@ -64,9 +64,11 @@ STRATEGY_MODULES = (
     "hanabi_ref.players.strategies.info.decisions",
     "hanabi_ref.players.strategies.info.player",
     "hanabi_ref.players.strategies.info.search",
+    "hanabi_ref.players.strategies.adapt",
 )
-"""Compiled and always loaded from the build: the exact posteriors, Algorithm 4.6 and
-the information strategy, where most of the time goes.  They hold no contracts."""
+"""Compiled and always loaded from the build: the exact posteriors, Algorithm 4.6, the
+information strategy, where most of the time goes, and the wrapper every convention bot
+plays through (S-foreign: its guard looks at every play).  They hold no contracts."""
 
 ENGINE_MODULES = (
     "hanabi_ref.engine.dealing",

@@ -76,11 +76,11 @@ def is_surely_unplayable(view: PlayerView, slot: int) -> bool:
     next (a card of a family that plays some identities as discards, such as Orange, is
     never judged so)."""
     known = view.own_knowledge[slot]
+    if known & next_identities(view):  # it may be playable: not surely unplayable, swapped or not
+        return False
     rule_set = view.tables.rule_set
     config = view.config
-    if any(rule_set.is_swapped(config, x) for x in range(known.bit_length()) if known >> x & 1):  # type: ignore[arg-type]
-        return False
-    return not known & next_identities(view)
+    return not any(rule_set.is_swapped(config, x) for x in range(known.bit_length()) if known >> x & 1)  # type: ignore[arg-type]
 
 
 MayFail = Callable[[PlayerView, Event], bool]

@@ -20,6 +20,7 @@ import attrs
 
 from hanabi_ref.engine.dealing import derive_seed
 from hanabi_ref.players.runner import play_games
+from hanabi_ref.engine.tables import tables_for
 from hanabi_ref.engine.view import ViewMaker
 from hanabi_ref.players.strategy import Strategy, StrategyFactory
 from hanabi_ref.engine.config import GameConfig
@@ -241,7 +242,9 @@ def _close(factory: object) -> None:
 
 def _play_games(chunk: Chunk, factory: StrategyFactory) -> ChunkResult:
     started = time.process_time()
-    config, hasher = chunk.setup.config(), GameHasher()
+    # the configuration object the kernel's tables are keyed by: an equal copy made for
+    # this chunk would be compared field by field at every lookup by configuration
+    config, hasher = tables_for(chunk.setup.config()).config, GameHasher()
     views = ViewMaker(config)  # [ISO-views] one per chunk: each seat's configuration copy keeps its memos
     scores: list[int] = []
     strikeouts: list[bool] = []

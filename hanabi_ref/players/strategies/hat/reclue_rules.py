@@ -84,8 +84,10 @@ class CardFacts:
     rank_of: tuple[int, ...]
 
 
+@functools.lru_cache(maxsize=64)
 def card_facts(config: GameConfig) -> CardFacts:
-    """The :class:`CardFacts` of ``config``."""
+    """The :class:`CardFacts` of ``config``, made once per configuration (every seat of
+    every game reads the same immutable tables)."""
     n = config.values
     composition = composition_counts(config)
     return CardFacts(config, n, composition, suit_table(n, len(composition)), rank_table(n, len(composition)))

@@ -57,12 +57,24 @@ class Weights:
 
     def __init__(self, counts: Sequence[int]) -> None:
         self.counts = tuple(counts)
-        top = max(self.counts, default=0)
-        self.planes = tuple(sum(1 << card for card, count in enumerate(self.counts) if count >> bit & 1)
-                            for bit in range(top.bit_length()))
-        self.positive = sum(1 << card for card, count in enumerate(self.counts) if count > 0)
-        if any(count < 0 for count in self.counts):
-            raise ValueError(f"I-weights: negative weight in {self.counts}")
+        # One pass over the identities: the bit planes (plane b holds the identities whose
+        # weight has bit b) and the identities of positive weight.  A board is made at
+        # every play and discard, so this loop runs dozens of times a game.
+        planes = [0] * max(self.counts, default=0).bit_length()
+        positive = 0
+        for card, count in enumerate(self.counts):
+            if count < 0:
+                raise ValueError(f"I-weights: negative weight in {self.counts}")
+            if count > 0:
+                positive |= 1 << card
+            bit = 0
+            while count:
+                if count & 1:
+                    planes[bit] |= 1 << card
+                count >>= 1
+                bit += 1
+        self.planes = tuple(planes)
+        self.positive = positive
 
     def __getitem__(self, card: int) -> int:
         return self.counts[card]

@@ -200,7 +200,7 @@ def build(params: Mapping[str, Value]) -> StrategyFactory:
     shared: list[GameConfig] = []
 
     def factory(config: GameConfig, seat: int, seed: int) -> InfoPlayer:
-        if not shared or shared[0] != config:
+        if not shared or (shared[0] is not config and shared[0] != config):
             shared[:] = [config]
         config = shared[0]
         if not check:
