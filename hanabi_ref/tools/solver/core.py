@@ -16,7 +16,7 @@ engine before anyone counts it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import legal_actions
@@ -216,7 +216,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
            relaxed: bool = False, shuffle: Callable[[list[Move]], None] | None = None,
            memo: Memo | None = None, relaxed_memo: Memo | None = None,
            without: frozenset[str] = frozenset()) -> list[Move] | None:
-    """[SV-result] a line of moves from the deal to a score of at least ``target``, or
+    """[SV-result, SV-dead] a line of moves from the deal to a score of at least ``target``, or
     None when there is none (the search completed); :class:`OutOfBudget` when
     ``max_nodes`` positions were expanded (or the deadline passed) first.
 
@@ -225,6 +225,8 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     tokens is at least as good, so a position is lost when the same cards were proven
     lost with as many tokens or more.  A deck lost in the relaxed game is lost in the real
     one; a line found in it is a real line only if it never discards with every token.
+    In the relaxed game a mover who holds a dead card tries that card's discard and no
+    other (SV-dead), when every identity is touched by some hint.
     ``relaxed_memo``: in the real game, also drop the positions the relaxed game proved
     lost (with as many tokens or more, and no error: an error never helps).
     ``without``: ideas left out, to measure what each one does (:data:`IDEAS`)."""
@@ -246,7 +248,11 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     discarded = discarded_counts(game, start)
     clock = time.monotonic
 
-    def visit(position: Position, reach: list[int], implied: int) -> bool:
+    # visit is a generator that never yields, driven by _run: a generator keeps its frame
+    # in itself, while a plain call's frame goes on CPython 3.11's frame stack, whose 16 KB
+    # chunks are mapped and unmapped each time a depth-first search crosses one's edge (a
+    # fifth of the CPU time as page faults on hard decks)
+    def visit(position: Position, reach: list[int], implied: int) -> Generator[None, None, bool]:
         # implied: IMPLIED_LATE / IMPLIED_HOLD bits of the checks the move that led here
         # cannot have changed (SV-late, SV-hold: a hint, a play that draws)
         fields, hands, drawn, tokens, errors, seat, remaining = position
@@ -344,11 +350,11 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
                     discarded[card] -= 1
                     continue
                 line.append(move)
-                found = visit(game.after(position, move), child_reach, 0)
+                found = yield from visit(game.after(position, move), child_reach, 0)
                 discarded[card] -= 1
             else:
                 line.append(move)
-                found = visit(game.after(position, move), reach, hint_implies if kind == "hint" else IMPLIED_LATE)
+                found = yield from visit(game.after(position, move), reach, hint_implies if kind == "hint" else IMPLIED_LATE)
             if found:
                 return True
             line.pop()
@@ -360,7 +366,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
 
     if game.start_terminal:
         return line if sum(start[0]) >= target else None
-    return line if visit(start, attainable_heights(game.config, start[0], discarded), 0) else None
+    return line if _run(visit(start, attainable_heights(game.config, start[0], discarded), 0)) else None
 
 
 IMPLIED_LATE = 1
@@ -373,6 +379,15 @@ IMPLIED_HOLD = 2
 """The move into a position cannot have broken SV-hold: a hint before the last round
 (the fields, hands and stack the rule reads are unchanged, and before the last round it
 reads nothing else)."""
+
+
+def _run(search: Generator[None, None, bool]) -> bool:
+    """The answer of a search written as a generator that never yields."""
+    try:
+        next(search)
+    except StopIteration as stop:
+        return bool(stop.value)
+    raise AssertionError("the search yielded")
 
 
 def holders_fit(game: OpenGame, fields: Sequence[int], hands: Hands, drawn: int, seat: int, remaining: int) -> bool:
@@ -485,10 +500,13 @@ SV-warmup (the passes start at once)."""
 
 def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | None = None,
                unit: int = 1000, without: frozenset[str] = frozenset()) -> tuple[bool | None, list[Move] | None, Stats]:
-    """[SV-restarts] (reachable, line, stats): True with a line of moves, False after a
-    completed search, None when ``max_nodes`` positions were spent first.
+    """[SV-warmup, SV-restarts] (reachable, line, stats): True with a line of moves, False
+    after a completed search, None when ``max_nodes`` positions were spent first.
 
-    The search is a sequence of passes that share what they prove.  Passes search the
+    A warm-up pass comes first: the real game in SV-moves' order, within :data:`WARMUP`
+    positions, without SV-late, SV-hold and the relaxed game, whose checks cost more than
+    they save on the easy decks it settles.  Then comes a sequence of passes that share
+    what they prove (the real ones also what the warm-up proved).  Passes search the
     relaxed game (SV-relax), alternately in SV-moves' order and with the moves of each
     position shuffled (with probability 0.3, by a generator seeded from the deck and the
     pass), the n-th within a Luby multiple of ``unit`` positions (the first within
