@@ -1,5 +1,5 @@
 """Machine check of proofs/solver_pruning.md [SV-bounds, SV-late, SV-hold, SV-relax,
-SV-restarts].
+SV-dead, SV-warmup, SV-restarts].
 
 For every distinct order of the decks of small compositions, under the thesis' and
 hle's rule options (with the early end and the final draw switched), a brute force over
@@ -90,13 +90,15 @@ def cases(compositions: tuple[list[list[int]], ...] = COMPOSITIONS) -> Iterator[
             yield rules, config, deck
 
 
+WITHOUT_WARMUP = frozenset({"warmup"})
+
 SMALL = COMPOSITIONS[:2]
 """The compositions of the default run (one suit, decks of 3 and 4 cards: the deck of 4
 already reaches every rule the check asks for); the deep set adds the three with two
 suits (decks of 4 and 5 cards)."""
 
 
-@pytest.mark.checks("SV-bounds", "SV-late", "SV-hold", "SV-relax", "SV-restarts")
+@pytest.mark.checks("SV-bounds", "SV-late", "SV-hold", "SV-relax", "SV-dead", "SV-warmup", "SV-restarts")
 @pytest.mark.parametrize(("compositions", "every_idea"), [
     pytest.param(SMALL, False, id="small"),
     pytest.param(SMALL, True, id="small-every-idea", marks=pytest.mark.deep),
@@ -104,7 +106,7 @@ suits (decks of 4 and 5 cards)."""
 ])
 def test_the_solver_reaches_exactly_the_targets_the_brute_force_reaches(
         compositions: tuple[list[list[int]], ...], every_idea: bool) -> None:
-    """[SV-bounds, SV-late, SV-hold, SV-relax, SV-restarts] every target of every deck:
+    """[SV-bounds, SV-late, SV-hold, SV-relax, SV-dead, SV-warmup, SV-restarts] every target of every deck:
     the solver's answer is the brute force's, and so is its answer with an idea left out
     (each idea on every deck with ``every_idea``, as in the deep set; else the ideas in
     turn, one per deck, each on a fifth of the decks); the relaxed game never loses a
@@ -117,10 +119,12 @@ def test_the_solver_reaches_exactly_the_targets_the_brute_force_reaches(
         for target in range(max(0, tables_for(config).max_score - 2), tables_for(config).max_score + 1):
             reachable = best >= target
             seen["winnable" if reachable else "lost"] += 1
-            for without in [frozenset[str]()] + [frozenset({idea}) for idea in left_out]:
+            # the whole solver, and without its warm-up pass (which settles most small decks
+            # alone), so that the rules the passes use cut on these decks too
+            for without in [frozenset[str](), WITHOUT_WARMUP] + [frozenset({idea}) for idea in left_out]:
                 solution = solve_deck(config, deck, target, max_nodes=10**7, without=without)
                 assert solution.reachable is reachable, (rules, config.players, deck, target, sorted(without))
-                if not without:
+                if without in (frozenset(), WITHOUT_WARMUP):
                     seen.update(rule for rule, count in solution.cuts.items() if count)
             if game.start_terminal:
                 continue
@@ -128,8 +132,30 @@ def test_the_solver_reaches_exactly_the_targets_the_brute_force_reaches(
             assert line is not None or not reachable, (rules, deck, target)
             if line is not None and not core._real_line(game, line):
                 seen["relaxed line not real"] += 1
-    for needed in ("winnable", "lost", "SV-late", "SV-hold", "SV-relax", "relaxed line not real"):
+    dead = ("SV-dead",) if compositions is not SMALL else ()  # one suit: no hand holds a dead card and another
+    for needed in ("winnable", "lost", "SV-late", "SV-hold", "SV-relax", "relaxed line not real") + dead:
         assert seen[needed] > 0, (needed, seen)
+
+
+@pytest.mark.checks("SV-dead")
+def test_one_dead_discard_stands_for_every_discard() -> None:
+    """[SV-dead] on two-suit decks, where a hand can hold a dead card beside others: the
+    relaxed game with the rule reaches exactly the targets it reaches without it, and
+    the rule cuts (the default run's decks have one suit, where it never applies)."""
+    cuts = 0
+    for index, (rules, config, deck) in enumerate(cases(COMPOSITIONS[3:4])):
+        if index % 5 or config.players != 2:
+            continue
+        game = core.OpenGame(config, deck)
+        if game.start_terminal:
+            continue
+        for target in range(tables_for(config).max_score - 2, tables_for(config).max_score + 1):
+            stats = core.Stats()
+            with_rule = core.search(game, target, 10**7, None, stats, relaxed=True)
+            without = core.search(game, target, 10**7, None, core.Stats(), relaxed=True, without=frozenset({"dead"}))
+            assert (with_rule is None) == (without is None), (rules, deck, target)
+            cuts += stats.cuts.get("SV-dead", 0)
+    assert cuts > 0
 
 
 @pytest.mark.checks("SV-key")

@@ -16,7 +16,7 @@ engine before anyone counts it.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.legality import legal_actions
@@ -75,6 +75,9 @@ class OpenGame:
         self.empty_hints = config.options.empty_hints
         self.hint_targets = tables.action_catalogue.hint_targets
         self.touch_bits = tables.touch_bits
+        self.all_touched = all(self.touch_bits)
+        """every identity is touched by some hint (SV-dead needs it: a hint's target then
+        only needs a card, whichever it is)"""
         self.start_terminal = state.terminal
         kinds = len(self.copies)
         self.in_stack: list[tuple[int, ...]] = []
@@ -213,7 +216,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
            relaxed: bool = False, shuffle: Callable[[list[Move]], None] | None = None,
            memo: Memo | None = None, relaxed_memo: Memo | None = None,
            without: frozenset[str] = frozenset()) -> list[Move] | None:
-    """[SV-result] a line of moves from the deal to a score of at least ``target``, or
+    """[SV-result, SV-dead] a line of moves from the deal to a score of at least ``target``, or
     None when there is none (the search completed); :class:`OutOfBudget` when
     ``max_nodes`` positions were expanded (or the deadline passed) first.
 
@@ -222,6 +225,8 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     tokens is at least as good, so a position is lost when the same cards were proven
     lost with as many tokens or more.  A deck lost in the relaxed game is lost in the real
     one; a line found in it is a real line only if it never discards with every token.
+    In the relaxed game a mover who holds a dead card tries that card's discard and no
+    other (SV-dead), when every identity is touched by some hint.
     ``relaxed_memo``: in the real game, also drop the positions the relaxed game proved
     lost (with as many tokens or more, and no error: an error never helps).
     ``without``: ideas left out, to measure what each one does (:data:`IDEAS`)."""
@@ -233,6 +238,7 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     late_check = target == game.max_score and "late" not in without
     hold_check = target == game.max_score and "hold" not in without
     remember = "key" not in without
+    dead_first = relaxed and game.all_touched and "dead" not in without
     memo = Memo() if memo is None else memo
     lost, lost_tokens = memo.lost, memo.lost_tokens
     oracle = None if relaxed or relaxed_memo is None else relaxed_memo.lost_tokens
@@ -242,7 +248,13 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
     discarded = discarded_counts(game, start)
     clock = time.monotonic
 
-    def visit(position: Position, reach: list[int]) -> bool:
+    # visit is a generator that never yields, driven by _run: a generator keeps its frame
+    # in itself, while a plain call's frame goes on CPython 3.11's frame stack, whose 16 KB
+    # chunks are mapped and unmapped each time a depth-first search crosses one's edge (a
+    # fifth of the CPU time as page faults on hard decks)
+    def visit(position: Position, reach: list[int], implied: int) -> Generator[None, None, bool]:
+        # implied: IMPLIED_LATE / IMPLIED_HOLD bits of the checks the move that led here
+        # cannot have changed (SV-late, SV-hold: a hint, a play that draws)
         fields, hands, drawn, tokens, errors, seat, remaining = position
         scored = sum(fields)
         if scored >= target:
@@ -269,10 +281,11 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
             if oracle is not None and oracle.get((fields, hands, drawn, seat, remaining), -1) >= tokens:
                 stats.cut("SV-relax")
                 return False
-        if late_check and remaining == NOT_STARTED and not late_fit(game, fields, hands, drawn):
+        if late_check and remaining == NOT_STARTED and not implied & IMPLIED_LATE \
+                and not late_fit(game, fields, hands, drawn):
             stats.cut("SV-late")
             return False
-        if hold_check and not holders_fit(game, fields, hands, drawn, seat, remaining):
+        if hold_check and not implied & IMPLIED_HOLD and not holders_fit(game, fields, hands, drawn, seat, remaining):
             stats.cut("SV-hold")
             return False
         stats.nodes += 1
@@ -311,27 +324,37 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
                 candidates = plays + dead + [("hint", -1)]
         else:
             candidates = plays + dead
-        others.sort(key=lambda pair: pair[0])
-        candidates += [move for _, move in others]
+        if dead_first and dead:
+            # [SV-dead] one dead card's discard stands for every discard of this hand
+            if len(dead) > 1 or others:
+                stats.cut("SV-dead")
+                candidates = [move for move in candidates if move[0] != "discard" or move is dead[0]]
+        else:
+            others.sort(key=lambda pair: pair[0])
+            candidates += [move for _, move in others]
         candidates += misplays
         if shuffle is not None:
             shuffle(candidates)
+        hint_implies = IMPLIED_LATE | IMPLIED_HOLD if remaining == NOT_STARTED else IMPLIED_LATE
         for move in candidates:
             kind, card = move
-            gone = kind == "discard" or kind == "misplay"
-            line.append(move)
-            if gone:
+            if kind == "discard" or kind == "misplay":
                 discarded[card] += 1
                 suit = suit_of[card]
+                child_reach = reach
                 if rank_of[card] < reach[suit]:
-                    new_reach = list(reach)
-                    new_reach[suit] = _height(game, suit, fields[suit], discarded)
-                    found = visit(game.after(position, move), new_reach)
-                else:
-                    found = visit(game.after(position, move), reach)
+                    child_reach = list(reach)
+                    child_reach[suit] = _height(game, suit, fields[suit], discarded)
+                if sum(child_reach) < target:  # SV-bounds (1), seen before the child is built
+                    stats.cut("SV-bounds:copies")
+                    discarded[card] -= 1
+                    continue
+                line.append(move)
+                found = yield from visit(game.after(position, move), child_reach, 0)
                 discarded[card] -= 1
             else:
-                found = visit(game.after(position, move), reach)
+                line.append(move)
+                found = yield from visit(game.after(position, move), reach, hint_implies if kind == "hint" else IMPLIED_LATE)
             if found:
                 return True
             line.pop()
@@ -343,7 +366,28 @@ def search(game: OpenGame, target: int, max_nodes: int, deadline: float | None, 
 
     if game.start_terminal:
         return line if sum(start[0]) >= target else None
-    return line if visit(start, attainable_heights(game.config, start[0], discarded)) else None
+    return line if _run(visit(start, attainable_heights(game.config, start[0], discarded), 0)) else None
+
+
+IMPLIED_LATE = 1
+"""The move into a position cannot have broken SV-late: a hint (no card moves) or a play
+(with a draw, when the last round has not begun).  The play removes a card no longer
+needed and every first draw still to come moves one draw closer, so each count the rule
+compares shrinks by as much as the turns after it (proofs/solver_pruning.md, 2)."""
+
+IMPLIED_HOLD = 2
+"""The move into a position cannot have broken SV-hold: a hint before the last round
+(the fields, hands and stack the rule reads are unchanged, and before the last round it
+reads nothing else)."""
+
+
+def _run(search: Generator[None, None, bool]) -> bool:
+    """The answer of a search written as a generator that never yields."""
+    try:
+        next(search)
+    except StopIteration as stop:
+        return bool(stop.value)
+    raise AssertionError("the search yielded")
 
 
 def holders_fit(game: OpenGame, fields: Sequence[int], hands: Hands, drawn: int, seat: int, remaining: int) -> bool:
@@ -417,6 +461,11 @@ def late_draws_fit(values: int, players: int, fields: Sequence[int], first: Sequ
     return True
 
 
+WARMUP = 1000
+"""[SV-warmup] the positions of the first pass: the real game in SV-moves' order without
+SV-late, SV-hold and SV-relax, whose checks cost more than they save on an easy deck."""
+
+
 def luby(index: int) -> int:
     """The Luby sequence 1, 1, 2, 1, 1, 2, 4, 1, 1, 2, ... at ``index`` (from 1): the
     restart lengths that waste at most a logarithmic factor whatever the lengths that
@@ -441,19 +490,23 @@ def _real_line(game: OpenGame, line: Sequence[Move]) -> bool:
     return True
 
 
-IDEAS = ("late", "hold", "key", "relax", "restarts")
+IDEAS = ("late", "hold", "key", "relax", "restarts", "dead", "warmup")
 """What ``without`` may leave out, to measure each idea on the same decks (``hanabi-ref
 bench solver``): SV-late, SV-hold, SV-key's memory of lost positions, SV-relax's relaxed
-passes (all passes then search the real game) and SV-restarts (one pass in SV-moves'
-order with the whole budget)."""
+passes (all passes then search the real game), SV-restarts (one pass in SV-moves'
+order with the whole budget), SV-dead (every discard tried in the relaxed game) and
+SV-warmup (the passes start at once)."""
 
 
 def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | None = None,
                unit: int = 1000, without: frozenset[str] = frozenset()) -> tuple[bool | None, list[Move] | None, Stats]:
-    """[SV-restarts] (reachable, line, stats): True with a line of moves, False after a
-    completed search, None when ``max_nodes`` positions were spent first.
+    """[SV-warmup, SV-restarts] (reachable, line, stats): True with a line of moves, False
+    after a completed search, None when ``max_nodes`` positions were spent first.
 
-    The search is a sequence of passes that share what they prove.  Passes search the
+    A warm-up pass comes first: the real game in SV-moves' order, within :data:`WARMUP`
+    positions, without SV-late, SV-hold and the relaxed game, whose checks cost more than
+    they save on the easy decks it settles.  Then comes a sequence of passes that share
+    what they prove (the real ones also what the warm-up proved).  Passes search the
     relaxed game (SV-relax), alternately in SV-moves' order and with the moves of each
     position shuffled (with probability 0.3, by a generator seeded from the deck and the
     pass), the n-th within a Luby multiple of ``unit`` positions (the first within
@@ -471,6 +524,16 @@ def solve_open(game: OpenGame, target: int, max_nodes: int, deadline: float | No
     exact, relaxed = Memo(), Memo()
     digest = zlib.crc32(bytes(card % 256 for card in game.deck))
     real_passes = "relax" in without
+    if "warmup" not in without and "restarts" not in without:
+        # [SV-warmup] most decks are won by the first moves tried: a short plain pass first
+        try:
+            line = search(game, target, min(WARMUP, max_nodes), deadline, stats, memo=exact,
+                          without=without | {"late", "hold"})
+        except OutOfBudget:
+            if deadline is not None and time.monotonic() > deadline:
+                return None, None, stats
+        else:
+            return (False, None, stats) if line is None else (True, line, stats)
     restart = 0
     while True:
         left = max_nodes - stats.nodes
