@@ -36,15 +36,15 @@ class MoveVariables:
     """The variables of Algorithm 2.16 while one move is made, as plain values: copied
     from the state once, changed by the steps, made into one state by :meth:`finish`.
 
-    Hands, knowledge and fields are lists here (the steps replace one entry); the
-    other variables are the state's own values.  ``mover`` is C before the move;
+    Hands, knowledge, fields and the hands' touch keys are lists here (the steps
+    replace one entry); the other variables are the state's own values.  ``mover`` is C before the move;
     ``left_hand``, ``card``, ``success``, ``touched`` and ``drawn`` are what the move's
     :class:`~hanabi_ref.engine.history.Event` records [2.17-history]."""
 
     __slots__ = (
         "config", "deck", "next_card", "hands", "knowledge", "fireworks", "played", "discard",
-        "clue_tokens", "strikes", "current_player", "remaining", "turns", "history", "terminal", "tables",
-        "mover", "left_hand", "card", "success", "touched", "drawn",
+        "clue_tokens", "strikes", "current_player", "remaining", "turns", "history", "terminal", "tables", "touch_keys",
+        "before", "mover", "left_hand", "card", "success", "touched", "drawn",
     )
 
     config: GameConfig
@@ -63,6 +63,8 @@ class MoveVariables:
     history: History
     terminal: bool
     tables: Tables
+    touch_keys: list[int]
+    before: GameState
     mover: int
     left_hand: CardId | None
     card: Identity | None
@@ -77,16 +79,30 @@ class MoveVariables:
         self.clue_tokens, self.strikes = state.clue_tokens, state.strikes
         self.current_player, self.remaining, self.turns = state.current_player, state.remaining, state.turns
         self.history, self.terminal, self.tables = state.history, state.terminal, state.tables
+        self.touch_keys, self.before = list(state.touch_keys), state
         self.mover, self.left_hand, self.card, self.success = state.current_player, None, None, None
         self.touched, self.drawn = (), None
 
     def finish(self) -> GameState:
-        """The state these variables describe, built once [2.13, 2.14]."""
-        return build_state(
-            self.config, self.deck, self.next_card, tuple(self.hands), tuple(self.knowledge),
-            tuple(self.fireworks), self.played, self.discard, self.clue_tokens, self.strikes, self.current_player,
-            self.remaining, self.turns, self.history, self.terminal, self.tables,
-        )
+        """The state these variables describe, built once [2.13, 2.14]: the fields of the
+        state before the move (the configuration, S0 and the tables, which no move
+        changes), each variable of the move written over its own."""
+        fields = self.before.__dict__.copy()
+        fields["next_card"] = self.next_card
+        fields["hands"] = tuple(self.hands)
+        fields["knowledge"] = tuple(self.knowledge)
+        fields["fireworks"] = tuple(self.fireworks)
+        fields["played"] = self.played
+        fields["discard"] = self.discard
+        fields["clue_tokens"] = self.clue_tokens
+        fields["strikes"] = self.strikes
+        fields["current_player"] = self.current_player
+        fields["remaining"] = self.remaining
+        fields["turns"] = self.turns
+        fields["history"] = self.history
+        fields["terminal"] = self.terminal
+        fields["touch_keys"] = tuple(self.touch_keys)
+        return state_of_fields(fields)
 
 
 def build_state(
@@ -106,6 +122,7 @@ def build_state(
     history: History,
     terminal: bool,
     tables: Tables,
+    touch_keys: tuple[int, ...],
 ) -> GameState:
     """A :class:`~hanabi_ref.engine.state.GameState` of these variables, as the engine
     builds one per move [CT-state].
@@ -114,16 +131,27 @@ def build_state(
     ``__init__`` would put there (tests/test_state.py compares the two); with contracts
     on, the class's invariants are then checked once by
     :func:`~hanabi_ref.engine.state.check_invariants`."""
-    state: GameState = object.__new__(GameState)
-    object.__setattr__(state, "__dict__", {
+    return state_of_fields({
         "config": config, "deck": deck, "next_card": next_card, "hands": hands, "knowledge": knowledge,
         "fireworks": fireworks, "played": played, "discard": discard, "clue_tokens": clue_tokens, "strikes": strikes,
         "current_player": current_player, "remaining": remaining, "turns": turns, "history": history, "terminal": terminal,
-        "tables": tables,
+        "tables": tables, "touch_keys": touch_keys,
     })
+
+
+def state_of_fields(fields: dict[str, object]) -> GameState:
+    """The :class:`~hanabi_ref.engine.state.GameState` whose ``__dict__`` is ``fields``
+    (every field of the class, no other entry; the dictionary becomes the state's own),
+    its invariants checked once with contracts on [CT-state]."""
+    state: GameState = _new_state(GameState)
+    _set_dict(state, "__dict__", fields)
     if ENABLED:
         check_invariants(state)
     return state
+
+
+_new_state = object.__new__
+_set_dict = object.__setattr__
 
 
 def new_event(turn: int, player: int, action: Action, card_id: CardId | None, card: Identity | None,

@@ -43,7 +43,7 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError
-from hanabi_ref.engine.legality import hint_mask, illegality
+from hanabi_ref.engine.legality import hint_mask, illegality, touch_key, touch_keys
 from hanabi_ref.engine.cards import CardId, Identity, as_identities
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.fastpath import MoveVariables, build_state, new_event
@@ -110,6 +110,7 @@ def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> Ga
         knowledge=tuple((tables.all_cards_mask,) * len(hand) for hand in hands),
         fireworks=(0,) * config.suit_count, played=(), discard=(), clue_tokens=config.max_hints, strikes=0,
         current_player=0, remaining=remaining, turns=0, history=History(), terminal=terminal, tables=tables,
+        touch_keys=touch_keys(tables.touch_bits, deck, hands),
     )
 
 
@@ -134,10 +135,11 @@ def new_game(config: GameConfig, seed: int) -> GameState:
 def _take_from_hand(move: MoveVariables, slot: int) -> CardId:
     """P_C := P_C minus the card in ``slot``; its knowledge set leaves with it (2b, 2c)
     [E-12].  Returns the card's id."""
-    seat = move.mover
+    seat, deck = move.mover, move.deck
     hand, known = move.hands[seat], move.knowledge[seat]
-    move.hands[seat] = hand[:slot] + hand[slot + 1 :]
+    move.hands[seat] = kept = hand[:slot] + hand[slot + 1 :]
     move.knowledge[seat] = known[:slot] + known[slot + 1 :]
+    move.touch_keys[seat] = touch_key(move.tables.touch_bits, map(deck.__getitem__, kept))  # [2.16-2a-empty]
     move.left_hand = hand[slot]
     move.card = move.deck[hand[slot]]
     return hand[slot]
@@ -269,6 +271,7 @@ def process_draw(move: MoveVariables, ends_game: bool) -> None:
     else:
         move.hands[seat] = move.hands[seat] + (drawn,)
         move.knowledge[seat] = move.knowledge[seat] + (fresh,)
+    move.touch_keys[seat] |= move.tables.touch_bits[move.deck[drawn]]  # [2.16-2a-empty]
     move.next_card = drawn + 1
     move.drawn = drawn
 
