@@ -113,7 +113,8 @@ class MoveVariables:
             bits, deck, key = self.tables.touch_bits, self.deck, 0
             for card_id in hand:
                 key |= bits[deck[card_id]]
-            fields["touch_keys"] = replaced(self.before.touch_keys, mover, key)
+            keys = self.before.touch_keys
+            fields["touch_keys"] = (*keys[:mover], key, *keys[mover + 1 :])
         fields["next_card"] = self.next_card
         fields["fireworks"] = self.fireworks
         fields["played"] = self.played

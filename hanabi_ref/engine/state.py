@@ -178,8 +178,10 @@ class GameState:
     history: History
     terminal: bool
     tables: Tables = attrs.field(eq=False, repr=False)
-    touch_keys: tuple[int, ...] = attrs.field(init=False, eq=False, repr=False,
-                                              default=attrs.Factory(hand_touch_keys, takes_self=True))
+    # Typed as a sequence (a tuple at run time): the compiled build checks a tuple-typed
+    # class attribute's value, which here is attrs' field definition.
+    touch_keys: Sequence[int] = attrs.field(init=False, eq=False, repr=False,
+                                            default=attrs.Factory(hand_touch_keys, takes_self=True))
 
     @property
     def deck_size(self) -> int:
