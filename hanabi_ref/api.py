@@ -209,21 +209,21 @@ class Game:
         [2.16-2].  ``action`` may be text or name a colour (:meth:`action`, API-moves).  An
         action object that :meth:`legal_actions` just returned is not checked a second time
         [API-game]."""
-        if isinstance(action, str) or isinstance(getattr(action, "subject", None), str):
-            action = self.action(action)
-        assert not isinstance(action, str)
         legal: Sequence[Action]
         try:
             legal = self._legal  # unset in a game made by apply until legal_actions is asked
         except AttributeError:
             legal = ()
         # The list holds the hints first, then discards and plays: each kind is sought
-        # from its own end.
+        # from its own end.  Text, or a hint naming its colour, is never in it.
         for candidate in legal if action.__class__ is Hint else reversed(legal):
             if candidate is action:
                 state = _trusted(self._state, action)
                 break
         else:
+            if isinstance(action, str) or isinstance(getattr(action, "subject", None), str):
+                action = self.action(action)
+            assert not isinstance(action, str)
             state = _apply(self._state, action)
         game: Game = _new_game_object(Game)
         game._state, game._seed = state, self._seed

@@ -22,6 +22,7 @@ from hanabi_ref.engine.dealing import (
     remainder_in_words,
     shuffle,
     shuffle_in_words,
+    shuffle_with_rejections,
     splitmix_output,
     splitmix_outputs,
 )
@@ -278,3 +279,12 @@ def test_explicit_deck_must_be_the_composition(change: Callable[[Deck], Deck], p
     with pytest.raises(ConfigError) as error:
         initial_state(config, deck)
     assert str(error.value).startswith(prefix), str(error.value)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(0, MASK), st.integers(2, 120))
+def test_the_shuffle_that_tests_every_draw_is_the_specified_shuffle(seed: int, size: int) -> None:
+    """[D-seed] the shuffle that tests each bounded draw for rejection (which shuffle runs
+    only when some output lies in the top N values) is the specified algorithm too."""
+    items = list(range(size))
+    assert list(shuffle_with_rejections(list(items), seed, splitmix_outputs(seed, size - 1))) == reference_shuffle(items, seed)

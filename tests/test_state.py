@@ -30,6 +30,7 @@ from hanabi_ref.engine.state import (
     is_knowledge_sound,
     stack,
 )
+from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.transition import apply, apply_legal, initial_state, new_game
 from tests.helpers import configs, greedy_open_action, play_out
 
@@ -155,3 +156,31 @@ def test_recorded_events_are_the_events_their_constructor_builds() -> None:
             rebuilt = Event(**{name: getattr(event, name) for name in Event._fields})
             assert type(event) is Event and event == rebuilt
             assert [getattr(event, name) for name in Event._fields] == list(rebuilt)
+
+
+def _key_from_clause(state: GameState, seat: int) -> int:
+    """Which hints to ``seat`` touch a card of its hand, worked out hint by hint from
+    the identities each hint touches (2.16-2a-value, 2.16-2a-suit), as a key: bit i for
+    the i-th hint of the catalogue (Tables.hint_order)."""
+    key = 0
+    for index, (_, _, touched) in enumerate(state.tables.hint_order):
+        if any(touched >> state.deck[card_id] & 1 for card_id in state.hands[seat]):
+            key |= 1 << index
+    return key
+
+
+@settings(max_examples=25, deadline=None)
+@given(configs(), st.integers(0, 2**64 - 1), st.integers(0, 2**32))
+def test_each_state_keeps_the_touch_keys_of_its_hands(config: GameConfig, seed: int, choices: int) -> None:
+    """[2.16-2a-empty] every state of a game carries each hand's touch key (which hints
+    touch a card of it), kept up to date by the moves as cards come and go: at every
+    state it is the key worked out from the hand, hint by hint, and the constructor
+    (attrs.evolve) computes the same."""
+    state = new_game(config, seed)
+    while True:
+        assert state.touch_keys == tuple(_key_from_clause(state, seat) for seat in range(config.players))
+        assert attrs.evolve(state).touch_keys == state.touch_keys
+        if state.terminal:
+            break
+        options = legal_actions(state)
+        state = apply_legal(state, options[(choices + state.turns * 7) % len(options)])

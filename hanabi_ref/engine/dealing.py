@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+import operator
 import struct
 from collections.abc import Callable, Sequence
 from typing import Final, TypeVar
@@ -142,17 +143,31 @@ def shuffle(items: Sequence[T], seed: int) -> tuple[T, ...]:
 
     below(m) reads SplitMix64's outputs in order and rejects those at or above 2^64 -
     (2^64 mod m).  The outputs are computed at once by :func:`splitmix_outputs`, one per
-    draw; a rejected draw (less likely than 2^-57 per deck) takes the next output, and the
-    outputs are extended by one with :func:`splitmix_output` for each.  The compiled build
-    runs :func:`shuffle_in_words` instead, the same shuffle on 32-bit halves, which it
-    computes without long integers.  tests/test_dealing.py checks both against the
-    specified algorithm, rejections included."""
+    draw.  Since 2^64 mod m < m <= N, no draw is rejected when every output lies below
+    2^64 - N, and then draw i is output i mod (i + 1) for every swap; otherwise (less
+    likely than 2^-57 per deck) :func:`shuffle_with_rejections` draws one by one.  The
+    compiled build runs :func:`shuffle_in_words` instead, the same shuffle on 32-bit
+    halves, which it computes without long integers.  tests/test_dealing.py checks all
+    three against the specified algorithm, rejections included."""
     state = check_seed(seed)
     if COMPILED and len(items) <= WORDS_LIMIT:
         return shuffle_in_words(items, state)
     result = list(items)
+    size = len(result)
+    outputs = splitmix_outputs(state, size - 1)
+    if outputs and max(outputs) >= (1 << 64) - size:
+        return shuffle_with_rejections(result, state, outputs)
+    for i, j in zip(range(size - 1, 0, -1), map(operator.mod, outputs, range(size, 1, -1))):
+        result[i], result[j] = result[j], result[i]
+    return tuple(result)
+
+
+def shuffle_with_rejections(result: list[T], state: int, outputs: list[int]) -> tuple[T, ...]:
+    """:func:`shuffle` of the list ``result`` from the generator started at ``state``,
+    whose first outputs are ``outputs``, with every bounded draw tested for rejection: a
+    rejected draw takes the next output, and the outputs are extended by one with
+    :func:`splitmix_output` for each [D-seed]."""
     limits = _limits(len(result))
-    outputs = splitmix_outputs(state, len(result) - 1)
     drawn = 0
     for i in range(len(result) - 1, 0, -1):
         bound = i + 1

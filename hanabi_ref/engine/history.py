@@ -67,7 +67,9 @@ class History(Sequence[Event]):
             events.append(event)
             # list.append is atomic: if another thread appended first, copy instead.
             if events[length] is event:
-                return _history_of(events, length + 1)
+                history: History = _new_history(History)
+                history._events, history._length = events, length + 1
+                return history
         return _history_of([*events[:length], event], length + 1)
 
     def starts_with(self, other: Sequence[Event]) -> bool:

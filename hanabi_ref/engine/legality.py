@@ -63,6 +63,17 @@ def touch_key(touch_bits: Sequence[int], cards: Iterable[int]) -> int:
     return key
 
 
+def touch_keys(touch_bits: Sequence[int], deck: Sequence[int], hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
+    """The :func:`touch_key` of each hand, its cards given by id in ``deck``."""
+    keys = []
+    for hand in hands:
+        key = 0
+        for card_id in hand:
+            key |= touch_bits[deck[card_id]]
+        keys.append(key)
+    return tuple(keys)
+
+
 # ------------------------------------------------------------ one helper per rule
 
 
@@ -177,32 +188,38 @@ def enumerate_legal(
     hints: int,
     current: int,
     own_hand_size: int,
-    mask_of: MaskOf,
+    keys: Sequence[int | None],
     deck_play: bool = False,
 ) -> list[Action]:
     """Every legal action, in a fixed order: hints by target seat (colours, then
     values), then discards by slot, then plays by slot, the play of the stack's last
     card (slot h') last when ``deck_play`` [2.16-actions, R-deck-plays].
 
-    ``mask_of`` and ``deck_play`` are as for :func:`action_problem`; the same rule
-    helpers decide."""
+    ``keys[j]`` is seat j's touch key (:func:`touch_key`), or None where legality may
+    not look; the actor's own hand is never looked at, whatever ``keys[current]`` holds
+    (:data:`MaskOf` says the same for :func:`action_problem`).  ``deck_play`` is as for
+    :func:`action_problem`; the same rule helpers decide."""
     actions: list[Action] = []
     catalogue = tables.action_catalogue
     if is_hint_affordable(hints):
-        looks = not tables.config.options.empty_hints
-        free = tables.free_hint_bits if looks else 0
         # [2.16-2a-target] is_hint_target_allowed, decided once per configuration.
-        for target in catalogue.hint_targets[current]:
-            target_mask = mask_of(target) if looks else None
-            if target_mask is None:
+        targets = catalogue.hint_targets[current]
+        if tables.config.options.empty_hints:
+            for target in targets:
                 actions += catalogue.hint_actions[target]
-            else:
+        else:
+            free, memos = tables.free_hint_bits, tables.touching_memo
+            for target in targets:
+                key = None if target == current else keys[target]
+                if key is None:
+                    actions += catalogue.hint_actions[target]
+                    continue
                 # [2.16-2a-empty] is_hint_touching_allowed, for every hint to the target at
                 # once: the hints whose bit is in the hand's touch key or free (VAR-blind),
                 # memoized.
-                target_mask |= free
-                found = tables.touching_memo[target].get(target_mask)
-                actions += found if found is not None else tables.hints_touching(target, target_mask)
+                key |= free
+                found = memos[target].get(key)
+                actions += found if found is not None else tables.hints_touching(target, key)
     if is_discard_allowed(tables, hints):
         actions += catalogue.discards[:own_hand_size]
     actions += catalogue.plays[: own_hand_size + 1] if deck_play else catalogue.plays[:own_hand_size]
@@ -246,9 +263,12 @@ def legal_actions(state: GameState) -> list[Action]:
     """Every action the current player may take; empty once the game is over [2.16-actions].
 
     Its size varies with tokens, presets and clue colours: it is (p-1)(n+k)+2h only in
-    the thesis preset with t >= 1 and a clue colour per suit [E-11]."""
+    the thesis preset with t >= 1 and a clue colour per suit [E-11].  The hands' touch
+    keys are the state's own (``state.touch_keys``); the predicate :func:`illegality`
+    computes a target's key from its hand, so tests/test_legality.py, which checks the
+    two against each other, checks the keys the moves keep."""
     if state.terminal:
         return []
     current, config = state.current_player, state.config
     deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
-    return enumerate_legal(state.tables, state.clue_tokens, current, len(state.hands[current]), _state_mask_of(state), deck_play)
+    return enumerate_legal(state.tables, state.clue_tokens, current, len(state.hands[current]), state.touch_keys, deck_play)

@@ -20,6 +20,10 @@ R             ``remaining``                   ``None`` stands for infinity
 ============  ==============================  ==========================================
 
 ``history`` is the public record of events; ``terminal`` is what step 3 decided.
+``touch_keys[j]`` says which hints touch a card of P_j (the hand's touch key,
+:func:`~hanabi_ref.engine.legality.touch_key`): legality reads it [2.16-2a-empty], and
+it follows the hand as cards come and go, so no move recomputes the hands it did not
+change.
 """
 
 from __future__ import annotations
@@ -40,8 +44,15 @@ from hanabi_ref.engine.history import sealed_successor as sealed_successor
 from hanabi_ref.engine.history import starts_with as starts_with
 from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.engine.config import GameConfig
+from hanabi_ref.engine.legality import touch_keys
 from hanabi_ref.engine.tables import Tables
 from hanabi_ref.engine.variants.ruleset import attainable_heights as attainable_heights
+
+
+def hand_touch_keys(state: GameState) -> tuple[int, ...]:
+    """Each seat's touch key, from its hand: which hints touch a card of it
+    [2.16-2a-empty] (:func:`~hanabi_ref.engine.legality.touch_keys`)."""
+    return touch_keys(state.tables.touch_bits, state.deck, state.hands)
 
 
 def is_cards_conserved(state: GameState) -> bool:
@@ -146,7 +157,10 @@ class GameState:
     ``tables`` are the configuration's lookup tables (:class:`~hanabi_ref.engine.tables.Tables`),
     which the steps read; set by :func:`~hanabi_ref.engine.transition.initial_state` and
     passed on to every successor, they are no part of the state's value (equality, hash,
-    ``repr`` and JSON leave them out)."""
+    ``repr`` and JSON leave them out).  Nor are ``touch_keys``, each hand's touch key
+    (:func:`hand_touch_keys`), which legality reads: derived from the hands, computed
+    when a state is built by its constructor (or ``attrs.evolve``) and kept up to date
+    by the steps of a move, which change one hand at a time [2.16-2a-empty]."""
 
     config: GameConfig
     deck: tuple[Identity, ...]
@@ -164,6 +178,10 @@ class GameState:
     history: History
     terminal: bool
     tables: Tables = attrs.field(eq=False, repr=False)
+    # Typed as a sequence (a tuple at run time): the compiled build checks a tuple-typed
+    # class attribute's value, which here is attrs' field definition.
+    touch_keys: Sequence[int] = attrs.field(init=False, eq=False, repr=False,
+                                            default=attrs.Factory(hand_touch_keys, takes_self=True))
 
     @property
     def deck_size(self) -> int:

@@ -21,7 +21,7 @@ from typing import Final, Literal
 import attrs
 
 from hanabi_ref.engine.actions import Discard, Hint, Play
-from hanabi_ref.engine.cards import Identity, canonical_deck, identity, rank_table, suit_table
+from hanabi_ref.engine.cards import CardId, Identity, canonical_deck, identity, rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.legality import is_hint_target_allowed
 from hanabi_ref.engine.validation import card_count, is_literal_empty_deal, variant_model
@@ -213,6 +213,28 @@ class Tables:
         plays = tuple(Play(s) for s in range(self.config.hand_size + 1))
         actions = tuple(tuple(hint for hint, _ in target_hints) for target_hints in hints)
         return ActionCatalogue(hints, tuple(Discard(s) for s in slots), plays, targets, actions)
+
+    @functools.cached_property
+    def dealt_hands(self) -> tuple[tuple[CardId, ...], ...]:
+        """[2.16-1-deal] the card ids each seat is dealt: consecutive blocks of h, seat 0
+        first (erratum E-1), or one card at a time round the table (option ``deal``);
+        under ``draw_position = "newest-first"`` [R-2] slot 0 holds the newest card, from
+        the deal on.  Step 1 reads it for every game of the configuration."""
+        config = self.config
+        p, h = config.players, config.hand_size
+        if config.options.deal == "round-robin":
+            hands = [tuple(range(seat, p * h, p)) for seat in range(p)]
+        else:
+            hands = [tuple(range(seat * h, (seat + 1) * h)) for seat in range(p)]
+        if config.options.draw_position == "newest-first":
+            hands = [hand[::-1] for hand in hands]
+        return tuple(tuple(CardId(card_id) for card_id in hand) for hand in hands)
+
+    @functools.cached_property
+    def dealt_knowledge(self) -> tuple[tuple[int, ...], ...]:
+        """[2.14-initial] every dealt card's K_c = Cards(H), seat by seat, slot by slot
+        (:attr:`dealt_hands`)."""
+        return tuple((self.all_cards_mask,) * len(hand) for hand in self.dealt_hands)
 
     @functools.cached_property
     def canonical_deck(self) -> tuple[Identity, ...]:

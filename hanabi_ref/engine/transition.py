@@ -43,28 +43,14 @@ from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.base.errors import ConfigError, IllegalActionError
-from hanabi_ref.engine.legality import hint_mask, illegality
+from hanabi_ref.engine.legality import hint_mask, illegality, touch_keys
 from hanabi_ref.engine.cards import CardId, Identity, as_identities
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.fastpath import MoveVariables, build_state, new_event
-from hanabi_ref.engine.state import GameState, History, append_event, is_nothing_playable_left, stop_clause
+from hanabi_ref.engine.fastpath import MoveVariables, build_state, new_event, replaced
+from hanabi_ref.engine.state import GameState, History, is_nothing_playable_left, stop_clause
 from hanabi_ref.engine.tables import Tables, tables_for
 
 # ---------------------------------------------------------------- step 1 [2.16-1]
-
-
-def deal_hands(config: GameConfig) -> tuple[tuple[CardId, ...], ...]:
-    """[2.16-1-deal] the card ids each seat is dealt: consecutive blocks of h, seat 0
-    first (erratum E-1), or one card at a time round the table (option ``deal``)."""
-    p, h = config.players, config.hand_size
-    if config.options.deal == "round-robin":
-        hands = [tuple(range(seat, p * h, p)) for seat in range(p)]
-    else:
-        hands = [tuple(range(seat * h, (seat + 1) * h)) for seat in range(p)]
-    if config.options.draw_position == "newest-first":
-        # [R-2] slot 0 holds the newest card, from the deal on.
-        hands = [hand[::-1] for hand in hands]
-    return cast("tuple[tuple[CardId, ...], ...]", tuple(hands))
 
 
 def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
@@ -95,7 +81,7 @@ def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> Ga
     evaluated once (erratum E-6): if the stack is already empty, the last round starts
     at once.  ``deck`` must be a permutation of the composition (:func:`check_deck`)."""
     tables = tables_for(config)
-    hands = deal_hands(config)
+    hands = tables.dealt_hands  # [2.16-1-deal]
     next_card = config.players * config.hand_size
     remaining: int | None = None
     terminal = False
@@ -107,9 +93,10 @@ def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> Ga
             terminal = is_nothing_playable_left(tables, deck, (0,) * config.suit_count, (), hands, 0, remaining)
     return build_state(
         config=config, deck=deck, next_card=next_card, hands=hands,
-        knowledge=tuple((tables.all_cards_mask,) * len(hand) for hand in hands),
+        knowledge=tables.dealt_knowledge,
         fireworks=(0,) * config.suit_count, played=(), discard=(), clue_tokens=config.max_hints, strikes=0,
         current_player=0, remaining=remaining, turns=0, history=History(), terminal=terminal, tables=tables,
+        touch_keys=touch_keys(tables.touch_bits, deck, hands),
     )
 
 
@@ -134,13 +121,12 @@ def new_game(config: GameConfig, seed: int) -> GameState:
 def _take_from_hand(move: MoveVariables, slot: int) -> CardId:
     """P_C := P_C minus the card in ``slot``; its knowledge set leaves with it (2b, 2c)
     [E-12].  Returns the card's id."""
-    seat = move.mover
-    hand, known = move.hands[seat], move.knowledge[seat]
-    move.hands[seat] = hand[:slot] + hand[slot + 1 :]
-    move.knowledge[seat] = known[:slot] + known[slot + 1 :]
-    move.left_hand = hand[slot]
-    move.card = move.deck[hand[slot]]
-    return hand[slot]
+    hand, known = move.hand, move.known
+    move.hand = hand[:slot] + hand[slot + 1 :]
+    move.known = known[:slot] + known[slot + 1 :]
+    card_id = hand[slot]
+    move.left_hand, move.card = card_id, move.deck[card_id]
+    return card_id
 
 
 def _take_from_stack(move: MoveVariables) -> CardId:
@@ -174,7 +160,7 @@ def process_hint(move: MoveVariables, hint: Hint) -> None:
             touched.append(card_id)
         else:
             new_knowledge.append(known & ~mask)
-    move.knowledge[hint.target] = tuple(new_knowledge)
+    move.knowledge = replaced(move.knowledge, hint.target, tuple(new_knowledge))
     move.clue_tokens -= 1
     move.touched = tuple(touched)
 
@@ -217,7 +203,7 @@ def process_play(move: MoveVariables, play: Play) -> None:
     Slot h', one past the hand, is the stack's last card [R-deck-plays]; a card the rule
     set swaps (an orange card) is discarded instead [VAR-engine-orange].
     """
-    if play.slot == len(move.hands[move.mover]):
+    if play.slot == len(move.hand):
         card_id = _take_from_stack(move)
     else:
         card_id = _take_from_hand(move, play.slot)
@@ -237,7 +223,7 @@ def _judge_play(move: MoveVariables, card_id: CardId) -> None:
     suit, value = move.tables.suit_of[card], move.tables.rank_of[card] + 1
     height = move.tables.rule_set.played_height(config, move.deck, move.played, move.fireworks, suit, value)
     if height is not None:
-        move.fireworks[suit] = height
+        move.fireworks = replaced(move.fireworks, suit, height)
         move.played = move.played + (card_id,)
         if height == move.tables.stack_height and move.clue_tokens < config.max_hints:
             move.clue_tokens += 1
@@ -262,13 +248,11 @@ def process_draw(move: MoveVariables, ends_game: bool) -> None:
         return
     if ends_game and not move.config.options.draw_after_final_move:
         return
-    seat, drawn, fresh = move.mover, cast(CardId, move.next_card), move.tables.all_cards_mask
+    drawn, fresh = cast(CardId, move.next_card), move.tables.all_cards_mask
     if move.config.options.draw_position == "newest-first":
-        move.hands[seat] = (drawn,) + move.hands[seat]
-        move.knowledge[seat] = (fresh,) + move.knowledge[seat]
+        move.hand, move.known = (drawn,) + move.hand, (fresh,) + move.known
     else:
-        move.hands[seat] = move.hands[seat] + (drawn,)
-        move.knowledge[seat] = move.knowledge[seat] + (fresh,)
+        move.hand, move.known = move.hand + (drawn,), move.known + (fresh,)
     move.next_card = drawn + 1
     move.drawn = drawn
 
@@ -300,7 +284,7 @@ def process_stop_check(move: MoveVariables, stop: str | None) -> None:
     move.remaining, move.terminal = stop_check(move.config, stop, move.remaining, stack_empty)
     if not move.terminal and move.config.options.end_when_nothing_playable:
         # [R-4] in the last round, nobody who still moves holds a card a stack may take
-        move.terminal = is_nothing_playable_left(move.tables, move.deck, move.fireworks, move.played, move.hands,
+        move.terminal = is_nothing_playable_left(move.tables, move.deck, move.fireworks, move.played, move.all_hands(),
                                                  move.current_player, move.remaining)
 
 
@@ -323,7 +307,7 @@ def record_event(move: MoveVariables, action: Action, turn: int) -> None:
     discarded and its identity, whether a play succeeded, the ids a hint touched and
     the id of the card drawn; ``turn`` is the move's number [2.17-history]."""
     event = new_event(turn, move.mover, action, move.left_hand, move.card, move.success, move.touched, move.drawn)
-    move.history = append_event(move.history, event)
+    move.history = move.history.appended(event)
 
 
 # ---------------------------------------------------------------- apply [2.16-2]

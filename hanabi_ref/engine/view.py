@@ -362,12 +362,13 @@ def view_legal_actions(view: PlayerView) -> list[Action]:
     _check_acting(view, "2.16-actions")
     if view.terminal:
         return []
+    mask_of = _view_mask_of(view)
     return enumerate_legal(
         view.tables,
         view.clue_tokens,
         view.current_player,
         len(view.hands[view.current_player]),
-        _view_mask_of(view),
+        [mask_of(seat) for seat in range(view.config.players)],
         is_deck_play_open(view.config, view.deck_size),
     )
 
