@@ -325,29 +325,3 @@ def test_an_unwritable_cache_is_a_failed_build(monkeypatch: pytest.MonkeyPatch, 
     assert main(["compile"]) == 1
     error = capsys.readouterr().err
     assert error.count("\n") == 1 and "cache directory" in error
-
-
-@pytest.mark.checks("B-compiled")
-def test_each_group_is_built_one_c_file_per_module(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    """[B-compiled] a group's build script hands mypyc exactly the group's source files and
-    asks for one C file per module (``multi_file``), which keeps the C compiler's peak
-    memory to one module's code; it is run as ``python build/setup.py build_ext --inplace``
-    in the scratch copy, as ``python -m mypyc`` runs its own."""
-    import ast
-    import subprocess
-
-    ran: list[tuple[list[str], Path]] = []
-
-    def fake_run(command: list[str], cwd: Path, **_: Any) -> subprocess.CompletedProcess[str]:
-        ran.append((command, cwd))
-        return subprocess.CompletedProcess(command, 0, "", "")
-
-    monkeypatch.setattr(subprocess, "run", fake_run)
-    group = compiled.ENGINE_MODULES[:2]
-    assert compiled._compile_group(tmp_path / "scratch", group, tmp_path / "built", False) == {}
-    ((command, cwd),) = ran
-    assert command[1:] == ["build/setup.py", "build_ext", "--inplace"] and cwd == tmp_path / "scratch"
-    call = next(node for node in ast.walk(ast.parse((cwd / "build" / "setup.py").read_text()))
-                if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "mypycify")
-    assert ast.literal_eval(call.args[0]) == [name.replace(".", "/") + ".py" for name in group]
-    assert {keyword.arg: ast.literal_eval(keyword.value) for keyword in call.keywords}["multi_file"] is True

@@ -461,27 +461,12 @@ def _remove_old_build(target: Path) -> None:
     shutil.rmtree(target)
 
 
-SETUP = """from setuptools import setup
-from mypyc.build import mypycify
-
-setup(name="hanabi_ref_compiled", ext_modules=mypycify({sources!r}, opt_level="3", debug_level="1", multi_file=True))
-"""
-"""[B-compiled] the build script of one group: what ``python -m mypyc`` writes, with
-``multi_file``: one C file per module instead of one per group, so that the C compiler
-holds one module at a time (its peak memory falls from about 340 MB to below mypy's own,
-about 210 MB, for the same CPU time, docs/simulation.md); the modules stay one extension
-group, calling each other natively."""
-
-
 def _compile_group(scratch: Path, group: Sequence[str], build: Path, verbose: bool) -> dict[str, str]:
     """Compile the modules ``group`` in a copy of the package under ``scratch``; copy the
     extensions into ``build`` and return {module name: path relative to ``build``}."""
     shutil.copytree(PACKAGE, scratch / "hanabi_ref", ignore=shutil.ignore_patterns("__pycache__", "*.so"))
     sources = [str(Path(*name.split(".")).with_suffix(".py")) for name in group]
-    (scratch / "build").mkdir()
-    (scratch / "build" / "setup.py").write_text(SETUP.format(sources=sources))
-    result = subprocess.run([sys.executable, "build/setup.py", "build_ext", "--inplace"], cwd=scratch,
-                            capture_output=True, text=True)
+    result = subprocess.run([sys.executable, "-m", "mypyc", *sources], cwd=scratch, capture_output=True, text=True)
     if verbose:
         sys.stderr.write(result.stdout + result.stderr)
     if result.returncode != 0:
