@@ -2,15 +2,21 @@
 
 No speed is asserted here (speed is measured by the command, never timed in a test).
 What is checked: the runs are interleaved in the order the report records, every child
-ran with the contracts and build it was asked for, CPU time is measured apart from wall
-time, OpenSpiel's chance nodes are not counted as moves, the ratios are those of the
-medians of the runs, and bad arguments are one-line usage errors.
+ran with the contracts and build it was asked for, the headline row plays through the
+public API, CPU time is measured apart from wall time, OpenSpiel's chance nodes are
+sampled with their probabilities (one uniform number each) and not counted as moves, the
+ratios are those of the medians of the runs, the load average is taken before the first
+run and after the last, and bad arguments are one-line usage errors.
 """
 
 from __future__ import annotations
 
+import bisect
+import collections
 import importlib.util
+import itertools
 import json
+import os
 import random
 import statistics
 import time
@@ -65,7 +71,7 @@ def test_runs_are_interleaved_as_recorded(report: dict[str, Any]) -> None:
     """[B-engine] the schedule holds every variant in every round, rotated; each variant's
     runs come from successive rounds, one per round."""
     variants = report["variants"]
-    assert variants == ["source-off", "checked-off", "facade-off", "source-on", "openspiel"]  # no build in the empty cache
+    assert variants == ["source-off", "internal-off", "checked-off", "source-on", "openspiel"]  # no build in the empty cache
     assert len(report["schedule"]) == REPEATS * len(PLAYERS) * len(variants)
     firsts = [next(s["variant"] for s in report["schedule"] if s["round"] == r) for r in range(REPEATS)]
     assert firsts == variants[:REPEATS]
@@ -76,12 +82,15 @@ def test_runs_are_interleaved_as_recorded(report: dict[str, Any]) -> None:
 
 @pytest.mark.checks("B-engine")
 def test_children_ran_as_asked(report: dict[str, Any]) -> None:
-    """[B-engine] contracts off/on as named, and the engine modules loaded from .py files."""
+    """[B-engine] contracts off/on as named, the engine modules loaded from .py files, and
+    each child played through the path its variant names: the public ``Game`` API for the
+    source and compiled rows, the engine's functions for internal-off and checked-off."""
     for entry in report["results"]:
         variants = entry["variants"]
-        for name, contracts in (("source-off", False), ("checked-off", False), ("facade-off", False), ("source-on", True)):
+        for name, contracts, engine in (("source-off", False, "facade"), ("internal-off", False, "ours"),
+                                        ("checked-off", False, "checked"), ("source-on", True, "facade")):
             for run in variants[name]["runs"]:
-                assert run["contracts"] is contracts and run["compiled"] is False
+                assert run["contracts"] is contracts and run["compiled"] is False and run["engine"] == engine
                 assert run["compiled_modules"]["hanabi_ref.engine.transition"] is False
         assert variants["compiled-off"] == {"status": "not built", "build_command": "hanabi-ref compile"}
 
@@ -107,9 +116,10 @@ def test_cpu_time_is_measured_and_the_medians_recomputed(report: dict[str, Any])
         assert entry["ratios"] == {
             "source-off/openspiel": rates["source-off"] / rates["openspiel"],
             "source-on/openspiel": rates["source-on"] / rates["openspiel"],
+            "internal-off/openspiel": rates["internal-off"] / rates["openspiel"],
             "source-off/source-on": rates["source-off"] / rates["source-on"],
-            "facade-off/checked-off": rates["facade-off"] / rates["checked-off"],
-            "facade-off/source-off": rates["facade-off"] / rates["source-off"],
+            "source-off/checked-off": rates["source-off"] / rates["checked-off"],
+            "source-off/internal-off": rates["source-off"] / rates["internal-off"],
         }
 
 
@@ -143,10 +153,109 @@ def test_text_report_names_every_variant(report: dict[str, Any]) -> None:
     its command, the machine and the ratios."""
     text = bench.format_engine_report(report)
     for count in PLAYERS:
-        for name in ("source-off", "checked-off", "facade-off", "source-on", "openspiel"):
+        for name in ("source-off", "internal-off", "checked-off", "source-on", "openspiel"):
             assert any(line.split()[:2] == [str(count), name] for line in text.splitlines())
     assert "not built (build it with: hanabi-ref compile)" in text and "load average" in text
     assert "source-off/openspiel" in text and "CPU s" in text
+
+
+@pytest.mark.checks("B-engine")
+def test_the_headline_is_the_public_api_against_openspiel(report: dict[str, Any]) -> None:
+    """[B-engine] the report leads with source-off, which plays through ``Game``, and its
+    ratio to OpenSpiel per player count; the trusted internal path is labelled as such."""
+    assert report["headline"] == "source-off" and report["paths"]["source-off"] == "Game API"
+    assert report["paths"]["internal-off"] == "internal apply_legal"
+    lines = bench.format_engine_report(report).splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("headline: source-off, the public API (Game API)"))
+    assert start == 2  # after the title and the machine's line, before the table
+    for offset, entry in enumerate(report["results"], 1):
+        ratio = entry["variants"]["source-off"]["median_moves_per_cpu_second"] / entry["variants"]["openspiel"][
+            "median_moves_per_cpu_second"]
+        assert lines[start + offset].split()[:2] == [str(entry["players"]), "players"]
+        assert lines[start + offset].endswith(f"= {ratio:.2f}x OpenSpiel")
+    table = [line.split() for line in lines if line.split()[:2] == ["2", "internal-off"]]
+    assert table and table[0][2:4] == ["internal", "apply_legal"]
+
+
+@pytest.mark.checks("B-engine")
+def test_the_load_is_taken_before_the_first_run_and_after_the_last(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[B-engine] the JSON holds the load average (1, 5, 15 minutes) read before any run
+    and after every run, and the CPU count; the text shows both loads."""
+    events: list[str] = []
+    loads = iter([(1.0, 2.0, 3.0), (4.0, 5.0, 6.0)])
+
+    def load() -> tuple[float, float, float]:
+        events.append("load")
+        return next(loads)
+
+    def fake_run(variant: bench.Variant, players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
+        events.append("run")
+        rate = 1000.0 if variant.name != "openspiel" else 2000.0
+        return {"moves": rate, "games": 10, "cpu_seconds": 1.0, "wall_seconds": 2.0, "moves_per_cpu_second": rate,
+                "moves_per_wall_second": rate / 2, "games_per_cpu_second": 10.0, "games_per_wall_second": 5.0,
+                "engine": variant.engine, "contracts": variant.contracts if variant.name != "openspiel" else None,
+                "compiled": False if variant.name != "openspiel" else None, "compiled_modules": {}}
+
+    monkeypatch.setattr(os, "getloadavg", load)
+    monkeypatch.setattr(bench, "run_child", fake_run)
+    monkeypatch.setattr(bench, "compiled_build", lambda: {"built": False, "build": "-", "build_command": "hanabi-ref compile"})
+    report = bench.bench_engine([3], "hle", 1.0, 2, 0, against="openspiel")
+    assert events == ["load"] + ["run"] * 10 + ["load"]
+    assert report["load_average_at_start"] == [1.0, 2.0, 3.0] and report["load_average_at_end"] == [4.0, 5.0, 6.0]
+    assert report["cpu_count"] == os.cpu_count()
+    json.loads(json.dumps(report))
+    text = bench.format_engine_report(report)
+    assert "load average (1/5/15 min) 1.00/2.00/3.00 at start, 4.00/5.00/6.00 at end" in text
+    assert "3 players  1000 = 0.50x OpenSpiel" in text
+
+
+# The deck's composition: per colour three 1s, two 2s, 3s and 4s, one 5 (50 cards); OpenSpiel's
+# chance outcome for a card is colour * 5 + rank - 1.
+COMPOSITION = {colour * 5 + rank: count for colour in range(5) for rank, count in enumerate((3, 2, 2, 2, 1))}
+
+
+def test_the_chance_sampler_gives_each_outcome_its_share_exactly() -> None:
+    """[B-engine] points spread evenly over [0, 1) (the midpoints of 50 k equal cells) fall
+    on each outcome exactly k times its count of the 50 cards."""
+    outcomes = [(action, count / 50) for action, count in COMPOSITION.items()]
+    k = 40
+    found = collections.Counter(bench.chance_outcome(outcomes, (i + 0.5) / (50 * k)) for i in range(50 * k))
+    assert found == {action: k * count for action, count in COMPOSITION.items()}
+    assert bench.chance_outcome([(3, 0.5), (7, 0.5 - 1e-12)], 0.9999999999999) == 7  # rounding: the last one
+
+
+def test_openspiel_deals_with_the_probabilities_of_the_deck() -> None:
+    """[B-engine] OpenSpiel's first chance node offers every card with its share of the
+    deck, and 20,000 draws of the sampler from one seed fit those shares (chi-square, 24
+    degrees of freedom, below the 0.1 % critical value 51.18)."""
+    pyspiel = oracle("pyspiel")
+    outcomes = pyspiel.load_game("hanabi", {"players": 2}).new_initial_state().chance_outcomes()
+    assert {action: probability for action, probability in outcomes} == pytest.approx(
+        {action: count / 50 for action, count in COMPOSITION.items()})
+    draws, rng = 20_000, random.Random(2026)
+    found = collections.Counter(bench.chance_outcome(outcomes, rng.random()) for _ in range(draws))
+    chi_square = sum((found[action] - draws * count / 50) ** 2 / (draws * count / 50) for action, count in COMPOSITION.items())
+    assert set(found) <= set(COMPOSITION) and chi_square < 51.18
+
+
+def test_openspiel_games_draw_one_uniform_number_per_chance_node() -> None:
+    """[B-engine] replaying a game of the bench's loop with the same seed: every chance
+    outcome is the inverse of the cumulative distribution at the next ``random()``
+    (found here by bisection), every move the next ``choice`` of the legal moves."""
+    pyspiel = oracle("pyspiel")
+    game = pyspiel.load_game("hanabi", {"players": 3})
+    for seed in range(3):
+        _, played = bench.play_openspiel_game(game, random.Random(seed))
+        rng, state = random.Random(seed), game.new_initial_state()
+        for item in played.full_history():
+            if state.is_chance_node():
+                actions, probabilities = zip(*state.chance_outcomes())
+                expected = actions[bisect.bisect_right(list(itertools.accumulate(probabilities)), rng.random())]
+            else:
+                expected = rng.choice(state.legal_actions())
+            assert item.action == expected
+            state.apply_action(item.action)
+        assert state.is_terminal()
 
 
 def test_a_child_that_did_not_load_the_build_is_an_error(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:

@@ -3,13 +3,18 @@
 ``bench engine`` plays whole games of uniformly random legal moves.  Every measurement
 runs in a fresh interpreter started for it, which reports its moves, games, CPU seconds
 (``time.process_time``) and wall seconds, and, for our engine, whether its contracts were
-on and whether the engine modules really came from the compiled build.  The variants
+on and whether the engine modules really came from the compiled build.  The headline is
+the public API, :class:`~hanabi_ref.api.Game`, as users call it; the engine's internal
+trusted path (``internal-off``) and its checked functions (``checked-off``) are shown
+beside it.  Each peer is driven by its cheapest correct loop: OpenSpiel's chance nodes by
+one uniform number and a cumulative scan of their outcomes (:func:`chance_outcome`), its
+player and chance nodes told apart by one ``current_player()`` call.  The variants
 (:data:`VARIANTS`, plus the peer ``openspiel`` with ``--against openspiel``) are
 interleaved: round r runs every variant once for every player count, in an order that
 rotates from round to round, so a change in the machine's load falls on all of them
 alike.  The report gives, per variant and player count, the median, minimum and maximum
-moves per CPU second and per wall second over the runs, every run, and the ratios of
-the medians.
+moves per CPU second and per wall second over the runs, every run, the ratios of the
+medians, and the machine's load average before and after the runs.
 """
 
 from __future__ import annotations
@@ -28,8 +33,11 @@ from typing import Any, Final
 import attrs
 
 OURS: Final = "ours"
+"""The child engine that plays through the engine's internal trusted path (``apply_legal``)."""
 FACADE: Final = "facade"
+"""The child engine that plays through the public API, :class:`~hanabi_ref.api.Game`."""
 CHECKED: Final = "checked"
+"""The child engine that plays through the engine's public functions (``apply`` checks again)."""
 OPENSPIEL: Final = "openspiel"
 PEERS: Final = (OPENSPIEL,)
 OUR_GAME: Final = "game:hanabi_ref"
@@ -61,13 +69,21 @@ class Variant:
         }
 
 
-SOURCE_OFF: Final = Variant("source-off", OURS, contracts=False, compiled=False)
-SOURCE_ON: Final = Variant("source-on", OURS, contracts=True, compiled=False)
-COMPILED_OFF: Final = Variant("compiled-off", OURS, contracts=False, compiled=True)
-FACADE_OFF: Final = Variant("facade-off", FACADE, contracts=False, compiled=False)
+SOURCE_OFF: Final = Variant("source-off", FACADE, contracts=False, compiled=False)
+SOURCE_ON: Final = Variant("source-on", FACADE, contracts=True, compiled=False)
+COMPILED_OFF: Final = Variant("compiled-off", FACADE, contracts=False, compiled=True)
+INTERNAL_OFF: Final = Variant("internal-off", OURS, contracts=False, compiled=False)
 CHECKED_OFF: Final = Variant("checked-off", CHECKED, contracts=False, compiled=False)
 PEER_VARIANTS: Final = {OPENSPIEL: Variant(OPENSPIEL, OPENSPIEL)}
-VARIANTS: Final = (SOURCE_OFF, CHECKED_OFF, FACADE_OFF, SOURCE_ON, COMPILED_OFF)
+VARIANTS: Final = (SOURCE_OFF, INTERNAL_OFF, CHECKED_OFF, SOURCE_ON, COMPILED_OFF)
+"""[B-engine] ``source-off``, ``source-on`` and ``compiled-off`` play through the public
+API (:class:`~hanabi_ref.api.Game`); ``internal-off`` and ``checked-off`` through the
+engine's functions."""
+HEADLINE: Final = SOURCE_OFF.name
+"""[B-engine] the row the report leads with: the public API from the sources, contracts off."""
+PATHS: Final = {FACADE: "Game API", OURS: "internal apply_legal", CHECKED: "legal_actions + apply",
+                OPENSPIEL: "pyspiel"}
+"""How each child engine applies its moves, as the report names it."""
 GAME_VARIANTS: Final = (Variant("hanabi_ref-off", OUR_GAME, contracts=False),
                         Variant("hanabi_ref-on", OUR_GAME, contracts=True), Variant("openspiel-hanabi", NATIVE_GAME))
 """[RL-os-bench] the variants of ``bench openspiel-game``."""
@@ -76,10 +92,11 @@ RATIOS: Final = (
     ("source-off", OPENSPIEL),
     ("compiled-off", OPENSPIEL),
     ("source-on", OPENSPIEL),
+    ("internal-off", OPENSPIEL),
     ("source-off", "source-on"),
     ("compiled-off", "source-off"),
-    ("facade-off", "checked-off"),
-    ("facade-off", "source-off"),
+    ("source-off", "checked-off"),
+    ("source-off", "internal-off"),
 )
 """The ratios of medians (moves per CPU second) reported, numerator first."""
 
@@ -104,16 +121,16 @@ def _timed_games(play_one: Any, seconds: float) -> dict[str, Any]:
 
 
 def measure_ours(players: int, preset: str, seconds: float, seed: int, *, checked: bool = False) -> dict[str, Any]:
-    """Random legal games of our engine for ``seconds`` of CPU time, and whether this
-    process runs with contracts and the compiled build.
+    """Random legal games of our engine through its functions for ``seconds`` of CPU time,
+    and whether this process runs with contracts and the compiled build.
 
     Decks come from D-seed (our own dealing is part of what is measured, as OpenSpiel's
     chance nodes are on its side); the moves are chosen by Python's ``random`` as on
-    OpenSpiel's side, and applied through the trusted path for actions taken from the
-    legal list (:func:`~hanabi_ref.engine.transition.apply_legal`), as OpenSpiel applies its own.
-    ``checked``: applied through :func:`~hanabi_ref.engine.transition.apply` instead, which decides
-    legality again, as a caller of the public transition function does (``checked-off``,
-    API-cost)."""
+    OpenSpiel's side, and applied through the engine's internal trusted path for actions
+    taken from the legal list (:func:`~hanabi_ref.engine.transition.apply_legal`,
+    ``internal-off``, a secondary row).  ``checked``: applied through
+    :func:`~hanabi_ref.engine.transition.apply` instead, which decides legality again, as a
+    caller of the public transition function does (``checked-off``, API-cost)."""
     from hanabi_ref.engine.legality import legal_actions
     from hanabi_ref.engine.configs import make_config
     from hanabi_ref.engine.transition import apply, apply_legal, new_game
@@ -133,9 +150,10 @@ def measure_ours(players: int, preset: str, seconds: float, seed: int, *, checke
 
 
 def measure_facade(players: int, preset: str, seconds: float, seed: int) -> dict[str, Any]:
-    """:func:`measure_ours` through the library's facade [B-engine, API-cost]: the same
-    decks and the same random choices, so the same games, played as a user of
-    :class:`~hanabi_ref.api.Game` plays them (``g.apply(rng.choice(g.legal_actions()))``)."""
+    """:func:`measure_ours` through the public API [B-engine, API-cost], the headline's
+    path (``source-off``, ``source-on``, ``compiled-off``): the same decks and the same
+    random choices, so the same games, played as a user of :class:`~hanabi_ref.api.Game`
+    plays them (``g.apply(rng.choice(g.legal_actions()))``)."""
     from hanabi_ref.api import Config, Game
 
     config = Config.preset(preset, players=players)
@@ -162,19 +180,38 @@ def _engine_run(result: dict[str, Any], engine: str) -> dict[str, Any]:
                 compiled_modules=modules)
 
 
+CHANCE_PLAYER: Final = -1
+"""OpenSpiel's ``current_player()`` at a chance node (``pyspiel.PlayerId.CHANCE``); it is
+below 0 at a terminal state too, at or above 0 at a player's node."""
+
+
+def chance_outcome(outcomes: Sequence[tuple[int, float]], point: float) -> int:
+    """[B-engine] the outcome whose share of [0, 1) holds ``point``: the first whose
+    cumulative probability exceeds it (the last one if rounding leaves ``point`` past
+    them all).  For ``point`` uniform on [0, 1) each outcome comes with its probability,
+    at the cost of one ``random()`` and a scan, not two lists and a table per draw."""
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += probability
+        if point < total:
+            return outcome
+    return outcomes[-1][0]
+
+
 def play_openspiel_game(game: Any, rng: random.Random) -> tuple[int, Any]:
     """One game of OpenSpiel's Hanabi with uniformly random legal moves; chance nodes (the
-    deal and every draw) are sampled from their outcomes and are not moves.  Returns the
-    players' moves and the terminal state."""
+    deal and every draw) are sampled from their outcomes by :func:`chance_outcome` and are
+    not moves.  Returns the players' moves and the terminal state."""
     state, moves = game.new_initial_state(), 0
-    while not state.is_terminal():
-        if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            state.apply_action(rng.choices([a for a, _ in outcomes], [p for _, p in outcomes])[0])
-        else:
+    while True:
+        player = state.current_player()
+        if player >= 0:
             state.apply_action(rng.choice(state.legal_actions()))
             moves += 1
-    return moves, state
+        elif player == CHANCE_PLAYER:
+            state.apply_action(chance_outcome(state.chance_outcomes(), rng.random()))
+        else:
+            return moves, state
 
 
 def measure_openspiel(players: int, seconds: float, seed: int) -> dict[str, Any]:
@@ -189,8 +226,8 @@ def measure_openspiel(players: int, seconds: float, seed: int) -> dict[str, Any]
 def measure_openspiel_game(name: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
     """[RL-os-bench] random games of the OpenSpiel game ``name`` (``hanabi_ref`` under ``hle``,
     or ``hanabi``) through OpenSpiel's API for ``seconds`` of CPU time: chance outcomes by
-    one uniform number and a cumulative scan, moves uniformly from ``legal_actions()``;
-    ``steps`` counts both, ``moves`` the players' moves."""
+    :func:`chance_outcome`, moves uniformly from ``legal_actions()``; ``steps`` counts
+    both, ``moves`` the players' moves."""
     pyspiel = importlib.import_module("pyspiel")
     parameters: dict[str, Any] = {"players": players}
     if name == "hanabi_ref":
@@ -202,22 +239,16 @@ def measure_openspiel_game(name: str, players: int, seconds: float, seed: int) -
 
     def play_one(_: int) -> int:
         state, steps = game.new_initial_state(), 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                point, total = rng.random(), 0.0
-                outcomes = state.chance_outcomes()
-                action = outcomes[-1][0]
-                for outcome, probability in outcomes:
-                    total += probability
-                    if point < total:
-                        action = outcome
-                        break
-            else:
-                action = rng.choice(state.legal_actions())
+        while True:
+            player = state.current_player()
+            if player >= 0:
+                state.apply_action(rng.choice(state.legal_actions()))
                 counted["moves"] += 1
-            state.apply_action(action)
+            elif player == CHANCE_PLAYER:
+                state.apply_action(chance_outcome(state.chance_outcomes(), rng.random()))
+            else:
+                return steps
             steps += 1
-        return steps
 
     result = _timed_games(play_one, seconds)
     result = dict(result, steps=result["moves"], moves=counted["moves"])
@@ -342,14 +373,39 @@ def _ratios(results: dict[str, Any]) -> dict[str, float]:
     }
 
 
-def _machine() -> dict[str, Any]:
+def load_average() -> list[float] | None:
+    """[B-engine] the machine's load average over 1, 5 and 15 minutes, or None where the
+    system does not tell."""
     try:
-        load: list[float] | None = [round(value, 2) for value in os.getloadavg()]
+        return [round(value, 2) for value in os.getloadavg()]
     except (AttributeError, OSError):
-        load = None
+        return None
+
+
+def _machine() -> dict[str, Any]:
+    """[B-engine] the Python version, the CPU count, the CPUs this process may use, and the
+    load average now (``load_average_at_start``; :func:`finished` adds the one at the end)."""
     usable = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     return {"python": sys.version.split()[0], "cpu_count": os.cpu_count(), "cpus_usable": usable,
-            "load_average_at_start": load}
+            "load_average_at_start": load_average()}
+
+
+def finished(report: dict[str, Any]) -> dict[str, Any]:
+    """[B-engine] ``report`` with the load average once the last run has ended."""
+    report["load_average_at_end"] = load_average()
+    return report
+
+
+def machine_line(report: dict[str, Any]) -> str:
+    """[B-engine] the machine as a report's text says it: Python, CPUs and the load
+    average (1, 5 and 15 minutes) at the start and at the end of the runs."""
+
+    def load(key: str) -> str:
+        value = report.get(key)
+        return "/".join(f"{part:.2f}" for part in value) if value else "unknown"
+
+    return (f"python {report['python']}, {report['cpu_count']} CPUs ({report['cpus_usable']} usable), load average "
+            f"(1/5/15 min) {load('load_average_at_start')} at start, {load('load_average_at_end')} at end")
 
 
 def compiled_build() -> dict[str, Any]:
@@ -367,12 +423,14 @@ def bench_engine(
     """Interleaved runs of every variant for every player count, and the report [B-engine]."""
     report: dict[str, Any] = {"benchmark": "engine", "rules": preset, "players": list(players),
                               "seconds_per_run": seconds, "clock_of_runs": "cpu", "repeats": repeats, "seed": seed,
-                              "against": against, **_machine(), "compiled_build": compiled_build()}
+                              "against": against, **_machine(), "compiled_build": compiled_build(),
+                              "headline": HEADLINE, "paths": {}}
     shown = [*VARIANTS, *([PEER_VARIANTS[against]] if against is not None else [])]
+    report["paths"] = {variant.name: PATHS[variant.engine] for variant in shown}
     report["results"] = []
     for count, results in _run_interleaved(report, shown, players, preset, seconds, seed, "moves"):
         report["results"].append({"players": count, "variants": results, "ratios": _ratios(results)})
-    return report
+    return finished(report)
 
 
 def _run_interleaved(report: dict[str, Any], shown: Sequence[Variant], players: Sequence[int], preset: str,
@@ -410,7 +468,7 @@ def bench_strategy(name: str, players: Sequence[int], preset: str, seconds: floa
             key = "median_games_per_cpu_second"
             ratios["compiled-off/source-off"] = results[COMPILED_OFF.name][key] / results[SOURCE_OFF.name][key]
         report["results"].append({"players": count, "variants": results, "ratios": ratios})
-    return report
+    return finished(report)
 
 
 def bench_openspiel_game(players: Sequence[int], seconds: float, repeats: int, seed: int) -> dict[str, Any]:
@@ -426,19 +484,15 @@ def bench_openspiel_game(players: Sequence[int], seconds: float, repeats: int, s
         native = results["openspiel-hanabi"][key]
         ratios = {f"{name}/openspiel-hanabi": results[name][key] / native for name in ("hanabi_ref-off", "hanabi_ref-on")}
         report["results"].append({"players": count, "variants": results, "ratios": ratios})
-    report["load_average_at_end"] = _machine()["load_average_at_start"]
-    return report
+    return finished(report)
 
 
 def format_openspiel_game_report(report: dict[str, Any]) -> str:
     """[RL-os-bench] the report as a readable table: steps per CPU second."""
-    load, end = report["load_average_at_start"], report["load_average_at_end"]
     lines = [
         f"bench openspiel-game: random games through OpenSpiel's API (hle), {report['repeats']} interleaved runs of "
         f"{report['seconds_per_run']:g} CPU s per variant and player count; steps = chance outcomes and moves applied",
-        f"python {report['python']}, {report['cpu_count']} CPUs ({report['cpus_usable']} usable), load average "
-        f"{' '.join(map(str, load)) if load else 'unknown'} at start, {' '.join(map(str, end)) if end else 'unknown'} "
-        "at end",
+        machine_line(report),
     ]
     for entry in report["results"]:
         for name, result in entry["variants"].items():
@@ -458,6 +512,7 @@ def format_strategy_report(report: dict[str, Any]) -> str:
     lines = [
         f"bench strategy: {report['strategy']}, {report['rules']} rules, {report['repeats']} interleaved runs of "
         f"{report['seconds_per_run']:g} CPU s per variant, contracts off; games per CPU second (median, min..max)",
+        machine_line(report),
     ]
     for entry in report["results"]:
         for name, result in entry["variants"].items():
@@ -473,22 +528,21 @@ def format_strategy_report(report: dict[str, Any]) -> str:
 
 
 def format_engine_report(report: dict[str, Any]) -> str:
-    """The report as a readable table."""
+    """The report as a readable table, led by the public API's row against OpenSpiel."""
     build = report["compiled_build"]
-    load = report["load_average_at_start"]
     lines = [
         f"bench engine: {report['rules']} rules, uniformly random legal moves, {report['repeats']} interleaved "
         f"runs of {report['seconds_per_run']:g} CPU s per variant and player count",
-        f"python {report['python']}, {report['cpu_count']} CPUs ({report['cpus_usable']} usable), load average at "
-        f"start {' '.join(map(str, load)) if load else 'unknown'}, compiled build "
+        machine_line(report) + ", compiled build "
         + ("built" if build["built"] else f"not built (build it with: {build['build_command']})"),
+        *_headline(report),
         "",
-        f"{'players':<8}{'variant':<14}{'contracts':<10}{'compiled':<9}{'moves/CPU s':>12}{'min..max':>20}"
+        f"{'players':<8}{'variant':<14}{'path':<23}{'contracts':<10}{'compiled':<9}{'moves/CPU s':>12}{'min..max':>20}"
         f"{'moves/wall s':>13}{'min..max':>20}{'games':>8}{'moves':>10}   runs (moves/CPU s)",
     ]
     for entry in report["results"]:
         for name, result in entry["variants"].items():
-            lines.append(_row(entry["players"], name, result))
+            lines.append(_row(entry["players"], name, report["paths"][name], result))
     lines += ["", "ratios of the medians of moves per CPU second"]
     for entry in report["results"]:
         ratios = "   ".join(f"{name} {value:.2f}" for name, value in entry["ratios"].items())
@@ -496,14 +550,28 @@ def format_engine_report(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
-def _row(players: int, name: str, result: dict[str, Any]) -> str:
+def _headline(report: dict[str, Any]) -> list[str]:
+    """[B-engine] the headline: the public API from the sources with contracts off, per
+    player count, and its ratio to OpenSpiel's median where OpenSpiel ran."""
+    name = report["headline"]
+    lines = [f"headline: {name}, the public API ({report['paths'][name]}) from the sources, contracts off; "
+             "median moves per CPU second"]
+    for entry in report["results"]:
+        against = entry["ratios"].get(f"{name}/{OPENSPIEL}")
+        lines.append(f"  {entry['players']} players  {entry['variants'][name]['median_moves_per_cpu_second']:.0f}"
+                     + ("" if against is None else f" = {against:.2f}x OpenSpiel"))
+    return lines
+
+
+def _row(players: int, name: str, path: str, result: dict[str, Any]) -> str:
     if result["status"] != "measured":
-        return f"{players:<8}{name:<14}{'off':<10}{'-':<9}{result['status']} (build it with: {result['build_command']})"
+        return (f"{players:<8}{name:<14}{path:<23}{'off':<10}{'-':<9}{result['status']} "
+                f"(build it with: {result['build_command']})")
 
     def switch(value: bool | None, on: str, off: str) -> str:
         return "-" if value is None else on if value else off
 
-    cells = [f"{players:<8}{name:<14}{switch(result['contracts'], 'on', 'off'):<10}"
+    cells = [f"{players:<8}{name:<14}{path:<23}{switch(result['contracts'], 'on', 'off'):<10}"
              f"{switch(result['compiled'], 'yes', 'no'):<9}"]
     for clock in ("cpu", "wall"):
         spread = f"{result[f'min_moves_per_{clock}_second']:.0f}..{result[f'max_moves_per_{clock}_second']:.0f}"
@@ -519,6 +587,7 @@ def bench_playability_table(repeats: int) -> dict[str, Any]:
     earlier one."""
     from hanabi_ref.tools.playability.table import appendix_a
 
+    machine = _machine()
     wall, cpu = [], []
     for _ in range(repeats):
         wall_start, cpu_start = time.perf_counter(), time.process_time()
@@ -528,7 +597,8 @@ def bench_playability_table(repeats: int) -> dict[str, Any]:
         if len(rows) != 126:
             raise BenchError(f"Appendix A has 126 rows, the computation gave {len(rows)}")
     return {"runs_seconds": wall, "median_seconds": statistics.median(wall), "runs_cpu_seconds": cpu,
-            "median_cpu_seconds": statistics.median(cpu), "rows": 126, "hand_sizes": 5, **_machine()}
+            "median_cpu_seconds": statistics.median(cpu), "rows": 126, "hand_sizes": 5, **machine,
+            "load_average_at_end": load_average()}
 
 
 if __name__ == "__main__":

@@ -116,7 +116,7 @@ def run_child(mode: str, players: int, preset: str, seconds: float, seed: int) -
 
 def bench_isolate(players: Sequence[int], preset: str, seconds: float, repeats: int, seed: int) -> dict[str, Any]:
     """Interleaved runs of both modes for every player count, and the report [B-isolate]."""
-    from hanabi_ref.tools.bench.engine import _machine, schedule
+    from hanabi_ref.tools.bench.engine import _machine, finished, schedule
 
     report: dict[str, Any] = {"benchmark": "isolate", "strategy": STRATEGY, "rules": preset, "players": list(players),
                               "seconds_per_run": seconds, "clock_of_runs": "wall", "repeats": repeats, "seed": seed,
@@ -127,7 +127,7 @@ def bench_isolate(players: Sequence[int], preset: str, seconds: float, repeats: 
         run = dict(run_child(step["variant"], step["players"], preset, seconds, seed), round=step["round"])
         runs.setdefault((step["players"], step["variant"]), []).append(run)
     report["results"] = [_result(count, {mode: runs[count, mode] for mode in MODES}) for count in players]
-    return report
+    return finished(report)
 
 
 def _result(players: int, runs: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
@@ -142,9 +142,11 @@ def _result(players: int, runs: dict[str, list[dict[str, Any]]]) -> dict[str, An
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as readable lines."""
+    from hanabi_ref.tools.bench.engine import machine_line
+
     lines = [f"bench isolate: the {report['strategy']} player, {report['rules']} rules, {report['repeats']} interleaved "
              f"runs of {report['seconds_per_run']:g} wall s per mode, contracts off, {report['cpus_usable']} usable CPUs; "
-             "games per wall second (all processes) and per CPU second (all processes), medians"]
+             "games per wall second (all processes) and per CPU second (all processes), medians", machine_line(report)]
     for entry in report["results"]:
         for mode, result in entry["modes"].items():
             lines.append(f"  {entry['players']} players  {mode:<10} {result['median_games_per_wall_second']:8.1f} /wall s"

@@ -3,8 +3,8 @@ the same tree [PF-bench].
 
 Each run is a fresh interpreter that deals the deck of the seed under the ``hle`` preset
 and counts perft once (:func:`~hanabi_ref.tools.perft.count.perft`; for OpenSpiel, its
-``hanabi`` game dealt the same deck through its chance nodes, ``clone()`` and
-``apply_action`` for every move, the last level counted in bulk as ours is), and reports
+``hanabi`` game dealt the same deck through its chance nodes, ``child(move)`` for every
+move, the last level counted in bulk as ours is), and reports
 the count, its CPU and wall seconds and whether our contracts were on.  The variants are
 run interleaved as ``bench engine`` runs them (B-engine), and every variant's count must
 be the same.
@@ -20,10 +20,12 @@ import time
 from collections.abc import Sequence
 from typing import Any, Final
 
-from hanabi_ref.tools.bench.engine import OPENSPIEL, SOURCE_OFF, SOURCE_ON, BenchError, Variant, _machine, measure_in_child, schedule
+from hanabi_ref.tools.bench.engine import (OPENSPIEL, OURS, BenchError, Variant, _machine, finished, machine_line, measure_in_child,
+                                          schedule)
 
 PRESET: Final = "hle"
-VARIANTS: Final = (SOURCE_OFF, SOURCE_ON)
+VARIANTS: Final = (Variant("source-off", OURS, contracts=False), Variant("source-on", OURS, contracts=True))
+"""Our count from the sources, contracts off and on (perft walks the engine's functions)."""
 PEER: Final = Variant(OPENSPIEL, OPENSPIEL)
 RATIOS: Final = (("source-off", OPENSPIEL), ("source-on", OPENSPIEL), ("source-off", "source-on"))
 """The ratios of medians (nodes per CPU second) reported, numerator first."""
@@ -77,8 +79,7 @@ def measure_openspiel(players: int, depth: int, seed: int) -> dict[str, Any]:
             return len(moves)
         total = 0
         for move in moves:
-            child = state.clone()
-            child.apply_action(move)
+            child = state.child(move)  # clone and apply in one call into OpenSpiel
             total += walk(child, deal(child, dealt), left - 1)
         return total
 
@@ -140,17 +141,15 @@ def bench_perft(players: Sequence[int], depth: int, repeats: int, seed: int, aga
         ratios = {f"{top}/{bottom}": results[top][key] / results[bottom][key]
                   for top, bottom in RATIOS if top in results and bottom in results}
         report["results"].append({"players": count, "nodes": counted.pop(), "variants": results, "ratios": ratios})
-    return report
+    return finished(report)
 
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as a readable table: nodes per CPU second."""
-    load = report["load_average_at_start"]
     lines = [
         f"bench perft: {report['rules']} rules, the deal of seed {report['seed']}, depth {report['depth']}, "
         f"{report['repeats']} interleaved runs per variant and player count; nodes per CPU second (median, min..max)",
-        f"python {report['python']}, {report['cpu_count']} CPUs ({report['cpus_usable']} usable), load average at "
-        f"start {' '.join(map(str, load)) if load else 'unknown'}",
+        machine_line(report),
     ]
     for entry in report["results"]:
         for name, result in entry["variants"].items():

@@ -130,7 +130,7 @@ def run_child(variant: str, games: int, seed: int) -> dict[str, Any]:
 
 def bench_verify(games: int, repeats: int, seed: int) -> dict[str, Any]:
     """Interleaved runs of every variant, and the report [B-verify]."""
-    from hanabi_ref.tools.bench.engine import _machine
+    from hanabi_ref.tools.bench.engine import _machine, finished
 
     shrink_seed, first = long_divergence_seed(seed)
     report: dict[str, Any] = {"benchmark": "verify", "games": games, "repeats": repeats, "seed": seed,
@@ -143,7 +143,7 @@ def bench_verify(games: int, repeats: int, seed: int) -> dict[str, Any]:
             run_seed = seed if variant in GAMES_VARIANTS else shrink_seed
             runs[variant].append(dict(run_child(variant, games, run_seed), round=round_))
     report["results"] = {variant: _summary(variant, found) for variant, found in runs.items()}
-    return report
+    return finished(report)
 
 
 def _summary(variant: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
@@ -163,10 +163,10 @@ def _summary(variant: str, runs: list[dict[str, Any]]) -> dict[str, Any]:
 
 def format_report(report: dict[str, Any]) -> str:
     """The report as a few readable lines."""
-    load = report["load_average_at_start"]
+    from hanabi_ref.tools.bench.engine import machine_line
+
     lines = [f"bench verify: {report['repeats']} interleaved runs per variant, contracts off, hle rules, 2-5 players; "
-             f"python {report['python']}, {report['cpu_count']} CPUs, load average at start "
-             f"{' '.join(map(str, load)) if load else 'unknown'}"]
+             + machine_line(report)]
     for variant in GAMES_VARIANTS:
         result = report["results"][variant]
         runs = " ".join(f"{run['games'] / run['cpu_seconds']:.0f}" for run in result["runs"])
