@@ -22,7 +22,6 @@ from hanabi_ref.engine.cards import rank_table, suit_table
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.tables import tables_for
-from hanabi_ref.engine.transition import deal_hands
 from hanabi_ref.engine.variants.ruleset import THESIS
 from hanabi_ref.tools.rl.actions import plain_actions
 from hanabi_ref.tools.rl.encoders import DISCARD, PLAY, REVEAL_COLOUR, REVEAL_RANK, Offsets, offsets
@@ -239,7 +238,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         end_when_nothing_playable=options.end_when_nothing_playable,
         draw_after_final_move=options.draw_after_final_move, newest_first=options.draw_position == "newest-first",
         initial_stop_check=options.initial_stop_check,
-        deal_order=np.array([card for hand in deal_hands(config) for card in hand], np.int64),
+        deal_order=np.array([card for hand in tables_for(config).dealt_hands for card in hand], np.int64),
         colour_of=colour_of, rank_of=rank_of, counts=np.array(dims.counts, np.int64), touches=touches,
         hint_keeps=hint_keeps.reshape(2 * (c + r), width), hint_reveals=hint_reveals.reshape(2 * (c + r), width), touch_bits=touch_bits,
         hints_of_key=hints_of_key(c + r, options.empty_hints),
