@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import icontract
+import attrs
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -148,7 +149,7 @@ def legal_hints(state: GameState) -> list[Hint]:
     """The hints the player to move may give, with a token assumed if none is left."""
     if state.clue_tokens == 0:
         # Same legality but for the token count: ask with the token rule satisfied.
-        state = GameState(**{**state.__dict__, "clue_tokens": 1})
+        state = attrs.evolve(state, clue_tokens=1)
     return [a for a in legal_actions(state) if isinstance(a, Hint)]
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import attrs
 import pytest
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
@@ -83,7 +84,7 @@ def reference_number(state: GameState, cluer: int, hint: Hint) -> int | None:
 def hints_of(state: GameState) -> list[Hint]:
     """The hints the player to move may give (a token assumed)."""
     if state.clue_tokens == 0:
-        state = GameState(**{**state.__dict__, "clue_tokens": 1})
+        state = attrs.evolve(state, clue_tokens=1)
     return [action for action in legal_actions(state) if isinstance(action, Hint)]
 
 
