@@ -35,7 +35,7 @@ from hanabi_ref.players.strategies.simple import unseen_mask
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 
 
-TOUCHED = 0.3
+TOUCHED = 0.15
 """[NAT-give] the value of touching a needed card that the clue does not make playable"""
 CRITICAL = 2.0
 """[NAT-give] what touching a critical card adds"""
@@ -43,6 +43,11 @@ BUSY = 0.7
 """[NAT-give] the share of its value a clue keeps when its receiver knows a play already"""
 LATE_DECK = 3
 """[NAT-endgame] the endgame blind play may be made once the deck holds this many cards or fewer"""
+STALL_DECK = 3
+"""[NAT-stall] with this many cards or fewer in the deck (and some left), a clue of any value is given
+rather than a discard"""
+STALL_VALUE = 0.01
+"""[NAT-stall] the least value a stalling clue needs"""
 
 
 class Board(NamedTuple):
@@ -272,9 +277,17 @@ class NaturalStrategy(BaseStrategy):
 
     def own_notes(self, view: PlayerView, board: Board) -> list[int]:
         possible = self.possible(view)
+        elsewhere = 0  # [NAT-distinct] identities of touched cards this seat sees in other hands
+        for seat, (hand, cards) in enumerate(zip(view.hands, view.cards)):
+            if seat != self.seat:
+                for card_id, x in zip(hand, cards):
+                    if x is not None and card_id in self.notes.touched:
+                        elsewhere |= 1 << x
         out = []
         for card, known in zip(view.own_hand, view.own_knowledge):
             note = self.notes.note(card, known, board)
+            if card in self.notes.touched and note & ~elsewhere:
+                note &= ~elsewhere
             narrowed = note & possible
             out.append(narrowed if narrowed else note)
         return out
@@ -309,6 +322,8 @@ class NaturalStrategy(BaseStrategy):
             clue = self.best_clue(view, board)
             if clue is not None and clue[0] >= 1:
                 return clue[1]
+            if clue is not None and clue[0] >= STALL_VALUE and 0 < view.deck_size <= STALL_DECK:
+                return clue[1]  # [NAT-stall] a clue keeps the deck, a discard brings the end nearer
         if self.is_last_turn(view):  # [NAT-last] nothing is lost by a miss now
             last = self.endgame_play(view, board, notes, 0.0)
             if last is not None:
@@ -545,6 +560,8 @@ class NaturalStrategy(BaseStrategy):
                     score += 3.0
                 elif card == reading.focus and reading.play and not was_playing[card]:
                     score += 2.0  # a delayed play clue
+                elif view.remaining is not None:
+                    continue  # [NAT-give] the deck is out: a card not told playable now will not be played
                 elif not was_touched[card]:
                     score += TOUCHED + (CRITICAL if board.critical >> x & 1 else 0.0)
                 score += 0.05 * (before[slot].bit_count() - note.bit_count()) / max(1, before[slot].bit_count())
