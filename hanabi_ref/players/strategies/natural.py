@@ -44,8 +44,8 @@ BUSY = 0.7
 LATE_DECK = 3
 """[NAT-endgame] the endgame blind play may be made once the deck holds this many cards or fewer"""
 STALL_DECK = 3
-"""[NAT-stall] with this many cards or fewer in the deck (and some left), a clue of any value is given
-rather than a discard"""
+"""[NAT-stall] with this many cards or fewer in the deck (and some left), a clue of small value is
+given rather than a discard"""
 STALL_VALUE = 0.01
 """[NAT-stall] the least value a stalling clue needs"""
 
@@ -276,6 +276,9 @@ class NaturalStrategy(BaseStrategy):
         return unseen_mask(view)
 
     def own_notes(self, view: PlayerView, board: Board) -> list[int]:
+        """[NAT-notes, S-know, NAT-distinct] this seat's notes on its own cards, narrowed by
+        what it sees: identities of which it sees every copy, and, for a touched card, the
+        identities of touched cards in other hands."""
         possible = self.possible(view)
         elsewhere = 0  # [NAT-distinct] identities of touched cards this seat sees in other hands
         for seat, (hand, cards) in enumerate(zip(view.hands, view.cards)):
@@ -302,8 +305,9 @@ class NaturalStrategy(BaseStrategy):
 
     def act(self, view: PlayerView) -> Action:
         """[NAT-turn] an urgent save; else a card known playable; else an endgame blind
-        play; else a play clue; on the seat's last turn, a blind play at any chance
-        [NAT-last]; else a discard of known trash or the chop; else the least harmful clue."""
+        play; else a play clue; with 1 to 3 cards in the deck, a clue of any value
+        [NAT-stall]; on the seat's last turn, a blind play at any chance [NAT-last]; else a
+        discard of known trash or the chop; else the least harmful clue."""
         board = self.board(view)
         notes = self.own_notes(view, board)
         tokens = view.clue_tokens
@@ -523,7 +527,8 @@ class NaturalStrategy(BaseStrategy):
     def value_of(self, view: PlayerView, board: Board, target: int, reading: Reading, touched: Sequence[int],
                  every: Sequence[Sequence[int]], seen_touched: Mapping[int, int]) -> float | None:
         """[NAT-give] the value of a clue, or None if its reading would mislead: a touched
-        card whose note would not hold its identity, or a card told playable that is not."""
+        card whose note would not hold its identity, or a card told playable that is not.
+        Once the deck is out only the cards it tells playable count."""
         hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
         notes = self.notes
         saved_masks = {card: notes.masks.get(card) for card in touched}
