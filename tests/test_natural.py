@@ -331,8 +331,8 @@ def test_a_seat_leaves_out_of_its_touched_cards_the_touched_cards_it_sees() -> N
     assert view.current_player == 2
     seat0 = seats[0]
     board = seat0.board(view0)
-    mine = dict(zip(view0.own_hand, seat0.own_notes(view0, board)))
-    public = dict(zip(view0.own_hand, view0.own_knowledge))
+    mine = {int(c): note for c, note in zip(view0.own_hand, seat0.own_notes(view0, board))}
+    public = {int(c): known for c, known in zip(view0.own_hand, view0.own_knowledge)}
     threes = {card(suit, 3) for suit in range(5)}
     for card_id in (0, 3, 4):
         # the public note keeps g3 (one of its two copies is unseen by seat 0) ...
