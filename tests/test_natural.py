@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 
 import pytest
 
@@ -17,10 +17,10 @@ from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.history import Event
 from hanabi_ref.engine.transition import apply, initial_state
 from hanabi_ref.engine.view import PlayerView, make_view
-from hanabi_ref.players.runner import play_game
+from hanabi_ref.players.runner import GameMoves, play_game
 from hanabi_ref.players.strategies import Value, factory_for, strategy_spec
 from hanabi_ref.players.strategies.knowledge import composition_counts
-from hanabi_ref.players.strategies.natural import LATE_DECK, NATURAL_SPEC, NaturalStrategy
+from hanabi_ref.players.strategies.natural import LATE_DECK, NATURAL_SPEC, STALL_DECK, NaturalStrategy
 from hanabi_ref.players.strategy import Strategy
 
 R, Y, G, B, P = range(5)
@@ -319,3 +319,84 @@ def test_the_last_turn_is_the_seats_last_move_and_clues_go_only_to_seats_that_mo
                 checked += 1
             state = apply(state, action)
     assert checked >= players
+
+
+@pytest.mark.checks("NAT-distinct", "NAT-notes")
+def test_a_seat_leaves_out_of_its_touched_cards_the_touched_cards_it_sees() -> None:
+    config = make_config(3, "hanab-live")
+    # seat 0 clues seat 2's g3 (card 11), then seat 1 clues seat 0's three 3s (cards 0, 3, 4)
+    seats, state = replay(config, deck_with(config, HANDS), [Hint(2, "value", 3), Hint(0, "value", 3)])
+    view = make_view(state, 2)  # type: ignore[arg-type]
+    view0 = make_view(state, 0)  # type: ignore[arg-type]
+    assert view.current_player == 2
+    seat0 = seats[0]
+    board = seat0.board(view0)
+    mine = {int(c): note for c, note in zip(view0.own_hand, seat0.own_notes(view0, board))}
+    public = {int(c): known for c, known in zip(view0.own_hand, view0.own_knowledge)}
+    threes = {card(suit, 3) for suit in range(5)}
+    for card_id in (0, 3, 4):
+        # the public note keeps g3 (one of its two copies is unseen by seat 0) ...
+        assert seat0.notes.note(card_id, public[card_id], board) >> card(G, 3) & 1
+        # ... the seat's own note leaves it out: seat 2's touched card 11 is g3
+        assert {x for x in threes if mine[card_id] >> x & 1} == threes - {card(G, 3)}
+    # a seat whose touched card is seen nowhere as touched keeps its note: seat 2 sees
+    # no other touched 3 but seat 0's, which are r3, b3 and p3
+    view2 = make_view(state, 2)  # type: ignore[arg-type]
+    note11 = seats[2].own_notes(view2, seats[2].board(view2))[view2.own_hand.index(11)]
+    assert {x for x in threes if note11 >> x & 1} == {card(Y, 3), card(G, 3)}
+
+
+def turns_of(players: int, seeds: range) -> Iterator[tuple[NaturalStrategy, PlayerView, Action]]:
+    """Every turn of natural self-play: the acting seat (before it acts), its view and its action."""
+    config = make_config(players, "hanab-live")
+    factory = factory_for("natural")
+    for seed in seeds:
+        game = GameMoves(config, factory, seed=seed)
+        while game.turn is not None:
+            seat, view = game.turn
+            strategy = game.strategies[seat]
+            assert isinstance(strategy, NaturalStrategy)
+            action = strategy.act(view)
+            yield strategy, view, action
+            game.send(action)
+
+
+@pytest.mark.checks("NAT-stall", "NAT-turn")
+def test_a_seat_stalls_with_a_clue_only_when_the_deck_is_nearly_out() -> None:
+    stalled = low_clue_discards = 0
+    for seat, view, action in turns_of(5, range(12)):
+        if view.clue_tokens == 0 or view.remaining is not None or isinstance(action, Play):
+            continue
+        board = seat.board(view)
+        best = seat.best_clue(view, board)
+        value = -1.0 if best is None else best[0]
+        if isinstance(action, Discard):
+            if view.deck_size <= STALL_DECK:  # [NAT-stall] a discard only when no clue is worth 0.01
+                assert value < 0.01, (view.turns, value)
+            elif 0.01 <= value < 1:
+                low_clue_discards += 1  # earlier in the deck such a clue is not given
+        elif view.deck_size <= STALL_DECK and 0.01 <= value < 1 and action == best[1]:  # type: ignore[index]
+            stalled += 1
+    assert stalled > 0 and low_clue_discards > 0
+
+
+@pytest.mark.checks("NAT-give", "R-3")
+def test_once_the_deck_is_out_a_clue_is_worth_only_the_plays_it_tells() -> None:
+    checked = 0
+    for seat, view, _ in turns_of(5, range(6)):
+        if view.remaining is None or view.clue_tokens == 0:
+            continue
+        board = seat.board(view)
+        seen = seat.touched_identities(view, board)
+        for offset in range(1, 5):
+            target = (seat.seat + offset) % 5
+            cards = view.hands[target]
+            for _, touched, every, reading in seat.readings(view, board, target):
+                score = seat.value_of(view, board, target, reading, touched, every, seen)
+                told = any(view.cards[target][cards.index(c)] is not None
+                           and board.playable >> view.cards[target][cards.index(c)] & 1  # type: ignore[operator]
+                           for c in touched)
+                if score is not None and not told and not reading.play:
+                    assert score == 0.0, (view.turns, touched, score)  # touching and narrowing count nothing
+                    checked += 1
+    assert checked >= 10

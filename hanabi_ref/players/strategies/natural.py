@@ -35,7 +35,7 @@ from hanabi_ref.players.strategies.simple import unseen_mask
 from hanabi_ref.players.strategy import BaseStrategy, StrategyFactory
 
 
-TOUCHED = 0.3
+TOUCHED = 0.15
 """[NAT-give] the value of touching a needed card that the clue does not make playable"""
 CRITICAL = 2.0
 """[NAT-give] what touching a critical card adds"""
@@ -43,6 +43,11 @@ BUSY = 0.7
 """[NAT-give] the share of its value a clue keeps when its receiver knows a play already"""
 LATE_DECK = 3
 """[NAT-endgame] the endgame blind play may be made once the deck holds this many cards or fewer"""
+STALL_DECK = 3
+"""[NAT-stall] with this many cards or fewer in the deck (and some left), a clue of small value is
+given rather than a discard"""
+STALL_VALUE = 0.01
+"""[NAT-stall] the least value a stalling clue needs"""
 
 
 class Board(NamedTuple):
@@ -271,10 +276,21 @@ class NaturalStrategy(BaseStrategy):
         return unseen_mask(view)
 
     def own_notes(self, view: PlayerView, board: Board) -> list[int]:
+        """[NAT-notes, S-know, NAT-distinct] this seat's notes on its own cards, narrowed by
+        what it sees: identities of which it sees every copy, and, for a touched card, the
+        identities of touched cards in other hands."""
         possible = self.possible(view)
+        elsewhere = 0  # [NAT-distinct] identities of touched cards this seat sees in other hands
+        for seat, (hand, cards) in enumerate(zip(view.hands, view.cards)):
+            if seat != self.seat:
+                for card_id, x in zip(hand, cards):
+                    if x is not None and card_id in self.notes.touched:
+                        elsewhere |= 1 << x
         out = []
         for card, known in zip(view.own_hand, view.own_knowledge):
             note = self.notes.note(card, known, board)
+            if card in self.notes.touched and note & ~elsewhere:
+                note &= ~elsewhere
             narrowed = note & possible
             out.append(narrowed if narrowed else note)
         return out
@@ -289,8 +305,9 @@ class NaturalStrategy(BaseStrategy):
 
     def act(self, view: PlayerView) -> Action:
         """[NAT-turn] an urgent save; else a card known playable; else an endgame blind
-        play; else a play clue; on the seat's last turn, a blind play at any chance
-        [NAT-last]; else a discard of known trash or the chop; else the least harmful clue."""
+        play; else a play clue; with 1 to 3 cards in the deck, a clue of any value
+        [NAT-stall]; on the seat's last turn, a blind play at any chance [NAT-last]; else a
+        discard of known trash or the chop; else the least harmful clue."""
         board = self.board(view)
         notes = self.own_notes(view, board)
         tokens = view.clue_tokens
@@ -309,6 +326,8 @@ class NaturalStrategy(BaseStrategy):
             clue = self.best_clue(view, board)
             if clue is not None and clue[0] >= 1:
                 return clue[1]
+            if clue is not None and clue[0] >= STALL_VALUE and 0 < view.deck_size <= STALL_DECK:
+                return clue[1]  # [NAT-stall] a clue keeps the deck, a discard brings the end nearer
         if self.is_last_turn(view):  # [NAT-last] nothing is lost by a miss now
             last = self.endgame_play(view, board, notes, 0.0)
             if last is not None:
@@ -508,7 +527,8 @@ class NaturalStrategy(BaseStrategy):
     def value_of(self, view: PlayerView, board: Board, target: int, reading: Reading, touched: Sequence[int],
                  every: Sequence[Sequence[int]], seen_touched: Mapping[int, int]) -> float | None:
         """[NAT-give] the value of a clue, or None if its reading would mislead: a touched
-        card whose note would not hold its identity, or a card told playable that is not."""
+        card whose note would not hold its identity, or a card told playable that is not.
+        Once the deck is out only the cards it tells playable count."""
         hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
         notes = self.notes
         saved_masks = {card: notes.masks.get(card) for card in touched}
@@ -545,6 +565,8 @@ class NaturalStrategy(BaseStrategy):
                     score += 3.0
                 elif card == reading.focus and reading.play and not was_playing[card]:
                     score += 2.0  # a delayed play clue
+                elif view.remaining is not None:
+                    continue  # [NAT-give] the deck is out: a card not told playable now will not be played
                 elif not was_touched[card]:
                     score += TOUCHED + (CRITICAL if board.critical >> x & 1 else 0.0)
                 score += 0.05 * (before[slot].bit_count() - note.bit_count()) / max(1, before[slot].bit_count())
