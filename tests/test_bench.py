@@ -26,6 +26,7 @@ from typing import Any
 
 import pytest
 
+from hanabi_ref.base.stats import outcome_at
 from hanabi_ref.tools.bench import engine as bench
 from hanabi_ref.cli import main
 from tests.oracles import oracle
@@ -219,9 +220,9 @@ def test_the_chance_sampler_gives_each_outcome_its_share_exactly() -> None:
     on each outcome exactly k times its count of the 50 cards."""
     outcomes = [(action, count / 50) for action, count in COMPOSITION.items()]
     k = 40
-    found = collections.Counter(bench.chance_outcome(outcomes, (i + 0.5) / (50 * k)) for i in range(50 * k))
+    found = collections.Counter(outcome_at(outcomes, (i + 0.5) / (50 * k)) for i in range(50 * k))
     assert found == {action: k * count for action, count in COMPOSITION.items()}
-    assert bench.chance_outcome([(3, 0.5), (7, 0.5 - 1e-12)], 0.9999999999999) == 7  # rounding: the last one
+    assert outcome_at([(3, 0.5), (7, 0.5 - 1e-12)], 0.9999999999999) == 7  # rounding: the last one
 
 
 def test_openspiel_deals_with_the_probabilities_of_the_deck() -> None:
@@ -233,7 +234,7 @@ def test_openspiel_deals_with_the_probabilities_of_the_deck() -> None:
     assert {action: probability for action, probability in outcomes} == pytest.approx(
         {action: count / 50 for action, count in COMPOSITION.items()})
     draws, rng = 20_000, random.Random(2026)
-    found = collections.Counter(bench.chance_outcome(outcomes, rng.random()) for _ in range(draws))
+    found = collections.Counter(outcome_at(outcomes, rng.random()) for _ in range(draws))
     chi_square = sum((found[action] - draws * count / 50) ** 2 / (draws * count / 50) for action, count in COMPOSITION.items())
     assert set(found) <= set(COMPOSITION) and chi_square < 51.18
 

@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from hanabi_ref.base.stats import outcome_at
 from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.tools.rl.actions import plain_actions
@@ -355,6 +356,6 @@ def test_openspiel_chance_nodes_are_dealt_by_one_draw_and_a_cumulative_scan() ->
     first, [1/4, 3/4) the second, [3/4, 1) the third; shares that round below the draw
     pick the last."""
     outcomes = [(3, 0.25), (7, 0.5), (9, 0.25)]
-    picks = [batch.chance_outcome(outcomes, draw) for draw in (0.0, 0.2499, 0.25, 0.7499, 0.75, 0.9999)]
+    picks = [outcome_at(outcomes, draw) for draw in (0.0, 0.2499, 0.25, 0.7499, 0.75, 0.9999)]
     assert picks == [3, 3, 7, 7, 9, 9]
-    assert batch.chance_outcome([(1, 0.3), (2, 0.3), (5, 0.3)], 0.95) == 5
+    assert outcome_at([(1, 0.3), (2, 0.3), (5, 0.3)], 0.95) == 5

@@ -5,12 +5,16 @@ standard deviation with n − 1 in the denominator); with the thousands of games
 simulation plays, the t correction changes it by less than 0.1%.  The interval for a
 rate (perfect games, strikeouts, playable decks) is Wilson's score interval, which stays
 inside [0, 1] and behaves at rates near 0 and 1, where perfect-game rates live.
+
+:func:`outcome_at` draws from a discrete distribution with one uniform number (the peer
+engines' chance nodes, as the benchmarks and comparisons drive them).
 """
 
 from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import TypeVar
 
 Z_95 = 1.959963984540054
 """The 97.5% quantile of the standard normal distribution: two-sided 95% intervals."""
@@ -66,6 +70,22 @@ def histogram(scores: Sequence[int], max_score: int) -> list[int]:
             raise ValueError(f"score {score} outside 0..{max_score}")
         counts[score] += 1
     return counts
+
+
+Outcome = TypeVar("Outcome")
+
+
+def outcome_at(outcomes: Sequence[tuple[Outcome, float]], point: float) -> Outcome:
+    """The outcome whose share of [0, 1) holds ``point``: the first of the (outcome,
+    probability) pairs whose cumulative probability exceeds it (the last one if rounding
+    leaves ``point`` past them all).  For ``point`` uniform on [0, 1) each outcome comes
+    with its probability, at the cost of one uniform number and a scan."""
+    total = 0.0
+    for outcome, probability in outcomes:
+        total += probability
+        if point < total:
+            return outcome
+    return outcomes[-1][0]
 
 
 def _empty() -> float:

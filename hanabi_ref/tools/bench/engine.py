@@ -7,8 +7,9 @@ on and whether the engine modules really came from the compiled build.  The head
 the public API, :class:`~hanabi_ref.api.Game`, as users call it; the engine's internal
 trusted path (``internal-off``) and its checked functions (``checked-off``) are shown
 beside it.  Each peer is driven by its cheapest correct loop: OpenSpiel's chance nodes by
-one uniform number and a cumulative scan of their outcomes (:func:`chance_outcome`), its
-player and chance nodes told apart by one ``current_player()`` call.  The variants
+one uniform number and a cumulative scan of their outcomes
+(:func:`~hanabi_ref.base.stats.outcome_at`), its player and chance nodes told apart by one
+``current_player()`` call.  The variants
 (:data:`VARIANTS`, plus the peer ``openspiel`` with ``--against openspiel``) are
 interleaved: round r runs every variant once for every player count, in an order that
 rotates from round to round, so a change in the machine's load falls on all of them
@@ -31,6 +32,8 @@ from collections.abc import Sequence
 from typing import Any, Final
 
 import attrs
+
+from hanabi_ref.base.stats import outcome_at
 
 OURS: Final = "ours"
 """The child engine that plays through the engine's internal trusted path (``apply_legal``)."""
@@ -185,23 +188,10 @@ CHANCE_PLAYER: Final = -1
 below 0 at a terminal state too, at or above 0 at a player's node."""
 
 
-def chance_outcome(outcomes: Sequence[tuple[int, float]], point: float) -> int:
-    """[B-engine] the outcome whose share of [0, 1) holds ``point``: the first whose
-    cumulative probability exceeds it (the last one if rounding leaves ``point`` past
-    them all).  For ``point`` uniform on [0, 1) each outcome comes with its probability,
-    at the cost of one ``random()`` and a scan, not two lists and a table per draw."""
-    total = 0.0
-    for outcome, probability in outcomes:
-        total += probability
-        if point < total:
-            return outcome
-    return outcomes[-1][0]
-
-
 def play_openspiel_game(game: Any, rng: random.Random) -> tuple[int, Any]:
     """One game of OpenSpiel's Hanabi with uniformly random legal moves; chance nodes (the
-    deal and every draw) are sampled from their outcomes by :func:`chance_outcome` and are
-    not moves.  Returns the players' moves and the terminal state."""
+    deal and every draw) are sampled from their outcomes by
+    :func:`~hanabi_ref.base.stats.outcome_at` and are not moves.  Returns the players' moves and the terminal state."""
     state, moves = game.new_initial_state(), 0
     while True:
         player = state.current_player()
@@ -209,7 +199,7 @@ def play_openspiel_game(game: Any, rng: random.Random) -> tuple[int, Any]:
             state.apply_action(rng.choice(state.legal_actions()))
             moves += 1
         elif player == CHANCE_PLAYER:
-            state.apply_action(chance_outcome(state.chance_outcomes(), rng.random()))
+            state.apply_action(outcome_at(state.chance_outcomes(), rng.random()))
         else:
             return moves, state
 
@@ -226,7 +216,7 @@ def measure_openspiel(players: int, seconds: float, seed: int) -> dict[str, Any]
 def measure_openspiel_game(name: str, players: int, seconds: float, seed: int) -> dict[str, Any]:
     """[RL-os-bench] random games of the OpenSpiel game ``name`` (``hanabi_ref`` under ``hle``,
     or ``hanabi``) through OpenSpiel's API for ``seconds`` of CPU time: chance outcomes by
-    :func:`chance_outcome`, moves uniformly from ``legal_actions()``; ``steps`` counts
+    :func:`~hanabi_ref.base.stats.outcome_at`, moves uniformly from ``legal_actions()``; ``steps`` counts
     both, ``moves`` the players' moves."""
     pyspiel = importlib.import_module("pyspiel")
     parameters: dict[str, Any] = {"players": players}
@@ -245,7 +235,7 @@ def measure_openspiel_game(name: str, players: int, seconds: float, seed: int) -
                 state.apply_action(rng.choice(state.legal_actions()))
                 counted["moves"] += 1
             elif player == CHANCE_PLAYER:
-                state.apply_action(chance_outcome(state.chance_outcomes(), rng.random()))
+                state.apply_action(outcome_at(state.chance_outcomes(), rng.random()))
             else:
                 return steps
             steps += 1

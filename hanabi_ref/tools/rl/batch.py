@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from hanabi_ref.base.errors import ConfigError
+from hanabi_ref.base.stats import outcome_at
 from hanabi_ref.engine.actions import describe
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.dealing import check_seed
@@ -602,7 +603,7 @@ def openspiel_bench(config: GameConfig, steps: int, seed: int = 0, observer: boo
         state = game.new_initial_state()
         while not state.is_terminal() and done < steps:
             if state.is_chance_node():
-                state.apply_action(chance_outcome(state.chance_outcomes(), rng.random()))
+                state.apply_action(outcome_at(state.chance_outcomes(), rng.random()))
                 continue
             if buffer is None:
                 state.observation_tensor(state.current_player())
@@ -612,14 +613,3 @@ def openspiel_bench(config: GameConfig, steps: int, seed: int = 0, observer: boo
             done += 1
     spent = time.process_time() - start
     return done / spent if spent > 0 else float("inf")
-
-
-def chance_outcome(outcomes: list[tuple[int, float]], draw: float) -> int:
-    """The outcome a uniform ``draw`` in [0, 1) picks from (action, probability) pairs: the
-    first whose cumulative probability exceeds it (the last, should rounding leave the
-    sum below the draw)."""
-    for action, probability in outcomes:
-        draw -= probability
-        if draw < 0:
-            break
-    return action

@@ -21,6 +21,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
+from hanabi_ref.base.stats import outcome_at
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.tools.peers.choosers import DriverChooser
 from hanabi_ref.tools.rl.actions import plain_actions
@@ -93,13 +94,7 @@ def _short(value: object) -> str:
 
 def chance_outcome(state: Any, rng: random.Random) -> int:
     """An outcome drawn by its probability: one uniform number and a cumulative scan."""
-    outcomes = state.chance_outcomes()
-    point, total = rng.random(), 0.0
-    for action, probability in outcomes:
-        total += probability
-        if point < total:
-            return int(action)
-    return int(outcomes[-1][0])
+    return int(outcome_at(state.chance_outcomes(), rng.random()))
 
 
 def compose(states: int, seed: int = 0, players: Sequence[int] = PLAYERS,
