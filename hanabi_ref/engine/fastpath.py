@@ -110,6 +110,8 @@ class MoveVariables:
             # seat's touch key is the new hand's [2.16-2a-empty].
             fields["hands"] = replaced(self.hands, mover, hand)
             fields["knowledge"] = replaced(self.knowledge, mover, self.known)
+            # legality.touch_key of the new hand, written out: this runs at every play
+            # and discard, where a call with an iterator of identities costs more
             bits, deck, key = self.tables.touch_bits, self.deck, 0
             for card_id in hand:
                 key |= bits[deck[card_id]]

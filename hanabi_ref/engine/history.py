@@ -191,9 +191,3 @@ def starts_with(history: Sequence[Event], prefix: Sequence[Event]) -> bool:
         return history.starts_with(prefix)
     return len(prefix) <= len(history) and all(a == b for a, b in zip(history, prefix))
 
-
-def append_event(history: Sequence[Event], event: Event) -> History:
-    """``history`` with ``event`` appended [2.17-history] (see :meth:`History.appended`)."""
-    if isinstance(history, History):
-        return history.appended(event)
-    return History((*history, event))

@@ -65,13 +65,7 @@ def touch_key(touch_bits: Sequence[int], cards: Iterable[int]) -> int:
 
 def touch_keys(touch_bits: Sequence[int], deck: Sequence[int], hands: Sequence[Sequence[int]]) -> tuple[int, ...]:
     """The :func:`touch_key` of each hand, its cards given by id in ``deck``."""
-    keys = []
-    for hand in hands:
-        key = 0
-        for card_id in hand:
-            key |= touch_bits[deck[card_id]]
-        keys.append(key)
-    return tuple(keys)
+    return tuple(touch_key(touch_bits, map(deck.__getitem__, hand)) for hand in hands)
 
 
 # ------------------------------------------------------------ one helper per rule

@@ -38,7 +38,6 @@ from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.history import Event as Event
 from hanabi_ref.engine.history import History as History
 from hanabi_ref.engine.history import SealedHistory as SealedHistory
-from hanabi_ref.engine.history import append_event as append_event
 from hanabi_ref.engine.history import sealed_history as sealed_history
 from hanabi_ref.engine.history import sealed_successor as sealed_successor
 from hanabi_ref.engine.history import starts_with as starts_with
