@@ -118,24 +118,25 @@ def run_verify(args: argparse.Namespace) -> bool:
     number (Ctrl-C, a KeyboardInterrupt, ends it the same way)."""
     configs = random_game_configs(args)
     check_out_path(args.out)
-    try:
-        result = with_engine(args, lambda engine: _verify(engine, configs, args))
-    except Terminated as terminated:
-        print(f"hanabi-ref: {terminated}; the engine was stopped", file=sys.stderr)
-        raise SystemExit(128 + terminated.signum) from None
+    result = with_engine(args, lambda engine: _verify(engine, configs, args))
     return _report(result, args)
 
 
 def with_engine(args: argparse.Namespace, job: Callable[[Engine], dict[str, Any]]) -> dict[str, Any]:
     """[EP-lifecycle] start the engine of ``args``, run ``job`` on it and stop the engine
-    whatever happens; SIGTERM and SIGHUP raise :class:`Terminated` meanwhile.  The result
-    names the engine."""
-    with _signals_raise(signal.SIGTERM, signal.SIGHUP):
-        engine, label = _start_engine(args)
-        try:
-            result = job(engine)
-        finally:
-            engine.close()
+    whatever happens; SIGTERM and SIGHUP raise :class:`Terminated` meanwhile, which ends
+    the command with 128 + the signal's number after one line.  The result names the
+    engine."""
+    try:
+        with _signals_raise(signal.SIGTERM, signal.SIGHUP):
+            engine, label = _start_engine(args)
+            try:
+                result = job(engine)
+            finally:
+                engine.close()
+    except Terminated as terminated:
+        print(f"hanabi-ref: {terminated}; the engine was stopped", file=sys.stderr)
+        raise SystemExit(128 + terminated.signum) from None
     result["engine"] = label
     return result
 
