@@ -59,21 +59,35 @@ class Weights:
         self.counts = tuple(counts)
         # One pass over the identities: the bit planes (plane b holds the identities whose
         # weight has bit b) and the identities of positive weight.  A board is made at
-        # every play and discard, so this loop runs dozens of times a game.
-        planes = [0] * max(self.counts, default=0).bit_length()
-        positive = 0
+        # every play and discard and private weights at every turn, so this loop runs
+        # hundreds of times a game: the first two planes (weights up to 3, every deck of
+        # our presets) are kept in two integers, higher weights take the general loop.
+        low = high = positive = most = 0
         for card, count in enumerate(self.counts):
-            if count < 0:
-                raise ValueError(f"I-weights: negative weight in {self.counts}")
             if count > 0:
-                positive |= 1 << card
-            bit = 0
-            while count:
+                bit = 1 << card
+                positive |= bit
                 if count & 1:
-                    planes[bit] |= 1 << card
-                count >>= 1
-                bit += 1
-        self.planes = tuple(planes)
+                    low |= bit
+                if count & 2:
+                    high |= bit
+                if count > most:
+                    most = count
+            elif count < 0:
+                raise ValueError(f"I-weights: negative weight in {self.counts}")
+        if most > 3:
+            planes = [low, high] + [0] * (most.bit_length() - 2)
+            for card, count in enumerate(self.counts):
+                count >>= 2
+                bit = 2
+                while count:
+                    if count & 1:
+                        planes[bit] |= 1 << card
+                    count >>= 1
+                    bit += 1
+            self.planes = tuple(planes)
+        else:
+            self.planes = (low, high)[: most.bit_length()]
         self.positive = positive
 
     def __getitem__(self, card: int) -> int:
