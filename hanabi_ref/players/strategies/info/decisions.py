@@ -127,6 +127,10 @@ def slack(config: GameConfig) -> int:
 def sure_play(turn: Turn) -> Play | None:
     """[I-turn] (step 1) the card known playable that matters most."""
     board, weights = turn.moment.board, turn.weights
+    playable = board.playable
+    sure = [slot for slot, mask in enumerate(turn.own) if board.surely(mask, playable, weights)]
+    if not sure:  # most turns: nothing to weigh, so the other hands are not counted
+        return None
     held: dict[int, int] = {}
     if turn.stack_size > 0:
         for seat, cards in enumerate(turn.moment.cards):
@@ -136,9 +140,8 @@ def sure_play(turn: Turn) -> Play | None:
                         held[card] = held.get(card, 0) + 1
     best: tuple[float, int] | None = None
     rank_of = tables_for(turn.config).rank_of
-    for slot, mask in enumerate(turn.own):
-        if not board.surely(mask, board.playable, weights):
-            continue
+    for slot in sure:
+        mask = turn.own[slot]
         total = board.weight(mask, weights)
         score = ratio(sum(weights[card] * (10 - (rank_of[card] + 1)) * (HELD_SCALE // (1 + held.get(card, 0)))
                           for card in identities(mask)), HELD_SCALE * total)

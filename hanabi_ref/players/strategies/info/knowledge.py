@@ -98,6 +98,8 @@ class Weights:
         planes = self.planes
         if len(planes) == 2:
             return (mask & planes[0]).bit_count() + ((mask & planes[1]).bit_count() << 1)
+        if len(planes) == 1:  # every weight 0 or 1: late in a game, a seat's private weights
+            return (mask & planes[0]).bit_count()
         return sum((mask & plane).bit_count() << bit for bit, plane in enumerate(planes))
 
 
@@ -121,7 +123,7 @@ class Board:
         self.dispensable = self.dead
         """[I-turn] (step 4) the dead identities, and those whose copies not discarded (in
         hands, in the stack or played, as the source counts them) are not exactly one."""
-        for card, copies in enumerate(composition_counts(config)):
+        for card, copies in enumerate(composition_of(config)):
             if copies - self.discarded[card] != 1:
                 self.dispensable |= 1 << card
         self.key = (config, self.fields, self.discarded, self.weights.counts)
@@ -204,11 +206,18 @@ class BoardReader:
         return self.board
 
 
+@functools.lru_cache(maxsize=16)
+def composition_of(config: GameConfig) -> tuple[int, ...]:
+    """:func:`~hanabi_ref.players.strategies.knowledge.composition_counts`, made once per
+    configuration (every new board reads it twice)."""
+    return composition_counts(config)
+
+
 @functools.lru_cache(maxsize=1024)
 def board_of(config: GameConfig, fields: tuple[int, ...], discarded: tuple[int, ...]) -> Board:
     """The board with these fields and discards (made once; every seat reads the same: a
     bounded cache of a pure function of immutable arguments)."""
-    weights = list(composition_counts(config))
+    weights = list(composition_of(config))
     for card, copies in enumerate(discarded):
         weights[card] -= copies
     for suit, height in enumerate(fields):
