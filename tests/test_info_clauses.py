@@ -29,7 +29,7 @@ from hanabi_ref.engine.state import GameState
 from hanabi_ref.players.strategies import info as info_package
 from hanabi_ref.players.strategies.info import reading
 from hanabi_ref.players.strategies.info.codes import hint_type, hints_of_type
-from hanabi_ref.players.strategies.info.knowledge import Board
+from hanabi_ref.players.strategies.info.knowledge import Board, Weights
 from hanabi_ref.engine.actions import Play
 from hanabi_ref.players.strategies.info.decisions import Options
 from hanabi_ref.players.strategies.info.player import InfoPlayer, Log
@@ -348,3 +348,19 @@ def test_the_last_round_plays_the_card_most_likely_playable() -> None:
         seen["gamble"] += gamble is not None and gamble != source
         seen["kept for a hint"] += gamble is not None and needs
     assert seen["gamble"] and seen["kept for a hint"], seen
+
+
+@pytest.mark.checks("I-weights")
+@pytest.mark.parametrize("counts", [(), (0, 0), (1, 0, 2, 3, 1), (3, 3, 3), (0, 5, 1, 9, 2, 17), (4,), (1,) * 25,
+                                    (2, 0, 1) * 9])
+def test_weights_sum_like_counting_every_identity(counts: tuple[int, ...]) -> None:
+    """The weight of a mask is the sum of its identities' counts, for every mask of up to
+    six identities (an independent sum) and weights of every size (bit planes)."""
+    weights = Weights(counts)
+    assert weights.positive == sum(1 << card for card, count in enumerate(counts) if count > 0)
+    for mask in range(1 << min(len(counts), 6)):
+        assert weights.total(mask) == sum(counts[card] for card in range(len(counts)) if mask >> card & 1)
+    whole = (1 << len(counts)) - 1
+    assert weights.total(whole) == sum(counts)
+    with pytest.raises(ValueError, match="I-weights"):
+        Weights(counts + (-1,))

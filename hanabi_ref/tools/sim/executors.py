@@ -23,6 +23,7 @@ in each worker ends it once its parent is gone.  A run in which no chunk finishe
 
 from __future__ import annotations
 
+import gc
 import logging
 import multiprocessing
 import os
@@ -166,10 +167,12 @@ def _context() -> BaseContext:
     return multiprocessing.get_context()
 
 
-def _init_worker(parent: int) -> None:
+def _init_worker(parent: int, thresholds: tuple[int, int, int]) -> None:
     """A worker leaves Ctrl-C to the main process, which stops it [SIM-errors], takes
-    SIGTERM's and SIGHUP's default actions whatever handlers its parent had, and dies with
-    its parent [SIM-orphans, SV-signals]."""
+    SIGTERM's and SIGHUP's default actions whatever handlers its parent had, dies with
+    its parent [SIM-orphans, SV-signals], and collects garbage as its parent does when
+    it starts the pool [SIM-gc] (a forked worker would inherit it; a spawned one not)."""
+    gc.set_threshold(*thresholds)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGHUP, signal.SIG_DFL)
@@ -210,10 +213,11 @@ def _watch_parent(parent: int, interval: float) -> None:
 def worker_pool(workers: int) -> Iterator[ProcessPoolExecutor]:
     """A process pool that is shut down on the way out and whose workers are killed if the
     run is abandoned (Ctrl-C, SIGTERM, SIGHUP, a stall, an error in the caller).  SIGKILL,
-    not SIGTERM: a stopped worker [SIM-stall] acts on nothing else.  ``solve`` plays its
-    decks in one too [SV-signals]."""
+    not SIGTERM: a stopped worker [SIM-stall] acts on nothing else.  Its workers take
+    the collector thresholds this process has now [SIM-gc].  ``solve`` plays its decks in
+    one too [SV-signals]."""
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=_context(), initializer=_init_worker,
-                               initargs=(os.getpid(),))
+                               initargs=(os.getpid(), gc.get_threshold()))
     try:
         yield pool
     except BaseException:

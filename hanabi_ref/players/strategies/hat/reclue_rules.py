@@ -158,35 +158,43 @@ class Round:
         self.pins, self.pinned, self.progress, self.modified = pins
 
 
-@attrs.frozen(kw_only=True)
 class ModifiedSeat:
     """The modified seat of a clue being drafted and what the rules of H-reclue-modified
-    read about it."""
+    read about it (a plain class, not attrs: the compiled build makes it a native class,
+    whose construction, once per clue drafted or resolved, costs a fraction of attrs'
+    interpreted ``__init__``).  Nothing changes it once made.
 
-    clue: Round
-    seat: int
-    hand: Hand
-    values: dict[int, HatValue]
-    """The values of the other clued seats."""
-    before: list[int]
-    later: list[int]
-    """The clued seats acting before and after the modified seat."""
-    dont_play: set[int]
-    """The cards the later seats play."""
-    standard: HatValue
-    """x: the seat's standard action, playing no card a later seat plays."""
-    tokens: int
-    """T: the tokens at the seat's turn."""
-    final_tokens: int
-    least_tokens: int
-    """F and L: the tokens from T along the later seats' values, the last count and the least."""
-    plays: int
-    """How many other clued seats play."""
-    progress: tuple[int, ...]
-    """The clued progress once the later seats' plays are made too."""
-    fields: tuple[int, ...]
-    endgame: int
-    """How many more cards are still to play than the stack holds (at most 0: no endgame)."""
+    ``values``: the values of the other clued seats.  ``before``, ``later``: the clued
+    seats acting before and after the modified seat.  ``dont_play``: the cards the later
+    seats play.  ``standard``: x, the seat's standard action, playing no card a later
+    seat plays.  ``tokens``: T, the tokens at the seat's turn.  ``final_tokens``,
+    ``least_tokens``: F and L, the tokens from T along the later seats' values, the last
+    count and the least.  ``plays``: how many other clued seats play.  ``progress``: the
+    clued progress once the later seats' plays are made too.  ``endgame``: how many more
+    cards are still to play than the stack holds (at most 0: no endgame)."""
+
+    __slots__ = ("clue", "seat", "hand", "values", "before", "later", "dont_play", "standard", "tokens",
+                 "final_tokens", "least_tokens", "plays", "progress", "fields", "endgame")
+
+    def __init__(self, *, clue: Round, seat: int, hand: Hand, values: dict[int, HatValue], before: list[int],
+                 later: list[int], dont_play: set[int], standard: HatValue, tokens: int, final_tokens: int,
+                 least_tokens: int, plays: int, progress: tuple[int, ...], fields: tuple[int, ...],
+                 endgame: int) -> None:
+        self.clue = clue
+        self.seat = seat
+        self.hand = hand
+        self.values = values
+        self.before = before
+        self.later = later
+        self.dont_play = dont_play
+        self.standard = standard
+        self.tokens = tokens
+        self.final_tokens = final_tokens
+        self.least_tokens = least_tokens
+        self.plays = plays
+        self.progress = progress
+        self.fields = fields
+        self.endgame = endgame
 
 
 # ------------------------------------------------------------------ H-reclue-standard

@@ -86,14 +86,14 @@ def code_size(sets: Sequence[int], slot: int, board: Board) -> int:
     """[I-k, I-k-exists] k of a seat whose focus is ``slot``: 4 when a value hint and a
     colour hint that leave the focus card untouched exist whatever the cards are (by the
     public sets), else 3 when some hint leaving it untouched surely exists, else 2."""
-    return _code_size(tuple(sets), slot, board.key)
+    return _code_size(tuple(sets), slot, board)
 
 
 @functools.lru_cache(maxsize=4096)
-def _code_size(sets: tuple[int, ...], slot: int, key: tuple[object, ...]) -> int:
-    config = key[0]
-    assert isinstance(config, GameConfig)
-    table = tables(config)
+def _code_size(sets: tuple[int, ...], slot: int, board: Board) -> int:
+    # Keyed by the board, whose hash is made once (a key tuple holding the configuration
+    # was hashed again, the configuration field by field, at every call).
+    table = tables(board.config)
     others = sets[:slot] + sets[slot + 1:]
     value_avoidable = colour_avoidable = bool(others)
     for card in identities(sets[slot]):
@@ -105,9 +105,7 @@ def _code_size(sets: tuple[int, ...], slot: int, key: tuple[object, ...]) -> int
             break
     if value_avoidable and colour_avoidable:
         return 4
-    weights = key[3]
-    assert isinstance(weights, tuple)
-    return 3 if _surely_avoidable(sets[slot], others, table, weights) else 2
+    return 3 if _surely_avoidable(sets[slot], others, table, board.weights.counts) else 2
 
 
 def _surely_avoidable(focus_set: int, others: Sequence[int], table: Tables, weights: tuple[int, ...]) -> bool:

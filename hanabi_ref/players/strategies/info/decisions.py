@@ -11,6 +11,7 @@ seat may log (I-decode-check).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Collection, Sequence
 from fractions import Fraction
 from typing import NamedTuple
@@ -126,6 +127,10 @@ def slack(config: GameConfig) -> int:
 def sure_play(turn: Turn) -> Play | None:
     """[I-turn] (step 1) the card known playable that matters most."""
     board, weights = turn.moment.board, turn.weights
+    playable = board.playable
+    sure = [slot for slot, mask in enumerate(turn.own) if board.surely(mask, playable, weights)]
+    if not sure:  # most turns: nothing to weigh, so the other hands are not counted
+        return None
     held: dict[int, int] = {}
     if turn.stack_size > 0:
         for seat, cards in enumerate(turn.moment.cards):
@@ -135,9 +140,8 @@ def sure_play(turn: Turn) -> Play | None:
                         held[card] = held.get(card, 0) + 1
     best: tuple[float, int] | None = None
     rank_of = tables_for(turn.config).rank_of
-    for slot, mask in enumerate(turn.own):
-        if not board.surely(mask, board.playable, weights):
-            continue
+    for slot in sure:
+        mask = turn.own[slot]
         total = board.weight(mask, weights)
         score = ratio(sum(weights[card] * (10 - (rank_of[card] + 1)) * (HELD_SCALE // (1 + held.get(card, 0)))
                           for card in identities(mask)), HELD_SCALE * total)
@@ -228,12 +232,18 @@ def hint_of(turn: Turn, public: PublicKnowledge) -> tuple[Hint, Numbers]:
 def best_hint(public: PublicKnowledge, moment: Moment, seat: int, slot: int, k: int, kind: int) -> Hint:
     """[I-hint-choice] the hint of type ``kind`` to ``seat`` (focus ``slot``, code size
     ``k``) that tells it most beyond its number, the first in catalogue order of the best."""
-    hand = seen_hand(moment, seat)
-    choices = hints_of_type(kind, k, seat, hand, slot, moment.board.config)
+    return _best_hint(tuple(public_sets(public, moment, seat)), tuple(seen_hand(moment, seat)), seat, slot, k, kind,
+                      moment.board)
+
+
+@functools.lru_cache(maxsize=1024)
+def _best_hint(sets: tuple[int, ...], hand: tuple[int, ...], seat: int, slot: int, k: int, kind: int, board: Board) -> Hint:
+    """:func:`best_hint` of the target's public sets and identities: chosen once for the
+    hinter and every seat that checks the choice (S-foreign-detect) of the same hint."""
+    choices = hints_of_type(kind, k, seat, hand, slot, board.config)
     if not choices:
-        raise InfoError(f"I-k-exists: seat {seat} has no hint of type {kind} (k = {k}, hand {hand})")
-    sets = public_sets(public, moment, seat)
-    return max(choices, key=lambda hint: (goodness(hint, sets, hand, moment.board), -choices.index(hint)))
+        raise InfoError(f"I-k-exists: seat {seat} has no hint of type {kind} (k = {k}, hand {list(hand)})")
+    return max(choices, key=lambda hint: (goodness(hint, sets, hand, board), -choices.index(hint)))
 
 
 def check_choice(public: PublicKnowledge, moment: Moment, codes: Sequence[Code], hint: Hint, touched: Collection[int]) -> None:

@@ -59,21 +59,35 @@ class Weights:
         self.counts = tuple(counts)
         # One pass over the identities: the bit planes (plane b holds the identities whose
         # weight has bit b) and the identities of positive weight.  A board is made at
-        # every play and discard, so this loop runs dozens of times a game.
-        planes = [0] * max(self.counts, default=0).bit_length()
-        positive = 0
+        # every play and discard and private weights at every turn, so this loop runs
+        # hundreds of times a game: the first two planes (weights up to 3, every deck of
+        # our presets) are kept in two integers, higher weights take the general loop.
+        low = high = positive = most = 0
         for card, count in enumerate(self.counts):
-            if count < 0:
-                raise ValueError(f"I-weights: negative weight in {self.counts}")
             if count > 0:
-                positive |= 1 << card
-            bit = 0
-            while count:
+                bit = 1 << card
+                positive |= bit
                 if count & 1:
-                    planes[bit] |= 1 << card
-                count >>= 1
-                bit += 1
-        self.planes = tuple(planes)
+                    low |= bit
+                if count & 2:
+                    high |= bit
+                if count > most:
+                    most = count
+            elif count < 0:
+                raise ValueError(f"I-weights: negative weight in {self.counts}")
+        if most > 3:
+            planes = [low, high] + [0] * (most.bit_length() - 2)
+            for card, count in enumerate(self.counts):
+                count >>= 2
+                bit = 2
+                while count:
+                    if count & 1:
+                        planes[bit] |= 1 << card
+                    count >>= 1
+                    bit += 1
+            self.planes = tuple(planes)
+        else:
+            self.planes = (low, high)[: most.bit_length()]
         self.positive = positive
 
     def __getitem__(self, card: int) -> int:
@@ -84,6 +98,8 @@ class Weights:
         planes = self.planes
         if len(planes) == 2:
             return (mask & planes[0]).bit_count() + ((mask & planes[1]).bit_count() << 1)
+        if len(planes) == 1:  # every weight 0 or 1: late in a game, a seat's private weights
+            return (mask & planes[0]).bit_count()
         return sum((mask & plane).bit_count() << bit for bit, plane in enumerate(planes))
 
 
@@ -107,7 +123,7 @@ class Board:
         self.dispensable = self.dead
         """[I-turn] (step 4) the dead identities, and those whose copies not discarded (in
         hands, in the stack or played, as the source counts them) are not exactly one."""
-        for card, copies in enumerate(composition_counts(config)):
+        for card, copies in enumerate(composition_of(config)):
             if copies - self.discarded[card] != 1:
                 self.dispensable |= 1 << card
         self.key = (config, self.fields, self.discarded, self.weights.counts)
@@ -190,11 +206,18 @@ class BoardReader:
         return self.board
 
 
+@functools.lru_cache(maxsize=16)
+def composition_of(config: GameConfig) -> tuple[int, ...]:
+    """:func:`~hanabi_ref.players.strategies.knowledge.composition_counts`, made once per
+    configuration (every new board reads it twice)."""
+    return composition_counts(config)
+
+
 @functools.lru_cache(maxsize=1024)
 def board_of(config: GameConfig, fields: tuple[int, ...], discarded: tuple[int, ...]) -> Board:
     """The board with these fields and discards (made once; every seat reads the same: a
     bounded cache of a pure function of immutable arguments)."""
-    weights = list(composition_counts(config))
+    weights = list(composition_of(config))
     for card, copies in enumerate(discarded):
         weights[card] -= copies
     for suit, height in enumerate(fields):
