@@ -225,7 +225,9 @@ class Game:
                 action = self.action(action)
             assert not isinstance(action, str)
             state = _apply(self._state, action)
-        game: Game = _new_game_object(Game)
+        # A new game without __init__'s call; Game.__new__ rather than object.__new__,
+        # which the compiled build's class refuses (B-compiled).
+        game: Game = Game.__new__(Game)
         game._state, game._seed = state, self._seed
         return game
 
@@ -254,7 +256,7 @@ class Game:
         seed = self._seed if self._seed is not None else 0
         record = play_game(config, seat_strategy, seed=seed, deck=None if self._seed is not None else self._state.deck,
                            strategy_seed=strategy_seed)
-        game: Game = _new_game_object(Game)
+        game: Game = Game.__new__(Game)
         game._state, game._seed = record.final, self._seed
         return game
 
@@ -421,8 +423,6 @@ class Game:
         return (f"<Game {config.preset} {config.players}p {config.variant} {dealt}: turn {state.turns}{over}, "
                 f"score {score(state)}>")
 
-
-_new_game_object = object.__new__
 
 _trusted = _apply_legal if ENABLED else successor
 """[2.16-2] the move for an action :meth:`Game.legal_actions` returned: with contracts on,

@@ -187,10 +187,10 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> lis
 @pytest.mark.checks("CT-move")
 def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """[CT-move, CT-state] with contracts on, each move runs check_move once, the
-    state's invariants once (incrementally: the state before the move is the engine's,
-    checked, so the whole check never runs), and check_legal once through apply_legal
-    and never through apply; no icontract wrapper sits on apply, apply_legal or
-    successor."""
+    state's invariants once (in full after the first move, whose state before it the
+    deal built; incrementally after the others, made by checked moves), and check_legal
+    once through apply_legal and never through apply; no icontract wrapper sits on
+    apply, apply_legal or successor."""
     config = make_config(3)
     state = initial_state(config, deck_from_seed(config, 3))
     checked = {
@@ -203,7 +203,7 @@ def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeyp
         step = transition.apply_legal if moves % 2 else transition.apply
         state = step(state, legal_actions(state)[moves % len(legal_actions(state))])
         assert {name: count[0] for name, count in checked.items()} == {
-            "move": moves, "legal": (moves + 1) // 2, "invariants": moves, "whole": 0,
+            "move": moves, "legal": (moves + 1) // 2, "invariants": moves, "whole": 1,
         }
     for function in (transition.apply, transition.apply_legal, transition.successor):
         assert checkers.find_checker(function) is None

@@ -104,8 +104,8 @@ class MoveVariables:
         state before the move (the configuration, S0 and the tables, which no move
         changes), each variable of the move written over its own.  With contracts on its
         invariants are checked from what the move changed, when the state before the move
-        is one the engine checked (:func:`~hanabi_ref.engine.state.check_successor_invariants`,
-        CT-state)."""
+        is one the engine checked, and the state is marked as checked beside its fields
+        (:func:`~hanabi_ref.engine.state.check_successor_invariants`, CT-state)."""
         fields = self.before.__dict__.copy()
         mover, hand = self.mover, self.hand
         if hand is self.hands[mover]:

@@ -28,6 +28,7 @@ change.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -228,13 +229,10 @@ class GameState:
     when a state is built by its constructor (or ``attrs.evolve``) and kept up to date
     by the steps of a move, which change one hand at a time [2.16-2a-empty].
 
-    With contracts on, a state the engine built and checked is marked so in a slot of
-    its own, beside its fields (:func:`check_successor_invariants`, CT-state): a copy of
-    its fields, an ``attrs.evolve`` or a pickle does not carry the mark."""
-
-    # "__dict__" keeps the fields where attrs puts them; "_checked" is the engine's mark
-    # (not a field: no annotation); "__weakref__" as a class without slots has it.
-    __slots__ = ("__dict__", "__weakref__", "_checked")
+    With contracts on, a state the engine built by a move and checked carries a mark
+    beside its fields, a weak reference to itself (:func:`is_checked`, CT-state): a copy
+    of its fields is another object, which the mark does not name, and ``attrs.evolve``,
+    ``copy`` and pickle leave the mark out."""
 
     config: GameConfig
     deck: tuple[Identity, ...]
@@ -273,8 +271,9 @@ class GameState:
         return state_board(self)
 
     def __getstate__(self) -> dict[str, Any]:
-        """The fields, for pickle and copy, without the engine's mark [CT-state]: a state
-        read back is checked in full before a move is checked against it."""
+        """The fields, for pickle and copy, without the engine's mark [CT-state]."""
+        if CHECKED_MARK in self.__dict__:
+            return {name: value for name, value in self.__dict__.items() if name != CHECKED_MARK}
         return self.__dict__
 
     def __repr__(self) -> str:
@@ -404,20 +403,16 @@ def is_nothing_playable_left(
                    for step in range(remaining) for card_id in hands[(current + step) % players])
 
 
+CHECKED_MARK = "_checked"
+"""The key of the engine's mark in a state's ``__dict__``, beside the fields [CT-state]."""
+
+
 def is_checked(state: GameState) -> bool:
-    """Whether the engine built ``state`` and found every invariant holding (the mark
-    that :func:`mark_checked` sets) [CT-state]."""
-    return getattr(state, "_checked", False) is True
-
-
-def mark_checked(state: GameState) -> None:
-    """Mark ``state`` as built by the engine and checked against every invariant
-    [CT-state]; only :func:`check_invariants` and :func:`check_successor_invariants`
-    call it, after the check."""
-    _set_attribute(state, "_checked", True)
-
-
-_set_attribute = object.__setattr__
+    """Whether the engine built ``state`` by a move and found every invariant holding:
+    the mark that :func:`check_successor_invariants` sets names this very object
+    [CT-state]."""
+    mark = state.__dict__.get(CHECKED_MARK)
+    return mark is not None and mark() is state
 
 
 def check_invariants(state: GameState) -> None:
@@ -430,7 +425,6 @@ def check_invariants(state: GameState) -> None:
     for invariant in INVARIANTS:
         if not invariant.condition(state):
             raise icontract.ViolationError(f"{invariant.description} (turn {state.turns})")
-    mark_checked(state)
 
 
 SUCCESSOR_CHECKS: dict[str, Callable[[GameState, GameState], bool]] = {
@@ -445,19 +439,22 @@ as the invariant would on the result, given that the state before the move holds
 def check_successor_invariants(before: GameState, result: GameState) -> None:
     """:func:`check_invariants` of ``result``, a state the engine made by one move from
     ``before`` (CT-state): the same invariants in the same order, so the first broken
-    one is named as the whole check names it.  When ``before`` carries the engine's mark
-    (:func:`is_checked`) and ``result`` shares its configuration, S0 and tables, the
+    one is named as the whole check names it, and marks ``result`` as checked.  When
+    ``before`` carries the engine's mark (:func:`is_checked`) and ``result`` shares its
+    configuration, S0 and tables, the
     invariants of :data:`SUCCESSOR_CHECKS` look only at what the move changed (each
     equals the whole invariant on ``result`` given that ``before`` holds it:
     spec/library.md, CT-state); otherwise ``result`` gets the whole check."""
     if (not is_checked(before) or result.config is not before.config or result.deck is not before.deck
             or result.tables is not before.tables):
         check_invariants(result)
-        return
-    for description, condition, incremental in _SUCCESSOR_ORDER:
-        if not (incremental(before, result) if incremental is not None else condition(result)):
-            raise icontract.ViolationError(f"{description} (turn {result.turns})")
-    mark_checked(result)
+    else:
+        for description, condition, incremental in _SUCCESSOR_ORDER:
+            if not (incremental(before, result) if incremental is not None else condition(result)):
+                raise icontract.ViolationError(f"{description} (turn {result.turns})")
+    # The mark: a weak reference, so that a state does not keep itself alive, and one
+    # that names this object only (a copy of the fields names another).
+    result.__dict__[CHECKED_MARK] = weakref.ref(result)
 
 
 _SUCCESSOR_ORDER: tuple[tuple[str, Callable[[GameState], bool], Callable[[GameState, GameState], bool] | None], ...] = tuple(
