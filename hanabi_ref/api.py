@@ -225,11 +225,9 @@ class Game:
                 action = self.action(action)
             assert not isinstance(action, str)
             state = _apply(self._state, action)
-        # A new game without __init__'s call; Game.__new__ rather than object.__new__,
-        # which the compiled build's class refuses (B-compiled).
-        game: Game = Game.__new__(Game)
-        game._state, game._seed = state, self._seed
-        return game
+        # By the constructor: the compiled build's class refuses object.__new__, and its
+        # __new__ runs __init__ (B-compiled).
+        return Game(state, self._seed)
 
     def play_out(self, strategies: str | Sequence[str], *, strategy_seed: int | None = None) -> Game:
         """[API-play] the game played to its end from the deal by the named strategies (one
@@ -256,9 +254,7 @@ class Game:
         seed = self._seed if self._seed is not None else 0
         record = play_game(config, seat_strategy, seed=seed, deck=None if self._seed is not None else self._state.deck,
                            strategy_seed=strategy_seed)
-        game: Game = Game.__new__(Game)
-        game._state, game._seed = record.final, self._seed
-        return game
+        return Game(record.final, self._seed)
 
     # --- what the game shows -----------------------------------------------------
 
