@@ -225,9 +225,9 @@ class Game:
                 action = self.action(action)
             assert not isinstance(action, str)
             state = _apply(self._state, action)
-        game: Game = _new_game_object(Game)
-        game._state, game._seed = state, self._seed
-        return game
+        # By the constructor: the compiled build's class refuses object.__new__, and its
+        # __new__ runs __init__ (B-compiled).
+        return Game(state, self._seed)
 
     def play_out(self, strategies: str | Sequence[str], *, strategy_seed: int | None = None) -> Game:
         """[API-play] the game played to its end from the deal by the named strategies (one
@@ -254,9 +254,7 @@ class Game:
         seed = self._seed if self._seed is not None else 0
         record = play_game(config, seat_strategy, seed=seed, deck=None if self._seed is not None else self._state.deck,
                            strategy_seed=strategy_seed)
-        game: Game = _new_game_object(Game)
-        game._state, game._seed = record.final, self._seed
-        return game
+        return Game(record.final, self._seed)
 
     # --- what the game shows -----------------------------------------------------
 
@@ -421,8 +419,6 @@ class Game:
         return (f"<Game {config.preset} {config.players}p {config.variant} {dealt}: turn {state.turns}{over}, "
                 f"score {score(state)}>")
 
-
-_new_game_object = object.__new__
 
 _trusted = _apply_legal if ENABLED else successor
 """[2.16-2] the move for an action :meth:`Game.legal_actions` returned: with contracts on,

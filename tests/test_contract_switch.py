@@ -23,6 +23,7 @@ import icontract._checkers as checkers
 import pytest
 
 from hanabi_ref.engine import conditions, fastpath, transition
+from hanabi_ref.engine import state as state_module
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.configs import make_config
@@ -185,21 +186,24 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> lis
 
 @pytest.mark.checks("CT-move")
 def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeypatch: pytest.MonkeyPatch) -> None:
-    """[CT-move] with contracts on, each move runs check_move once, the state's
-    invariants once, and check_legal once through apply_legal and never through apply;
-    no icontract wrapper sits on apply, apply_legal or successor."""
+    """[CT-move, CT-state] with contracts on, each move runs check_move once, the
+    state's invariants once (in full after the first move, whose state before it the
+    deal built; incrementally after the others, made by checked moves), and check_legal
+    once through apply_legal and never through apply; no icontract wrapper sits on
+    apply, apply_legal or successor."""
     config = make_config(3)
     state = initial_state(config, deck_from_seed(config, 3))
     checked = {
         "move": _counting(monkeypatch, conditions, "check_move"),
         "legal": _counting(monkeypatch, conditions, "check_legal"),
-        "invariants": _counting(monkeypatch, fastpath, "check_invariants"),
+        "invariants": _counting(monkeypatch, fastpath, "check_successor_invariants"),
+        "whole": _counting(monkeypatch, state_module, "check_invariants"),
     }
     for moves in range(1, 13):
         step = transition.apply_legal if moves % 2 else transition.apply
         state = step(state, legal_actions(state)[moves % len(legal_actions(state))])
         assert {name: count[0] for name, count in checked.items()} == {
-            "move": moves, "legal": (moves + 1) // 2, "invariants": moves,
+            "move": moves, "legal": (moves + 1) // 2, "invariants": moves, "whole": 1,
         }
     for function in (transition.apply, transition.apply_legal, transition.successor):
         assert checkers.find_checker(function) is None

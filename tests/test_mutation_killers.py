@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import attrs
 import icontract
 import pytest
 
@@ -285,7 +286,8 @@ def test_the_engine_builds_no_state_that_breaks_an_invariant() -> None:
     """[2.16-tokens] the states the engine builds (build_state, one per move) are checked
     against the invariants with contracts on: t = t0 + 1 is refused naming the clause."""
     state = _state_at(lambda s: s.turns == 3)
-    fields = dict(state.__dict__, clue_tokens=state.config.max_hints + 1)
+    fields = {field.name: getattr(state, field.name) for field in attrs.fields(GameState)}
+    fields["clue_tokens"] = state.config.max_hints + 1
     with pytest.raises(icontract.ViolationError) as error:
         build_state(**fields)
     assert str(error.value).startswith("2.16-tokens:")

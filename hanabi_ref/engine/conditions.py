@@ -219,6 +219,12 @@ def _is_success(state: GameState, play: Action) -> bool:
 
 def _fits(state: GameState, suit: int, value: int) -> bool:
     """The stack of ``suit`` with a card of ``value`` on it is the start of a complete stack."""
+    ways = state.tables.stack_ways
+    if len(ways) == 1:
+        # one complete stack (the thesis'): the stack is its first F[x] values [2.13-4],
+        # so the card fits when it is the value after them
+        way, height = ways[0], state.fireworks[suit]
+        return height < len(way) and way[height] == value
     stack = _stack(state, suit)
     height = len(stack)
     return any(len(way) > height and way[height] == value and way[:height] == stack for way in state.tables.stack_ways)
@@ -480,6 +486,11 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
     kind: tuple(condition for condition in POSTCONDITIONS if kind in condition.kinds) for kind in ALL_KINDS
 }
 
+_CHECKS_BY_KIND: dict[type, tuple[tuple[Check, str], ...]] = {
+    kind: tuple((condition.holds, condition.message) for condition in conditions) for kind, conditions in _BY_KIND.items()
+}
+""":data:`_BY_KIND` as (check, message) pairs, read once per move."""
+
 
 def _is_inverted(state: GameState, action: Discard | Play) -> bool:
     """[VAR-engine-orange] the card the move names is orange: its play and discard swap
@@ -497,9 +508,9 @@ def check_move(state: GameState, action: Action, result: GameState) -> None:
     (VAR-engine-orange)."""
     if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
         action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
-    for condition in _BY_KIND[type(action)]:
-        if not condition.holds(state, action, result):
-            raise icontract.ViolationError(f"{condition.message} (turn {state.turns}, {describe(action)})")
+    for holds, message in _CHECKS_BY_KIND[type(action)]:
+        if not holds(state, action, result):
+            raise icontract.ViolationError(f"{message} (turn {state.turns}, {describe(action)})")
 
 
 def check_legal(state: GameState, action: Action) -> None:

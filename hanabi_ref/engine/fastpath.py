@@ -15,7 +15,9 @@ cost; each builds exactly what the plain construction builds, and a test compare
 * :func:`build_state`: a state whose ``__dict__`` is made in one step, rather than by
   attrs' frozen ``__init__`` (fifteen ``object.__setattr__`` calls) wrapped by icontract's
   invariant check (several microseconds); with contracts on, the invariants are checked
-  once, directly (:func:`~hanabi_ref.engine.state.check_invariants`).  tests/test_state.py
+  once, directly (:func:`~hanabi_ref.engine.state.check_invariants`; after a move from a
+  checked state, from the areas it changed:
+  :func:`~hanabi_ref.engine.state.check_successor_invariants`).  tests/test_state.py
   compares it with ``GameState(...)``.
 * :func:`new_event`: an :class:`~hanabi_ref.engine.history.Event` built as its tuple
   (NamedTuple's keyword constructor costs twice as much); tests/test_state.py compares
@@ -31,7 +33,7 @@ from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.engine.history import Event, History
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, check_invariants
+from hanabi_ref.engine.state import GameState, check_invariants, check_successor_invariants
 from hanabi_ref.engine.tables import Tables
 
 
@@ -100,7 +102,10 @@ class MoveVariables:
     def finish(self) -> GameState:
         """The state these variables describe, built once [2.13, 2.14]: the fields of the
         state before the move (the configuration, S0 and the tables, which no move
-        changes), each variable of the move written over its own."""
+        changes), each variable of the move written over its own.  With contracts on its
+        invariants are checked from what the move changed, when the state before the move
+        is one the engine checked, and the state is marked as checked beside its fields
+        (:func:`~hanabi_ref.engine.state.check_successor_invariants`, CT-state)."""
         fields = self.before.__dict__.copy()
         mover, hand = self.mover, self.hand
         if hand is self.hands[mover]:
@@ -128,7 +133,12 @@ class MoveVariables:
         fields["turns"] = self.turns
         fields["history"] = self.history
         fields["terminal"] = self.terminal
-        return state_of_fields(fields)
+        state: GameState = _new_state(GameState)
+        _set_dict(state, "__dict__", fields)
+        if ENABLED:
+            # [CT-state] the move changed only some areas of a state the engine checked
+            check_successor_invariants(self.before, state)
+        return state
 
 
 T = TypeVar("T")

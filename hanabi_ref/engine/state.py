@@ -28,7 +28,8 @@ change.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import weakref
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -100,8 +101,14 @@ def is_fields_gapless(state: GameState) -> bool:
 
 def is_hand_size_valid(state: GameState) -> bool:
     """[2.13-hand-size] h cards while the stack lasts; h or h - 1 once it is empty, or
-    once the game is over (the final move draws nothing under R-3)."""
+    once the game is over (the final move draws nothing under R-3).  Hands of h cards
+    each are valid either way, so only a shorter hand asks which case holds."""
     h = state.config.hand_size
+    for hand in state.hands:
+        if len(hand) != h:
+            break
+    else:
+        return True
     if state.next_card < len(state.deck) and not is_stop_condition(state):
         return all(len(hand) == h for hand in state.hands)
     # [E-6] under the literal reading the first player moves twice after an empty deal.
@@ -116,6 +123,67 @@ def is_knowledge_sound(state: GameState) -> bool:
     if len(state.hands) != len(state.knowledge):
         return False
     for hand, known in zip(state.hands, state.knowledge):
+        if len(hand) != len(known):
+            return False
+        for card_id, mask in zip(hand, known):
+            if mask & outside or not mask >> deck[card_id] & 1:
+                return False
+    return True
+
+
+def is_cards_conserved_after(before: GameState, result: GameState) -> bool:
+    """[2.13-conservation] :func:`is_cards_conserved` of ``result``, for a ``result`` made
+    from ``before`` by one move of the engine, given that ``before`` conserves its cards.
+
+    When the discard pile and the fields of ``result`` start with those of ``before`` and
+    its stack has not grown, the cards that ``result`` holds outside the stack are
+    ``before``'s, less the hands that changed (any hand not the very object it was), plus
+    those hands as they are now and the new ends of D and the fields.  As ``before``
+    holds 0 .. b - 1 once each, ``result`` holds 0 .. r - 1 once each exactly when the
+    changed hands now and the new ends together are, as a multiset, the changed hands
+    before and the cards b .. r - 1 taken from the stack.  Any other ``result`` gets the
+    whole check."""
+    drawn, before_drawn = result.next_card, before.next_card
+    discard, played = result.discard, result.played
+    if result.hands is before.hands and discard is before.discard and played is before.played:
+        return drawn == before_drawn or is_cards_conserved(result)  # a hint moves no card
+    kept_discard, kept_played = len(before.discard), len(before.played)
+    if (drawn < before_drawn or len(result.hands) != len(before.hands)
+            or (discard is not before.discard and discard[:kept_discard] != before.discard)
+            or (played is not before.played and played[:kept_played] != before.played)):
+        return is_cards_conserved(result)
+    if drawn > len(result.deck):
+        return False
+    now = [*discard[kept_discard:], *played[kept_played:]]
+    then = list(range(before_drawn, drawn))
+    for hand, old in zip(result.hands, before.hands):
+        if hand is not old:
+            now += hand
+            then += old
+    return sorted(now) == sorted(then)
+
+
+def is_fields_gapless_after(before: GameState, result: GameState) -> bool:
+    """[2.13-4] :func:`is_fields_gapless` of ``result``, given that it holds for
+    ``before`` of the same game: it reads F and the played cards only, so if both are
+    the very objects of ``before`` it holds; else the whole check decides."""
+    if result.played is before.played and result.fireworks is before.fireworks:
+        return True
+    return is_fields_gapless(result)
+
+
+def is_knowledge_sound_after(before: GameState, result: GameState) -> bool:
+    """[2.14-sound] :func:`is_knowledge_sound` of ``result``, given that it holds for
+    ``before`` of the same game: it holds seat by seat, and a seat whose hand and
+    knowledge sets are the very objects of ``before`` is sound as it was; the other
+    seats are checked in full."""
+    hands, knowledge = result.hands, result.knowledge
+    if len(hands) != len(knowledge) or len(hands) != len(before.hands):
+        return is_knowledge_sound(result)
+    outside, deck = ~result.tables.all_cards_mask, result.deck
+    for hand, known, old_hand, old_known in zip(hands, knowledge, before.hands, before.knowledge):
+        if hand is old_hand and known is old_known:
+            continue
         if len(hand) != len(known):
             return False
         for card_id, mask in zip(hand, known):
@@ -159,7 +227,12 @@ class GameState:
     ``repr`` and JSON leave them out).  Nor are ``touch_keys``, each hand's touch key
     (:func:`hand_touch_keys`), which legality reads: derived from the hands, computed
     when a state is built by its constructor (or ``attrs.evolve``) and kept up to date
-    by the steps of a move, which change one hand at a time [2.16-2a-empty]."""
+    by the steps of a move, which change one hand at a time [2.16-2a-empty].
+
+    With contracts on, a state the engine built by a move and checked carries a mark
+    beside its fields, a weak reference to itself (:func:`is_checked`, CT-state): a copy
+    of its fields is another object, which the mark does not name, and ``attrs.evolve``,
+    ``copy`` and pickle leave the mark out."""
 
     config: GameConfig
     deck: tuple[Identity, ...]
@@ -196,6 +269,12 @@ class GameState:
         from hanabi_ref.engine.show import state_board
 
         return state_board(self)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """The fields, for pickle and copy, without the engine's mark [CT-state]."""
+        if CHECKED_MARK in self.__dict__:
+            return {name: value for name, value in self.__dict__.items() if name != CHECKED_MARK}
+        return self.__dict__
 
     def __repr__(self) -> str:
         """A one-line summary: turn, score, tokens, strikes, deck; it reads the fields only,
@@ -324,6 +403,18 @@ def is_nothing_playable_left(
                    for step in range(remaining) for card_id in hands[(current + step) % players])
 
 
+CHECKED_MARK = "_checked"
+"""The key of the engine's mark in a state's ``__dict__``, beside the fields [CT-state]."""
+
+
+def is_checked(state: GameState) -> bool:
+    """Whether the engine built ``state`` by a move and found every invariant holding:
+    the mark that :func:`check_successor_invariants` sets names this very object
+    [CT-state]."""
+    mark = state.__dict__.get(CHECKED_MARK)
+    return mark is not None and mark() is state
+
+
 def check_invariants(state: GameState) -> None:
     """Raise :class:`icontract.ViolationError` naming the first invariant of
     :class:`GameState` that ``state`` breaks [2.13, 2.14-sound, 2.16-tokens, 2.16-errors, CT-state].
@@ -334,3 +425,40 @@ def check_invariants(state: GameState) -> None:
     for invariant in INVARIANTS:
         if not invariant.condition(state):
             raise icontract.ViolationError(f"{invariant.description} (turn {state.turns})")
+
+
+SUCCESSOR_CHECKS: dict[str, Callable[[GameState, GameState], bool]] = {
+    "2.13-conservation": is_cards_conserved_after,
+    "2.13-4": is_fields_gapless_after,
+    "2.14-sound": is_knowledge_sound_after,
+}
+"""The invariants checked incrementally after a move, by clause: each function answers
+as the invariant would on the result, given that the state before the move holds it."""
+
+
+def check_successor_invariants(before: GameState, result: GameState) -> None:
+    """:func:`check_invariants` of ``result``, a state the engine made by one move from
+    ``before`` (CT-state): the same invariants in the same order, so the first broken
+    one is named as the whole check names it, and marks ``result`` as checked.  When
+    ``before`` carries the engine's mark (:func:`is_checked`) and ``result`` shares its
+    configuration, S0 and tables, the
+    invariants of :data:`SUCCESSOR_CHECKS` look only at what the move changed (each
+    equals the whole invariant on ``result`` given that ``before`` holds it:
+    spec/library.md, CT-state); otherwise ``result`` gets the whole check."""
+    if (not is_checked(before) or result.config is not before.config or result.deck is not before.deck
+            or result.tables is not before.tables):
+        check_invariants(result)
+    else:
+        for description, condition, incremental in _SUCCESSOR_ORDER:
+            if not (incremental(before, result) if incremental is not None else condition(result)):
+                raise icontract.ViolationError(f"{description} (turn {result.turns})")
+    # The mark: a weak reference, so that a state does not keep itself alive, and one
+    # that names this object only (a copy of the fields names another).
+    result.__dict__[CHECKED_MARK] = weakref.ref(result)
+
+
+_SUCCESSOR_ORDER: tuple[tuple[str, Callable[[GameState], bool], Callable[[GameState, GameState], bool] | None], ...] = tuple(
+    (invariant.description, invariant.condition, SUCCESSOR_CHECKS.get(invariant.description.partition(":")[0]))
+    for invariant in INVARIANTS
+)
+""":data:`INVARIANTS` in their order, each with its incremental check or None."""

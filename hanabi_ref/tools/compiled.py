@@ -81,6 +81,7 @@ ENGINE_MODULES = (
     "hanabi_ref.engine.variants.ruleset",
     "hanabi_ref.engine.variants.orange",
     "hanabi_ref.engine.variants.updown",
+    "hanabi_ref.api",
 )
 """Compiled too, but loaded from the build only when contracts are off
 (``HANABI_REF_CONTRACTS=0``): icontract reads its conditions' signatures and source,
