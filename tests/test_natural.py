@@ -179,7 +179,7 @@ class Watch:
 
     def __init__(self) -> None:
         self.seats: list[NaturalStrategy] = []
-        self.hints = self.misread = self.plays = self.forced = 0
+        self.hints = self.misread = self.plays = self.forced = self.told_to_play = self.prompted = 0
         self.forced_turns: set[int] = set()
 
     def factory(self, config: GameConfig, seat: int, seed: int) -> Strategy:
@@ -197,6 +197,7 @@ class Checked(NaturalStrategy):
         self.watch = watch
 
     def observe(self, view: PlayerView, event: Event) -> None:
+        playing = set(self.notes.to_play)
         super().observe(view, event)
         if (isinstance(event.action, Hint) and self.seat == (event.action.target + 1) % self.config.players
                 and event.turn not in self.watch.forced_turns):
@@ -207,6 +208,15 @@ class Checked(NaturalStrategy):
             for card_id, x, known in zip(view.hands[target], view.cards[target], view.knowledge[target]):
                 if card_id in event.touched and x is not None and not self.notes.note(card_id, known, board) >> x & 1:
                     self.watch.misread += 1
+            # [NAT-prompt] a card the clue tells to play, in any hand this seat sees, is what its note says
+            for seat, (hand, cards, knowledge) in enumerate(zip(view.hands, view.cards, view.knowledge)):
+                for card_id, x, known in zip(hand, cards, knowledge):
+                    if card_id in self.notes.to_play and card_id not in playing and x is not None:
+                        self.watch.told_to_play += 1
+                        if not self.notes.note(card_id, known, board) >> x & 1:
+                            self.watch.misread += 1
+                        if card_id not in event.touched:
+                            self.watch.prompted += 1
 
     def act(self, view: PlayerView) -> Action:
         # [NAT-notes] every seat drew the same notes from the moves so far
@@ -238,7 +248,8 @@ def test_every_seat_reads_every_clue_alike_and_as_the_giver_meant(players: int) 
     for seed in range(3):
         record = play_game(config, watch.factory, seed=seed)
         assert record.final.terminal
-    assert watch.hints > 20 and watch.plays > 20
+    assert watch.hints > 20 and watch.plays > 20 and watch.told_to_play > 10
+    assert watch.prompted > 0 or players == 2  # [NAT-prompt] prompts happen, and are read right
     assert watch.misread == 0
 
 
@@ -255,11 +266,15 @@ def test_each_received_clue_leaves_one_line() -> None:
 
     record = play_game(config, factory, seed=4)
     received = Counter(event.action.target for event in record.final.history if isinstance(event.action, Hint))
-    line = re.compile(r"^seat (\d): (slot \d is (now playable|to be played once the cards before it are|saved|"
+    line = re.compile(r"^seat (\d): (slot \d is (now playable|to be played once the cards before it are((, slot \d)+ first)?|saved|"
                       r"playable or saved|as the clue says)|none of my cards is touched \(an empty clue\)) ?(\(.*\))?"
                       r"(; \d more cards? touched, kept)?$")
+    # [NAT-prompt] a clue to another seat that prompts this seat's touched cards leaves a line too
+    prompted = re.compile(r"^seat (\d): slot \d is (now playable|to be played once the cards before it are)"
+                          r"(, slot \d is (now playable|to be played once the cards before it are))* \(prompt\)$")
     for seat in made:
-        assert len(seat.heard) == received[seat.seat]
+        own = [text for text in seat.heard if not prompted.match(text)]
+        assert len(own) == received[seat.seat]
         assert all(line.match(text) and text.startswith(f"seat {seat.seat}: ") for text in seat.heard)
 
 

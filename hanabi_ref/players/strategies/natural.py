@@ -111,7 +111,9 @@ class Reading(NamedTuple):
     mask: int
     play: bool
     kind: str
-    """"play", "save", "play or save", or "none" (no convention reading fits)"""
+    """"play", "prompt", "save", "play or save", or "none" (no convention reading fits)"""
+    prompts: tuple[tuple[int, int], ...] = ()
+    """[NAT-prompt] (card, identity): touched cards the clue tells to play as that identity"""
 
 
 class Notes:
@@ -127,6 +129,8 @@ class Notes:
         """the trash when each touched card was first touched: what good touch promises it is not"""
         self.masks: dict[int, int] = {}
         self.to_play: set[int] = set()
+        self.prompting = True
+        """[NAT-prompt] whether clues are read as prompts"""
 
     def note(self, card: int, known: int, board: Board) -> int:
         """[NAT-notes, NAT-good-touch] the identities card ``card`` may have by its
@@ -167,12 +171,56 @@ class Notes:
                     out |= 1 << (suit * n + value - 1)
         return out
 
+    def prompt_chain(self, view: PlayerView, board: Board, focus: int, giver: int, known: int,
+                     knowledge: Sequence[Sequence[int]]) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """[NAT-prompt] the one suit the focus (knowledge set ``known``) can continue through
+        touched cards that are not yet known: the focus's identity and the cards prompted,
+        in the order they play; None if no suit or more than one suit can."""
+        n = self.config.values
+        players = len(view.hands)
+        candidates: list[tuple[int, int]] = []  # (card, note): touched, not the giver's, not known
+        for offset in range(1, players):
+            seat = (giver + offset) % players
+            hand = view.hands[seat]
+            for slot in sorted(range(len(hand)), key=lambda i: -hand[i]):  # [NAT-prompt] the newest first
+                card = hand[slot]
+                if card != focus and card in self.touched:
+                    note = self.note(card, knowledge[seat][slot], board)
+                    if single(note) is None:
+                        candidates.append((card, note))
+        if not candidates:
+            return None
+        queued = self.queued(view, board, focus, knowledge)
+        found: tuple[int, tuple[tuple[int, int], ...]] | None = None
+        for suit, height in enumerate(view.fireworks):
+            base = suit * n
+            if not known >> base & ((1 << n) - 1):
+                continue
+            chain: list[tuple[int, int]] = []
+            used: set[int] = set()
+            value = height + 1
+            while value <= n:
+                x = base + value - 1
+                if not queued >> x & 1:
+                    card = next((c for c, note in candidates if c not in used and note >> x & 1), None)
+                    if card is None:
+                        break
+                    chain.append((card, x))
+                    used.add(card)
+                value += 1
+            if not chain or value > n or not known >> (base + value - 1) & 1:
+                continue
+            if found is not None:
+                return None  # two suits could continue: no seat can tell whose card to play
+            found = (base + value - 1, tuple(chain))
+        return found
+
     def read(self, view: PlayerView, board: Board, hint: Hint, touched: Sequence[int],
-             knowledge: Sequence[Sequence[int]]) -> Reading:
-        """[NAT-focus, NAT-play, NAT-save] the reading of ``hint`` to ``hint.target``, whose
-        hand is ``view.hands[target]``; ``knowledge``: every hand's knowledge sets after the
-        hint; ``touched``: the card ids it touches.  Public: the same for every seat, the
-        giver weighing the hint included."""
+             knowledge: Sequence[Sequence[int]], giver: int) -> Reading:
+        """[NAT-focus, NAT-play, NAT-save, NAT-prompt] the reading of ``hint`` to
+        ``hint.target``, whose hand is ``view.hands[target]``, given by ``giver``;
+        ``knowledge``: every hand's knowledge sets after the hint; ``touched``: the card ids
+        it touches.  Public: the same for every seat, the giver weighing the hint included."""
         known_after = knowledge[hint.target]
         hand = view.hands[hint.target]
         if not touched:  # an empty clue (rules that allow it) tells only what it says
@@ -195,6 +243,14 @@ class Notes:
                 save |= value_mask(self.config, hint.subject) & ~board.trash
             save |= board.critical
         reading = known & (play | save) & ~board.trash
+        if self.prompting:
+            chain = self.prompt_chain(view, board, focus, giver, known & ~board.trash & ~save, knowledge)
+            if chain is not None:
+                n = self.config.values
+                suit_mask = ((1 << n) - 1) << (chain[0] // n * n)
+                rest = known & ~board.trash & ((play & ~suit_mask) | save) & ~(1 << chain[0])
+                if rest == 0:  # [NAT-prompt] no other reading fits: the touched cards play first
+                    return Reading(new, focus, 1 << chain[0], True, "prompt", chain[1])
         if reading == 0:
             return Reading(new, focus, self.everything, False, "none")
         if reading & ~play == 0:
@@ -213,6 +269,9 @@ class Notes:
         self.masks[reading.focus] = self.masks.get(reading.focus, self.everything) & reading.mask
         if reading.play:
             self.to_play.add(reading.focus)
+        for card, x in reading.prompts:  # [NAT-prompt] the prompted cards are those identities, to be played
+            self.masks[card] = self.masks.get(card, self.everything) & 1 << x
+            self.to_play.add(card)
 
     def forget(self, card: int) -> None:
         """A card left its hand."""
@@ -241,10 +300,14 @@ class NaturalStrategy(BaseStrategy):
         if isinstance(action, Hint):
             board = self.board(view)
             target = action.target
-            reading = self.notes.read(view, board, action, event.touched, view.knowledge)
+            reading = self.notes.read(view, board, action, event.touched, view.knowledge, event.player)
             self.notes.apply(reading, event.touched, board)
             if target == self.seat:
                 self.heard.append(self.explain(view, event, reading))
+            else:
+                mine = [card for card, _ in reading.prompts if card in view.own_hand]
+                if mine:  # [NAT-explain] a clue to another seat that prompts this seat's cards
+                    self.heard.append(self.explain_prompt(view, mine))
         elif event.card_id is not None:
             self.notes.forget(event.card_id)
 
@@ -254,10 +317,17 @@ class NaturalStrategy(BaseStrategy):
         if reading.focus < 0:
             return f"seat {self.seat}: none of my cards is touched (an empty clue)"
         where = slot_name(hand, reading.focus)
+        prompted = [card for card, _ in reading.prompts]
         if reading.kind == "play":
             told = (f"{where} is now playable" if self.known_playable(view, reading.focus)
                     else f"{where} is to be played once the cards before it are")
             meaning = "play clue on the focus"
+        elif reading.kind == "prompt":
+            told = f"{where} is to be played once the cards before it are"
+            mine = [slot_name(hand, card) for card in prompted if card in hand]
+            if mine:
+                told += f", {', '.join(mine)} first"
+            meaning = f"prompt: {len(prompted)} touched card{'s play' if len(prompted) > 1 else ' plays'} first"
         elif reading.kind == "save":
             told, meaning = f"{where} is saved", "save clue on the chop"
         elif reading.kind == "play or save":
@@ -267,6 +337,14 @@ class NaturalStrategy(BaseStrategy):
         others = len(event.touched) - 1
         extra = f"; {others} more card{'s' if others > 1 else ''} touched, kept" if others > 0 else ""
         return f"seat {self.seat}: {told} ({meaning}){extra}"
+
+    def explain_prompt(self, view: PlayerView, cards: Sequence[int]) -> str:
+        """[NAT-explain] what this seat took from a clue to another seat that prompts its cards."""
+        hand = view.own_hand
+        told = ", ".join(f"{slot_name(hand, card)} is "
+                         + ("now playable" if self.known_playable(view, card) else "to be played once the cards before it are")
+                         for card in cards)
+        return f"seat {self.seat}: {told} (prompt)"
 
     def board(self, view: PlayerView) -> Board:
         return board_of(self.config, view.fireworks, view.discard, self.composition)
@@ -490,7 +568,7 @@ class NaturalStrategy(BaseStrategy):
                 continue
             every: list[Sequence[int]] = list(view.knowledge)
             every[target] = tuple(known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge))
-            yield hint, touched, every, self.notes.read(view, board, hint, touched, every)
+            yield hint, touched, every, self.notes.read(view, board, hint, touched, every, self.seat)
 
     def least_harmful_clue(self, view: PlayerView, board: Board) -> Hint | None:
         """[NAT-turn] when no clue passes NAT-give and no discard is allowed: the legal clue
@@ -504,6 +582,8 @@ class NaturalStrategy(BaseStrategy):
             for hint, touched, _, reading in self.readings(view, board, target):
                 x = cards[hand.index(reading.focus)]
                 wrong_play = int(reading.play and x is not None and not board.playable >> x & 1)
+                if reading.prompts and any(not self.prompt_holds(view, card, y) for card, y in reading.prompts):
+                    wrong_play = 1  # [NAT-prompt] a prompted card is not what the clue says
                 hidden = sum(1 for card, seen in zip(hand, cards) if card in touched and seen is not None
                              and not reading.mask >> seen & 1 and card == reading.focus)
                 key = (wrong_play, hidden, offset)
@@ -531,15 +611,23 @@ class NaturalStrategy(BaseStrategy):
         Once the deck is out only the cards it tells playable count."""
         hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
         notes = self.notes
-        saved_masks = {card: notes.masks.get(card) for card in touched}
-        was_touched = {card: card in notes.touched for card in touched}
-        was_playing = {card: card in notes.to_play for card in touched}
+        changed = (*touched, *(card for card, _ in reading.prompts))
+        saved_masks = {card: notes.masks.get(card) for card in changed}
+        was_touched = {card: card in notes.touched for card in changed}
+        was_playing = {card: card in notes.to_play for card in changed}
         after = every[target]
         delayed = notes.delayed(view, board, reading.focus, every)
+        if reading.prompts:
+            delayed |= reading.mask  # the prompted cards are checked to be what the clue says
+            for _, x in reading.prompts:
+                delayed |= 1 << x
         before = [notes.note(card, known, board) for card, known in zip(hand, knowledge)]
+        prompted = self.prompt_value(view, board, reading, every) if reading.prompts else 0.0
+        if prompted is None:
+            return None
         notes.apply(reading, touched, board)
         try:
-            score = 0.0
+            score = prompted
             seen_here: dict[int, int] = {}
             for slot, card in enumerate(hand):
                 x = cards[slot]
@@ -572,7 +660,7 @@ class NaturalStrategy(BaseStrategy):
                 score += 0.05 * (before[slot].bit_count() - note.bit_count()) / max(1, before[slot].bit_count())
             return score
         finally:
-            for restored in touched:
+            for restored in changed:
                 if saved_masks[restored] is None:
                     notes.masks.pop(restored, None)
                 else:
@@ -582,6 +670,35 @@ class NaturalStrategy(BaseStrategy):
                     notes.trash_then.pop(restored, None)
                 if not was_playing[restored]:
                     notes.to_play.discard(restored)
+
+
+    def prompt_holds(self, view: PlayerView, card: int, identity: int) -> bool:
+        """[NAT-prompt] whether this seat sees card ``card`` and it is ``identity``."""
+        for hand, cards in zip(view.hands, view.cards):
+            if card in hand:
+                return cards[hand.index(card)] == identity
+        return False
+
+    def prompt_value(self, view: PlayerView, board: Board, reading: Reading,
+                     every: Sequence[Sequence[int]]) -> float | None:
+        """[NAT-prompt, NAT-give] what the cards a clue prompts add to its value: 3 for each
+        that becomes known playable, 2 for each to be played after another; None if one of
+        them is not the identity the clue gives it."""
+        score = 0.0
+        for card, x in reading.prompts:
+            for seat, hand in enumerate(view.hands):
+                if card in hand:
+                    slot = hand.index(card)
+                    if view.cards[seat][slot] != x:
+                        return None  # the prompt would make its holder play a card it is not
+                    note = self.notes.note(card, every[seat][slot], board)
+                    if note & ~board.playable == 0:
+                        continue  # its holder knew it playable already
+                    score += 3.0 if board.playable >> x & 1 else 2.0
+                    break
+            else:
+                return None
+        return score
 
 
 def unsupported(config: GameConfig) -> str | None:
