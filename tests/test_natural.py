@@ -133,6 +133,38 @@ def test_a_delayed_play_clue_waits_for_its_predecessor() -> None:
     assert 9 in seats[0].notes.to_play
 
 
+@pytest.mark.checks("NAT-prompt", "NAT-explain", "NAT-play-own")
+def test_a_clue_that_continues_through_a_touched_card_prompts_it() -> None:
+    config = make_config(3, "hanab-live")
+    hands = list(HANDS)
+    hands[5:10] = [card(G, 2), card(Y, 3), card(B, 5), card(B, 1), card(R, 1)]  # seat 1: g2 on the chop
+    hands[14] = card(G, 1)  # seat 2: y1, g3, b4, p4, g1 (newest)
+    moves: list[Action] = [
+        Hint(1, "value", 2),   # seat 0 saves seat 1's chop: card 5, a 2 of any suit
+        Hint(2, "colour", G),  # seat 1: green touches 11 (g3, kept) and 14 (g1, the focus: played)
+        Play(4),               # seat 2 plays g1; it draws card 15
+        Hint(2, "value", 3),   # seat 0: "3" touches only 11, known green before: g3
+    ]
+    seats, state = replay(config, deck_with(config, hands), moves)
+    assert state.fireworks[G] == 1  # type: ignore[attr-defined]
+    # By hand: g3 follows g2, which no known card names; walking from seat 1 (after the giver),
+    # card 5's note (every 2) holds g2: card 5 is prompted as g2, and card 11 is g3 after it.
+    for seat in seats:
+        notes = seat.notes
+        assert notes.masks[5] == 1 << card(G, 2) and notes.masks[11] == 1 << card(G, 3)
+        assert {5, 11} <= notes.to_play
+    assert seats[1].heard == ["seat 1: slot 5 is saved (save clue on the chop)", "seat 1: slot 5 is now playable (prompt)"]
+    assert seats[2].heard[-1] == "seat 2: slot 4 is to be played once the cards before it are (prompt: 1 touched card plays first)"
+    view = make_view(state, 1)  # type: ignore[arg-type]
+    assert seats[1].act(view) == Play(0)  # card 5, the oldest: slot 0 (newest last)
+    # the same clue from seat 1, the holder of the 2: its own card is never prompted, so no
+    # reading fits (g3 is neither playable nor after a known card) and nothing is to be played
+    moves = [Hint(1, "value", 2), Hint(2, "colour", G), Play(4), Hint(1, "colour", Y), Hint(2, "value", 3)]
+    seats, state = replay(config, deck_with(config, hands), moves)
+    assert 5 not in seats[0].notes.to_play and 11 not in seats[0].notes.to_play
+    assert seats[2].heard[-1] == "seat 2: slot 4 is as the clue says (no convention reading fits)"
+
+
 @pytest.mark.checks("NAT-urgent", "NAT-turn")
 def test_the_next_seats_critical_chop_is_saved_first() -> None:
     config = make_config(3, "hanab-live", hints=1)  # one token: after a clue seat 1 must play or discard
@@ -379,7 +411,7 @@ def turns_of(players: int, seeds: range) -> Iterator[tuple[NaturalStrategy, Play
 @pytest.mark.checks("NAT-stall", "NAT-turn")
 def test_a_seat_stalls_with_a_clue_only_when_the_deck_is_nearly_out() -> None:
     stalled = low_clue_discards = 0
-    for seat, view, action in turns_of(5, range(12)):
+    for seat, view, action in turns_of(5, range(16)):
         if view.clue_tokens == 0 or view.remaining is not None or isinstance(action, Play):
             continue
         board = seat.board(view)
