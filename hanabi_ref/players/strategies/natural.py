@@ -202,11 +202,11 @@ class Notes:
             while value <= n:
                 x = base + value - 1
                 if not queued >> x & 1:
-                    card = next((c for c, note in candidates if c not in used and note >> x & 1), None)
-                    if card is None:
+                    prompted = next((c for c, note in candidates if c not in used and note >> x & 1), None)
+                    if prompted is None:
                         break
-                    chain.append((card, x))
-                    used.add(card)
+                    chain.append((prompted, x))
+                    used.add(prompted)
                 value += 1
             if not chain or value > n or not known >> (base + value - 1) & 1:
                 continue
@@ -619,8 +619,8 @@ class NaturalStrategy(BaseStrategy):
         delayed = notes.delayed(view, board, reading.focus, every)
         if reading.prompts:
             delayed |= reading.mask  # the prompted cards are checked to be what the clue says
-            for _, x in reading.prompts:
-                delayed |= 1 << x
+            for _, identity in reading.prompts:
+                delayed |= 1 << identity
         before = [notes.note(card, known, board) for card, known in zip(hand, knowledge)]
         prompted = self.prompt_value(view, board, reading, every) if reading.prompts else 0.0
         if prompted is None:
