@@ -165,6 +165,36 @@ def test_a_clue_that_continues_through_a_touched_card_prompts_it() -> None:
     assert seats[2].heard[-1] == "seat 2: slot 4 is as the clue says (no convention reading fits)"
 
 
+@pytest.mark.checks("NAT-finesse", "NAT-explain", "NAT-turn", "NAT-give")
+def test_a_play_clue_on_a_card_after_a_missing_one_finesses_the_seat_between() -> None:
+    config = make_config(3, "hanab-live")
+    hands = list(HANDS)
+    hands[14] = card(R, 2)  # seat 2: y1, g3, b4, p4, r2 (newest); seat 1's newest untouched card, 9, is r1
+    state = initial_state(config, deck_with(config, hands))
+    seats = bots(config)
+    view = make_view(state, 0)
+    values = {hint: value for value, hint, _ in seats[0].clues_to(view, seats[0].board(view), 2)}
+    # By hand: red touches only card 14 (r2); its note says r1, the only red card playable; r1 is
+    # missing (red's field is empty, no touched card), and seat 1, the only seat between seat 0
+    # and seat 2, holds it on its finesse position: a finesse, worth 3 + 2
+    assert values[Hint(2, "colour", R)] >= 5.0
+    seats, state = replay(config, deck_with(config, hands), [Hint(2, "colour", R)])
+    assert seats[1].finesse == 9 and seats[0].finesse is None and seats[2].finesse is None
+    assert seats[1].heard == ["seat 1: slot 1 is now playable (finesse)"]
+    assert seats[1].act(make_view(state, 1)) == Play(4)  # the blind play comes first (card 9: newest last)
+    seats, state = replay(config, deck_with(config, hands), [Hint(2, "colour", R), Play(4)])
+    assert state.fireworks[R] == 1  # type: ignore[attr-defined]
+    for seat in seats:  # every seat now reads card 14 as r2, to be played
+        assert seat.notes.masks[14] == 1 << card(R, 2) and 14 in seat.notes.to_play
+    assert seats[2].act(make_view(state, 2)) == Play(4)
+    # with seat 1's newest card not r1, no seat holds the missing card: the giver does not give it
+    hands[9], hands[8] = card(G, 4), card(R, 1)  # r1 is seat 1's second newest: not its finesse position
+    state = initial_state(config, deck_with(config, hands))
+    view = make_view(state, 0)
+    giver = bots(config)[0]
+    assert Hint(2, "colour", R) not in {hint for _, hint, _ in giver.clues_to(view, giver.board(view), 2)}
+
+
 @pytest.mark.checks("NAT-urgent", "NAT-turn")
 def test_the_next_seats_critical_chop_is_saved_first() -> None:
     config = make_config(3, "hanab-live", hints=1)  # one token: after a clue seat 1 must play or discard
@@ -212,12 +242,16 @@ class Watch:
     def __init__(self) -> None:
         self.seats: list[NaturalStrategy] = []
         self.hints = self.misread = self.plays = self.forced = self.told_to_play = self.prompted = 0
+        self.finesses = self.blind = 0
+        self.early_plays: set[int] = set()
+        """turns of plays made with more than LATE_DECK cards in the deck: none may miss"""
         self.forced_turns: set[int] = set()
 
     def factory(self, config: GameConfig, seat: int, seed: int) -> Strategy:
         if seat == 0:
             self.seats = []
             self.forced_turns = set()
+            self.early_plays = set()
         strategy = Checked(config, seat, seed, NATURAL_SPEC.resolve({}), self)
         self.seats.append(strategy)
         return strategy
@@ -237,15 +271,19 @@ class Checked(NaturalStrategy):
             self.watch.hints += 1
             board = self.board(view)
             target = event.action.target
+            pending = self.notes.pending
             for card_id, x, known in zip(view.hands[target], view.cards[target], view.knowledge[target]):
                 if card_id in event.touched and x is not None and not self.notes.note(card_id, known, board) >> x & 1:
-                    self.watch.misread += 1
+                    if pending is not None and pending[2] == card_id:
+                        self.watch.finesses += 1  # [NAT-finesse] read right once the blind play is seen
+                    else:
+                        self.watch.misread += 1
             # [NAT-prompt] a card the clue tells to play, in any hand this seat sees, is what its note says
             for seat, (hand, cards, knowledge) in enumerate(zip(view.hands, view.cards, view.knowledge)):
                 for card_id, x, known in zip(hand, cards, knowledge):
                     if card_id in self.notes.to_play and card_id not in playing and x is not None:
                         self.watch.told_to_play += 1
-                        if not self.notes.note(card_id, known, board) >> x & 1:
+                        if not self.notes.note(card_id, known, board) >> x & 1 and not (pending and pending[2] == card_id):
                             self.watch.misread += 1
                         if card_id not in event.touched:
                             self.watch.prompted += 1
@@ -264,11 +302,15 @@ class Checked(NaturalStrategy):
             self.watch.forced_turns.add(view.turns)
             self.watch.forced += 1
         if isinstance(action, Play) and view.deck_size > LATE_DECK:
-            # [NAT-play-own, NAT-endgame] with more than LATE_DECK cards in the deck, a card is
-            # played only when its note says playable
+            # [NAT-play-own, NAT-endgame, NAT-finesse] with more than LATE_DECK cards in the
+            # deck, a card is played only when its note says playable or a finesse says so
             board = self.board(view)
-            assert self.own_notes(view, board)[action.slot] & ~board.playable == 0
+            if view.own_hand[action.slot] == self.finesse:
+                self.watch.blind += 1
+            else:
+                assert self.own_notes(view, board)[action.slot] & ~board.playable == 0
             self.watch.plays += 1
+            self.watch.early_plays.add(view.turns)
         return action
 
 
@@ -280,9 +322,12 @@ def test_every_seat_reads_every_clue_alike_and_as_the_giver_meant(players: int) 
     for seed in range(3):
         record = play_game(config, watch.factory, seed=seed)
         assert record.final.terminal
+        missed = [event.turn for event in record.final.history if isinstance(event.action, Play) and not event.success]
+        assert not watch.early_plays & set(missed)  # no play before the endgame misses, blind ones included
     assert watch.hints > 20 and watch.plays > 20 and watch.told_to_play > 10
     assert watch.prompted > 0 or players == 2  # [NAT-prompt] prompts happen, and are read right
     assert watch.misread == 0
+    assert watch.finesses == watch.blind if players > 2 else watch.finesses == 0  # [NAT-finesse] each finesse is played
 
 
 @pytest.mark.checks("NAT-explain")
@@ -301,9 +346,9 @@ def test_each_received_clue_leaves_one_line() -> None:
     line = re.compile(r"^seat (\d): (slot \d is (now playable|to be played once the cards before it are((, slot \d)+ first)?|saved|"
                       r"playable or saved|as the clue says)|none of my cards is touched \(an empty clue\)) ?(\(.*\))?"
                       r"(; \d more cards? touched, kept)?$")
-    # [NAT-prompt] a clue to another seat that prompts this seat's touched cards leaves a line too
+    # [NAT-prompt, NAT-finesse] a clue to another seat that prompts or finesses this seat's cards leaves a line too
     prompted = re.compile(r"^seat (\d): slot \d is (now playable|to be played once the cards before it are)"
-                          r"(, slot \d is (now playable|to be played once the cards before it are))* \(prompt\)$")
+                          r"(, slot \d is (now playable|to be played once the cards before it are))* \((prompt|finesse)\)$")
     for seat in made:
         own = [text for text in seat.heard if not prompted.match(text)]
         assert len(own) == received[seat.seat]

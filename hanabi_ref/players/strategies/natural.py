@@ -131,6 +131,11 @@ class Notes:
         self.to_play: set[int] = set()
         self.prompting = True
         """[NAT-prompt] whether clues are read as prompts"""
+        self.finessing = True
+        """[NAT-finesse] whether play clues may be finesses"""
+        self.pending: tuple[int, int, int] | None = None
+        """[NAT-finesse] (giver, receiver, focus) of the play clue a finesse may answer, until
+        its receiver moves"""
 
     def note(self, card: int, known: int, board: Board) -> int:
         """[NAT-notes, NAT-good-touch] the identities card ``card`` may have by its
@@ -273,6 +278,49 @@ class Notes:
             self.masks[card] = self.masks.get(card, self.everything) & 1 << x
             self.to_play.add(card)
 
+    def may_finesse(self, view: PlayerView, reading: Reading, giver: int) -> bool:
+        """[NAT-finesse] whether a clue with ``reading`` may be a finesse: public conditions."""
+        return (self.finessing and self.pending is None and reading.focus >= 0 and reading.kind in ("play", "none")
+                and not reading.prompts and view.deck_size > LATE_DECK + self.config.players)
+
+    def between(self, giver: int, target: int) -> list[int]:
+        """[NAT-finesse] the seats that move after ``giver`` and before ``target``."""
+        players = self.config.players
+        return [(giver + k) % players for k in range(1, (target - giver) % players)]
+
+    def finesse_position(self, view: PlayerView, seat: int) -> int | None:
+        """[NAT-finesse] a seat's newest untouched card (people's "leftmost unclued")."""
+        untouched = [card for card in view.hands[seat] if card not in self.touched]
+        return max(untouched) if untouched else None
+
+    def finesse_missing(self, view: PlayerView, board: Board, focus: int, identity: int,
+                        knowledge: Sequence[Sequence[int]]) -> int | None:
+        """[NAT-finesse] the identity a finesse must supply for the focus to be ``identity``:
+        the one just below it, if every card of its suit below that one is on the field or
+        the note of a known touched card (NAT-delayed); else None."""
+        n = self.config.values
+        suit, value = divmod(identity, n)
+        value += 1
+        queued = self.queued(view, board, focus, knowledge)
+        top = view.fireworks[suit]
+        while top < n and queued >> (suit * n + top) & 1:
+            top += 1
+        return identity - 1 if value == top + 2 else None
+
+    def resolve(self, seat: int, card: int, identity: int, success: bool) -> None:
+        """[NAT-finesse] a seat between the giver and the receiver of the pending clue played
+        an untouched card: a success names the focus as the next card of its suit."""
+        if self.pending is None or card in self.touched:
+            return
+        giver, target, focus = self.pending
+        if seat not in self.between(giver, target):
+            return
+        self.pending = None
+        n = self.config.values
+        if success and identity % n < n - 1:
+            self.masks[focus] = 1 << (identity + 1)
+            self.to_play.add(focus)
+
     def forget(self, card: int) -> None:
         """A card left its hand."""
         self.touched.discard(card)
@@ -292,6 +340,8 @@ class NaturalStrategy(BaseStrategy):
         self.heard: list[str] = []
         """[NAT-explain] one line for each clue this seat received: what it took from it"""
         self.gamble = float(params["gamble"])
+        self.finesse: int | None = None
+        """[NAT-finesse] this seat's card that a finesse tells it to play on its next turn"""
 
     # ------------------------------------------------------------------ reading
 
@@ -301,6 +351,7 @@ class NaturalStrategy(BaseStrategy):
             board = self.board(view)
             target = action.target
             reading = self.notes.read(view, board, action, event.touched, view.knowledge, event.player)
+            may = self.notes.may_finesse(view, reading, event.player)
             self.notes.apply(reading, event.touched, board)
             if target == self.seat:
                 self.heard.append(self.explain(view, event, reading))
@@ -308,8 +359,20 @@ class NaturalStrategy(BaseStrategy):
                 mine = [card for card, _ in reading.prompts if card in view.own_hand]
                 if mine:  # [NAT-explain] a clue to another seat that prompts this seat's cards
                     self.heard.append(self.explain_prompt(view, mine))
-        elif event.card_id is not None:
-            self.notes.forget(event.card_id)
+            if may:
+                self.notes.pending = (event.player, target, reading.focus)
+                self.finesse = self.finessed(view, board, event.player, target, reading.focus)
+                if self.finesse is not None:
+                    self.heard.append(f"seat {self.seat}: {slot_name(view.own_hand, self.finesse)} is now playable (finesse)")
+        else:
+            if event.card_id is not None:
+                if isinstance(action, Play) and event.card is not None:
+                    self.notes.resolve(event.player, event.card_id, event.card, bool(event.success))
+                self.notes.forget(event.card_id)
+            if self.notes.pending is not None and self.notes.pending[1] == event.player:
+                self.notes.pending = None  # the receiver moved: a finesse no longer answers its clue
+            if event.player == self.seat:
+                self.finesse = None
 
     def explain(self, view: PlayerView, event: Event, reading: Reading) -> str:
         """[NAT-explain] what this seat took from a clue it received, in one line."""
@@ -337,6 +400,29 @@ class NaturalStrategy(BaseStrategy):
         others = len(event.touched) - 1
         extra = f"; {others} more card{'s' if others > 1 else ''} touched, kept" if others > 0 else ""
         return f"seat {self.seat}: {told} ({meaning}){extra}"
+
+    def finessed(self, view: PlayerView, board: Board, giver: int, target: int, focus: int) -> int | None:
+        """[NAT-finesse] this seat's finesse position, if the clue just given (focus ``focus``)
+        is a finesse on this seat: the focus, which this seat sees, is not what its note says
+        but the card after a missing one, and no other seat between the giver and the
+        receiver holds the missing card on its finesse position."""
+        notes = self.notes
+        if self.seat not in notes.between(giver, target):
+            return None
+        hand = view.hands[target]
+        slot = hand.index(focus)
+        x = view.cards[target][slot]
+        if x is None or notes.note(focus, view.knowledge[target][slot], board) >> x & 1:
+            return None
+        missing = notes.finesse_missing(view, board, focus, x, view.knowledge)
+        if missing is None:
+            return None
+        for seat in notes.between(giver, target):
+            if seat != self.seat:
+                card = notes.finesse_position(view, seat)
+                if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                    return None  # that seat is the one finessed
+        return notes.finesse_position(view, self.seat)
 
     def explain_prompt(self, view: PlayerView, cards: Sequence[int]) -> str:
         """[NAT-explain] what this seat took from a clue to another seat that prompts its cards."""
@@ -387,6 +473,8 @@ class NaturalStrategy(BaseStrategy):
         [NAT-stall]; on the seat's last turn, a blind play at any chance [NAT-last]; else a
         discard of known trash or the chop; else the least harmful clue."""
         board = self.board(view)
+        if self.finesse is not None and self.finesse in view.own_hand and self.finesse not in self.notes.touched:
+            return Play(view.own_hand.index(self.finesse))  # [NAT-finesse] the blind play comes first
         notes = self.own_notes(view, board)
         tokens = view.clue_tokens
         if tokens == 1:  # [NAT-urgent] after this clue the next seat has none: it must play or discard
@@ -551,8 +639,11 @@ class NaturalStrategy(BaseStrategy):
         if not view.hands[target]:
             return []
         seen_touched = self.touched_identities(view, board)
+        blind = self.finesse_seen(view, board)
         out = []
         for hint, touched, every, reading in self.readings(view, board, target):
+            if blind is not None and blind in touched:
+                continue  # [NAT-finesse] a card about to be played blind stays untouched
             score = self.value_of(view, board, target, reading, touched, every, seen_touched)
             if score is not None:
                 out.append((score, hint, touched))
@@ -579,13 +670,17 @@ class NaturalStrategy(BaseStrategy):
         for offset in range(1, players):
             target = (self.seat + offset) % players
             hand, cards = view.hands[target], view.cards[target]
-            for hint, touched, _, reading in self.readings(view, board, target):
+            for hint, touched, every, reading in self.readings(view, board, target):
                 x = cards[hand.index(reading.focus)]
                 wrong_play = int(reading.play and x is not None and not board.playable >> x & 1)
                 if reading.prompts and any(not self.prompt_holds(view, card, y) for card, y in reading.prompts):
                     wrong_play = 1  # [NAT-prompt] a prompted card is not what the clue says
                 hidden = sum(1 for card, seen in zip(hand, cards) if card in touched and seen is not None
                              and not reading.mask >> seen & 1 and card == reading.focus)
+                if hidden and x is not None and self.notes.may_finesse(view, reading, self.seat):
+                    missing = self.notes.finesse_missing(view, board, reading.focus, x, every)
+                    if missing is not None and not self.finesse_holds(view, board, target, reading.focus, x, every):
+                        wrong_play = 1  # [NAT-finesse] a seat between might play blind for it
                 key = (wrong_play, hidden, offset)
                 if best is None or key < best[0]:
                     best = (key, hint)
@@ -625,6 +720,7 @@ class NaturalStrategy(BaseStrategy):
         prompted = self.prompt_value(view, board, reading, every) if reading.prompts else 0.0
         if prompted is None:
             return None
+        may_finesse = notes.may_finesse(view, reading, self.seat)
         notes.apply(reading, touched, board)
         try:
             score = prompted
@@ -634,6 +730,11 @@ class NaturalStrategy(BaseStrategy):
                 if x is None:
                     return None
                 note = notes.note(card, after[slot], board)
+                if card == reading.focus and may_finesse and not note >> x & 1:
+                    if not self.finesse_holds(view, board, target, card, x, every):
+                        return None
+                    score += 5.0  # [NAT-finesse] a blind play and the focus after it
+                    continue
                 if not note >> x & 1:
                     return None  # the reading would hide the card's identity
                 if card in notes.to_play and not was_playing.get(card, True) and not (board.playable | delayed) >> x & 1:
@@ -671,6 +772,45 @@ class NaturalStrategy(BaseStrategy):
                 if not was_playing[restored]:
                     notes.to_play.discard(restored)
 
+
+    def finesse_seen(self, view: PlayerView, board: Board) -> int | None:
+        """[NAT-finesse] the card another seat is to play blind for the pending clue, as far
+        as this seat sees."""
+        notes = self.notes
+        if notes.pending is None:
+            return None
+        giver, target, focus = notes.pending
+        if target == self.seat or focus not in view.hands[target]:
+            return None
+        slot = view.hands[target].index(focus)
+        x = view.cards[target][slot]
+        if x is None or notes.note(focus, view.knowledge[target][slot], board) >> x & 1:
+            return None
+        missing = notes.finesse_missing(view, board, focus, x, view.knowledge)
+        for seat in notes.between(giver, target):
+            card = notes.finesse_position(view, seat) if seat != self.seat else None
+            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                return card
+        return None
+
+    def finesse_holds(self, view: PlayerView, board: Board, target: int, focus: int, x: int,
+                      every: Sequence[Sequence[int]]) -> bool:
+        """[NAT-finesse, NAT-give] whether a clue to ``target`` whose focus is ``x`` and not
+        what its note says is a finesse every seat reads right: the card below ``x`` is
+        missing (NAT-finesse) and sits on the finesse position of exactly one seat between
+        this seat and the receiver."""
+        notes = self.notes
+        if board.trash >> x & 1:
+            return False
+        missing = notes.finesse_missing(view, board, focus, x, every)
+        if missing is None:
+            return False
+        holders = 0
+        for seat in notes.between(self.seat, target):
+            card = notes.finesse_position(view, seat)
+            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                holders += 1
+        return holders == 1
 
     def prompt_holds(self, view: PlayerView, card: int, identity: int) -> bool:
         """[NAT-prompt] whether this seat sees card ``card`` and it is ``identity``."""
