@@ -170,29 +170,41 @@ def test_a_play_clue_on_a_card_after_a_missing_one_finesses_the_seat_between() -
     config = make_config(3, "hanab-live")
     hands = list(HANDS)
     hands[14] = card(R, 2)  # seat 2: y1, g3, b4, p4, r2 (newest); seat 1's newest untouched card, 9, is r1
-    state = initial_state(config, deck_with(config, hands))
     seats = bots(config)
-    view = make_view(state, 0)
+    view = make_view(initial_state(config, deck_with(config, hands)), 0)
     values = {hint: value for value, hint, _ in seats[0].clues_to(view, seats[0].board(view), 2)}
     # By hand: red touches only card 14 (r2); its note says r1, the only red card playable; r1 is
     # missing (red's field is empty, no touched card), and seat 1, the only seat between seat 0
     # and seat 2, holds it on its finesse position: a finesse, worth 3 + 2
     assert values[Hint(2, "colour", R)] >= 5.0
-    seats, state = replay(config, deck_with(config, hands), [Hint(2, "colour", R)])
+    seats, after = replay(config, deck_with(config, hands), [Hint(2, "colour", R)])
     assert seats[1].finesse == 9 and seats[0].finesse is None and seats[2].finesse is None
     assert seats[1].heard == ["seat 1: slot 1 is now playable (finesse)"]
-    assert seats[1].act(make_view(state, 1)) == Play(4)  # the blind play comes first (card 9: newest last)
-    seats, state = replay(config, deck_with(config, hands), [Hint(2, "colour", R), Play(4)])
-    assert state.fireworks[R] == 1  # type: ignore[attr-defined]
+    assert seats[1].act(make_view(after, 1)) == Play(4)  # type: ignore[arg-type]
+    seats, after = replay(config, deck_with(config, hands), [Hint(2, "colour", R), Play(4)])  # the blind play
+    assert after.fireworks[R] == 1  # type: ignore[attr-defined]
     for seat in seats:  # every seat now reads card 14 as r2, to be played
         assert seat.notes.masks[14] == 1 << card(R, 2) and 14 in seat.notes.to_play
-    assert seats[2].act(make_view(state, 2)) == Play(4)
+    assert seats[2].act(make_view(after, 2)) == Play(4)  # type: ignore[arg-type]
     # with seat 1's newest card not r1, no seat holds the missing card: the giver does not give it
     hands[9], hands[8] = card(G, 4), card(R, 1)  # r1 is seat 1's second newest: not its finesse position
-    state = initial_state(config, deck_with(config, hands))
-    view = make_view(state, 0)
+    view = make_view(initial_state(config, deck_with(config, hands)), 0)
     giver = bots(config)[0]
     assert Hint(2, "colour", R) not in {hint for _, hint, _ in giver.clues_to(view, giver.board(view), 2)}
+
+
+@pytest.mark.checks("NAT-trust")
+def test_a_seat_that_breaks_the_conventions_is_trusted_with_no_prompt_or_finesse() -> None:
+    config = make_config(3, "hanab-live")
+    # seat 0 gives seat 2 a play clue on its chop (y1): pending; then seat 1 tells seat 0 "blue",
+    # which touches only card 3 (b3), read as b1 (the only blue card playable): a clue read wrong
+    # with tokens to spare, and not a finesse (one is pending)
+    seats, _ = replay(config, deck_with(config, HANDS), [Hint(2, "value", 1), Hint(0, "colour", B)])
+    assert seats[2].distrust == {1} and not seats[0].distrust and not seats[1].distrust
+    assert all(seat.notes.prompting and seat.notes.finessing for seat in seats)
+    # a miss with the deck full: every seat stops reading prompts and finesses at once
+    seats, _ = replay(config, deck_with(config, HANDS), [Play(0)])  # seat 0's card 0 is r3
+    assert not any(seat.notes.prompting or seat.notes.finessing for seat in seats)
 
 
 @pytest.mark.checks("NAT-urgent", "NAT-turn")

@@ -133,6 +133,8 @@ class Notes:
         """[NAT-prompt] whether clues are read as prompts"""
         self.finessing = True
         """[NAT-finesse] whether play clues may be finesses"""
+        self.prompted_by: dict[int, int] = {}
+        """[NAT-trust] the giver of the clue that prompted each prompted card"""
         self.pending: tuple[int, int, int] | None = None
         """[NAT-finesse] (giver, receiver, focus) of the play clue a finesse may answer, until
         its receiver moves"""
@@ -264,7 +266,7 @@ class Notes:
             return Reading(new, focus, play | save, False, "save")
         return Reading(new, focus, play | save, False, "play or save")
 
-    def apply(self, reading: Reading, touched: Sequence[int], board: Board) -> None:
+    def apply(self, reading: Reading, touched: Sequence[int], board: Board, giver: int) -> None:
         """Record a reading [NAT-notes]."""
         if reading.focus < 0:
             return
@@ -277,6 +279,7 @@ class Notes:
         for card, x in reading.prompts:  # [NAT-prompt] the prompted cards are those identities, to be played
             self.masks[card] = self.masks.get(card, self.everything) & 1 << x
             self.to_play.add(card)
+            self.prompted_by[card] = giver
 
     def may_finesse(self, view: PlayerView, reading: Reading, giver: int) -> bool:
         """[NAT-finesse] whether a clue with ``reading`` may be a finesse: public conditions."""
@@ -327,6 +330,7 @@ class Notes:
         self.trash_then.pop(card, None)
         self.masks.pop(card, None)
         self.to_play.discard(card)
+        self.prompted_by.pop(card, None)
 
 
 class NaturalStrategy(BaseStrategy):
@@ -340,6 +344,8 @@ class NaturalStrategy(BaseStrategy):
         self.heard: list[str] = []
         """[NAT-explain] one line for each clue this seat received: what it took from it"""
         self.gamble = float(params["gamble"])
+        self.distrust: set[int] = set()
+        """[NAT-trust] seats this seat saw give a clue read wrong with a token to spare"""
         self.finesse: int | None = None
         """[NAT-finesse] this seat's card that a finesse tells it to play on its next turn"""
 
@@ -352,7 +358,9 @@ class NaturalStrategy(BaseStrategy):
             target = action.target
             reading = self.notes.read(view, board, action, event.touched, view.knowledge, event.player)
             may = self.notes.may_finesse(view, reading, event.player)
-            self.notes.apply(reading, event.touched, board)
+            self.notes.apply(reading, event.touched, board, event.player)
+            if self.seat not in (target, event.player) and view.clue_tokens < self.config.max_hints - 1:
+                self.check_giver(view, board, event, reading.focus if may else -1)
             if target == self.seat:
                 self.heard.append(self.explain(view, event, reading))
             else:
@@ -368,6 +376,9 @@ class NaturalStrategy(BaseStrategy):
             if event.card_id is not None:
                 if isinstance(action, Play) and event.card is not None:
                     self.notes.resolve(event.player, event.card_id, event.card, bool(event.success))
+                    if not event.success and view.deck_size >= LATE_DECK:
+                        # [NAT-trust] a miss before the endgame: some seat does not keep these conventions
+                        self.notes.prompting = self.notes.finessing = False
                 self.notes.forget(event.card_id)
             if self.notes.pending is not None and self.notes.pending[1] == event.player:
                 self.notes.pending = None  # the receiver moved: a finesse no longer answers its clue
@@ -401,13 +412,25 @@ class NaturalStrategy(BaseStrategy):
         extra = f"; {others} more card{'s' if others > 1 else ''} touched, kept" if others > 0 else ""
         return f"seat {self.seat}: {told} ({meaning}){extra}"
 
+    def check_giver(self, view: PlayerView, board: Board, event: Event, exempt: int) -> None:
+        """[NAT-trust] a clue given with a token to spare that leaves a touched card's note
+        without its identity (a finesse's focus ``exempt`` aside) comes from a seat that does
+        not keep these conventions: a natural giver errs only with every token in hand."""
+        if not isinstance(event.action, Hint):
+            return
+        target = event.action.target
+        for card, x, known in zip(view.hands[target], view.cards[target], view.knowledge[target]):
+            if card in event.touched and card != exempt and x is not None and not self.notes.note(card, known, board) >> x & 1:
+                self.distrust.add(event.player)
+                return
+
     def finessed(self, view: PlayerView, board: Board, giver: int, target: int, focus: int) -> int | None:
         """[NAT-finesse] this seat's finesse position, if the clue just given (focus ``focus``)
         is a finesse on this seat: the focus, which this seat sees, is not what its note says
         but the card after a missing one, and no other seat between the giver and the
         receiver holds the missing card on its finesse position."""
         notes = self.notes
-        if self.seat not in notes.between(giver, target):
+        if self.seat not in notes.between(giver, target) or giver in self.distrust:
             return None
         hand = view.hands[target]
         slot = hand.index(focus)
@@ -521,6 +544,8 @@ class NaturalStrategy(BaseStrategy):
                         waiting |= 1 << x
         best: tuple[int, int, int, int] | None = None
         for slot, (card, note) in enumerate(zip(view.own_hand, notes)):
+            if self.notes.prompted_by.get(card, -1) in self.distrust:
+                continue  # [NAT-trust] prompted by a seat that does not keep these conventions
             if note and note & ~board.playable == 0:
                 identities = [x for x in range(note.bit_length()) if note >> x & 1]
                 unlocks = any(x % n < n - 1 and waiting >> (x + 1) & 1 for x in identities)
@@ -710,6 +735,7 @@ class NaturalStrategy(BaseStrategy):
         saved_masks = {card: notes.masks.get(card) for card in changed}
         was_touched = {card: card in notes.touched for card in changed}
         was_playing = {card: card in notes.to_play for card in changed}
+        was_prompted = {card: notes.prompted_by.get(card) for card in changed}
         after = every[target]
         delayed = notes.delayed(view, board, reading.focus, every)
         if reading.prompts:
@@ -721,7 +747,7 @@ class NaturalStrategy(BaseStrategy):
         if prompted is None:
             return None
         may_finesse = notes.may_finesse(view, reading, self.seat)
-        notes.apply(reading, touched, board)
+        notes.apply(reading, touched, board, self.seat)
         try:
             score = prompted
             seen_here: dict[int, int] = {}
@@ -771,6 +797,11 @@ class NaturalStrategy(BaseStrategy):
                     notes.trash_then.pop(restored, None)
                 if not was_playing[restored]:
                     notes.to_play.discard(restored)
+                giver = was_prompted[restored]
+                if giver is None:
+                    notes.prompted_by.pop(restored, None)
+                else:
+                    notes.prompted_by[restored] = giver
 
 
     def finesse_seen(self, view: PlayerView, board: Board) -> int | None:
@@ -805,12 +836,12 @@ class NaturalStrategy(BaseStrategy):
         missing = notes.finesse_missing(view, board, focus, x, every)
         if missing is None:
             return False
-        holders = 0
+        holders = []
         for seat in notes.between(self.seat, target):
             card = notes.finesse_position(view, seat)
             if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
-                holders += 1
-        return holders == 1
+                holders.append(seat)
+        return len(holders) == 1 and holders[0] not in self.distrust  # [NAT-trust] it must answer
 
     def prompt_holds(self, view: PlayerView, card: int, identity: int) -> bool:
         """[NAT-prompt] whether this seat sees card ``card`` and it is ``identity``."""
@@ -829,8 +860,8 @@ class NaturalStrategy(BaseStrategy):
             for seat, hand in enumerate(view.hands):
                 if card in hand:
                     slot = hand.index(card)
-                    if view.cards[seat][slot] != x:
-                        return None  # the prompt would make its holder play a card it is not
+                    if view.cards[seat][slot] != x or seat in self.distrust:
+                        return None  # the prompt would make its holder play a card it is not, or would not be played
                     note = self.notes.note(card, every[seat][slot], board)
                     if note & ~board.playable == 0:
                         continue  # its holder knew it playable already
