@@ -504,3 +504,28 @@ def test_once_the_deck_is_out_a_clue_is_worth_only_the_plays_it_tells() -> None:
                     assert score == 0.0, (view.turns, touched, score)  # touching and narrowing count nothing
                     checked += 1
     assert checked >= 10
+
+
+@pytest.mark.deep  # 300 whole games: about 10 CPU seconds
+@pytest.mark.checks("NAT-finesse", "NAT-prompt", "NAT-trust")
+@pytest.mark.parametrize("players", [3, 4, 5])
+def test_no_blind_or_prompted_play_misses_over_many_games(players: int) -> None:
+    config = make_config(players, "hanab-live")
+    factory = factory_for("natural")
+    blind = 0
+    for seed in range(100):
+        game = GameMoves(config, factory, seed=seed)
+        while game.turn is not None:
+            seat, view = game.turn
+            strategy = game.strategies[seat]
+            assert isinstance(strategy, NaturalStrategy)
+            action = strategy.act(view)
+            told = isinstance(action, Play) and (view.own_hand[action.slot] == strategy.finesse
+                                                 or view.own_hand[action.slot] in strategy.notes.prompted_by)
+            before = sum(view.fireworks)
+            game.send(action)
+            if told:  # a finesse's blind play, or a prompted card: the giver checked it, it must succeed
+                blind += 1
+                after = game.record().final.fireworks if game.turn is None else game.turn[1].fireworks
+                assert sum(after) == before + 1, (seed, view.turns)
+    assert blind > 50

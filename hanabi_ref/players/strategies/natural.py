@@ -299,16 +299,12 @@ class Notes:
     def finesse_missing(self, view: PlayerView, board: Board, focus: int, identity: int,
                         knowledge: Sequence[Sequence[int]]) -> int | None:
         """[NAT-finesse] the identity a finesse must supply for the focus to be ``identity``:
-        the one just below it, if every card of its suit below that one is on the field or
-        the note of a known touched card (NAT-delayed); else None."""
-        n = self.config.values
-        suit, value = divmod(identity, n)
-        value += 1
-        queued = self.queued(view, board, focus, knowledge)
-        top = view.fireworks[suit]
-        while top < n and queued >> (suit * n + top) & 1:
-            top += 1
-        return identity - 1 if value == top + 2 else None
+        the one just below it, if that one is playable now (a blind play cannot wait for
+        another card) and no touched card is known to be it (NAT-delayed); else None."""
+        missing = identity - 1
+        if identity % self.config.values == 0 or not board.playable >> missing & 1:
+            return None
+        return None if self.queued(view, board, focus, knowledge) >> missing & 1 else missing
 
     def resolve(self, seat: int, card: int, identity: int, success: bool) -> None:
         """[NAT-finesse] a seat between the giver and the receiver of the pending clue played
