@@ -111,7 +111,9 @@ class Reading(NamedTuple):
     mask: int
     play: bool
     kind: str
-    """"play", "save", "play or save", or "none" (no convention reading fits)"""
+    """"play", "prompt", "save", "play or save", or "none" (no convention reading fits)"""
+    prompts: tuple[tuple[int, int], ...] = ()
+    """[NAT-prompt] (card, identity): touched cards the clue tells to play as that identity"""
 
 
 class Notes:
@@ -127,6 +129,15 @@ class Notes:
         """the trash when each touched card was first touched: what good touch promises it is not"""
         self.masks: dict[int, int] = {}
         self.to_play: set[int] = set()
+        self.prompting = True
+        """[NAT-prompt] whether clues are read as prompts"""
+        self.finessing = True
+        """[NAT-finesse] whether play clues may be finesses"""
+        self.prompted_by: dict[int, int] = {}
+        """[NAT-trust] the giver of the clue that prompted each prompted card"""
+        self.pending: tuple[int, int, int] | None = None
+        """[NAT-finesse] (giver, receiver, focus) of the play clue a finesse may answer, until
+        its receiver moves"""
 
     def note(self, card: int, known: int, board: Board) -> int:
         """[NAT-notes, NAT-good-touch] the identities card ``card`` may have by its
@@ -167,12 +178,56 @@ class Notes:
                     out |= 1 << (suit * n + value - 1)
         return out
 
+    def prompt_chain(self, view: PlayerView, board: Board, focus: int, giver: int, known: int,
+                     knowledge: Sequence[Sequence[int]]) -> tuple[int, tuple[tuple[int, int], ...]] | None:
+        """[NAT-prompt] the one suit the focus (knowledge set ``known``) can continue through
+        touched cards that are not yet known: the focus's identity and the cards prompted,
+        in the order they play; None if no suit or more than one suit can."""
+        n = self.config.values
+        players = len(view.hands)
+        candidates: list[tuple[int, int]] = []  # (card, note): touched, not the giver's, not known
+        for offset in range(1, players):
+            seat = (giver + offset) % players
+            hand = view.hands[seat]
+            for slot in sorted(range(len(hand)), key=lambda i: -hand[i]):  # [NAT-prompt] the newest first
+                card = hand[slot]
+                if card != focus and card in self.touched:
+                    note = self.note(card, knowledge[seat][slot], board)
+                    if single(note) is None:
+                        candidates.append((card, note))
+        if not candidates:
+            return None
+        queued = self.queued(view, board, focus, knowledge)
+        found: tuple[int, tuple[tuple[int, int], ...]] | None = None
+        for suit, height in enumerate(view.fireworks):
+            base = suit * n
+            if not known >> base & ((1 << n) - 1):
+                continue
+            chain: list[tuple[int, int]] = []
+            used: set[int] = set()
+            value = height + 1
+            while value <= n:
+                x = base + value - 1
+                if not queued >> x & 1:
+                    prompted = next((c for c, note in candidates if c not in used and note >> x & 1), None)
+                    if prompted is None:
+                        break
+                    chain.append((prompted, x))
+                    used.add(prompted)
+                value += 1
+            if not chain or value > n or not known >> (base + value - 1) & 1:
+                continue
+            if found is not None:
+                return None  # two suits could continue: no seat can tell whose card to play
+            found = (base + value - 1, tuple(chain))
+        return found
+
     def read(self, view: PlayerView, board: Board, hint: Hint, touched: Sequence[int],
-             knowledge: Sequence[Sequence[int]]) -> Reading:
-        """[NAT-focus, NAT-play, NAT-save] the reading of ``hint`` to ``hint.target``, whose
-        hand is ``view.hands[target]``; ``knowledge``: every hand's knowledge sets after the
-        hint; ``touched``: the card ids it touches.  Public: the same for every seat, the
-        giver weighing the hint included."""
+             knowledge: Sequence[Sequence[int]], giver: int) -> Reading:
+        """[NAT-focus, NAT-play, NAT-save, NAT-prompt] the reading of ``hint`` to
+        ``hint.target``, whose hand is ``view.hands[target]``, given by ``giver``;
+        ``knowledge``: every hand's knowledge sets after the hint; ``touched``: the card ids
+        it touches.  Public: the same for every seat, the giver weighing the hint included."""
         known_after = knowledge[hint.target]
         hand = view.hands[hint.target]
         if not touched:  # an empty clue (rules that allow it) tells only what it says
@@ -195,6 +250,14 @@ class Notes:
                 save |= value_mask(self.config, hint.subject) & ~board.trash
             save |= board.critical
         reading = known & (play | save) & ~board.trash
+        if self.prompting:
+            chain = self.prompt_chain(view, board, focus, giver, known & ~board.trash & ~save, knowledge)
+            if chain is not None:
+                n = self.config.values
+                suit_mask = ((1 << n) - 1) << (chain[0] // n * n)
+                rest = known & ~board.trash & ((play & ~suit_mask) | save) & ~(1 << chain[0])
+                if rest == 0:  # [NAT-prompt] no other reading fits: the touched cards play first
+                    return Reading(new, focus, 1 << chain[0], True, "prompt", chain[1])
         if reading == 0:
             return Reading(new, focus, self.everything, False, "none")
         if reading & ~play == 0:
@@ -203,7 +266,7 @@ class Notes:
             return Reading(new, focus, play | save, False, "save")
         return Reading(new, focus, play | save, False, "play or save")
 
-    def apply(self, reading: Reading, touched: Sequence[int], board: Board) -> None:
+    def apply(self, reading: Reading, touched: Sequence[int], board: Board, giver: int) -> None:
         """Record a reading [NAT-notes]."""
         if reading.focus < 0:
             return
@@ -213,6 +276,49 @@ class Notes:
         self.masks[reading.focus] = self.masks.get(reading.focus, self.everything) & reading.mask
         if reading.play:
             self.to_play.add(reading.focus)
+        for card, x in reading.prompts:  # [NAT-prompt] the prompted cards are those identities, to be played
+            self.masks[card] = self.masks.get(card, self.everything) & 1 << x
+            self.to_play.add(card)
+            self.prompted_by[card] = giver
+
+    def may_finesse(self, view: PlayerView, reading: Reading, giver: int) -> bool:
+        """[NAT-finesse] whether a clue with ``reading`` may be a finesse: public conditions."""
+        return (self.finessing and self.pending is None and reading.focus >= 0 and reading.kind in ("play", "none")
+                and not reading.prompts and view.deck_size > LATE_DECK + self.config.players)
+
+    def between(self, giver: int, target: int) -> list[int]:
+        """[NAT-finesse] the seats that move after ``giver`` and before ``target``."""
+        players = self.config.players
+        return [(giver + k) % players for k in range(1, (target - giver) % players)]
+
+    def finesse_position(self, view: PlayerView, seat: int) -> int | None:
+        """[NAT-finesse] a seat's newest untouched card (people's "leftmost unclued")."""
+        untouched = [card for card in view.hands[seat] if card not in self.touched]
+        return max(untouched) if untouched else None
+
+    def finesse_missing(self, view: PlayerView, board: Board, focus: int, identity: int,
+                        knowledge: Sequence[Sequence[int]]) -> int | None:
+        """[NAT-finesse] the identity a finesse must supply for the focus to be ``identity``:
+        the one just below it, if that one is playable now (a blind play cannot wait for
+        another card) and no touched card is known to be it (NAT-delayed); else None."""
+        missing = identity - 1
+        if identity % self.config.values == 0 or not board.playable >> missing & 1:
+            return None
+        return None if self.queued(view, board, focus, knowledge) >> missing & 1 else missing
+
+    def resolve(self, seat: int, card: int, identity: int, success: bool) -> None:
+        """[NAT-finesse] a seat between the giver and the receiver of the pending clue played
+        an untouched card: a success names the focus as the next card of its suit."""
+        if self.pending is None or card in self.touched:
+            return
+        giver, target, focus = self.pending
+        if seat not in self.between(giver, target):
+            return
+        self.pending = None
+        n = self.config.values
+        if success and identity % n < n - 1:
+            self.masks[focus] = 1 << (identity + 1)
+            self.to_play.add(focus)
 
     def forget(self, card: int) -> None:
         """A card left its hand."""
@@ -220,6 +326,7 @@ class Notes:
         self.trash_then.pop(card, None)
         self.masks.pop(card, None)
         self.to_play.discard(card)
+        self.prompted_by.pop(card, None)
 
 
 class NaturalStrategy(BaseStrategy):
@@ -233,6 +340,10 @@ class NaturalStrategy(BaseStrategy):
         self.heard: list[str] = []
         """[NAT-explain] one line for each clue this seat received: what it took from it"""
         self.gamble = float(params["gamble"])
+        self.distrust: set[int] = set()
+        """[NAT-trust] seats this seat saw give a clue read wrong with a token to spare"""
+        self.finesse: int | None = None
+        """[NAT-finesse] this seat's card that a finesse tells it to play on its next turn"""
 
     # ------------------------------------------------------------------ reading
 
@@ -241,12 +352,34 @@ class NaturalStrategy(BaseStrategy):
         if isinstance(action, Hint):
             board = self.board(view)
             target = action.target
-            reading = self.notes.read(view, board, action, event.touched, view.knowledge)
-            self.notes.apply(reading, event.touched, board)
+            reading = self.notes.read(view, board, action, event.touched, view.knowledge, event.player)
+            may = self.notes.may_finesse(view, reading, event.player)
+            self.notes.apply(reading, event.touched, board, event.player)
+            if self.seat not in (target, event.player) and view.clue_tokens < self.config.max_hints - 1:
+                self.check_giver(view, board, event, reading.focus if may else -1)
             if target == self.seat:
                 self.heard.append(self.explain(view, event, reading))
-        elif event.card_id is not None:
-            self.notes.forget(event.card_id)
+            else:
+                mine = [card for card, _ in reading.prompts if card in view.own_hand]
+                if mine:  # [NAT-explain] a clue to another seat that prompts this seat's cards
+                    self.heard.append(self.explain_prompt(view, mine))
+            if may:
+                self.notes.pending = (event.player, target, reading.focus)
+                self.finesse = self.finessed(view, board, event.player, target, reading.focus)
+                if self.finesse is not None:
+                    self.heard.append(f"seat {self.seat}: {slot_name(view.own_hand, self.finesse)} is now playable (finesse)")
+        else:
+            if event.card_id is not None:
+                if isinstance(action, Play) and event.card is not None:
+                    self.notes.resolve(event.player, event.card_id, event.card, bool(event.success))
+                    if not event.success and view.deck_size >= LATE_DECK:
+                        # [NAT-trust] a miss before the endgame: some seat does not keep these conventions
+                        self.notes.prompting = self.notes.finessing = False
+                self.notes.forget(event.card_id)
+            if self.notes.pending is not None and self.notes.pending[1] == event.player:
+                self.notes.pending = None  # the receiver moved: a finesse no longer answers its clue
+            if event.player == self.seat:
+                self.finesse = None
 
     def explain(self, view: PlayerView, event: Event, reading: Reading) -> str:
         """[NAT-explain] what this seat took from a clue it received, in one line."""
@@ -254,10 +387,17 @@ class NaturalStrategy(BaseStrategy):
         if reading.focus < 0:
             return f"seat {self.seat}: none of my cards is touched (an empty clue)"
         where = slot_name(hand, reading.focus)
+        prompted = [card for card, _ in reading.prompts]
         if reading.kind == "play":
             told = (f"{where} is now playable" if self.known_playable(view, reading.focus)
                     else f"{where} is to be played once the cards before it are")
             meaning = "play clue on the focus"
+        elif reading.kind == "prompt":
+            told = f"{where} is to be played once the cards before it are"
+            mine = [slot_name(hand, card) for card in prompted if card in hand]
+            if mine:
+                told += f", {', '.join(mine)} first"
+            meaning = f"prompt: {len(prompted)} touched card{'s play' if len(prompted) > 1 else ' plays'} first"
         elif reading.kind == "save":
             told, meaning = f"{where} is saved", "save clue on the chop"
         elif reading.kind == "play or save":
@@ -267,6 +407,49 @@ class NaturalStrategy(BaseStrategy):
         others = len(event.touched) - 1
         extra = f"; {others} more card{'s' if others > 1 else ''} touched, kept" if others > 0 else ""
         return f"seat {self.seat}: {told} ({meaning}){extra}"
+
+    def check_giver(self, view: PlayerView, board: Board, event: Event, exempt: int) -> None:
+        """[NAT-trust] a clue given with a token to spare that leaves a touched card's note
+        without its identity (a finesse's focus ``exempt`` aside) comes from a seat that does
+        not keep these conventions: a natural giver errs only with every token in hand."""
+        if not isinstance(event.action, Hint):
+            return
+        target = event.action.target
+        for card, x, known in zip(view.hands[target], view.cards[target], view.knowledge[target]):
+            if card in event.touched and card != exempt and x is not None and not self.notes.note(card, known, board) >> x & 1:
+                self.distrust.add(event.player)
+                return
+
+    def finessed(self, view: PlayerView, board: Board, giver: int, target: int, focus: int) -> int | None:
+        """[NAT-finesse] this seat's finesse position, if the clue just given (focus ``focus``)
+        is a finesse on this seat: the focus, which this seat sees, is not what its note says
+        but the card after a missing one, and no other seat between the giver and the
+        receiver holds the missing card on its finesse position."""
+        notes = self.notes
+        if self.seat not in notes.between(giver, target) or giver in self.distrust:
+            return None
+        hand = view.hands[target]
+        slot = hand.index(focus)
+        x = view.cards[target][slot]
+        if x is None or notes.note(focus, view.knowledge[target][slot], board) >> x & 1:
+            return None
+        missing = notes.finesse_missing(view, board, focus, x, view.knowledge)
+        if missing is None:
+            return None
+        for seat in notes.between(giver, target):
+            if seat != self.seat:
+                card = notes.finesse_position(view, seat)
+                if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                    return None  # that seat is the one finessed
+        return notes.finesse_position(view, self.seat)
+
+    def explain_prompt(self, view: PlayerView, cards: Sequence[int]) -> str:
+        """[NAT-explain] what this seat took from a clue to another seat that prompts its cards."""
+        hand = view.own_hand
+        told = ", ".join(f"{slot_name(hand, card)} is "
+                         + ("now playable" if self.known_playable(view, card) else "to be played once the cards before it are")
+                         for card in cards)
+        return f"seat {self.seat}: {told} (prompt)"
 
     def board(self, view: PlayerView) -> Board:
         return board_of(self.config, view.fireworks, view.discard, self.composition)
@@ -309,6 +492,8 @@ class NaturalStrategy(BaseStrategy):
         [NAT-stall]; on the seat's last turn, a blind play at any chance [NAT-last]; else a
         discard of known trash or the chop; else the least harmful clue."""
         board = self.board(view)
+        if self.finesse is not None and self.finesse in view.own_hand and self.finesse not in self.notes.touched:
+            return Play(view.own_hand.index(self.finesse))  # [NAT-finesse] the blind play comes first
         notes = self.own_notes(view, board)
         tokens = view.clue_tokens
         if tokens == 1:  # [NAT-urgent] after this clue the next seat has none: it must play or discard
@@ -355,6 +540,8 @@ class NaturalStrategy(BaseStrategy):
                         waiting |= 1 << x
         best: tuple[int, int, int, int] | None = None
         for slot, (card, note) in enumerate(zip(view.own_hand, notes)):
+            if self.notes.prompted_by.get(card, -1) in self.distrust:
+                continue  # [NAT-trust] prompted by a seat that does not keep these conventions
             if note and note & ~board.playable == 0:
                 identities = [x for x in range(note.bit_length()) if note >> x & 1]
                 unlocks = any(x % n < n - 1 and waiting >> (x + 1) & 1 for x in identities)
@@ -473,8 +660,11 @@ class NaturalStrategy(BaseStrategy):
         if not view.hands[target]:
             return []
         seen_touched = self.touched_identities(view, board)
+        blind = self.finesse_seen(view, board)
         out = []
         for hint, touched, every, reading in self.readings(view, board, target):
+            if blind is not None and blind in touched:
+                continue  # [NAT-finesse] a card about to be played blind stays untouched
             score = self.value_of(view, board, target, reading, touched, every, seen_touched)
             if score is not None:
                 out.append((score, hint, touched))
@@ -490,7 +680,7 @@ class NaturalStrategy(BaseStrategy):
                 continue
             every: list[Sequence[int]] = list(view.knowledge)
             every[target] = tuple(known & mask if card in touched else known & ~mask for card, known in zip(hand, knowledge))
-            yield hint, touched, every, self.notes.read(view, board, hint, touched, every)
+            yield hint, touched, every, self.notes.read(view, board, hint, touched, every, self.seat)
 
     def least_harmful_clue(self, view: PlayerView, board: Board) -> Hint | None:
         """[NAT-turn] when no clue passes NAT-give and no discard is allowed: the legal clue
@@ -501,11 +691,17 @@ class NaturalStrategy(BaseStrategy):
         for offset in range(1, players):
             target = (self.seat + offset) % players
             hand, cards = view.hands[target], view.cards[target]
-            for hint, touched, _, reading in self.readings(view, board, target):
+            for hint, touched, every, reading in self.readings(view, board, target):
                 x = cards[hand.index(reading.focus)]
                 wrong_play = int(reading.play and x is not None and not board.playable >> x & 1)
+                if reading.prompts and any(not self.prompt_holds(view, card, y) for card, y in reading.prompts):
+                    wrong_play = 1  # [NAT-prompt] a prompted card is not what the clue says
                 hidden = sum(1 for card, seen in zip(hand, cards) if card in touched and seen is not None
                              and not reading.mask >> seen & 1 and card == reading.focus)
+                if hidden and x is not None and self.notes.may_finesse(view, reading, self.seat):
+                    missing = self.notes.finesse_missing(view, board, reading.focus, x, every)
+                    if missing is not None and not self.finesse_holds(view, board, target, reading.focus, x, every):
+                        wrong_play = 1  # [NAT-finesse] a seat between might play blind for it
                 key = (wrong_play, hidden, offset)
                 if best is None or key < best[0]:
                     best = (key, hint)
@@ -531,21 +727,36 @@ class NaturalStrategy(BaseStrategy):
         Once the deck is out only the cards it tells playable count."""
         hand, cards, knowledge = view.hands[target], view.cards[target], view.knowledge[target]
         notes = self.notes
-        saved_masks = {card: notes.masks.get(card) for card in touched}
-        was_touched = {card: card in notes.touched for card in touched}
-        was_playing = {card: card in notes.to_play for card in touched}
+        changed = (*touched, *(card for card, _ in reading.prompts))
+        saved_masks = {card: notes.masks.get(card) for card in changed}
+        was_touched = {card: card in notes.touched for card in changed}
+        was_playing = {card: card in notes.to_play for card in changed}
+        was_prompted = {card: notes.prompted_by.get(card) for card in changed}
         after = every[target]
         delayed = notes.delayed(view, board, reading.focus, every)
+        if reading.prompts:
+            delayed |= reading.mask  # the prompted cards are checked to be what the clue says
+            for _, identity in reading.prompts:
+                delayed |= 1 << identity
         before = [notes.note(card, known, board) for card, known in zip(hand, knowledge)]
-        notes.apply(reading, touched, board)
+        prompted = self.prompt_value(view, board, reading, every) if reading.prompts else 0.0
+        if prompted is None:
+            return None
+        may_finesse = notes.may_finesse(view, reading, self.seat)
+        notes.apply(reading, touched, board, self.seat)
         try:
-            score = 0.0
+            score = prompted
             seen_here: dict[int, int] = {}
             for slot, card in enumerate(hand):
                 x = cards[slot]
                 if x is None:
                     return None
                 note = notes.note(card, after[slot], board)
+                if card == reading.focus and may_finesse and not note >> x & 1:
+                    if not self.finesse_holds(view, board, target, card, x, every):
+                        return None
+                    score += 5.0  # [NAT-finesse] a blind play and the focus after it
+                    continue
                 if not note >> x & 1:
                     return None  # the reading would hide the card's identity
                 if card in notes.to_play and not was_playing.get(card, True) and not (board.playable | delayed) >> x & 1:
@@ -572,7 +783,7 @@ class NaturalStrategy(BaseStrategy):
                 score += 0.05 * (before[slot].bit_count() - note.bit_count()) / max(1, before[slot].bit_count())
             return score
         finally:
-            for restored in touched:
+            for restored in changed:
                 if saved_masks[restored] is None:
                     notes.masks.pop(restored, None)
                 else:
@@ -582,6 +793,79 @@ class NaturalStrategy(BaseStrategy):
                     notes.trash_then.pop(restored, None)
                 if not was_playing[restored]:
                     notes.to_play.discard(restored)
+                giver = was_prompted[restored]
+                if giver is None:
+                    notes.prompted_by.pop(restored, None)
+                else:
+                    notes.prompted_by[restored] = giver
+
+
+    def finesse_seen(self, view: PlayerView, board: Board) -> int | None:
+        """[NAT-finesse] the card another seat is to play blind for the pending clue, as far
+        as this seat sees."""
+        notes = self.notes
+        if notes.pending is None:
+            return None
+        giver, target, focus = notes.pending
+        if target == self.seat or focus not in view.hands[target]:
+            return None
+        slot = view.hands[target].index(focus)
+        x = view.cards[target][slot]
+        if x is None or notes.note(focus, view.knowledge[target][slot], board) >> x & 1:
+            return None
+        missing = notes.finesse_missing(view, board, focus, x, view.knowledge)
+        for seat in notes.between(giver, target):
+            card = notes.finesse_position(view, seat) if seat != self.seat else None
+            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                return card
+        return None
+
+    def finesse_holds(self, view: PlayerView, board: Board, target: int, focus: int, x: int,
+                      every: Sequence[Sequence[int]]) -> bool:
+        """[NAT-finesse, NAT-give] whether a clue to ``target`` whose focus is ``x`` and not
+        what its note says is a finesse every seat reads right: the card below ``x`` is
+        missing (NAT-finesse) and sits on the finesse position of exactly one seat between
+        this seat and the receiver."""
+        notes = self.notes
+        if board.trash >> x & 1:
+            return False
+        missing = notes.finesse_missing(view, board, focus, x, every)
+        if missing is None:
+            return False
+        holders = []
+        for seat in notes.between(self.seat, target):
+            card = notes.finesse_position(view, seat)
+            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                holders.append(seat)
+        return len(holders) == 1 and holders[0] not in self.distrust  # [NAT-trust] it must answer
+
+    def prompt_holds(self, view: PlayerView, card: int, identity: int) -> bool:
+        """[NAT-prompt] whether this seat sees card ``card`` and it is ``identity``."""
+        for hand, cards in zip(view.hands, view.cards):
+            if card in hand:
+                return cards[hand.index(card)] == identity
+        return False
+
+    def prompt_value(self, view: PlayerView, board: Board, reading: Reading,
+                     every: Sequence[Sequence[int]]) -> float | None:
+        """[NAT-prompt, NAT-give] what the cards a clue prompts add to its value: 3 for each
+        that becomes known playable, 2 for each to be played after another; None if one of
+        them is not the identity the clue gives it."""
+        score = 0.0
+        for card, x in reading.prompts:
+            for seat, hand in enumerate(view.hands):
+                if card in hand:
+                    slot = hand.index(card)
+                    if view.cards[seat][slot] != x or seat in self.distrust:
+                        return None  # the prompt would make its holder play a card it is not, or would not be played
+                    note = self.notes.note(card, every[seat][slot], board)
+                    if note & ~board.playable == 0:
+                        continue  # its holder knew it playable already
+                    score += 3.0 if board.playable >> x & 1 else 2.0
+                    break
+            else:
+                return None
+        return score
 
 
 def unsupported(config: GameConfig) -> str | None:
