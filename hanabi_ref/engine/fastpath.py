@@ -133,12 +133,7 @@ class MoveVariables:
         fields["turns"] = self.turns
         fields["history"] = self.history
         fields["terminal"] = self.terminal
-        state: GameState = _new_state(GameState)
-        _set_dict(state, "__dict__", fields)
-        if ENABLED:
-            # [CT-state] the move changed only some areas of a state the engine checked
-            check_successor_invariants(self.before, state)
-        return state
+        return state_of_fields(fields, self.before)
 
 
 T = TypeVar("T")
@@ -183,14 +178,20 @@ def build_state(
     })
 
 
-def state_of_fields(fields: dict[str, object]) -> GameState:
+def state_of_fields(fields: dict[str, object], before: GameState | None = None) -> GameState:
     """The :class:`~hanabi_ref.engine.state.GameState` whose ``__dict__`` is ``fields``
-    (every field of the class, no other entry; the dictionary becomes the state's own),
-    its invariants checked once with contracts on [CT-state]."""
+    (every field of the class; the dictionary becomes the state's own), its invariants
+    checked once with contracts on [CT-state]: in whole, or, for the state one move made
+    from ``before``, from the areas the move changed
+    (:func:`~hanabi_ref.engine.state.check_successor_invariants`, which also writes the
+    engine's mark over any that ``fields`` copied from ``before``)."""
     state: GameState = _new_state(GameState)
     _set_dict(state, "__dict__", fields)
     if ENABLED:
-        check_invariants(state)
+        if before is None:
+            check_invariants(state)
+        else:
+            check_successor_invariants(before, state)
     return state
 
 

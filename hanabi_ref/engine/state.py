@@ -122,12 +122,17 @@ def is_knowledge_sound(state: GameState) -> bool:
     deck = state.deck
     if len(state.hands) != len(state.knowledge):
         return False
-    for hand, known in zip(state.hands, state.knowledge):
-        if len(hand) != len(known):
+    return all(_is_hand_sound(hand, known, outside, deck) for hand, known in zip(state.hands, state.knowledge))
+
+
+def _is_hand_sound(hand: Sequence[int], known: Sequence[int], outside: int, deck: Sequence[int]) -> bool:
+    """[2.14-sound] one seat: a knowledge set per card, each holding only identities of
+    the configuration (none in ``outside``) and the card's own."""
+    if len(hand) != len(known):
+        return False
+    for card_id, mask in zip(hand, known):
+        if mask & outside or not mask >> deck[card_id] & 1:
             return False
-        for card_id, mask in zip(hand, known):
-            if mask & outside or not mask >> deck[card_id] & 1:
-                return False
     return True
 
 
@@ -181,15 +186,9 @@ def is_knowledge_sound_after(before: GameState, result: GameState) -> bool:
     if len(hands) != len(knowledge) or len(hands) != len(before.hands):
         return is_knowledge_sound(result)
     outside, deck = ~result.tables.all_cards_mask, result.deck
-    for hand, known, old_hand, old_known in zip(hands, knowledge, before.hands, before.knowledge):
-        if hand is old_hand and known is old_known:
-            continue
-        if len(hand) != len(known):
-            return False
-        for card_id, mask in zip(hand, known):
-            if mask & outside or not mask >> deck[card_id] & 1:
-                return False
-    return True
+    return all(_is_hand_sound(hand, known, outside, deck)
+               for hand, known, old_hand, old_known in zip(hands, knowledge, before.hands, before.knowledge)
+               if hand is not old_hand or known is not old_known)
 
 
 def is_errors_within_bound(state: GameState) -> bool:
