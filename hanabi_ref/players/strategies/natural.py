@@ -434,14 +434,19 @@ class NaturalStrategy(BaseStrategy):
         if x is None or notes.note(focus, view.knowledge[target][slot], board) >> x & 1:
             return None
         missing = notes.finesse_missing(view, board, focus, x, view.knowledge)
-        if missing is None:
-            return None
-        for seat in notes.between(giver, target):
-            if seat != self.seat:
-                card = notes.finesse_position(view, seat)
-                if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
-                    return None  # that seat is the one finessed
+        if missing is None or self.finesse_holders(view, giver, target, missing):
+            return None  # no finesse, or another seat between is the one finessed
         return notes.finesse_position(view, self.seat)
+
+    def finesse_holders(self, view: PlayerView, giver: int, target: int, missing: int | None) -> list[tuple[int, int]]:
+        """[NAT-finesse] the seats between ``giver`` and ``target``, this one aside, whose
+        finesse position this seat sees to be ``missing``, each with that card."""
+        notes, found = self.notes, []
+        for seat in notes.between(giver, target):
+            card = notes.finesse_position(view, seat) if seat != self.seat else None
+            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
+                found.append((seat, card))
+        return found
 
     def explain_prompt(self, view: PlayerView, cards: Sequence[int]) -> str:
         """[NAT-explain] what this seat took from a clue to another seat that prompts its cards."""
@@ -813,12 +818,8 @@ class NaturalStrategy(BaseStrategy):
         x = view.cards[target][slot]
         if x is None or notes.note(focus, view.knowledge[target][slot], board) >> x & 1:
             return None
-        missing = notes.finesse_missing(view, board, focus, x, view.knowledge)
-        for seat in notes.between(giver, target):
-            card = notes.finesse_position(view, seat) if seat != self.seat else None
-            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
-                return card
-        return None
+        holders = self.finesse_holders(view, giver, target, notes.finesse_missing(view, board, focus, x, view.knowledge))
+        return holders[0][1] if holders else None
 
     def finesse_holds(self, view: PlayerView, board: Board, target: int, focus: int, x: int,
                       every: Sequence[Sequence[int]]) -> bool:
@@ -832,12 +833,8 @@ class NaturalStrategy(BaseStrategy):
         missing = notes.finesse_missing(view, board, focus, x, every)
         if missing is None:
             return False
-        holders = []
-        for seat in notes.between(self.seat, target):
-            card = notes.finesse_position(view, seat)
-            if card is not None and view.cards[seat][view.hands[seat].index(card)] == missing:
-                holders.append(seat)
-        return len(holders) == 1 and holders[0] not in self.distrust  # [NAT-trust] it must answer
+        holders = self.finesse_holders(view, self.seat, target, missing)
+        return len(holders) == 1 and holders[0][0] not in self.distrust  # [NAT-trust] it must answer
 
     def prompt_holds(self, view: PlayerView, card: int, identity: int) -> bool:
         """[NAT-prompt] whether this seat sees card ``card`` and it is ``identity``."""
