@@ -123,7 +123,7 @@ class Board:
         self.dispensable = self.dead
         """[I-turn] (step 4) the dead identities, and those whose copies not discarded (in
         hands, in the stack or played, as the source counts them) are not exactly one."""
-        for card, copies in enumerate(composition_of(config)):
+        for card, copies in enumerate(composition_counts(config)):
             if copies - self.discarded[card] != 1:
                 self.dispensable |= 1 << card
         self.key = (config, self.fields, self.discarded, self.weights.counts)
@@ -206,18 +206,11 @@ class BoardReader:
         return self.board
 
 
-@functools.lru_cache(maxsize=16)
-def composition_of(config: GameConfig) -> tuple[int, ...]:
-    """:func:`~hanabi_ref.players.strategies.knowledge.composition_counts`, made once per
-    configuration (every new board reads it twice)."""
-    return composition_counts(config)
-
-
 @functools.lru_cache(maxsize=1024)
 def board_of(config: GameConfig, fields: tuple[int, ...], discarded: tuple[int, ...]) -> Board:
     """The board with these fields and discards (made once; every seat reads the same: a
     bounded cache of a pure function of immutable arguments)."""
-    weights = list(composition_of(config))
+    weights = list(composition_counts(config))
     for card, copies in enumerate(discarded):
         weights[card] -= copies
     for suit, height in enumerate(fields):
