@@ -428,11 +428,26 @@ class NewestCardCode:
         return self._hint(cluer, seen, number)
 
     def sendable(self, cluer: int, seen: Sequence[SeenHand | None]) -> int:
-        """Bit x is set iff number x can be sent from these hands [H-code-rainbow, H-code-end]."""
+        """Bit x is set iff number x can be sent from these hands [H-code-rainbow, H-code-end]:
+        the numbers of each part whose class holds a legal hint to that part's target
+        (as :meth:`_hint` finds one), and the pooled number if some other seat can be
+        given a hint avoiding its newest card; each target's hand is read once."""
+        p = self.config.players
+        tables = self._tables
         mask = 0
-        for number in range(self.modulus):
-            if self._hint(cluer, seen, number) is not None:
-                mask |= 1 << number
+        pooled = False
+        for offset, size in enumerate(self.sizes, start=1):
+            hand = seen[(cluer + offset) % p]
+            if hand is None:
+                continue
+            base = self._bases[offset]
+            for position, cls in enumerate(PARTS[size]):
+                if tables.class_hint(hand.newest, hand.others, cls) is not None:
+                    mask |= 1 << (base + position)
+            if self.pooled and not pooled:
+                pooled = tables.class_hint(hand.newest, hand.others, AVOID) is not None
+        if pooled:
+            mask |= 1 << (self.modulus - 1)
         return mask
 
 
