@@ -18,7 +18,7 @@ from hanabi_ref.players.runner import play_game
 from hanabi_ref.engine.legality import legal_actions
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.state import GameState
-from hanabi_ref.players.strategies.hat.codes import NewestCardCode, SeenHand, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.hat.codes import CodeError, NewestCardCode, SeenHand, decode_event, hat_code, seen_hands
 from hanabi_ref.players.strategies.hat.player import DecodeLog
 from hanabi_ref.players.strategies.hat.reclue import ReclueHatPlayer
 from hanabi_ref.engine.transition import apply, initial_state
@@ -68,6 +68,14 @@ def test_a_targets_numbers_read_that_targets_hand_alone(players: int, variant: s
             seen = tuple(red_one if seat == broken else hand for seat, hand in enumerate(seen))
         tables.append((cluer, seen, elsewhere))
     for cluer, seen, elsewhere in tables:
+        mask = code.sendable(cluer, seen)
+        for number in range(code.modulus):  # [H-code-error] a number is sendable iff encode finds its hint
+            try:
+                code.encode(cluer, seen, number)
+            except CodeError:
+                assert not mask >> number & 1, (cluer, seen, number)
+            else:
+                assert mask >> number & 1, (cluer, seen, number)
         base = 0
         for offset, size in enumerate(code.sizes, start=1):
             target = (cluer + offset) % players

@@ -37,6 +37,7 @@ from hanabi_ref.players.strategies.hat import (
     HintListCode,
     NewestCardCode,
     SeenHand,
+    SeenHandsMemo,
     decode_event,
     give_clue,
     hat_code,
@@ -607,6 +608,43 @@ def test_seen_hand_reads_the_highest_card_id(ids: list[int], data: st.DataObject
     newest = ids.index(max(ids))
     others = [x for slot, x in enumerate(identities) if slot != newest]
     assert hand == SeenHand(identities[newest], sum(1 << x for x in set(others)))
+
+
+@pytest.mark.checks("H-code-local", "H-newest")
+@pytest.mark.parametrize("players", [4, 5])
+def test_the_kept_sight_equals_what_each_seat_sees_along_whole_games(players: int) -> None:
+    """[H-code-local] a seat's SeenHandsMemo gives, at every state of random legal games,
+    what the seat sees of every hand, worked out here from the state (the newest card
+    is the highest card id, the others a bitmask), also when the views of one memo come
+    from another game or another seat."""
+    import random
+
+    config = make_config(players, "physical")
+    memos = [SeenHandsMemo() for _ in range(players)]
+    stranger = SeenHandsMemo()
+    rng = random.Random(players)
+    checked = 0
+    for game in range(3):
+        state = initial_state(config, deck_from_seed(config, 1000 + game))
+        while True:
+            for seat in range(players):
+                expected: list[SeenHand | None] = [None] * players
+                for other, hand in enumerate(state.hands):
+                    if other != seat and hand:
+                        newest = max(hand)
+                        mask = 0
+                        for card_id in hand:
+                            if card_id != newest:
+                                mask |= 1 << state.deck[card_id]
+                        expected[other] = SeenHand(state.deck[newest], mask)
+                view = make_view(state, seat)
+                assert memos[seat].of(view) == tuple(expected)
+                assert stranger.of(view) == tuple(expected)  # another seat's views each time
+                checked += 1
+            if state.terminal:
+                break
+            state = apply(state, rng.choice(legal_actions(state)))
+    assert checked > players * 30
 
 
 # Each variant once and each code (4 and 5 players) twice by default, seven games each; every

@@ -29,12 +29,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Collection, Sequence
-from typing import Final, NamedTuple, Protocol
+from typing import Final, Protocol
 
 import icontract
 
 from hanabi_ref.engine.actions import Hint
-from hanabi_ref.engine.cards import all_identities, members, suit_of, value_of
+from hanabi_ref.engine.cards import CardId, Identity, all_identities, members, suit_of, value_of
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.base.errors import ConfigError, HanabiError
 from hanabi_ref.engine.config import GameConfig
@@ -103,12 +103,27 @@ def class_of(kind: str, touches_newest: bool, size: int) -> int | None:
 # ------------------------------------------------------------------ what the cluer sees
 
 
-class SeenHand(NamedTuple):
+class SeenHand:
     """A target's hand as the code needs it [H-code-local]: the identity of its newest
-    card and the bitmask of the identities of its other cards."""
+    card and the bitmask of the identities of its other cards.  A plain class, not a
+    named tuple: the compiled build makes it a native class, cheap to make (a seat makes
+    one for every hand that changed since it last looked).  Equal when both numbers are;
+    nothing changes one once made."""
 
-    newest: int
-    others: int
+    __slots__ = ("newest", "others")
+
+    def __init__(self, newest: int, others: int) -> None:
+        self.newest = newest
+        self.others = others
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, SeenHand) and self.newest == other.newest and self.others == other.others
+
+    def __hash__(self) -> int:
+        return hash((self.newest, self.others))
+
+    def __repr__(self) -> str:
+        return f"SeenHand(newest={self.newest!r}, others={self.others!r})"
 
 
 def newest_slot(hand: Sequence[int]) -> int:
@@ -118,8 +133,13 @@ def newest_slot(hand: Sequence[int]) -> int:
 
 
 def seen_hand(hand: Sequence[int], identities: Sequence[int]) -> SeenHand:
-    """The :class:`SeenHand` of a hand of card ids and their identities [H-newest]."""
-    newest = newest_slot(hand)
+    """The :class:`SeenHand` of a hand of card ids and their identities [H-newest]:
+    the newest card is the one of the highest card id (:func:`newest_slot`, in one pass
+    over the ids)."""
+    newest, top = 0, -1
+    for slot, card_id in enumerate(hand):
+        if card_id > top:
+            newest, top = slot, card_id
     others = 0
     for slot, card in enumerate(identities):
         if slot != newest:
@@ -136,6 +156,39 @@ def seen_hands(view: PlayerView) -> tuple[SeenHand | None, ...]:
         else:
             result.append(seen_hand(hand, cards))  # type: ignore[arg-type]
     return tuple(result)
+
+
+class SeenHandsMemo:
+    """:func:`seen_hands` for one seat, kept from turn to turn [H-code-local]: a hand's
+    :class:`SeenHand` is made again only when its card ids or identities differ from the
+    ones it was made of (a hand changes only when its seat plays or discards), and the
+    same tuple is returned while no hand changed.  Equal to ``seen_hands(view)`` for any
+    view (tests/test_hat_codes.py compares them along whole games)."""
+
+    __slots__ = ("seat", "hands", "cards", "seen")
+
+    def __init__(self) -> None:
+        self.seat = -1
+        self.hands: tuple[tuple[CardId, ...], ...] = ()
+        self.cards: tuple[tuple[Identity | None, ...], ...] = ()
+        self.seen: tuple[SeenHand | None, ...] = ()
+
+    def of(self, view: PlayerView) -> tuple[SeenHand | None, ...]:
+        """What ``view``'s seat sees of every hand: None for its own and for empty hands."""
+        hands, cards, seat = view.hands, view.cards, view.seat
+        if seat == self.seat and hands == self.hands and cards == self.cards:
+            return self.seen
+        if seat != self.seat or len(hands) != len(self.hands):
+            self.seen = seen_hands(view)
+        else:
+            result = list(self.seen)
+            for other, hand in enumerate(hands):
+                shown = cards[other]
+                if other != seat and (hand != self.hands[other] or shown != self.cards[other]):
+                    result[other] = seen_hand(hand, shown) if hand else None  # type: ignore[arg-type]
+            self.seen = tuple(result)
+        self.seat, self.hands, self.cards = seat, hands, cards
+        return self.seen
 
 
 def touches_newest(touched: Collection[int], hand: Sequence[int]) -> bool:
@@ -375,11 +428,26 @@ class NewestCardCode:
         return self._hint(cluer, seen, number)
 
     def sendable(self, cluer: int, seen: Sequence[SeenHand | None]) -> int:
-        """Bit x is set iff number x can be sent from these hands [H-code-rainbow, H-code-end]."""
+        """Bit x is set iff number x can be sent from these hands [H-code-rainbow, H-code-end]:
+        the numbers of each part whose class holds a legal hint to that part's target
+        (as :meth:`_hint` finds one), and the pooled number if some other seat can be
+        given a hint avoiding its newest card; each target's hand is read once."""
+        p = self.config.players
+        tables = self._tables
         mask = 0
-        for number in range(self.modulus):
-            if self._hint(cluer, seen, number) is not None:
-                mask |= 1 << number
+        pooled = False
+        for offset, size in enumerate(self.sizes, start=1):
+            hand = seen[(cluer + offset) % p]
+            if hand is None:
+                continue
+            base = self._bases[offset]
+            for position, cls in enumerate(PARTS[size]):
+                if tables.class_hint(hand.newest, hand.others, cls) is not None:
+                    mask |= 1 << (base + position)
+            if self.pooled and not pooled:
+                pooled = tables.class_hint(hand.newest, hand.others, AVOID) is not None
+        if pooled:
+            mask |= 1 << (self.modulus - 1)
         return mask
 
 
@@ -589,6 +657,7 @@ __all__ = [
     "NewestCardCode",
     "PARTS",
     "SeenHand",
+    "SeenHandsMemo",
     "VALUE_AVOID",
     "VALUE_NEWEST",
     "class_of",

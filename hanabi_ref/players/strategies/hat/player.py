@@ -20,8 +20,8 @@ every action ("thinking out of turn").
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Mapping, Sequence
-from typing import NamedTuple
 
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.errors import ConfigError, HanabiError
@@ -31,7 +31,7 @@ from hanabi_ref.engine.cards import Identity, rank_of, suit_of
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event, attainable_from_counts
 from hanabi_ref.engine.tables import Tables, tables_for
-from hanabi_ref.players.strategies.hat.codes import ClueCode, check_choice, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.hat.codes import ClueCode, SeenHandsMemo, check_choice, decode_event, hat_code
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.knowledge import classic_touch_problem, composition_counts
 from hanabi_ref.players.strategies.hat.values import (
@@ -60,15 +60,47 @@ class HatDecodingError(HanabiError):
 # ------------------------------------------------------------------ the public state
 
 
-class Snapshot(NamedTuple):
+class Snapshot:
     """The public numbers the standard action reads [H-snapshot]: field heights, copies
-    discarded per identity, hint tokens, cards in the stack, errors."""
+    discarded per identity, hint tokens, cards in the stack, errors.
 
-    fields: tuple[int, ...]
-    discarded: tuple[int, ...]
-    tokens: int
-    stack: int
-    errors: int
+    A plain class, not a named tuple: the compiled build makes it a native class, whose
+    construction (several per turn of every seat) costs a fraction of a named tuple's
+    interpreted constructor.  Equal when the five numbers are; :meth:`_replace` as a
+    named tuple's.  Nothing changes one once made."""
+
+    __slots__ = ("fields", "discarded", "tokens", "stack", "errors")
+
+    def __init__(self, fields: tuple[int, ...], discarded: tuple[int, ...], tokens: int, stack: int, errors: int) -> None:
+        self.fields = fields
+        self.discarded = discarded
+        self.tokens = tokens
+        self.stack = stack
+        self.errors = errors
+
+    def _replace(self, *, tokens: int | None = None, stack: int | None = None, errors: int | None = None) -> Snapshot:
+        """A copy with the given numbers changed."""
+        return Snapshot(
+            self.fields,
+            self.discarded,
+            self.tokens if tokens is None else tokens,
+            self.stack if stack is None else stack,
+            self.errors if errors is None else errors,
+        )
+
+    def numbers(self) -> tuple[tuple[int, ...], tuple[int, ...], int, int, int]:
+        """The five numbers in order."""
+        return self.fields, self.discarded, self.tokens, self.stack, self.errors
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Snapshot) and self.numbers() == other.numbers()
+
+    def __hash__(self) -> int:
+        return hash(self.numbers())
+
+    def __repr__(self) -> str:
+        return (f"Snapshot(fields={self.fields!r}, discarded={self.discarded!r}, tokens={self.tokens!r}, "
+                f"stack={self.stack!r}, errors={self.errors!r})")
 
 
 def snapshot_of(view: PlayerView) -> Snapshot:
@@ -88,7 +120,7 @@ def reachable_score(config: GameConfig, snap: Snapshot) -> int:
 def after(config: GameConfig, snap: Snapshot, value: int, hand: Sequence[Identity]) -> Snapshot:
     """The public numbers after a seat holding identities ``hand`` carries out ``value``
     (as 2.16-2a/b/c change them; the drawn card is not public) [H-predict]."""
-    fields, discarded, tokens, stack, errors = snap
+    fields, discarded, tokens, stack, errors = snap.fields, snap.discarded, snap.tokens, snap.stack, snap.errors
     if value == CLUE:
         return Snapshot(fields, discarded, tokens - 1, stack, errors)
     card = hand[SLOT_OF[value]]
@@ -331,6 +363,8 @@ class HatPlayer(BaseStrategy):
         self.config = config
         self.seat = seat
         self.code: ClueCode = hat_code(config)
+        self.sight = SeenHandsMemo()
+        """What this seat sees of every hand, kept from turn to turn [H-code-local]."""
         self.holding: list[Clue | None] = [None] * config.players
         self.log = log
         self.infeasible = 0
@@ -349,7 +383,7 @@ class HatPlayer(BaseStrategy):
             clued = self.clueable(actor)
             number = decode_event(self.code, event, view.hands[event.action.target])
             if actor != self.seat and event.action.target != self.seat:
-                check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
+                check_choice(self.code, event, number, self.sight.of(view))  # [S-foreign-detect]
             new = Clue(event.turn, actor, clued, number)
             for seat in clued:
                 self.holding[seat] = new
@@ -432,7 +466,7 @@ class HatPlayer(BaseStrategy):
         modified action to the first, send the sum."""
         config = self.config
         clued = self.clueable(self.seat)
-        seen = seen_hands(view)
+        seen = self.sight.of(view)
         if not clued:  # [H-clued] nobody to clue: any sendable number
             return self.code.encode(self.seat, seen, _lowest(self.code.sendable(self.seat, seen)))
         snap = self.predict(view)
@@ -517,8 +551,10 @@ def unsupported_by(config: GameConfig, code_of: Callable[[GameConfig], object], 
     return None
 
 
+@functools.lru_cache(maxsize=64)
 def unsupported(config: GameConfig) -> str | None:
-    """Why the hat player cannot play ``config``, or None [H-configs]."""
+    """Why the hat player cannot play ``config``, or None [H-configs]; found once per
+    configuration (every seat of every game checks it when it is built)."""
     return unsupported_by(config, hat_code, "clues")
 
 

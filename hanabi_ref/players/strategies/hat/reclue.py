@@ -40,7 +40,7 @@ from hanabi_ref.players.strategies.adapt import adaptive
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat import reclue_rules as rules
-from hanabi_ref.players.strategies.hat.codes import ClueCode, check_choice, decode_event, hat_code, seen_hands
+from hanabi_ref.players.strategies.hat.codes import ClueCode, SeenHandsMemo, check_choice, decode_event, hat_code
 from hanabi_ref.players.strategies.hat.core import hat_sum
 from hanabi_ref.players.strategies.hat.player import DecodeLog, Snapshot, is_executable, reachable_score, unsupported
 from hanabi_ref.players.strategies.hat.reclue_rules import CardFacts, Hand, Round, card_facts, clued_order, hat_numbers
@@ -64,6 +64,8 @@ class ReclueHatPlayer(BaseStrategy):
         self.seat = seat
         self.facts: CardFacts = card_facts(config)
         self.code: ClueCode = hat_code(config)
+        self.sight = SeenHandsMemo()
+        """What this seat sees of every hand, kept from turn to turn [H-code-local]."""
         self.pending: list[list[Round]] = [[] for _ in range(config.players)]
         """The clues each seat holds, oldest first (H-common)."""
         self.deferred: list[Round] = []
@@ -166,7 +168,7 @@ class ReclueHatPlayer(BaseStrategy):
                 order = self.orders[actor]
                 number = decode_event(self.code, event, view.hands[event.action.target])
                 if event.action.target != self.seat:
-                    check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
+                    check_choice(self.code, event, number, self.sight.of(view))  # [S-foreign-detect]
                 prior = {seat: list(self.pending[seat]) for seat in order}
                 clue = Round(event.turn, actor, order, number, view, prior, self.snapshot(view))
             for seat in clue.order:
@@ -266,7 +268,7 @@ class ReclueHatPlayer(BaseStrategy):
         """[H-reclue-pins, H-modified] clue every other seat."""
         clue, standard, preferred, tokens_at = self.draft(view)
         values = dict(standard)
-        seen = seen_hands(view)
+        seen = self.sight.of(view)
         sendable = self.code.sendable(self.seat, seen)
         if clue.modified is not None:
             values[clue.modified] = rules.choose_modified(self.facts, clue, values, preferred, tokens_at, sendable)

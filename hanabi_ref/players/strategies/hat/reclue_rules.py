@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterator, Mapping, Sequence
-from typing import NamedTuple
 
 import attrs
 
@@ -93,16 +92,24 @@ def card_facts(config: GameConfig) -> CardFacts:
     return CardFacts(config, n, composition, suit_table(n, len(composition)), rank_table(n, len(composition)))
 
 
-class Pins(NamedTuple):
+class Pins:
     """[H-reclue-pins] what the earlier clues fix in a clue: each pinned seat's play,
     the seat each pinned card is played by, the clued progress and the modified seat
-    (None when every seat is pinned).  A named tuple: one is made per clue resolved and
-    per clue drafted."""
+    (None when every seat is pinned).  One is made per clue resolved and per clue
+    drafted: a plain class, which the compiled build makes a native class (a named
+    tuple is built through an interpreted constructor).  Nothing changes one once made."""
 
-    pins: dict[int, HatValue]
-    pinned: dict[int, int]
-    progress: tuple[int, ...]
-    modified: int | None
+    __slots__ = ("pins", "pinned", "progress", "modified")
+
+    def __init__(self, pins: dict[int, HatValue], pinned: dict[int, int], progress: tuple[int, ...], modified: int | None) -> None:
+        self.pins = pins
+        self.pinned = pinned
+        self.progress = progress
+        self.modified = modified
+
+    def _replace(self, *, modified: int | None) -> Pins:
+        """A copy with another modified seat (as a named tuple's ``_replace``)."""
+        return Pins(self.pins, self.pinned, self.progress, modified)
 
 
 class Round:
@@ -155,7 +162,7 @@ class Round:
 
     def set_pins(self, pins: Pins) -> None:
         """Record what :func:`pins_of` found (kept flat: the hot loops read them)."""
-        self.pins, self.pinned, self.progress, self.modified = pins
+        self.pins, self.pinned, self.progress, self.modified = pins.pins, pins.pinned, pins.progress, pins.modified
 
 
 class ModifiedSeat:

@@ -27,7 +27,7 @@ from hanabi_ref.engine.cards import Identity
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.state import Event
 from hanabi_ref.players.strategies.hat.codes import (
-    ClueCode, HintListCode, NewestCardCode, check_choice, decode_event, seen_hands,
+    ClueCode, HintListCode, NewestCardCode, SeenHandsMemo, check_choice, decode_event,
 )
 from hanabi_ref.players.strategies.hat.core import hat_sum, recover
 from hanabi_ref.players.strategies.hat.player import (
@@ -100,6 +100,8 @@ class RecommendationPlayer(BaseStrategy):
         self.config = config
         self.seat = seat
         self.code = recommendation_code(config)
+        self.sight = SeenHandsMemo()
+        """What this seat sees of every hand, kept from turn to turn [H-code-local]."""
         self.own = Told()
         """[H-rec-turn] this seat's recommendation, the identities playable when it was given
         and those of them played since."""
@@ -135,7 +137,7 @@ class RecommendationPlayer(BaseStrategy):
         if event.player == self.seat:
             return
         if event.action.target != self.seat:
-            check_choice(self.code, event, number, seen_hands(view))  # [S-foreign-detect]
+            check_choice(self.code, event, number, self.sight.of(view))  # [S-foreign-detect]
         self.own = Told(recover(number, list(others.values()), MODULUS), playable)  # [H-recover]
 
     def remember(self, cluer: int, number: int, values: dict[int, int], playable: int, message: bool) -> None:
@@ -181,7 +183,7 @@ class RecommendationPlayer(BaseStrategy):
         if value is not None and IS_PLAY[value] and SLOT_OF[value] < size and not self.maybe_played(view):
             return Play(SLOT_OF[value])
         number = self.number(view) if view.clue_tokens > 0 else None
-        seen = seen_hands(view) if number is not None else ()
+        seen = self.sight.of(view) if number is not None else ()
         sendable = self.code.sendable(self.seat, seen) if number is not None else 0
         if number is not None and sendable >> number & 1:
             return self.code.encode(self.seat, seen, number)
