@@ -28,7 +28,7 @@ from hanabi_ref.engine.cards import CardId, Identity, suit_of, value_of
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.validation import VARIANT_NAMES, variant_model
-from hanabi_ref.engine.state import Event, GameState, starts_with
+from hanabi_ref.engine.state import GameState, entry_after
 from hanabi_ref.engine.variants.engine import engine_values
 from hanabi_ref.engine.variants.model import START_RANK
 from hanabi_ref.engine.variants.touch import touches_colour, touches_rank
@@ -506,11 +506,11 @@ def _history_holds(m: Reading) -> bool:
 
     The history before the move is the result's first entries: for histories of one line
     of play (one list, :class:`~hanabi_ref.engine.history.History`) that is one identity
-    test, else they are compared entry by entry; the new entry is compared field by field
-    with the record the clause asks for."""
+    test, else they are compared entry by entry (:func:`~hanabi_ref.engine.history.entry_after`);
+    the new entry is then compared with the record the clause asks for."""
     state, action, result = m.state, m.action, m.result
-    before, after = state.history, result.history
-    if len(after) != len(before) + 1 or not starts_with(after, before):
+    event = entry_after(result.history, state.history)
+    if event is None:
         return False
     if isinstance(action, Hint):
         named, deck = m.named, state.deck
@@ -523,7 +523,7 @@ def _history_holds(m: Reading) -> bool:
         # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
         made = action if not m.inverted else Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
         expected = (state.turns, state.current_player, made, m.card_id, m.card, success, (), drawn)
-    return after[-1] == expected
+    return event == expected
 
 
 def _has_action_holds(m: Reading) -> bool:

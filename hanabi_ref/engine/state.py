@@ -37,6 +37,7 @@ import icontract
 
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.history import Event as Event
+from hanabi_ref.engine.history import entry_after as entry_after
 from hanabi_ref.engine.history import History as History
 from hanabi_ref.engine.history import SealedHistory as SealedHistory
 from hanabi_ref.engine.history import sealed_history as sealed_history
