@@ -568,6 +568,32 @@ _CHECKS_BY_KIND: dict[type, tuple[tuple[Check, str], ...]] = {
 """:data:`_BY_KIND` as (check, message) pairs, read once per move."""
 
 
+DealCheck = Callable[[GameConfig, GameState], bool]
+
+DEAL_CONDITIONS: tuple[tuple[str, DealCheck], ...] = (
+    ("2.16-1: D and every F[i] start empty",
+     lambda config, result: result.discard == () and all(h == 0 for h in result.fireworks)),
+    ("2.16-1: t = t0, f = 0, C is the first seat",
+     lambda config, result: result.clue_tokens == config.max_hints and result.strikes == 0 and result.current_player == 0),
+    ("2.16-1-deal: S starts after the p*h dealt cards",
+     lambda config, result: result.next_card == config.players * config.hand_size),
+    ("2.14-initial: every K_c is Cards(H)",
+     lambda config, result: all(k == (1 << config.values * config.suit_count) - 1 for known in result.knowledge for k in known)),
+)
+"""The conditions of step 1 on the dealt state, as (message, check) [2.16-1, 2.16-1-deal,
+2.14-initial]: each message starts with its clause."""
+
+
+def check_deal(config: GameConfig, result: GameState) -> None:
+    """Raise :class:`icontract.ViolationError` naming the first condition of step 1 that
+    the state dealt for ``config`` breaks [2.16-1, 2.16-1-deal, 2.14-initial, CT-move];
+    written by hand, as :func:`check_move` is, rather than as icontract postconditions,
+    whose wrapper costs more than the deal's own checks."""
+    for message, holds in DEAL_CONDITIONS:
+        if not holds(config, result):
+            raise icontract.ViolationError(message)
+
+
 def check_move(state: GameState, action: Action, result: GameState) -> None:
     """Raise :class:`icontract.ViolationError` naming the first clause the move from
     ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3, CT-move]; the discard of
