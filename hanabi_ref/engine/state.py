@@ -231,10 +231,10 @@ class GameState:
     when a state is built by its constructor (or ``attrs.evolve``) and kept up to date
     by the steps of a move, which change one hand at a time [2.16-2a-empty].
 
-    With contracts on, a state the engine built by a move and checked carries a mark
-    beside its fields, a weak reference to itself (:func:`is_checked`, CT-state): a copy
-    of its fields is another object, which the mark does not name, and ``attrs.evolve``,
-    ``copy`` and pickle leave the mark out."""
+    With contracts on, a state the engine built (the deal, or a move) and checked
+    carries a mark beside its fields, a weak reference to itself (:func:`is_checked`,
+    CT-state): a copy of its fields is another object, which the mark does not name, and
+    ``attrs.evolve``, ``copy`` and pickle leave the mark out."""
 
     config: GameConfig
     deck: tuple[Identity, ...]
