@@ -17,7 +17,7 @@ import attrs
 import icontract
 import pytest
 
-from hanabi_ref.engine import conditions, transition, view
+from hanabi_ref.engine import conditions, fastpath, transition, view
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.legality import legal_actions
@@ -332,9 +332,9 @@ def test_view_of_a_missing_seat_is_refused() -> None:
     assert str(error.value).startswith("2.17-view: the seat exists")
 
 
-DECORATED: dict[str, Callable[[], Call]] = {
-    "process_initialisation": _initial_call,
-}
+DECORATED: dict[str, Callable[[], Call]] = {}
+"""Functions of the engine and the view with icontract postconditions (none: the deal's
+are checked by hand, :func:`test_deal_conditions_fire`)."""
 
 
 def _decorated_functions() -> list[str]:
@@ -352,14 +352,46 @@ def test_every_decorated_function_has_a_tampering() -> None:
     assert _decorated_functions() == sorted(DECORATED)
 
 
-@pytest.mark.parametrize("name", sorted(DECORATED))
-def test_decorated_postconditions_fire(name: str) -> None:
-    """Every postcondition of the function accepts the true result and rejects a result
-    tampered against its description."""
-    function, arguments, tamper = DECORATED[name]()
-    for group in getattr(function, "__postconditions__"):
-        for contract in group if isinstance(group, list) else [group]:
-            parameters = contract.condition_args
-            assert contract.condition(**{p: arguments[p] for p in parameters})
-            tampered = dict(arguments, result=tamper(contract.description))
-            assert not contract.condition(**{p: tampered[p] for p in parameters}), contract.description
+def test_deal_conditions_fire() -> None:
+    """[2.16-1, 2.16-1-deal, 2.14-initial] every condition of step 1 accepts the dealt
+    state and rejects a result tampered against its description, and check_deal names
+    it; the deal checks them (a forgetful deal is refused)."""
+    function, arguments, tamper = _initial_call()
+    config, result = arguments["config"], arguments["result"]
+    assert [message.split(":")[0] for message, _ in conditions.DEAL_CONDITIONS] == [
+        "2.16-1", "2.16-1", "2.16-1-deal", "2.14-initial"]
+    for message, holds in conditions.DEAL_CONDITIONS:
+        assert holds(config, result)
+        tampered = tamper(message)
+        assert not holds(config, tampered), message
+        with pytest.raises(icontract.ViolationError) as error:
+            conditions.check_deal(config, tampered)
+        assert str(error.value).split(":")[0] == message.split(":")[0]
+
+
+def test_a_deal_that_breaks_step_1_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """[2.16-1, CT-move] the deal runs check_deal on the state it built: a deal whose
+    tokens start below t0 (a bug planted in the state the deal builds) is refused."""
+    original = fastpath.build_state
+
+    def spent(**fields: Any) -> GameState:
+        return original(**dict(fields, clue_tokens=fields["clue_tokens"] - 1))
+
+    monkeypatch.setattr(transition, "build_state", spent)
+    config = make_config(3)
+    with pytest.raises(icontract.ViolationError) as error:
+        initial_state(config, deck_from_seed(config, 4))
+    assert str(error.value).startswith("2.16-1: t = t0")
+
+
+def test_decorated_postconditions_fire() -> None:
+    """Every postcondition of each decorated function accepts the true result and rejects
+    a result tampered against its description."""
+    for name in sorted(DECORATED):
+        function, arguments, tamper = DECORATED[name]()
+        for group in getattr(function, "__postconditions__"):
+            for contract in group if isinstance(group, list) else [group]:
+                parameters = contract.condition_args
+                assert contract.condition(**{p: arguments[p] for p in parameters})
+                tampered = dict(arguments, result=tamper(contract.description))
+                assert not contract.condition(**{p: tampered[p] for p in parameters}), contract.description

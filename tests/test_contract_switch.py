@@ -187,8 +187,8 @@ def _counting(monkeypatch: pytest.MonkeyPatch, module: object, name: str) -> lis
 @pytest.mark.checks("CT-move")
 def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeypatch: pytest.MonkeyPatch) -> None:
     """[CT-move, CT-state] with contracts on, each move runs check_move once, the
-    state's invariants once (in full after the first move, whose state before it the
-    deal built; incrementally after the others, made by checked moves), and check_legal
+    state's invariants once, incrementally (the deal, checked whole and marked, and each
+    move's result are the engine's checked states, CT-state), and check_legal
     once through apply_legal and never through apply; no icontract wrapper sits on
     apply, apply_legal or successor."""
     config = make_config(3)
@@ -203,7 +203,7 @@ def test_a_move_is_checked_by_its_postconditions_and_the_invariants_once(monkeyp
         step = transition.apply_legal if moves % 2 else transition.apply
         state = step(state, legal_actions(state)[moves % len(legal_actions(state))])
         assert {name: count[0] for name, count in checked.items()} == {
-            "move": moves, "legal": (moves + 1) // 2, "invariants": moves, "whole": 1,
+            "move": moves, "legal": (moves + 1) // 2, "invariants": moves, "whole": 0,
         }
     for function in (transition.apply, transition.apply_legal, transition.successor):
         assert checkers.find_checker(function) is None

@@ -15,12 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.actions import Hint
 from hanabi_ref.engine.dealing import deck_from_seed
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.fastpath import build_state
 from hanabi_ref.engine.state import (
+    CHECKED_MARK,
     Event,
     GameState,
     is_cards_conserved,
@@ -136,12 +138,14 @@ def test_new_game_is_the_checked_deal_of_its_seed(config: GameConfig, seed: int)
 
 def test_a_built_state_equals_the_one_attrs_builds() -> None:
     """[2.13] build_state fills the state's fields as attrs' own __init__ does: the two
-    are equal, hash alike and have exactly the declared fields."""
+    are equal, hash alike and have exactly the declared fields, besides the engine's mark
+    of a checked state when contracts are on (CT-state)."""
     state = play_out(initial_state(make_config(3), deck_from_seed(make_config(3), 5)), greedy_open_action)[12]
     values = [getattr(state, field.name) for field in attrs.fields(type(state))]
     built = build_state(*values)
     assert built == state and hash(built) == hash(state)
-    assert sorted(vars(built)) == sorted(field.name for field in attrs.fields(type(state)))
+    marks = [CHECKED_MARK] if ENABLED else []
+    assert sorted(vars(built)) == sorted([field.name for field in attrs.fields(type(state))] + marks)
 
 
 def test_recorded_events_are_the_events_their_constructor_builds() -> None:

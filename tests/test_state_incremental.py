@@ -102,7 +102,7 @@ def test_the_incremental_check_names_what_the_whole_check_names() -> None:
     whole check is the independent method."""
     kinds, broken = set(), 0
     for before, action, result in _moves():
-        assert is_checked(before) == (before.turns > 0) and is_checked(result)
+        assert is_checked(before) and is_checked(result)
         assert _first_broken(lambda: check_successor_invariants(before, result)) is None
         kinds.add(type(action))
         for what, changes in _tampers(before, result):
@@ -162,17 +162,18 @@ def test_a_broken_area_the_move_leaves_alone_is_caught_by_the_check_that_covers_
 
 @pytest.mark.checks("CT-state")
 def test_only_the_engines_own_checked_states_carry_the_mark() -> None:
-    """[CT-state] the engine marks the states it builds by a move and checks (not the
-    deal, which the first move's whole check covers); a copy of the fields (forged), a
-    state built by attrs.evolve, a pickled state read back and a copy carry no mark, so
-    a move from them checks its result in full."""
+    """[CT-state] the engine marks the states it builds and checks, the deal (whole) and
+    each move's result; a copy of the fields (forged), a state built by attrs.evolve, a
+    pickled state read back and a copy carry no mark, so a move from them checks its
+    result in full."""
     import copy
 
     before, _, result = _move_where(lambda m: m[0].turns == 3)
-    assert is_checked(before) and is_checked(result) and not is_checked(initial_state(result.config, result.deck))
+    dealt = initial_state(result.config, result.deck)
+    assert is_checked(before) and is_checked(result) and is_checked(dealt)
     for other in (_forge(result), attrs.evolve(result), pickle.loads(pickle.dumps(result)), copy.copy(result),
-                  copy.deepcopy(result)):
-        assert other == result
+                  copy.deepcopy(result), _forge(dealt), attrs.evolve(dealt), copy.copy(dealt)):
+        assert other == (dealt if other.turns == 0 else result)
         assert not is_checked(other)
 
 

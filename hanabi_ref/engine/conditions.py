@@ -28,7 +28,7 @@ from hanabi_ref.engine.cards import CardId, Identity, suit_of, value_of
 from hanabi_ref.engine.legality import illegality
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.validation import VARIANT_NAMES, variant_model
-from hanabi_ref.engine.state import Event, GameState, starts_with
+from hanabi_ref.engine.state import GameState, entry_after
 from hanabi_ref.engine.variants.engine import engine_values
 from hanabi_ref.engine.variants.model import START_RANK
 from hanabi_ref.engine.variants.touch import touches_colour, touches_rank
@@ -37,22 +37,27 @@ CLASSIC_NAMES = frozenset(VARIANT_NAMES.values())
 """The variants named before the model, whose hints 2.16-2a-value and 2.16-2a-suit
 describe as written."""
 
-Check = Callable[[GameState, Action, GameState], bool]
+Check = Callable[["Reading"], bool]
 
 
 @attrs.frozen
 class Postcondition:
-    """One clause's condition on a move: ``holds(state, action, result)``."""
+    """One clause's condition on a move: ``check(reading)`` of the move's
+    :class:`Reading`; :meth:`holds` asks it of a move given as its three parts."""
 
     clause: str
     text: str
     kinds: tuple[type, ...]
-    holds: Check
+    check: Check
 
     @property
     def message(self) -> str:
         """The violation message: the clause id, then what the clause says."""
         return f"{self.clause}: {self.text}"
+
+    def holds(self, state: GameState, action: Action, result: GameState) -> bool:
+        """Whether the move from ``state`` by ``action`` to ``result`` keeps this clause."""
+        return self.check(read_move(state, action, result))
 
 
 # ------------------------------------------------------------ the clauses' own sets
@@ -133,52 +138,120 @@ def _without_slot(cards: tuple[int, ...], slot: int) -> tuple[int, ...]:
     return cards[:slot] + cards[slot + 1 :]
 
 
+# ------------------------------------------------------------ the move as the clauses read it
+
+
+class Reading:
+    """One move as its conditions read it [CT-move]: the state before it, the action and
+    the result, and what the clauses ask of the action, worked out once from the state
+    before the move for all the move's conditions (each of which used to work it out
+    again): for a hint, the identities it names and their bitmask (2.16-2a-value,
+    2.16-2a-suit); for a play or a discard, the card's id and identity, its suit and
+    value, the height of its suit's stack, whether it fits that stack (the test of
+    2.16-2c-success), whether it is the stack's last card played unseen (R-deck-plays)
+    and whether it is orange (VAR-engine-orange).  Nothing of it is read from the result
+    or from the engine's helpers, so every condition stays a reading of its clause.
+
+    ``action`` is the step the conditions check: :func:`check_move` replaces an orange
+    card's discard with a play of it, and its play with a discard."""
+
+    __slots__ = ("state", "action", "result", "named", "mask", "card_id", "card", "suit", "value", "height",
+                 "fits", "deck_play", "inverted")
+
+    state: GameState
+    action: Action
+    result: GameState
+    named: frozenset[int]
+    mask: int
+    card_id: CardId
+    card: Identity
+    suit: int
+    value: int
+    height: int
+    fits: bool
+    deck_play: bool
+    inverted: bool
+
+
+_NOTHING: frozenset[int] = frozenset()
+
+
+def read_move(state: GameState, action: Action, result: GameState) -> Reading:
+    """The :class:`Reading` of the move from ``state`` by ``action`` to ``result``."""
+    reading = Reading()
+    reading.state, reading.action, reading.result = state, action, result
+    reading.named, reading.mask, reading.deck_play, reading.inverted = _NOTHING, 0, False, False
+    if isinstance(action, Hint):
+        reading.named, reading.mask = _named(state.config, action.kind, action.subject)
+    elif isinstance(action, (Discard, Play)):
+        card_id = _acted_card(state, action)
+        config, card = state.config, state.deck[card_id]
+        suit, rank = divmod(card, config.values)  # [2.9-cards] suit * n + value - 1
+        value = rank + 1
+        reading.card_id, reading.card, reading.suit, reading.value = card_id, card, suit, value
+        ways = state.tables.stack_ways
+        if len(ways) == 1:
+            # one complete stack (the thesis'): F[x] counts its first values [2.13-4]
+            way, height = ways[0], state.fireworks[suit]
+            reading.height = min(height, len(way))
+            reading.fits = height < len(way) and way[height] == value
+        else:
+            reading.height = len(_stack(state, suit))
+            reading.fits = _fits(state, suit, value)
+        reading.deck_play = _is_deck_play(state, action)
+        # [VAR-engine-orange] the variant model's orange suits, read here without the
+        # rule set the steps ask (without orange suits the mask is 0)
+        reading.inverted = bool(state.tables.inverted_mask >> card & 1)
+    return reading
+
+
 # ------------------------------------------------------------ 2a
 
 
-def _hint_value_holds(state: GameState, hint: Action, result: GameState) -> bool:
+def _hint_value_holds(m: Reading) -> bool:
     """[2.16-2a-value] a value hint on a: K_c := K_c with {(a, y)} kept if c has value
     a, removed otherwise; no other K changes."""
-    assert isinstance(hint, Hint)
-    if hint.kind != "value":
-        return True
-    return _knowledge_updated(state, hint, result, *_named(state.config, "value", hint.subject))
+    assert isinstance(m.action, Hint)
+    return m.action.kind != "value" or _knowledge_updated(m)
 
 
-def _hint_colour_holds(state: GameState, hint: Action, result: GameState) -> bool:
+def _hint_colour_holds(m: Reading) -> bool:
     """[2.16-2a-suit] a colour hint touching the suits T: K_c := K_c with {(x, y) : y in
     T} kept if c's suit is in T, removed otherwise; no other K changes."""
+    assert isinstance(m.action, Hint)
+    return m.action.kind != "colour" or _knowledge_updated(m)
+
+
+def _knowledge_updated(m: Reading) -> bool:
+    state, hint, result = m.state, m.action, m.result
     assert isinstance(hint, Hint)
-    if hint.kind != "colour":
-        return True
-    return _knowledge_updated(state, hint, result, *_named(state.config, "colour", hint.subject))
-
-
-def _knowledge_updated(state: GameState, hint: Hint, result: GameState, named: frozenset[int], mask: int) -> bool:
-    if len(result.knowledge) != len(state.knowledge):
+    before_all, after_all, target = state.knowledge, result.knowledge, hint.target
+    if len(after_all) != len(before_all):
         return False
-    for seat, (before, after) in enumerate(zip(state.knowledge, result.knowledge)):
-        if seat != hint.target and before != after:
+    for seat, before in enumerate(before_all):
+        after = after_all[seat]
+        if seat != target and after is not before and after != before:
             return False
-    old_known, new_known = state.knowledge[hint.target], result.knowledge[hint.target]
+    old_known, new_known = before_all[target], after_all[target]
     if len(old_known) != len(new_known):
         return False
-    for card_id, old, new in zip(state.hands[hint.target], old_known, new_known):
-        described = state.deck[card_id] in named
-        if new != (old & mask if described else old & ~mask):
+    named, mask, deck = m.named, m.mask, state.deck
+    for card_id, old, new in zip(state.hands[target], old_known, new_known):
+        if new != (old & mask if deck[card_id] in named else old & ~mask):
             return False
     return True
 
 
-def _hint_cost_holds(state: GameState, hint: Action, result: GameState) -> bool:
+def _hint_cost_holds(m: Reading) -> bool:
     """[2.16-2a-cost] t := t - 1; no card moves."""
+    state, result = m.state, m.result
     return (
         result.clue_tokens == state.clue_tokens - 1
-        and result.hands == state.hands
+        and (result.hands is state.hands or result.hands == state.hands)
         and result.next_card == state.next_card
-        and result.discard == state.discard
-        and result.played == state.played
-        and result.fireworks == state.fireworks
+        and (result.discard is state.discard or result.discard == state.discard)
+        and (result.played is state.played or result.played == state.played)
+        and (result.fireworks is state.fireworks or result.fireworks == state.fireworks)
         and result.strikes == state.strikes
     )
 
@@ -186,20 +259,21 @@ def _hint_cost_holds(state: GameState, hint: Action, result: GameState) -> bool:
 # ------------------------------------------------------------ 2b
 
 
-def _discard_pile_holds(state: GameState, discard: Action, result: GameState) -> bool:
+def _discard_pile_holds(m: Reading) -> bool:
     """[2.16-2b-discard] D := (d_1, ..., d_M, a); a leaves the hand; F and f stay."""
+    state, result = m.state, m.result
     return (
-        result.discard == state.discard + (_acted_card(state, discard),)
-        and result.played == state.played
-        and result.fireworks == state.fireworks
+        result.discard == state.discard + (m.card_id,)
+        and (result.played is state.played or result.played == state.played)
+        and (result.fireworks is state.fireworks or result.fireworks == state.fireworks)
         and result.strikes == state.strikes
     )
 
 
-def _discard_token_holds(state: GameState, discard: Action, result: GameState) -> bool:
+def _discard_token_holds(m: Reading) -> bool:
     """[2.16-2b-token] t := t + 1 if t < t0, else t stays."""
-    expected = state.clue_tokens + 1 if state.clue_tokens < state.config.max_hints else state.clue_tokens
-    return result.clue_tokens == expected
+    before = m.state.clue_tokens
+    return m.result.clue_tokens == (before + 1 if before < m.state.config.max_hints else before)
 
 
 # ------------------------------------------------------------ 2c
@@ -209,16 +283,11 @@ def _suit_and_value(config: GameConfig, card: Identity) -> tuple[int, int]:
     return suit_of(card, config.values), value_of(card, config.values)
 
 
-def _is_success(state: GameState, play: Action) -> bool:
-    """[2.16-2c-success, VAR-engine-up-or-down] the suit's stack with the card is the
-    start of a complete stack of the rule set (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.ways`):
-    under the thesis F[x] = (1, ..., y - 1), under Up or Down one of its four ways."""
-    suit, value = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    return _fits(state, suit, value)
-
-
 def _fits(state: GameState, suit: int, value: int) -> bool:
-    """The stack of ``suit`` with a card of ``value`` on it is the start of a complete stack."""
+    """[2.16-2c-success, VAR-engine-up-or-down] the stack of ``suit`` with a card of
+    ``value`` on it is the start of a complete stack of the rule set
+    (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.ways`): under the thesis F[x] =
+    (1, ..., y - 1), under Up or Down one of its four ways."""
     ways = state.tables.stack_ways
     if len(ways) == 1:
         # one complete stack (the thesis'): the stack is its first F[x] values [2.13-4],
@@ -242,62 +311,62 @@ def _stack(state: GameState, suit: int) -> tuple[int, ...]:
     return tuple(_suit_and_value(config, state.deck[c])[1] for c in state.played if _suit_and_value(config, state.deck[c])[0] == suit)
 
 
-def _play_success_holds(state: GameState, play: Action, result: GameState) -> bool:
+def _play_success_holds(m: Reading) -> bool:
     """[2.16-2c-success] F[x] := (1, ..., y): the field counts the stack's cards, one
     more (VAR-engine-up-or-down); the card joins the fields, D and f stay."""
-    if not _is_success(state, play):
+    if not m.fits:
         return True
-    card_id = _acted_card(state, play)
-    suit, _ = _suit_and_value(state.config, state.deck[card_id])
-    height = len(_stack(state, suit)) + 1
-    expected = tuple(height if index == suit else before for index, before in enumerate(state.fireworks))
+    state, result, suit = m.state, m.result, m.suit
+    fields = state.fireworks
     return (
-        result.fireworks == expected
-        and result.played == state.played + (card_id,)
-        and result.discard == state.discard
+        result.fireworks == fields[:suit] + (m.height + 1,) + fields[suit + 1 :]
+        and result.played == state.played + (m.card_id,)
+        and (result.discard is state.discard or result.discard == state.discard)
         and result.strikes == state.strikes
     )
 
 
-def _play_five_holds(state: GameState, play: Action, result: GameState) -> bool:
+def _play_five_holds(m: Reading) -> bool:
     """[2.16-2c-five] a successful play that completes its stack (y = n; five cards under
     Up or Down) regains a token if t < t0; no other play changes t."""
-    suit, _ = _suit_and_value(state.config, state.deck[_acted_card(state, play)])
-    complete = len(_stack(state, suit)) + 1 == state.tables.stack_height
-    regains = _is_success(state, play) and complete and state.clue_tokens < state.config.max_hints
-    return result.clue_tokens == state.clue_tokens + (1 if regains else 0)
+    state = m.state
+    regains = (m.fits and m.height + 1 == state.tables.stack_height
+               and state.clue_tokens < state.config.max_hints)
+    return m.result.clue_tokens == state.clue_tokens + (1 if regains else 0)
 
 
-def _play_fail_holds(state: GameState, play: Action, result: GameState) -> bool:
+def _play_fail_holds(m: Reading) -> bool:
     """[2.16-2c-fail] otherwise D := (d_1, ..., d_M, a) and f := f + 1; F and t stay."""
-    if _is_success(state, play):
+    if m.fits:
         return True
+    state, result = m.state, m.result
     return (
-        result.discard == state.discard + (_acted_card(state, play),)
+        result.discard == state.discard + (m.card_id,)
         and result.strikes == state.strikes + 1
-        and result.fireworks == state.fireworks
-        and result.played == state.played
+        and (result.fireworks is state.fireworks or result.fireworks == state.fireworks)
+        and (result.played is state.played or result.played == state.played)
     )
 
 
-def _play_strikeout_holds(state: GameState, play: Action, result: GameState) -> bool:
+def _play_strikeout_holds(m: Reading) -> bool:
     """[2.16-2c-strikeout] a failed play that makes f = f0 sets R := -1; nothing else
     does."""
-    limit = state.config.max_errors
-    strikeout = not _is_success(state, play) and limit is not None and state.strikes + 1 == limit
-    return (result.remaining == -1) == strikeout
+    limit = m.state.config.max_errors
+    strikeout = not m.fits and limit is not None and m.state.strikes + 1 == limit
+    return (m.result.remaining == -1) == strikeout
 
 
 # ------------------------------------------------------------ 2b and 2c: the draw
 
 
-def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _draw_holds(m: Reading) -> bool:
     """[2.16-2b-draw, 2.16-2c-draw, R-3, R-2, R-deck-plays] the top card of S joins P_C
     with K = Cards(H) if S is not empty (and, with ``draw_after_final_move`` off, the
     game goes on); otherwise the hand keeps one card fewer.  The rest of P_C and K_C
     keep their order.  A play of the stack's last card leaves the hand as it was."""
+    state, action, result = m.state, m.action, m.result
     seat, slot = state.current_player, action.slot  # type: ignore[union-attr]
-    if _is_deck_play(state, action):
+    if m.deck_play:
         # [R-deck-plays] the card came from the stack, which is now empty; the hand stays.
         return (result.next_card == state.next_card + 1 == len(state.deck)
                 and result.hands[seat] == state.hands[seat] and result.knowledge[seat] == state.knowledge[seat])
@@ -319,34 +388,35 @@ def _draw_holds(state: GameState, action: Action, result: GameState) -> bool:
     return result.next_card == state.next_card + 1 and result.hands[seat] == hand and result.knowledge[seat] == known
 
 
-def _others_untouched_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _others_untouched_holds(m: Reading) -> bool:
     """[2.16-2b, 2.16-2c] a discard or play changes no other seat's hand or knowledge."""
-    seat = state.current_player
-    return all(
-        result.hands[j] == state.hands[j] and result.knowledge[j] == state.knowledge[j]
-        for j in range(state.config.players)
-        if j != seat
-    )
+    state, result = m.state, m.result
+    seat, hands, knowledge = state.current_player, result.hands, result.knowledge
+    for j, (hand, known) in enumerate(zip(state.hands, state.knowledge)):
+        if j != seat and ((hands[j] is not hand and hands[j] != hand) or (knowledge[j] is not known and knowledge[j] != known)):
+            return False
+    return len(hands) == len(state.hands) and len(knowledge) == len(state.knowledge)
 
 
 # ------------------------------------------------------------ end of the move
 
 
-def _next_seat_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _next_seat_holds(m: Reading) -> bool:
     """[2.16-2-next] C := C + 1, seat 0 after seat p - 1; the move count grows by one."""
+    state, result = m.state, m.result
     return result.current_player == (state.current_player + 1) % state.config.players and result.turns == state.turns + 1
 
 
-def _remaining_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _remaining_holds(m: Reading) -> bool:
     """[2.16-2-R] R := R - 1 if R > 0 (infinity - 1 = infinity); R = -1 stays.  A move
     that makes R = -1 (2.16-2c-strikeout) or starts the last round (2.16-3-last-round)
     is checked by those clauses."""
-    before = state.remaining
-    if result.remaining == -1 and before != -1:
+    before, after = m.state.remaining, m.result.remaining
+    if after == -1 and before != -1:
         return True  # set by this move's strikeout
     if before is None:
-        return result.remaining is None or result.remaining == state.config.players
-    return result.remaining == (before - 1 if before > 0 else before)
+        return after is None or after == m.state.config.players
+    return after == (before - 1 if before > 0 else before)
 
 
 # ------------------------------------------------------------ step 3
@@ -397,63 +467,69 @@ def _stops(result: GameState) -> bool:
     config = result.config
     if result.remaining in (-1, 0):
         return True
-    if all(height == result.tables.stack_height for height in result.fireworks):
+    fields = result.fireworks
+    if fields.count(result.tables.stack_height) == len(fields):
         return True
     if config.options.end_when_nothing_playable and _nothing_playable_by_clause(result):
         return True
-    return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(result.fireworks)
+    return config.options.end_when_no_points_possible and _attainable_by_clause(result) == sum(fields)
 
 
-def _stop_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _stop_holds(m: Reading) -> bool:
     """[2.16-3] the game stops exactly when R = -1, R = 0, every field stack is
     complete, under R-1 no further point can be scored or, under R-4, nothing is left to
     play in the last round."""
-    return result.terminal == _stops(result)
+    return m.result.terminal == _stops(m.result)
 
 
-def _last_round_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _last_round_holds(m: Reading) -> bool:
     """[2.16-3-last-round] if the game goes on, R was infinite and the stack is now
     empty, then R := p; while the stack lasts, R stays infinite."""
-    if state.remaining is not None or result.terminal or result.remaining == -1:
+    result = m.result
+    if m.state.remaining is not None or result.terminal or result.remaining == -1:
         return True
     if result.next_card == len(result.deck):
-        return result.remaining == state.config.players
+        return result.remaining == m.state.config.players
     return result.remaining is None
 
 
-def _constants_hold(state: GameState, action: Action, result: GameState) -> bool:
+def _constants_hold(m: Reading) -> bool:
     """[2.9] a move changes neither the configuration nor S0."""
-    return result.config is state.config and result.deck == state.deck
+    state, result = m.state, m.result
+    return result.config is state.config and (result.deck is state.deck or result.deck == state.deck)
 
 
-def _history_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _history_holds(m: Reading) -> bool:
     """[2.17-history] the move's public record is appended: its number, the mover, the
     action, the card shown and its identity, whether a play succeeded, the cards a hint
-    touched, the id of the card drawn."""
-    if len(result.history) != len(state.history) + 1 or not starts_with(result.history, state.history):
+    touched, the id of the card drawn.
+
+    The history before the move is the result's first entries: for histories of one line
+    of play (one list, :class:`~hanabi_ref.engine.history.History`) that is one identity
+    test, else they are compared entry by entry (:func:`~hanabi_ref.engine.history.entry_after`);
+    the new entry is then compared with the record the clause asks for."""
+    state, action, result = m.state, m.action, m.result
+    event = entry_after(result.history, state.history)
+    if event is None:
         return False
-    event = result.history[-1]
-    drawn = CardId(result.next_card - 1) if result.next_card > state.next_card and not _is_deck_play(state, action) else None
-    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
-        # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
-        card_id = _acted_card(state, action)
-        made = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
-        success = _is_success(state, action) if isinstance(action, Play) else None
-        return event == Event(state.turns, state.current_player, made, card_id, state.deck[card_id], success, (), drawn)
     if isinstance(action, Hint):
-        _, touched_identities = _named(state.config, action.kind, action.subject)
-        touched = tuple(c for c in state.hands[action.target] if touched_identities >> state.deck[c] & 1)
-        expected = Event(state.turns, state.current_player, action, None, None, None, touched, None)
+        named, deck = m.named, state.deck
+        touched = tuple([c for c in state.hands[action.target] if deck[c] in named])
+        expected: tuple[object, ...] = (state.turns, state.current_player, action, None, None, None, touched, None)
     else:
-        card_id = _acted_card(state, action)
-        success = _is_success(state, action) if isinstance(action, Play) else None
-        expected = Event(state.turns, state.current_player, action, card_id, state.deck[card_id], success, (), drawn)
+        assert isinstance(action, (Discard, Play))
+        drawn = result.next_card - 1 if result.next_card > state.next_card and not m.deck_play else None
+        success = m.fits if isinstance(action, Play) else None
+        # [VAR-engine-orange] ``action`` is the step applied; the record names the move made.
+        made = action if not m.inverted else Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
+        expected = (state.turns, state.current_player, made, m.card_id, m.card, success, (), drawn)
     return event == expected
 
 
-def _has_action_holds(state: GameState, action: Action, result: GameState) -> bool:
+def _has_action_holds(m: Reading) -> bool:
     """[PR-legal-action] a state that has not stopped offers its player an action: its
     hand is not empty, and playing any card of it is legal (2.16-2c)."""
+    result = m.result
     return result.terminal or len(result.hands[result.current_player]) > 0
 
 
@@ -487,29 +563,49 @@ _BY_KIND: dict[type, tuple[Postcondition, ...]] = {
 }
 
 _CHECKS_BY_KIND: dict[type, tuple[tuple[Check, str], ...]] = {
-    kind: tuple((condition.holds, condition.message) for condition in conditions) for kind, conditions in _BY_KIND.items()
+    kind: tuple((condition.check, condition.message) for condition in conditions) for kind, conditions in _BY_KIND.items()
 }
 """:data:`_BY_KIND` as (check, message) pairs, read once per move."""
 
 
-def _is_inverted(state: GameState, action: Discard | Play) -> bool:
-    """[VAR-engine-orange] the card the move names is orange: its play and discard swap
-    (without orange suits the mask is 0, and the card is not looked up; the mask is the
-    variant model's orange suits, VAR-orange, read here without the rule set the steps
-    ask)."""
-    mask = state.tables.inverted_mask
-    return bool(mask) and bool(mask >> state.deck[_acted_card(state, action)] & 1)
+DealCheck = Callable[[GameConfig, GameState], bool]
+
+DEAL_CONDITIONS: tuple[tuple[str, DealCheck], ...] = (
+    ("2.16-1: D and every F[i] start empty",
+     lambda config, result: result.discard == () and all(h == 0 for h in result.fireworks)),
+    ("2.16-1: t = t0, f = 0, C is the first seat",
+     lambda config, result: result.clue_tokens == config.max_hints and result.strikes == 0 and result.current_player == 0),
+    ("2.16-1-deal: S starts after the p*h dealt cards",
+     lambda config, result: result.next_card == config.players * config.hand_size),
+    ("2.14-initial: every K_c is Cards(H)",
+     lambda config, result: all(k == (1 << config.values * config.suit_count) - 1 for known in result.knowledge for k in known)),
+)
+"""The conditions of step 1 on the dealt state, as (message, check) [2.16-1, 2.16-1-deal,
+2.14-initial]: each message starts with its clause."""
+
+
+def check_deal(config: GameConfig, result: GameState) -> None:
+    """Raise :class:`icontract.ViolationError` naming the first condition of step 1 that
+    the state dealt for ``config`` breaks [2.16-1, 2.16-1-deal, 2.14-initial, CT-move];
+    written by hand, as :func:`check_move` is, rather than as icontract postconditions,
+    whose wrapper costs more than the deal's own checks."""
+    for message, holds in DEAL_CONDITIONS:
+        if not holds(config, result):
+            raise icontract.ViolationError(message)
 
 
 def check_move(state: GameState, action: Action, result: GameState) -> None:
     """Raise :class:`icontract.ViolationError` naming the first clause the move from
-    ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3]; the discard of an
-    orange card is checked as a play of it and the play as a discard
-    (VAR-engine-orange)."""
-    if isinstance(action, (Discard, Play)) and _is_inverted(state, action):
-        action = Play(action.slot) if isinstance(action, Discard) else Discard(action.slot)
+    ``state`` by ``action`` to ``result`` breaks [2.16-2, 2.16-3, CT-move]; the discard of
+    an orange card is checked as a play of it and the play as a discard
+    (VAR-engine-orange).  What the clauses ask of the action is worked out once, for all
+    of them (:class:`Reading`)."""
+    reading = read_move(state, action, result)
+    if reading.inverted:
+        slot = action.slot  # type: ignore[union-attr]
+        reading.action = action = Play(slot) if isinstance(action, Discard) else Discard(slot)
     for holds, message in _CHECKS_BY_KIND[type(action)]:
-        if not holds(state, action, result):
+        if not holds(reading):
             raise icontract.ViolationError(f"{message} (turn {state.turns}, {describe(action)})")
 
 

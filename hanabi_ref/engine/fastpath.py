@@ -33,7 +33,7 @@ from hanabi_ref.engine.actions import Action
 from hanabi_ref.engine.cards import CardId, Identity
 from hanabi_ref.engine.history import Event, History
 from hanabi_ref.engine.config import GameConfig
-from hanabi_ref.engine.state import GameState, check_invariants, check_successor_invariants
+from hanabi_ref.engine.state import GameState, check_invariants, check_successor_invariants, mark_checked
 from hanabi_ref.engine.tables import Tables
 
 
@@ -190,6 +190,7 @@ def state_of_fields(fields: dict[str, object], before: GameState | None = None) 
     if ENABLED:
         if before is None:
             check_invariants(state)
+            mark_checked(state)  # the whole check passed: the first move is checked from it
         else:
             check_successor_invariants(before, state)
     return state

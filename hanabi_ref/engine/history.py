@@ -184,6 +184,20 @@ def sealed_successor(last: SealedHistory, history: History) -> SealedHistory:
     return sealed_history(tuple(events[:length]))
 
 
+def entry_after(history: Sequence[Event], before: Sequence[Event]) -> Event | None:
+    """The one entry ``history`` holds after ``before``'s entries when it is ``before``
+    with one entry more, else None [2.17-history].  For two histories of one line of play
+    (one list) that is decided by identity, in O(1): the list's first ``len(before)``
+    entries are ``before``'s, and ``history`` sees one more; otherwise the entries are
+    compared one by one."""
+    if isinstance(history, History) and isinstance(before, History) and history._events is before._events:
+        length = before._length
+        return history._events[length] if history._length == length + 1 else None
+    if len(history) != len(before) + 1 or not starts_with(history, before):
+        return None
+    return history[-1]
+
+
 def starts_with(history: Sequence[Event], prefix: Sequence[Event]) -> bool:
     """Whether ``prefix`` is the first ``len(prefix)`` entries of ``history`` (any
     sequences; O(1) for histories sharing their list)."""

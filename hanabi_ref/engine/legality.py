@@ -245,7 +245,14 @@ def illegality(state: GameState, action: Action) -> Problem | None:
         return ("2.16-3", "the game is over")
     current, config = state.current_player, state.config
     deck_play = config.options.deck_plays and is_deck_play_open(config, len(state.deck) - state.next_card)
-    return action_problem(state.tables, state.clue_tokens, current, len(state.hands[current]), _state_mask_of(state), action, deck_play)
+    # only a hint asks for a hand's touch key [2.16-2a-empty]
+    mask_of = _state_mask_of(state) if isinstance(action, Hint) else _no_hand
+    return action_problem(state.tables, state.clue_tokens, current, len(state.hands[current]), mask_of, action, deck_play)
+
+
+def _no_hand(seat: int) -> int | None:
+    """The touch key :func:`illegality` passes for a play or a discard, which asks for none."""
+    return None
 
 
 def is_legal(state: GameState, action: Action) -> bool:

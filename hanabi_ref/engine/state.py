@@ -37,6 +37,7 @@ import icontract
 
 from hanabi_ref.base.contracts import ENABLED
 from hanabi_ref.engine.history import Event as Event
+from hanabi_ref.engine.history import entry_after as entry_after
 from hanabi_ref.engine.history import History as History
 from hanabi_ref.engine.history import SealedHistory as SealedHistory
 from hanabi_ref.engine.history import sealed_history as sealed_history
@@ -185,10 +186,12 @@ def is_knowledge_sound_after(before: GameState, result: GameState) -> bool:
     hands, knowledge = result.hands, result.knowledge
     if len(hands) != len(knowledge) or len(hands) != len(before.hands):
         return is_knowledge_sound(result)
-    outside, deck = ~result.tables.all_cards_mask, result.deck
-    return all(_is_hand_sound(hand, known, outside, deck)
-               for hand, known, old_hand, old_known in zip(hands, knowledge, before.hands, before.knowledge)
-               if hand is not old_hand or known is not old_known)
+    outside, deck, old_hands, old_knowledge = ~result.tables.all_cards_mask, result.deck, before.hands, before.knowledge
+    for seat, hand in enumerate(hands):
+        known = knowledge[seat]
+        if (hand is not old_hands[seat] or known is not old_knowledge[seat]) and not _is_hand_sound(hand, known, outside, deck):
+            return False
+    return True
 
 
 def is_errors_within_bound(state: GameState) -> bool:
@@ -228,10 +231,10 @@ class GameState:
     when a state is built by its constructor (or ``attrs.evolve``) and kept up to date
     by the steps of a move, which change one hand at a time [2.16-2a-empty].
 
-    With contracts on, a state the engine built by a move and checked carries a mark
-    beside its fields, a weak reference to itself (:func:`is_checked`, CT-state): a copy
-    of its fields is another object, which the mark does not name, and ``attrs.evolve``,
-    ``copy`` and pickle leave the mark out."""
+    With contracts on, a state the engine built (the deal, or a move) and checked
+    carries a mark beside its fields, a weak reference to itself (:func:`is_checked`,
+    CT-state): a copy of its fields is another object, which the mark does not name, and
+    ``attrs.evolve``, ``copy`` and pickle leave the mark out."""
 
     config: GameConfig
     deck: tuple[Identity, ...]
@@ -407,8 +410,8 @@ CHECKED_MARK = "_checked"
 
 
 def is_checked(state: GameState) -> bool:
-    """Whether the engine built ``state`` by a move and found every invariant holding:
-    the mark that :func:`check_successor_invariants` sets names this very object
+    """Whether the engine built ``state`` (by the deal or by a move) and found every
+    invariant holding: the mark that :func:`mark_checked` sets names this very object
     [CT-state]."""
     mark = state.__dict__.get(CHECKED_MARK)
     return mark is not None and mark() is state
@@ -451,9 +454,14 @@ def check_successor_invariants(before: GameState, result: GameState) -> None:
         for description, condition, incremental in _SUCCESSOR_ORDER:
             if not (incremental(before, result) if incremental is not None else condition(result)):
                 raise icontract.ViolationError(f"{description} (turn {result.turns})")
-    # The mark: a weak reference, so that a state does not keep itself alive, and one
-    # that names this object only (a copy of the fields names another).
-    result.__dict__[CHECKED_MARK] = weakref.ref(result)
+    mark_checked(result)
+
+
+def mark_checked(state: GameState) -> None:
+    """Mark ``state``, whose every invariant the engine has just found holding, as
+    checked [CT-state]: a weak reference, so that a state does not keep itself alive, and
+    one that names this object only (a copy of the fields names another)."""
+    state.__dict__[CHECKED_MARK] = weakref.ref(state)
 
 
 _SUCCESSOR_ORDER: tuple[tuple[str, Callable[[GameState], bool], Callable[[GameState, GameState], bool] | None], ...] = tuple(

@@ -36,8 +36,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import cast
 
-import icontract
-
 from hanabi_ref.engine import conditions
 from hanabi_ref.engine.actions import Action, Discard, Hint, Play
 from hanabi_ref.base.contracts import ENABLED
@@ -71,10 +69,6 @@ def check_deck(config: GameConfig, deck: tuple[int, ...]) -> None:
     )
 
 
-@icontract.ensure(lambda result: result.discard == () and all(h == 0 for h in result.fireworks), "2.16-1: D and every F[i] start empty", enabled=ENABLED)
-@icontract.ensure(lambda config, result: result.clue_tokens == config.max_hints and result.strikes == 0 and result.current_player == 0, "2.16-1: t = t0, f = 0, C is the first seat", enabled=ENABLED)
-@icontract.ensure(lambda config, result: result.next_card == config.players * config.hand_size, "2.16-1-deal: S starts after the p*h dealt cards", enabled=ENABLED)
-@icontract.ensure(lambda config, result: all(k == (1 << config.values * config.suit_count) - 1 for known in result.knowledge for k in known), "2.14-initial: every K_c is Cards(H)", enabled=ENABLED)
 def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> GameState:
     """Step 1: deal the hands, empty D and F, t := t0, f := 0, C := first seat, R := inf,
     every K_c := Cards(H) [2.16-1, 2.16-1-deal, 2.14-initial, E-22].  Step 3 is then
@@ -91,13 +85,16 @@ def process_initialisation(config: GameConfig, deck: tuple[Identity, ...]) -> Ga
         remaining, terminal = stop_check(config, stop, None, next_card == len(deck))
         if not terminal and config.options.end_when_nothing_playable:
             terminal = is_nothing_playable_left(tables, deck, (0,) * config.suit_count, (), hands, 0, remaining)
-    return build_state(
+    result = build_state(
         config=config, deck=deck, next_card=next_card, hands=hands,
         knowledge=tables.dealt_knowledge,
         fireworks=(0,) * config.suit_count, played=(), discard=(), clue_tokens=config.max_hints, strikes=0,
         current_player=0, remaining=remaining, turns=0, history=History(), terminal=terminal, tables=tables,
         touch_keys=touch_keys(tables.touch_bits, deck, hands),
     )
+    if ENABLED:
+        conditions.check_deal(config, result)  # [CT-move] 2.16-1, 2.16-1-deal, 2.14-initial
+    return result
 
 
 def initial_state(config: GameConfig, deck: Sequence[int]) -> GameState:
