@@ -325,10 +325,11 @@ def observations(t: Tables, seats: Ints, others: Ints, know_rows: Bytes, sizes: 
     # [RL-hands] the others' card one-hots, a slot without a card all zero
     out[:, at.hands:at.missing] = np.take(t.one_hots, others, axis=0).reshape(n, -1)
     out[:, at.missing:at.deck] = np.take(sizes, seats) < t.hand_size
-    out[:, at.deck:at.fireworks] = t.deck_range < (t.deck_size - next_card)[:, None]
-    out[:, at.fireworks:at.information] = (t.fire_range == fields[:, :, None] - 1).reshape(n, b)
-    out[:, at.information:at.lives] = t.info_range < hints[:, None]
-    out[:, at.lives:at.discards] = t.life_range < (t.lives - errors)[:, None]
+    # [RL-deck, RL-fireworks, RL-tokens] rows of the tables of each section's values
+    out[:, at.deck:at.fireworks] = np.take(t.deck_bits, t.deck_size - next_card, axis=0, mode="clip")
+    out[:, at.fireworks:at.information] = np.take(t.fire_bits, fields, axis=0, mode="clip").reshape(n, b)
+    out[:, at.information:at.lives] = np.take(t.info_bits, hints, axis=0, mode="clip")
+    out[:, at.lives:at.discards] = np.take(t.life_bits, t.lives - errors, axis=0, mode="clip")
     out[:, at.discards:at.actor] = pile_bits[:, :t.deck_size]
     out[:, at.actor:at.cards] = last[:, :t.last_width]
     # [RL-knowledge] the knowledge rows of every seat, observer first

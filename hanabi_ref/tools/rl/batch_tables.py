@@ -187,10 +187,16 @@ class Tables:
     pile_rows: Ints
     last_rows: Ints
     slot_range: Ints
-    deck_range: Ints
     fire_range: Ints
-    info_range: Ints
-    life_range: Ints
+    deck_bits: Bytes
+    """[RL-deck] deck_bits[v]: the section for v cards left in the stack (a thermometer)"""
+    fire_bits: Bytes
+    """[RL-fireworks] fire_bits[f]: one suit's part of the section for field f (one-hot of
+    f - 1; nothing for 0)"""
+    info_bits: Bytes
+    """[RL-tokens] info_bits[t]: the section for t hint tokens (a thermometer)"""
+    life_bits: Bytes
+    """[RL-tokens] life_bits[v]: the section for v life tokens left (a thermometer)"""
     pile_starts: Ints
     """[RL-discards] where each identity's thermometer starts in the pile's section"""
     last_width: int
@@ -245,11 +251,20 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         one_hots=np.eye(b + 1, b, dtype=np.uint8), fresh=fresh,
         rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
         pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1), slot_range=np.arange(h),
-        deck_range=np.arange(max(0, deck - p * h)), fire_range=np.arange(r), info_range=np.arange(dims.max_hints),
-        life_range=np.arange(dims.lives),
+        fire_range=np.arange(r), deck_bits=thermometers(max(0, deck - p * h)),
+        fire_bits=np.eye(r + 1, r, -1, dtype=np.uint8), info_bits=thermometers(dims.max_hints),
+        life_bits=thermometers(dims.lives),
         pile_starts=np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64), last_width=last_width,
         move_of=decoded[0], slot_of=decoded[1], kind_of=decoded[2], where_of=decoded[3], what_of=decoded[4],
         target_of=decoded[5])
+
+
+def thermometers(width: int) -> Bytes:
+    """Row v: a thermometer of ``width`` values, the first v set (v = 0 .. width); read
+    with ``mode="clip"``, a v below 0 reads row 0 and one above ``width`` the last row, as
+    the comparison ``range(width) < v`` would set them [RL-deck, RL-tokens]."""
+    table: Bytes = np.tri(width + 1, width, -1, dtype=np.uint8)
+    return table
 
 
 def hints_of_key(kinds: int, empty_hints: bool) -> Mask:
