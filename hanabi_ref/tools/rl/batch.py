@@ -345,13 +345,14 @@ def legal_masks(t: Tables, sizes: Ints, keys: Ints, current: Ints, hints: Ints) 
     unless the rules allow empty hints [2.16-2a-empty, 2.16-2b-token]."""
     n, h, c, p = t.n, t.hand_size, t.colours, t.players
     mask = np.empty((n, t.actions), np.int8)
-    holds = t.slot_range < np.take(sizes, t.seat_rows + current)[:, None]
-    mask[:, :h] = holds if t.discard_at_max_hints else holds & (hints < t.max_hints)[:, None]
-    mask[:, h:2 * h] = holds
-    touched = np.take(t.hints_of_key, keys, axis=0)
-    touched *= (hints > 0).view(np.int8)[:, None, None]  # a hint needs a token
-    mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, -1)
-    mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
+    below = hints < t.max_hints
+    mask[:, :2 * h] = np.take(t.moves_of_size, 2 * np.take(sizes, t.seat_rows + current) + below, axis=0)
+    touched = np.take(t.hints_of_key, np.where((hints > 0)[:, None], keys, t.no_token), axis=0)
+    if p == 2:  # one target: its colours, then its ranks, as the table's row
+        mask[:, 2 * h:] = touched.reshape(n, -1)
+    else:
+        mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, -1)
+        mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
     return mask
 
 

@@ -35,7 +35,7 @@ Mask = npt.NDArray[np.int8]
 
 MAX_KEY_BITS: Final = 16
 """The most kinds of hint (c + r, a bit each in a hand's touch key) the batch plays: it
-keeps a table of 2^(c + r) rows, one per touch key."""
+keeps a table of 2^(c + r) + 1 rows, one per touch key and one for no token."""
 
 INFINITE: Final = -2
 """R = infinity (the engine's ``remaining = None``) in the array of R [2.16-2-R]."""
@@ -173,7 +173,14 @@ class Tables:
     hints_of_key: Mask
     """hints_of_key[key, q]: 1 when hint q (colours, then ranks) may be given to a hand
     whose touch key is ``key``: when it touches one of its cards, or always where the
-    rules allow empty hints [2.16-2a-empty]"""
+    rules allow empty hints [2.16-2a-empty]; its last row, key 2^(c + r), is all 0: no
+    hint token left [2.16-2b-token]"""
+    no_token: int
+    """2^(c + r), the row of :attr:`hints_of_key` read without a hint token"""
+    moves_of_size: Mask
+    """[RL-mask, 2.16-2b-token] moves_of_size[2 s + below]: the discards and plays of a
+    seat holding s cards, discards only below t0 (below = 1) unless the rules allow one
+    with every token"""
     one_hots: Bytes
     """one_hots[x]: identity x as RL-hands writes it; one_hots[b], reached by -1: no card"""
     fresh: Bytes
@@ -247,7 +254,8 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         deal_order=np.array([card for hand in tables_for(config).dealt_hands for card in hand], np.int64),
         colour_of=colour_of, rank_of=rank_of, counts=np.array(dims.counts, np.int64), touches=touches,
         hint_keeps=hint_keeps.reshape(2 * (c + r), width), hint_reveals=hint_reveals.reshape(2 * (c + r), width), touch_bits=touch_bits,
-        hints_of_key=hints_of_key(c + r, options.empty_hints),
+        hints_of_key=hints_of_key(c + r, options.empty_hints), no_token=1 << (c + r),
+        moves_of_size=moves_of_size(h, options.discard_at_max_hints),
         one_hots=np.eye(b + 1, b, dtype=np.uint8), fresh=fresh,
         rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
         pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1), slot_range=np.arange(h),
@@ -268,9 +276,23 @@ def thermometers(width: int) -> Bytes:
 
 
 def hints_of_key(kinds: int, empty_hints: bool) -> Mask:
-    """The table :attr:`Tables.hints_of_key` for ``kinds`` = c + r hints [2.16-2a-empty]."""
+    """The table :attr:`Tables.hints_of_key` for ``kinds`` = c + r hints, and its last row
+    for no token [2.16-2a-empty, 2.16-2b-token]."""
     keys = np.arange(1 << kinds)[:, None]
-    table: Mask = np.ones((1 << kinds, kinds), np.int8) if empty_hints else (keys >> np.arange(kinds) & 1).astype(np.int8)
+    table: Mask = np.zeros(((1 << kinds) + 1, kinds), np.int8)
+    table[:-1] = 1 if empty_hints else keys >> np.arange(kinds) & 1
+    return table
+
+
+def moves_of_size(hand_size: int, discard_at_max_hints: bool) -> Mask:
+    """The table :attr:`Tables.moves_of_size` [RL-mask, 2.16-2b-token]: row 2 s + below,
+    the h discards then the h plays of a hand of s cards (a slot is legal when it holds a
+    card), the discards only when below is 1 unless ``discard_at_max_hints``."""
+    holds = np.arange(hand_size) < np.arange(hand_size + 1)[:, None]
+    table: Mask = np.zeros((2 * (hand_size + 1), 2 * hand_size), np.int8)
+    table[0::2, :hand_size] = holds & discard_at_max_hints
+    table[1::2, :hand_size] = holds
+    table[:, hand_size:] = np.repeat(holds, 2, axis=0)
     return table
 
 
