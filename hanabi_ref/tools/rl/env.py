@@ -172,9 +172,9 @@ class Table:
         once the episode has ended)."""
         view = self.observed.views(self.state, (seat,))[0]
         if self.hat is None:
-            legal = self.actions.legal_bytes(view)
-            self.legal = (self.state, seat, bytes(legal))
-            mask, vector = np.frombuffer(legal, np.int8), self.encoder.encode(view)
+            legal = self.actions.keyed_bytes(view, self.state.touch_keys)
+            self.legal = (self.state, seat, legal)
+            mask, vector = np.frombuffer(bytearray(legal), np.int8), self.encoder.encode(view)
         else:
             mask = self.hat.mask(view)
             vector = np.concatenate([self.encoder.encode(view), self.hat.hat_vector(self.received.get(seat))])
