@@ -263,7 +263,7 @@ def rewards(t: Tables, remaining: Ints, totals: Ints, scores: Ints) -> tuple[Flo
     return (score - scores).astype(np.float32), score
 
 
-def last_action_sections(t: Tables, chosen: Ints, move: Ints, hinting: Bools, touched: Bools, card: Ints,
+def last_action_sections(t: Tables, chosen: Ints, hinting: Bools, touched: Bools, card: Ints,
                          success: Bools, token: Bools) -> Bytes:
     """[RL-last-action] the last-action sections as the next seat sees them, with one
     column more that writes with no effect land in: actor p - 1 (the mover is the seat
@@ -273,13 +273,10 @@ def last_action_sections(t: Tables, chosen: Ints, move: Ints, hinting: Bools, to
     does)."""
     at, start, nothing = t.at, t.at.actor, t.last_width
     last = np.zeros((t.n, t.last_width + 1), np.uint8)
-    cells = np.empty((t.n, 6), np.int64)
-    cells[:, 0] = t.players - 1
-    cells[:, 1] = at.move_type - start + move
-    cells[:, 2] = t.where_of[chosen]
-    cells[:, 3] = t.what_of[chosen] + np.where(hinting, 0, card)
-    cells[:, 4] = np.where(success, at.scored - start, nothing)
-    cells[:, 5] = np.where(token, at.token - start, nothing)
+    cells = np.take(t.last_cells, chosen, axis=0)
+    cells[:, 3] += np.where(hinting, 0, card)
+    cells[:, 4] -= success * (nothing - (at.scored - start))
+    cells[:, 5] -= token * (nothing - (at.token - start))
     cells += t.last_rows[:, None]
     np.put(last, cells, 1)
     last[:, at.outcome - start:at.outcome - start + t.hand_size] = touched
@@ -555,7 +552,7 @@ class BatchEnv:
         if t.end_when_nothing_playable:
             stop |= nothing_playable(t, self.remaining, self.hands, self.fields, self.current)
         reward, self.scores = rewards(t, self.remaining, totals, self.scores)
-        self._last = last_action_sections(t, chosen, move, hinting, touched, card, success, token)
+        self._last = last_action_sections(t, chosen, hinting, touched, card, success, token)
         self._deal(np.nonzero(stop)[0])
         observation, mask = self._outputs()
         return observation, mask, reward, stop

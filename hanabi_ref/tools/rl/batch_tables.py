@@ -215,6 +215,12 @@ class Tables:
     what_of: Ints
     target_of: Ints
     """target_of[C, a]: the seat action a of seat C hints (C itself when not a hint)"""
+    last_cells: Ints
+    """[RL-last-action] last_cells[a]: the cells of the last-action sections action a
+    sets whatever its outcome, counted from the actor section: the actor p - 1, its move
+    type, its target or position, and its colour, rank or the start of the card section
+    (to which the card is added); then twice the extra column (where the score and token
+    bits land when not set)"""
 
 
 def batch_tables(config: GameConfig, n: int) -> Tables:
@@ -264,7 +270,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         life_bits=thermometers(dims.lives),
         pile_starts=np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64), last_width=last_width,
         move_of=decoded[0], slot_of=decoded[1], kind_of=decoded[2], where_of=decoded[3], what_of=decoded[4],
-        target_of=decoded[5])
+        target_of=decoded[5], last_cells=last_cells(decoded, at, p, last_width))
 
 
 def thermometers(width: int) -> Bytes:
@@ -293,6 +299,19 @@ def moves_of_size(hand_size: int, discard_at_max_hints: bool) -> Mask:
     table[0::2, :hand_size] = holds & discard_at_max_hints
     table[1::2, :hand_size] = holds
     table[:, hand_size:] = np.repeat(holds, 2, axis=0)
+    return table
+
+
+def last_cells(decoded: tuple[Ints, Ints, Ints, Ints, Ints, Ints], at: Offsets, players: int,
+               last_width: int) -> Ints:
+    """The table :attr:`Tables.last_cells` from :func:`plain_decoding`'s columns [RL-last-action]."""
+    move_of, where_of, what_of = decoded[0], decoded[3], decoded[4]
+    table = np.empty((len(move_of), 6), np.int64)
+    table[:, 0] = players - 1
+    table[:, 1] = at.move_type - at.actor + move_of
+    table[:, 2] = where_of
+    table[:, 3] = what_of
+    table[:, 4:] = last_width
     return table
 
 
