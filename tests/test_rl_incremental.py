@@ -206,3 +206,29 @@ def test_a_copied_action_space_gives_the_same_masks() -> None:
             seat = state.current_player
             expected = {space.index(action, seat) for action in legal_actions(state)} if not state.terminal else set()
             assert set(np.flatnonzero(other.mask(make_view(state, seat))).tolist()) == expected
+
+
+@pytest.mark.checks("RL-mask")
+def test_masks_from_the_touch_keys_are_the_masks_of_the_legal_actions() -> None:
+    """[RL-mask] the mask assembled from its parts (the moves of the tokens and hand
+    size, the hints of each other hand's touch key, each part kept from an earlier
+    state) equals the engine's legal actions at every seat of every state, under every
+    preset's options, variants with other touches and drawn configurations; a space
+    with no parts kept yet learns them from the first states."""
+    from hanabi_ref.tools.rl.actions import PlainActions
+
+    configs = [*_configs(), make_config(3, "hanab-live", "Pink (5 Suits)"), make_config(4, "physical"),
+               make_config(2, "hanabi-rs"), make_config(5, "hanab-live", "Null (5 Suits)")]
+    compared = 0
+    for config in configs:
+        space = PlainActions(config)
+        for seed in range(3):
+            for state in _game(config, seed, 0.6):
+                for seat in range(config.players):
+                    expected = ({space.index(action, seat) for action in legal_actions(state)}
+                                if seat == state.current_player and not state.terminal else set())
+                    found = space.keyed_bytes(make_view(state, seat), state.touch_keys)
+                    assert {index for index, legal in enumerate(found) if legal} == expected
+                    assert len(found) == space.size
+                    compared += 1
+    assert compared > 2000 and space.hint_parts and space.moves

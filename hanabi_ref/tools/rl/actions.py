@@ -7,6 +7,7 @@ rank reveal is 2h + (p - 1) c + (off - 1) r + rank - 1 (c clue colours, r ranks)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import lru_cache
 
 import numpy as np
@@ -38,6 +39,13 @@ class PlainActions:
         self.colours, self.ranks = len(config.colours), config.values
         self.hand_size = h
         self.size = 2 * h + (p - 1) * (self.colours + self.ranks)
+        self.decoded: list[list[Action | None]] = [[None] * self.size for _ in range(p)]
+        """per actor, the action of each index once decoded (actions are frozen values)"""
+        self.moves: dict[tuple[int, int], bytes] = {}
+        """[RL-mask] the discards and plays of each (hint tokens, hand size) met (:meth:`keyed_bytes`)"""
+        self.hint_parts: dict[int, bytes] = {}
+        """[RL-mask] the legal colour then rank hints to a hand of each touch key met,
+        with a token left (:meth:`keyed_bytes`)"""
         self.index_of: list[dict[int, int]] = [{} for _ in range(p)]
         """per actor, the index of each action object met, by the object's id"""
         self.kept: list[list[Action]] = [[] for _ in range(p)]
@@ -47,13 +55,24 @@ class PlainActions:
         """A copy (pickle, deepcopy) starts with empty memos: the ids they are keyed by
         are this process's objects', which a copy does not hold."""
         p = self.config.players
-        return {**self.__dict__, "index_of": [{} for _ in range(p)], "kept": [[] for _ in range(p)]}
+        return {**self.__dict__, "index_of": [{} for _ in range(p)], "kept": [[] for _ in range(p)],
+                "decoded": [[None] * self.size for _ in range(p)], "moves": {}, "hint_parts": {}}
 
     def action(self, index: int, actor: int) -> Action:
         """The action of ``index`` for the seat ``actor``."""
         if isinstance(index, bool) or not isinstance(index, (int, np.integer)) or not 0 <= index < self.size:
             raise RLError("RL-plain", f"action {index!r} is not an index of the plain space (0 to {self.size - 1})")
         index = int(index)
+        decoded = self.decoded[actor] if 0 <= actor < len(self.decoded) else None
+        action = None if decoded is None else decoded[index]
+        if action is None:
+            action = self.decode(index, actor)
+            if decoded is not None:
+                decoded[index] = action
+        return action
+
+    def decode(self, index: int, actor: int) -> Action:
+        """The action of plain index ``index`` (in range) for the seat ``actor`` [RL-plain]."""
         h, c, r, p = self.hand_size, self.colours, self.ranks, self.config.players
         if index < h:
             return Discard(index)
@@ -82,6 +101,37 @@ class PlainActions:
         """[RL-mask] 1 for each legal action of the seat of ``view`` (all zero when it is
         not that seat's turn or the game is over)."""
         return np.frombuffer(self.legal_bytes(view), np.int8)
+
+    def keyed_bytes(self, view: PlayerView, keys: Sequence[int]) -> bytes:
+        """The mask of ``view`` [RL-mask] as bytes, given the touch key of every hand
+        (``keys``, the state's; the actor's own is not read).
+
+        Legality is decided in parts (:func:`~hanabi_ref.engine.legality.enumerate_legal`,
+        without the self-hints and deck plays this space refuses): the discards and plays
+        by the hint tokens and the actor's hand size, the hints to each other seat by
+        whether a token is left and that seat's touch key alone [2.16-actions,
+        2.16-2a-empty, 2.16-2a-token].  Each part is read once from :meth:`legal_bytes`
+        of a view that needs it and kept; the mask is then assembled from the parts."""
+        if view.terminal or view.current_player != view.seat:
+            return bytes(self.size)
+        seat, tokens = view.seat, view.clue_tokens
+        moves = self.moves.get((tokens, len(view.hands[seat])))
+        p, h, c = self.config.players, self.hand_size, self.colours
+        targets = [keys[(seat + offset) % p] for offset in range(1, p)] if tokens >= 1 else []
+        hints = [self.hint_parts.get(key) for key in targets]
+        if moves is None or None in hints:
+            legal = bytes(self.legal_bytes(view))
+            if len(self.hint_parts) >= KNOWN_LIMIT:
+                self.hint_parts.clear()
+            self.moves[(tokens, len(view.hands[seat]))] = legal[:2 * h]
+            ranks = 2 * h + (p - 1) * c
+            for offset, key in enumerate(targets):
+                self.hint_parts[key] = (legal[2 * h + offset * c: 2 * h + (offset + 1) * c]
+                                        + legal[ranks + offset * self.ranks: ranks + (offset + 1) * self.ranks])
+            return legal
+        if not targets:  # no token: no hint
+            return moves + bytes(self.size - 2 * h)
+        return moves + b"".join(part[:c] for part in hints) + b"".join(part[c:] for part in hints)  # type: ignore[index]
 
     def legal_bytes(self, view: PlayerView) -> bytearray:
         """The mask of ``view`` [RL-mask] as a new bytearray."""

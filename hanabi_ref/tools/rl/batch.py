@@ -263,7 +263,7 @@ def rewards(t: Tables, remaining: Ints, totals: Ints, scores: Ints) -> tuple[Flo
     return (score - scores).astype(np.float32), score
 
 
-def last_action_sections(t: Tables, chosen: Ints, move: Ints, hinting: Bools, touched: Bools, card: Ints,
+def last_action_sections(t: Tables, chosen: Ints, hinting: Bools, touched: Bools, card: Ints,
                          success: Bools, token: Bools) -> Bytes:
     """[RL-last-action] the last-action sections as the next seat sees them, with one
     column more that writes with no effect land in: actor p - 1 (the mover is the seat
@@ -273,13 +273,10 @@ def last_action_sections(t: Tables, chosen: Ints, move: Ints, hinting: Bools, to
     does)."""
     at, start, nothing = t.at, t.at.actor, t.last_width
     last = np.zeros((t.n, t.last_width + 1), np.uint8)
-    cells = np.empty((t.n, 6), np.int64)
-    cells[:, 0] = t.players - 1
-    cells[:, 1] = at.move_type - start + move
-    cells[:, 2] = t.where_of[chosen]
-    cells[:, 3] = t.what_of[chosen] + np.where(hinting, 0, card)
-    cells[:, 4] = np.where(success, at.scored - start, nothing)
-    cells[:, 5] = np.where(token, at.token - start, nothing)
+    cells = np.take(t.last_cells, chosen, axis=0)
+    cells[:, 3] += np.where(hinting, 0, card)
+    cells[:, 4] -= success * (nothing - (at.scored - start))
+    cells[:, 5] -= token * (nothing - (at.token - start))
     cells += t.last_rows[:, None]
     np.put(last, cells, 1)
     last[:, at.outcome - start:at.outcome - start + t.hand_size] = touched
@@ -325,10 +322,11 @@ def observations(t: Tables, seats: Ints, others: Ints, know_rows: Bytes, sizes: 
     # [RL-hands] the others' card one-hots, a slot without a card all zero
     out[:, at.hands:at.missing] = np.take(t.one_hots, others, axis=0).reshape(n, -1)
     out[:, at.missing:at.deck] = np.take(sizes, seats) < t.hand_size
-    out[:, at.deck:at.fireworks] = t.deck_range < (t.deck_size - next_card)[:, None]
-    out[:, at.fireworks:at.information] = (t.fire_range == fields[:, :, None] - 1).reshape(n, b)
-    out[:, at.information:at.lives] = t.info_range < hints[:, None]
-    out[:, at.lives:at.discards] = t.life_range < (t.lives - errors)[:, None]
+    # [RL-deck, RL-fireworks, RL-tokens] rows of the tables of each section's values
+    out[:, at.deck:at.fireworks] = np.take(t.deck_bits, t.deck_size - next_card, axis=0, mode="clip")
+    out[:, at.fireworks:at.information] = np.take(t.fire_bits, fields, axis=0, mode="clip").reshape(n, b)
+    out[:, at.information:at.lives] = np.take(t.info_bits, hints, axis=0, mode="clip")
+    out[:, at.lives:at.discards] = np.take(t.life_bits, t.lives - errors, axis=0, mode="clip")
     out[:, at.discards:at.actor] = pile_bits[:, :t.deck_size]
     out[:, at.actor:at.cards] = last[:, :t.last_width]
     # [RL-knowledge] the knowledge rows of every seat, observer first
@@ -344,13 +342,14 @@ def legal_masks(t: Tables, sizes: Ints, keys: Ints, current: Ints, hints: Ints) 
     unless the rules allow empty hints [2.16-2a-empty, 2.16-2b-token]."""
     n, h, c, p = t.n, t.hand_size, t.colours, t.players
     mask = np.empty((n, t.actions), np.int8)
-    holds = t.slot_range < np.take(sizes, t.seat_rows + current)[:, None]
-    mask[:, :h] = holds if t.discard_at_max_hints else holds & (hints < t.max_hints)[:, None]
-    mask[:, h:2 * h] = holds
-    touched = np.take(t.hints_of_key, keys, axis=0)
-    touched *= (hints > 0).view(np.int8)[:, None, None]  # a hint needs a token
-    mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, -1)
-    mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
+    below = hints < t.max_hints
+    mask[:, :2 * h] = np.take(t.moves_of_size, 2 * np.take(sizes, t.seat_rows + current) + below, axis=0)
+    touched = np.take(t.hints_of_key, np.where((hints > 0)[:, None], keys, t.no_token), axis=0)
+    if p == 2:  # one target: its colours, then its ranks, as the table's row
+        mask[:, 2 * h:] = touched.reshape(n, -1)
+    else:
+        mask[:, 2 * h:2 * h + (p - 1) * c] = touched[:, :, :c].reshape(n, -1)
+        mask[:, 2 * h + (p - 1) * c:] = touched[:, :, c:].reshape(n, -1)
     return mask
 
 
@@ -553,7 +552,7 @@ class BatchEnv:
         if t.end_when_nothing_playable:
             stop |= nothing_playable(t, self.remaining, self.hands, self.fields, self.current)
         reward, self.scores = rewards(t, self.remaining, totals, self.scores)
-        self._last = last_action_sections(t, chosen, move, hinting, touched, card, success, token)
+        self._last = last_action_sections(t, chosen, hinting, touched, card, success, token)
         self._deal(np.nonzero(stop)[0])
         observation, mask = self._outputs()
         return observation, mask, reward, stop

@@ -35,7 +35,7 @@ Mask = npt.NDArray[np.int8]
 
 MAX_KEY_BITS: Final = 16
 """The most kinds of hint (c + r, a bit each in a hand's touch key) the batch plays: it
-keeps a table of 2^(c + r) rows, one per touch key."""
+keeps a table of 2^(c + r) + 1 rows, one per touch key and one for no token."""
 
 INFINITE: Final = -2
 """R = infinity (the engine's ``remaining = None``) in the array of R [2.16-2-R]."""
@@ -173,7 +173,14 @@ class Tables:
     hints_of_key: Mask
     """hints_of_key[key, q]: 1 when hint q (colours, then ranks) may be given to a hand
     whose touch key is ``key``: when it touches one of its cards, or always where the
-    rules allow empty hints [2.16-2a-empty]"""
+    rules allow empty hints [2.16-2a-empty]; its last row, key 2^(c + r), is all 0: no
+    hint token left [2.16-2b-token]"""
+    no_token: int
+    """2^(c + r), the row of :attr:`hints_of_key` read without a hint token"""
+    moves_of_size: Mask
+    """[RL-mask, 2.16-2b-token] moves_of_size[2 s + below]: the discards and plays of a
+    seat holding s cards, discards only below t0 (below = 1) unless the rules allow one
+    with every token"""
     one_hots: Bytes
     """one_hots[x]: identity x as RL-hands writes it; one_hots[b], reached by -1: no card"""
     fresh: Bytes
@@ -187,10 +194,16 @@ class Tables:
     pile_rows: Ints
     last_rows: Ints
     slot_range: Ints
-    deck_range: Ints
     fire_range: Ints
-    info_range: Ints
-    life_range: Ints
+    deck_bits: Bytes
+    """[RL-deck] deck_bits[v]: the section for v cards left in the stack (a thermometer)"""
+    fire_bits: Bytes
+    """[RL-fireworks] fire_bits[f]: one suit's part of the section for field f (one-hot of
+    f - 1; nothing for 0)"""
+    info_bits: Bytes
+    """[RL-tokens] info_bits[t]: the section for t hint tokens (a thermometer)"""
+    life_bits: Bytes
+    """[RL-tokens] life_bits[v]: the section for v life tokens left (a thermometer)"""
     pile_starts: Ints
     """[RL-discards] where each identity's thermometer starts in the pile's section"""
     last_width: int
@@ -202,6 +215,12 @@ class Tables:
     what_of: Ints
     target_of: Ints
     """target_of[C, a]: the seat action a of seat C hints (C itself when not a hint)"""
+    last_cells: Ints
+    """[RL-last-action] last_cells[a]: the cells of the last-action sections action a
+    sets whatever its outcome, counted from the actor section: the actor p - 1, its move
+    type, its target or position, and its colour, rank or the start of the card section
+    (to which the card is added); then twice the extra column (where the score and token
+    bits land when not set)"""
 
 
 def batch_tables(config: GameConfig, n: int) -> Tables:
@@ -241,21 +260,58 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         deal_order=np.array([card for hand in tables_for(config).dealt_hands for card in hand], np.int64),
         colour_of=colour_of, rank_of=rank_of, counts=np.array(dims.counts, np.int64), touches=touches,
         hint_keeps=hint_keeps.reshape(2 * (c + r), width), hint_reveals=hint_reveals.reshape(2 * (c + r), width), touch_bits=touch_bits,
-        hints_of_key=hints_of_key(c + r, options.empty_hints),
+        hints_of_key=hints_of_key(c + r, options.empty_hints), no_token=1 << (c + r),
+        moves_of_size=moves_of_size(h, options.discard_at_max_hints),
         one_hots=np.eye(b + 1, b, dtype=np.uint8), fresh=fresh,
         rotations=rotations, next_seat=rotations[:, 1 % p], rows=rows, seat_rows=rows * p,
         pile_rows=rows * (deck + 1), last_rows=rows * (last_width + 1), slot_range=np.arange(h),
-        deck_range=np.arange(max(0, deck - p * h)), fire_range=np.arange(r), info_range=np.arange(dims.max_hints),
-        life_range=np.arange(dims.lives),
+        fire_range=np.arange(r), deck_bits=thermometers(max(0, deck - p * h)),
+        fire_bits=np.eye(r + 1, r, -1, dtype=np.uint8), info_bits=thermometers(dims.max_hints),
+        life_bits=thermometers(dims.lives),
         pile_starts=np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64), last_width=last_width,
         move_of=decoded[0], slot_of=decoded[1], kind_of=decoded[2], where_of=decoded[3], what_of=decoded[4],
-        target_of=decoded[5])
+        target_of=decoded[5], last_cells=last_cells(decoded, at, p, last_width))
+
+
+def thermometers(width: int) -> Bytes:
+    """Row v: a thermometer of ``width`` values, the first v set (v = 0 .. width); read
+    with ``mode="clip"``, a v below 0 reads row 0 and one above ``width`` the last row, as
+    the comparison ``range(width) < v`` would set them [RL-deck, RL-tokens]."""
+    table: Bytes = np.tri(width + 1, width, -1, dtype=np.uint8)
+    return table
 
 
 def hints_of_key(kinds: int, empty_hints: bool) -> Mask:
-    """The table :attr:`Tables.hints_of_key` for ``kinds`` = c + r hints [2.16-2a-empty]."""
+    """The table :attr:`Tables.hints_of_key` for ``kinds`` = c + r hints, and its last row
+    for no token [2.16-2a-empty, 2.16-2b-token]."""
     keys = np.arange(1 << kinds)[:, None]
-    table: Mask = np.ones((1 << kinds, kinds), np.int8) if empty_hints else (keys >> np.arange(kinds) & 1).astype(np.int8)
+    table: Mask = np.zeros(((1 << kinds) + 1, kinds), np.int8)
+    table[:-1] = 1 if empty_hints else keys >> np.arange(kinds) & 1
+    return table
+
+
+def moves_of_size(hand_size: int, discard_at_max_hints: bool) -> Mask:
+    """The table :attr:`Tables.moves_of_size` [RL-mask, 2.16-2b-token]: row 2 s + below,
+    the h discards then the h plays of a hand of s cards (a slot is legal when it holds a
+    card), the discards only when below is 1 unless ``discard_at_max_hints``."""
+    holds = np.arange(hand_size) < np.arange(hand_size + 1)[:, None]
+    table: Mask = np.zeros((2 * (hand_size + 1), 2 * hand_size), np.int8)
+    table[0::2, :hand_size] = holds & discard_at_max_hints
+    table[1::2, :hand_size] = holds
+    table[:, hand_size:] = np.repeat(holds, 2, axis=0)
+    return table
+
+
+def last_cells(decoded: tuple[Ints, Ints, Ints, Ints, Ints, Ints], at: Offsets, players: int,
+               last_width: int) -> Ints:
+    """The table :attr:`Tables.last_cells` from :func:`plain_decoding`'s columns [RL-last-action]."""
+    move_of, where_of, what_of = decoded[0], decoded[3], decoded[4]
+    table = np.empty((len(move_of), 6), np.int64)
+    table[:, 0] = players - 1
+    table[:, 1] = at.move_type - at.actor + move_of
+    table[:, 2] = where_of
+    table[:, 3] = what_of
+    table[:, 4:] = last_width
     return table
 
 

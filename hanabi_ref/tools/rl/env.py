@@ -170,11 +170,12 @@ class Table:
     def observe(self, seat: int) -> Observation:
         """[RL-aec, RL-gym] fresh arrays: ``seat``'s encoded view and its mask (all zero
         once the episode has ended)."""
-        view = self.observed.views(self.state, (seat,))[0]
+        state = self.state
+        view = self.observed.views(state, (seat,))[0]
         if self.hat is None:
-            legal = self.actions.legal_bytes(view)
-            self.legal = (self.state, seat, bytes(legal))
-            mask, vector = np.frombuffer(legal, np.int8), self.encoder.encode(view)
+            legal = self.actions.keyed_bytes(view, state.touch_keys)
+            self.legal = (state, seat, legal)
+            mask, vector = np.frombuffer(bytearray(legal), np.int8), self.encoder.encode(view)
         else:
             mask = self.hat.mask(view)
             vector = np.concatenate([self.encoder.encode(view), self.hat.hat_vector(self.received.get(seat))])
