@@ -189,15 +189,7 @@ def read_move(state: GameState, action: Action, result: GameState) -> Reading:
         suit, rank = divmod(card, config.values)  # [2.9-cards] suit * n + value - 1
         value = rank + 1
         reading.card_id, reading.card, reading.suit, reading.value = card_id, card, suit, value
-        ways = state.tables.stack_ways
-        if len(ways) == 1:
-            # one complete stack (the thesis'): F[x] counts its first values [2.13-4]
-            way, height = ways[0], state.fireworks[suit]
-            reading.height = min(height, len(way))
-            reading.fits = height < len(way) and way[height] == value
-        else:
-            reading.height = len(_stack(state, suit))
-            reading.fits = _fits(state, suit, value)
+        reading.height, reading.fits = _height_and_fit(state, suit, value)
         reading.deck_play = _is_deck_play(state, action)
         # [VAR-engine-orange] the variant model's orange suits, read here without the
         # rule set the steps ask (without orange suits the mask is 0)
@@ -288,15 +280,21 @@ def _fits(state: GameState, suit: int, value: int) -> bool:
     ``value`` on it is the start of a complete stack of the rule set
     (:meth:`~hanabi_ref.engine.variants.ruleset.RuleSet.ways`): under the thesis F[x] =
     (1, ..., y - 1), under Up or Down one of its four ways."""
+    return _height_and_fit(state, suit, value)[1]
+
+
+def _height_and_fit(state: GameState, suit: int, value: int) -> tuple[int, bool]:
+    """The height of the stack of ``suit`` and whether a card of ``value`` fits on it
+    (:func:`_fits`)."""
     ways = state.tables.stack_ways
     if len(ways) == 1:
         # one complete stack (the thesis'): the stack is its first F[x] values [2.13-4],
         # so the card fits when it is the value after them
         way, height = ways[0], state.fireworks[suit]
-        return height < len(way) and way[height] == value
+        return min(height, len(way)), height < len(way) and way[height] == value
     stack = _stack(state, suit)
     height = len(stack)
-    return any(len(way) > height and way[height] == value and way[:height] == stack for way in state.tables.stack_ways)
+    return height, any(len(way) > height and way[height] == value and way[:height] == stack for way in ways)
 
 
 def _stack(state: GameState, suit: int) -> tuple[int, ...]:
