@@ -128,18 +128,21 @@ class SeenHand:
 
 def newest_slot(hand: Sequence[int]) -> int:
     """The slot of the newest card: the highest card id, i.e. the card drawn last
-    [H-newest].  This does not depend on the slot order option (R-2)."""
-    return hand.index(max(hand))
-
-
-def seen_hand(hand: Sequence[int], identities: Sequence[int]) -> SeenHand:
-    """The :class:`SeenHand` of a hand of card ids and their identities [H-newest]:
-    the newest card is the one of the highest card id (:func:`newest_slot`, in one pass
-    over the ids)."""
+    [H-newest].  This does not depend on the slot order option (R-2).  One pass over
+    the ids (native when compiled); an empty hand has none (ValueError)."""
+    if not hand:
+        raise ValueError("newest_slot: an empty hand has no newest card")
     newest, top = 0, -1
     for slot, card_id in enumerate(hand):
         if card_id > top:
             newest, top = slot, card_id
+    return newest
+
+
+def seen_hand(hand: Sequence[int], identities: Sequence[int]) -> SeenHand:
+    """The :class:`SeenHand` of a hand of card ids and their identities [H-newest]:
+    the newest card is the one of the highest card id (:func:`newest_slot`)."""
+    newest = newest_slot(hand)
     others = 0
     for slot, card in enumerate(identities):
         if slot != newest:
