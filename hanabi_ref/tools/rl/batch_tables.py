@@ -211,8 +211,6 @@ class Tables:
     move_of: Ints
     slot_of: Ints
     kind_of: Ints
-    where_of: Ints
-    what_of: Ints
     target_of: Ints
     """target_of[C, a]: the seat action a of seat C hints (C itself when not a hint)"""
     last_cells: Ints
@@ -269,7 +267,7 @@ def batch_tables(config: GameConfig, n: int) -> Tables:
         fire_bits=np.eye(r + 1, r, -1, dtype=np.uint8), info_bits=thermometers(dims.max_hints),
         life_bits=thermometers(dims.lives),
         pile_starts=np.append(np.cumsum(dims.counts) - dims.counts, 0).astype(np.int64), last_width=last_width,
-        move_of=decoded[0], slot_of=decoded[1], kind_of=decoded[2], where_of=decoded[3], what_of=decoded[4],
+        move_of=decoded[0], slot_of=decoded[1], kind_of=decoded[2],
         target_of=decoded[5], last_cells=last_cells(decoded, at, p, last_width))
 
 
