@@ -15,10 +15,13 @@ from __future__ import annotations
 
 import signal
 import subprocess
+import time
+import weakref
 from pathlib import Path
 
 import pytest
 
+from hanabi_ref.base.signals import Stopped, signals_stop_run
 from tests.processes import LINUX, Stat, catches, checkout_env, cli, session_members, started, stat, wait_until
 from tests.oracles import oracle
 
@@ -161,3 +164,42 @@ def test_a_signal_stops_rl_train_with_one_line(signum: signal.Signals, tmp_path:
     oracle("torch")
     _stop_mid_run(["rl", "train", "--agent", "recommendation", "--steps", "100000000", "--players", "4",
                    "--bc-games", "100000", "--out", str(tmp_path / "run")], 1, signum, tmp_path / "none")
+
+
+class _Owner:
+    """Something a weakref can watch."""
+
+
+def _loop(turns: int) -> int:
+    """Plain bytecodes, between which Python runs a pending signal's handler."""
+    total = 0
+    for turn in range(turns):
+        total += turn
+    return total
+
+
+@pytest.mark.checks("SV-signals", "EP-lifecycle")
+@pytest.mark.parametrize("signum", SIGNALS, ids=[s.name for s in SIGNALS])
+def test_a_stop_raised_where_python_drops_it_is_raised_again(signum: signal.Signals, capsys: pytest.CaptureFixture[str]) -> None:
+    """[SV-signals, EP-lifecycle] The signal arrives while a weakref's callback runs (as
+    an import's module-lock callback does), where Python can only drop the exception its
+    handler raises and print "Exception ignored": the run still stops, in the code that
+    runs next, with the same kind of exception, and nothing is printed."""
+    seen: list[int] = []
+
+    def callback(_: object) -> None:
+        signal.raise_signal(signum)  # the handler runs here, inside the callback
+        seen.append(_loop(1000))
+
+    expected = KeyboardInterrupt if signum == signal.SIGINT else Stopped
+    with signals_stop_run():
+        owner = _Owner()
+        watch = weakref.ref(owner, callback)
+        with pytest.raises(expected) as stopped:
+            del owner  # the callback runs
+            assert watch() is None
+            for _ in range(1200):  # the stop ends a wait (not a clock: load only makes it later)
+                time.sleep(0.1)
+    assert seen == [], "the stop did not even interrupt the callback"
+    assert not isinstance(stopped.value, Stopped) or stopped.value.signum == signum
+    assert capsys.readouterr().err == ""

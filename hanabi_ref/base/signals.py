@@ -11,8 +11,9 @@ the ones that follow while the run is being cleaned up are ignored, so that noth
 the clean-up short.  :func:`exit_now` then ends the process as the signal's default action
 would, without the interpreter's exit handlers.
 
-``solve``, ``simulate`` and ``sweep`` use this module; ``verify`` keeps its own, which
-also stops the engine under test (``hanabi_ref/tools/verify/session.py``).
+``solve``, ``simulate`` and ``sweep`` use this module; ``verify`` raises its own
+exception for SIGTERM and SIGHUP through :func:`stop_signals`, and also stops the engine
+under test (``hanabi_ref/tools/verify/session.py``).
 """
 
 from __future__ import annotations
@@ -21,10 +22,11 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from types import FrameType
-from typing import Final, NoReturn
+from typing import Any, Final, NoReturn
 
 STOP_SIGNALS: Final = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 """The signals that stop a run (SV-signals)."""
@@ -60,24 +62,89 @@ def signals_stop_run() -> Iterator[None]:
     ignored when the run starts stays ignored (``nohup`` ignores SIGHUP, a shell's
     background job SIGINT).  Outside the main thread, where handlers cannot be set,
     nothing changes."""
+    with stop_signals(STOP_SIGNALS, lambda signum: KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)):
+        yield
+
+
+class _FirstStop:
+    """The handler of a run's stop signals: the first raises what ``make`` makes of it
+    and the ones after are ignored, unless Python dropped that exception (:meth:`dropped`):
+    then the signal is sent again until its handler raises the stop anew."""
+
+    def __init__(self, make: Callable[[int], BaseException]) -> None:
+        self.make = make
+        self.signum = 0
+        self.raised: BaseException | None = None
+        self.again = False  # the stop was dropped: raise it once more
+        self.hooking = False  # in the hook, where a stop would be dropped too
+        self.active = True
+
+    def __call__(self, signum: int, frame: FrameType | None) -> None:
+        if self.hooking or (self.raised is not None and not self.again):
+            return  # the run is stopping (one signal is enough), or the resender will try again
+        self.again = False
+        self.signum = signum
+        self.raised = self.make(signum)
+        raise self.raised
+
+    def dropped(self, unraisable: Any) -> bool:
+        """Whether ``unraisable`` (what :data:`sys.unraisablehook` is given) is the stop
+        this handler raised."""
+        return self.raised is not None and unraisable.exc_value is self.raised
+
+    def raise_again(self) -> None:
+        """Have a thread send the signal to the main thread until the handler has raised
+        the stop anew.  Not from here: called in the hook, the handler would raise inside
+        it, where the stop would be dropped once more (the hook sets :attr:`hooking`
+        meanwhile, and the handler waits for the next signal)."""
+        self.again = True
+        threading.Thread(target=self._resend, name="stop-again", daemon=True).start()
+
+    def _resend(self) -> None:
+        main = threading.main_thread().ident
+        assert main is not None
+        while self.again and self.active:
+            signal.pthread_kill(main, self.signum)
+            time.sleep(0.05)
+
+
+@contextmanager
+def stop_signals(signums: Iterable[int], make: Callable[[int], BaseException]) -> Iterator[None]:
+    """[SV-signals, EP-lifecycle] While inside (in the main thread), the first of
+    ``signums`` to arrive raises ``make(signum)`` and those that follow are ignored; the
+    previous handlers come back on the way out.  A signal ignored on the way in stays
+    ignored.  Outside the main thread, where handlers cannot be set, nothing changes.
+
+    Python runs a signal's handler between any two bytecodes, also inside a weakref's
+    callback or a ``__del__`` (an import's module-lock callback, say), where an exception
+    cannot propagate: Python prints "Exception ignored in ..." and goes on as if the
+    signal had never come, and the run would not stop.  While inside, such a dropped stop
+    is not printed: the signal is sent again, so that its handler runs once more in the
+    code that runs next, and the stop propagates from there."""
     if threading.current_thread() is not threading.main_thread():
         yield
         return
+    handler = _FirstStop(make)
+    wanted = [signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN]
+    before = sys.unraisablehook
 
-    def stop(signum: int, frame: FrameType | None) -> None:
-        for each in previous:  # one is enough: the run is stopping
-            signal.signal(each, signal.SIG_IGN)
-        if signum == signal.SIGINT:
-            raise KeyboardInterrupt
-        raise Stopped(signum)
+    def unraisable(what: Any) -> None:
+        if handler.dropped(what):
+            handler.hooking = True
+            handler.raise_again()
+            handler.hooking = False  # the last statement: no signal is handled after it in here
+        else:
+            before(what)
 
-    wanted = [signum for signum in STOP_SIGNALS if signal.getsignal(signum) is not signal.SIG_IGN]
-    previous = {signum: signal.signal(signum, stop) for signum in wanted}
+    previous = {signum: signal.signal(signum, handler) for signum in wanted}
+    sys.unraisablehook = unraisable
     try:
         yield
     finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
+        handler.active = False
+        sys.unraisablehook = before
+        for signum, old in previous.items():
+            signal.signal(signum, old)
 
 
 @contextmanager

@@ -14,7 +14,6 @@ import json
 import os
 import signal
 import sys
-import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +22,7 @@ from typing import Any
 from hanabi_ref.engine.actions import action_to_json
 from hanabi_ref.base.errors import ConfigError
 from hanabi_ref.base.escape import escape_text
+from hanabi_ref.base.signals import STOP_SIGNALS, stop_signals
 from hanabi_ref.engine.config import GameConfig
 from hanabi_ref.engine.configs import make_config
 from hanabi_ref.engine.presets import PRESETS
@@ -125,10 +125,12 @@ def run_verify(args: argparse.Namespace) -> bool:
 def with_engine(args: argparse.Namespace, job: Callable[[Engine], dict[str, Any]]) -> dict[str, Any]:
     """[EP-lifecycle] start the engine of ``args``, run ``job`` on it and stop the engine
     whatever happens; SIGTERM and SIGHUP raise :class:`Terminated` meanwhile, which ends
-    the command with 128 + the signal's number after one line.  The result names the
+    the command with 128 + the signal's number after one line, and Ctrl-C a
+    KeyboardInterrupt; only the first of them counts, so none cuts the engine's ending
+    short.  The result names the
     engine."""
     try:
-        with _signals_raise(signal.SIGTERM, signal.SIGHUP):
+        with stop_signals(STOP_SIGNALS, _stop):
             engine, label = _start_engine(args)
             try:
                 result = job(engine)
@@ -160,27 +162,10 @@ class Terminated(BaseException):
         self.signum = signum
 
 
-@contextmanager
-def _signals_raise(*signums: signal.Signals) -> Iterator[None]:
-    """While inside, each of ``signums`` raises :class:`Terminated` (once: a second
-    signal during the clean-up is ignored); the previous handlers come back after.
-    Outside the main thread, where handlers cannot be set, nothing changes."""
-    if threading.current_thread() is not threading.main_thread():
-        yield
-        return
-    raised: list[int] = []
-
-    def handler(signum: int, frame: object) -> None:
-        if not raised:
-            raised.append(signum)
-            raise Terminated(signum)
-
-    previous = {signum: signal.signal(signum, handler) for signum in signums}
-    try:
-        yield
-    finally:
-        for signum, old in previous.items():
-            signal.signal(signum, old)
+def _stop(signum: int) -> BaseException:
+    """[EP-lifecycle] What a signal to verify raises: Ctrl-C a :class:`KeyboardInterrupt`
+    (as Python's own handler does), SIGTERM and SIGHUP :class:`Terminated`."""
+    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
 
 
 def check_out_path(out: str) -> None:
