@@ -78,6 +78,7 @@ class _FirstStop:
         self.again = False  # the stop was dropped: raise it once more
         self.hooking = False  # in the hook, where a stop would be dropped too
         self.active = True
+        self.sending = threading.Lock()
 
     def __call__(self, signum: int, frame: FrameType | None) -> None:
         if self.hooking or (self.raised is not None and not self.again):
@@ -103,9 +104,19 @@ class _FirstStop:
     def _resend(self) -> None:
         main = threading.main_thread().ident
         assert main is not None
-        while self.again and self.active:
-            signal.pthread_kill(main, self.signum)
+        while True:
+            with self.sending:  # never after the run has put its own handlers back (:meth:`close`)
+                if not (self.again and self.active):
+                    return
+                signal.pthread_kill(main, self.signum)
             time.sleep(0.05)
+
+    def close(self) -> None:
+        """The run is leaving: no signal is sent again from now on.  One sent before is
+        still handled here, at the latest when the first handler is put back
+        (``signal.signal`` runs the pending handlers before it changes one)."""
+        with self.sending:
+            self.active = False
 
 
 @contextmanager
@@ -141,7 +152,7 @@ def stop_signals(signums: Iterable[int], make: Callable[[int], BaseException]) -
     try:
         yield
     finally:
-        handler.active = False
+        handler.close()
         sys.unraisablehook = before
         for signum, old in previous.items():
             signal.signal(signum, old)
