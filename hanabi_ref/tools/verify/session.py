@@ -127,8 +127,7 @@ def with_engine(args: argparse.Namespace, job: Callable[[Engine], dict[str, Any]
     whatever happens; SIGTERM and SIGHUP raise :class:`Terminated` meanwhile, which ends
     the command with 128 + the signal's number after one line, and Ctrl-C a
     KeyboardInterrupt; only the first of them counts, so none cuts the engine's ending
-    short.  The result names the
-    engine."""
+    short.  The result names the engine."""
     try:
         with stop_signals(STOP_SIGNALS, _stop):
             engine, label = _start_engine(args)
