@@ -62,17 +62,18 @@ def signals_stop_run() -> Iterator[None]:
     ignored when the run starts stays ignored (``nohup`` ignores SIGHUP, a shell's
     background job SIGINT).  Outside the main thread, where handlers cannot be set,
     nothing changes."""
-    with stop_signals(STOP_SIGNALS, lambda signum: KeyboardInterrupt() if signum == signal.SIGINT else Stopped(signum)):
+    with stop_signals(STOP_SIGNALS, Stopped):
         yield
 
 
 class _FirstStop:
-    """The handler of a run's stop signals: the first raises what ``make`` makes of it
-    and the ones after are ignored, unless Python dropped that exception (:meth:`dropped`):
-    then the signal is sent again until its handler raises the stop anew."""
+    """The handler of a run's stop signals: the first raises :class:`KeyboardInterrupt`
+    (SIGINT) or what ``stop`` makes of it, and the ones after are ignored, unless Python
+    dropped that exception (:meth:`dropped`): then the signal is sent again until its
+    handler raises the stop anew."""
 
-    def __init__(self, make: Callable[[int], BaseException]) -> None:
-        self.make = make
+    def __init__(self, stop: Callable[[int], BaseException]) -> None:
+        self.stop = stop
         self.signum = 0
         self.raised: BaseException | None = None
         self.again = False  # the stop was dropped: raise it once more
@@ -85,7 +86,7 @@ class _FirstStop:
             return  # the run is stopping (one signal is enough), or the resender will try again
         self.again = False
         self.signum = signum
-        self.raised = self.make(signum)
+        self.raised = KeyboardInterrupt() if signum == signal.SIGINT else self.stop(signum)
         raise self.raised
 
     def dropped(self, unraisable: Any) -> bool:
@@ -120,9 +121,10 @@ class _FirstStop:
 
 
 @contextmanager
-def stop_signals(signums: Iterable[int], make: Callable[[int], BaseException]) -> Iterator[None]:
+def stop_signals(signums: Iterable[int], stop: Callable[[int], BaseException]) -> Iterator[None]:
     """[SV-signals, EP-lifecycle] While inside (in the main thread), the first of
-    ``signums`` to arrive raises ``make(signum)`` and those that follow are ignored; the
+    ``signums`` to arrive raises :class:`KeyboardInterrupt` if it is SIGINT (as Python's
+    own handler does), else ``stop(signum)``, and those that follow are ignored; the
     previous handlers come back on the way out.  A signal ignored on the way in stays
     ignored.  Outside the main thread, where handlers cannot be set, nothing changes.
 
@@ -135,7 +137,7 @@ def stop_signals(signums: Iterable[int], make: Callable[[int], BaseException]) -
     if threading.current_thread() is not threading.main_thread():
         yield
         return
-    handler = _FirstStop(make)
+    handler = _FirstStop(stop)
     wanted = [signum for signum in signums if signal.getsignal(signum) is not signal.SIG_IGN]
     before = sys.unraisablehook
 

@@ -129,7 +129,7 @@ def with_engine(args: argparse.Namespace, job: Callable[[Engine], dict[str, Any]
     KeyboardInterrupt; only the first of them counts, so none cuts the engine's ending
     short.  The result names the engine."""
     try:
-        with stop_signals(STOP_SIGNALS, _stop):
+        with stop_signals(STOP_SIGNALS, Terminated):
             engine, label = _start_engine(args)
             try:
                 result = job(engine)
@@ -159,12 +159,6 @@ class Terminated(BaseException):
     def __init__(self, signum: int) -> None:
         super().__init__(f"terminated by {signal.Signals(signum).name}")
         self.signum = signum
-
-
-def _stop(signum: int) -> BaseException:
-    """[EP-lifecycle] What a signal to verify raises: Ctrl-C a :class:`KeyboardInterrupt`
-    (as Python's own handler does), SIGTERM and SIGHUP :class:`Terminated`."""
-    return KeyboardInterrupt() if signum == signal.SIGINT else Terminated(signum)
 
 
 def check_out_path(out: str) -> None:
